@@ -88,8 +88,13 @@ public final class XdrDecoder {
 	/**
 	 * RFC 4506 §4.9 fixed-length opaque of {@code length} bytes, as a zero-copy slice; the
 	 * padding is skipped.
+	 * <p>
+	 * The padding bytes are not checked: RFC 4506 §4.9 has senders write zeros, and a
+	 * receiver gains nothing by rejecting a peer that does not, so (like common ONC RPC
+	 * implementations) this decoder ignores their value.
 	 * @param length the declared length
-	 * @return a read-only-position slice sharing the decoder's memory
+	 * @return a slice of exactly {@code length} bytes sharing the decoder's memory; its
+	 * position and limit are independent of the decoder's
 	 */
 	public ByteBuffer readFixedOpaque(int length) {
 		if (length < 0) {
@@ -121,14 +126,27 @@ public final class XdrDecoder {
 		return bytes;
 	}
 
-	/** RFC 4506 §4.11 string of at most {@code maxLength} bytes, decoded as strict UTF-8. */
+	/**
+	 * RFC 4506 §4.11 string of at most {@code maxLength} bytes, decoded as strict UTF-8 (RFC
+	 * 4506 speaks of ASCII, which is the subset of UTF-8 that the fast path decodes without a
+	 * charset decoder).
+	 * @param maxLength the largest length in bytes this receiver accepts
+	 * @return the string
+	 * @throws XdrInvalidValueException if the bytes are not valid UTF-8
+	 */
 	public String readString(int maxLength) {
 		ByteBuffer slice = readOpaque(maxLength);
+		int length = slice.remaining();
+		byte[] bytes = new byte[length];
+		slice.get(bytes);
+		if (isAscii(bytes)) {
+			return new String(bytes, StandardCharsets.US_ASCII);
+		}
 		try {
 			return StandardCharsets.UTF_8.newDecoder()
 				.onMalformedInput(CodingErrorAction.REPORT)
 				.onUnmappableCharacter(CodingErrorAction.REPORT)
-				.decode(slice)
+				.decode(ByteBuffer.wrap(bytes))
 				.toString();
 		}
 		catch (CharacterCodingException ex) {
@@ -143,16 +161,25 @@ public final class XdrDecoder {
 	 * to size an allocation.
 	 * @param what a name for the array, for messages
 	 * @param maxCount the largest count this receiver accepts
-	 * @param minElementSize the smallest encoded size of one element, at least 4
+	 * @param minElementSize the smallest encoded size of one element, at least 4 (every XDR
+	 * item takes a multiple of four bytes, RFC 4506 §3)
 	 * @return the count
 	 */
 	public int readArrayCount(String what, int maxCount, int minElementSize) {
-		int count = readLength(what + " count", maxCount);
-		long needed = (long) count * minElementSize;
+		if (minElementSize < Xdr.UNIT) {
+			// A smaller bound would let a hostile count through the remaining-bytes check.
+			throw new IllegalArgumentException("minElementSize must be at least 4 but was " + minElementSize);
+		}
+		long count = readUnsignedInt();
+		if (count > maxCount) {
+			// The name is concatenated only here so the common path allocates nothing.
+			throw new XdrLimitExceededException(what + " count", count, maxCount);
+		}
+		long needed = count * minElementSize;
 		if (needed > this.buffer.remaining()) {
 			throw new XdrTruncatedException(what + " of " + count + " elements", needed, this.buffer.remaining());
 		}
-		return count;
+		return (int) count;
 	}
 
 	/**
@@ -169,12 +196,29 @@ public final class XdrDecoder {
 		return (int) length;
 	}
 
-	/** Skips {@code length} bytes of data plus their XDR padding. */
+	/**
+	 * Skips {@code length} bytes of data plus their XDR padding.
+	 * @param length a non-negative length
+	 * @return this decoder
+	 */
 	public XdrDecoder skip(long length) {
+		if (length < 0) {
+			// Without this check a negative length would move the position backwards.
+			throw new IllegalArgumentException("cannot skip a negative length: " + length);
+		}
 		long padded = Xdr.pad(length);
 		ensure("skipped data", padded);
 		this.buffer.position(this.buffer.position() + (int) padded);
 		return this;
+	}
+
+	private static boolean isAscii(byte[] bytes) {
+		for (byte b : bytes) {
+			if (b < 0) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private void ensure(String what, long bytes) {

@@ -2,7 +2,11 @@ package io.rpcrdma.xdr;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 
 /**
  * Writes XDR (RFC 4506) into a {@link ByteBuffer}, heap or direct, starting at its position.
@@ -91,6 +95,7 @@ public final class XdrEncoder {
 
 	/** RFC 4506 §4.9 fixed-length opaque from part of an array. */
 	public XdrEncoder writeFixedOpaque(byte[] data, int offset, int length) {
+		Objects.checkFromIndexSize(offset, length, data.length);
 		ensure("fixed opaque", Xdr.pad(length));
 		this.buffer.put(data, offset, length);
 		this.buffer.put(ZEROS, 0, Xdr.padding(length));
@@ -123,9 +128,39 @@ public final class XdrEncoder {
 		return writeFixedOpaque(data);
 	}
 
-	/** RFC 4506 §4.11 string, encoded as UTF-8. */
+	/**
+	 * RFC 4506 §4.11 string, encoded as UTF-8.
+	 * <p>
+	 * A string that cannot be encoded (an unpaired surrogate) is rejected rather than
+	 * silently written with a replacement character, so what the peer decodes is always what
+	 * the caller gave.
+	 * @param value the string
+	 * @return this encoder
+	 * @throws XdrInvalidValueException if {@code value} is not valid UTF-16
+	 */
 	public XdrEncoder writeString(String value) {
-		return writeOpaque(value.getBytes(StandardCharsets.UTF_8));
+		int length = value.length();
+		if (isAscii(value)) {
+			// The common case (names, paths): one byte per char, no intermediate array.
+			ensure("string", 4 + Xdr.pad(length));
+			this.buffer.putInt(length);
+			for (int i = 0; i < length; i++) {
+				this.buffer.put((byte) value.charAt(i));
+			}
+			this.buffer.put(ZEROS, 0, Xdr.padding(length));
+			return this;
+		}
+		ByteBuffer utf8;
+		try {
+			utf8 = StandardCharsets.UTF_8.newEncoder()
+				.onMalformedInput(CodingErrorAction.REPORT)
+				.onUnmappableCharacter(CodingErrorAction.REPORT)
+				.encode(CharBuffer.wrap(value));
+		}
+		catch (CharacterCodingException ex) {
+			throw new XdrInvalidValueException("string cannot be encoded as UTF-8 (unpaired surrogate?): " + ex.getMessage());
+		}
+		return writeOpaque(utf8);
 	}
 
 	/**
@@ -143,6 +178,15 @@ public final class XdrEncoder {
 	public XdrEncoder patchInt(int position, int value) {
 		this.buffer.putInt(position, value);
 		return this;
+	}
+
+	private static boolean isAscii(String value) {
+		for (int i = 0; i < value.length(); i++) {
+			if (value.charAt(i) >= 0x80) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private void ensure(String what, long bytes) {

@@ -1,0 +1,70 @@
+package io.rpcrdma.xdr;
+
+import java.nio.ByteBuffer;
+import java.util.HexFormat;
+import java.util.regex.Pattern;
+
+/**
+ * Annotated hex for byte-exact test vectors: {@code hex("00000001 /* int 1 *&#47; FF")}.
+ * C-style comments and all whitespace are removed before the digits are parsed, so a vector
+ * can be written field by field with the RFC's names beside the bytes.
+ */
+public final class Hex {
+
+	private static final Pattern COMMENTS = Pattern.compile("/\\*.*?\\*/", Pattern.DOTALL);
+
+	private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+
+	private Hex() {
+	}
+
+	/**
+	 * Parses annotated hex.
+	 * @param annotated hex digits, whitespace and comments
+	 * @return the bytes
+	 */
+	public static byte[] hex(String annotated) {
+		String digits = WHITESPACE.matcher(COMMENTS.matcher(annotated).replaceAll("")).replaceAll("");
+		if (digits.contains("/*") || digits.contains("*/")) {
+			throw new IllegalArgumentException("unbalanced comment in test vector: " + annotated);
+		}
+		return HexFormat.of().parseHex(digits);
+	}
+
+	/**
+	 * Formats bytes as hex grouped in four-byte XDR units, for readable assertion failures.
+	 * @param bytes the bytes
+	 * @return e.g. {@code "00000001 0000002a"}
+	 */
+	public static String units(byte[] bytes) {
+		StringBuilder text = new StringBuilder();
+		for (int i = 0; i < bytes.length; i++) {
+			if (i > 0 && i % 4 == 0) {
+				text.append(' ');
+			}
+			text.append(String.format("%02x", bytes[i]));
+		}
+		return text.toString();
+	}
+
+	/**
+	 * Formats the bytes between a buffer's position and limit without moving them.
+	 * @param buffer the buffer
+	 * @return hex grouped in four-byte units
+	 */
+	public static String units(ByteBuffer buffer) {
+		return units(bytes(buffer));
+	}
+
+	/**
+	 * Copies the bytes between a buffer's position and limit without moving them.
+	 * @param buffer the buffer
+	 * @return the bytes
+	 */
+	public static byte[] bytes(ByteBuffer buffer) {
+		byte[] bytes = new byte[buffer.remaining()];
+		buffer.duplicate().get(bytes);
+		return bytes;
+	}
+
+}
