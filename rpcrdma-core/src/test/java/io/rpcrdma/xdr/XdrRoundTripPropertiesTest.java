@@ -24,7 +24,7 @@ import net.jqwik.api.constraints.Size;
  * 4506 gives it, and pads with zeros; any prefix of it is reported as truncated; and no input
  * at all makes the decoder throw anything but an {@link XdrException}.
  */
-class XdrRoundTripProperties {
+class XdrRoundTripPropertiesTest {
 
 	@Property
 	void itemsRoundTripWithTheirExactSize(@ForAll("items") List<Item> items, @ForAll("writable") BufferKind into,
