@@ -20,13 +20,17 @@ public record RdmaSegment(int handle, int length, long offset) {
 	}
 
 	/**
-	 * Tells whether {@code offset + length} passes 2^64, so the segment would describe memory
-	 * that wraps around the address space; no registration can cover that.
+	 * Tells whether the segment's last byte, at {@code offset + length - 1}, lies past
+	 * 2^64 - 1, so the segment would describe memory that wraps around the address space; no
+	 * registration can cover that. A segment may end exactly at 2^64.
 	 * @return {@code true} if the segment wraps
 	 */
 	public boolean wrapsAround() {
-		long end = this.offset + unsignedLength();
-		return Long.compareUnsigned(end, this.offset) < 0;
+		if (this.length == 0) {
+			return false;
+		}
+		long last = this.offset + (unsignedLength() - 1);
+		return Long.compareUnsigned(last, this.offset) < 0;
 	}
 
 	@Override
