@@ -37,8 +37,8 @@ public enum HeaderFault {
 	/** rdma_optinfo is longer than {@link HeaderLimits#maxOptionalInfoLength()}. */
 	OPTIONAL_INFO_LIMIT("HeaderLimits.maxOptionalInfoLength"),
 
-	/** rdma_err is not an error code of the header's version (RFC 8166 §4.2 has no default arm). */
-	UNKNOWN_ERROR_CODE("RFC 8166 §4.2"),
+	/** rdma_err is not an error code of the header's version (RFC 8166 §4.1.2 has no default arm). */
+	UNKNOWN_ERROR_CODE("RFC 8166 §4.1.2"),
 
 	/** ERR_VERS reports rdma_vers_low above rdma_vers_high, not an inclusive range (RFC 5666 §4.2). */
 	INVALID_VERSION_RANGE("RFC 5666 §4.2"),

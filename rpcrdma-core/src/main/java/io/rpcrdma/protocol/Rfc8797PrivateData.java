@@ -5,7 +5,7 @@ import java.nio.ByteOrder;
 import java.util.Optional;
 
 /**
- * The RPC-over-RDMA Version 1 connection private data of RFC 8797 §3, carried in the RDMA-CM
+ * The RPC-over-RDMA Version 1 connection private data of RFC 8797 §4, carried in the RDMA-CM
  * connect request and accept so that peers learn each other's inline sizes and remote
  * invalidation support before the first message:
  *
@@ -32,10 +32,10 @@ import java.util.Optional;
  */
 public record Rfc8797PrivateData(int version, boolean remoteInvalidate, int maxSendSize, int maxReceiveSize) {
 
-	/** RFC 8797 §3.1 Format Identifier, which tells this format from other private data. */
+	/** RFC 8797 §4.1 Format Identifier, which tells this format from other private data. */
 	public static final int FORMAT_IDENTIFIER = 0xf6ab0e18;
 
-	/** RFC 8797 §3.1: the version this document defines. */
+	/** RFC 8797 §4.1: the version this document defines. */
 	public static final int VERSION_1 = 1;
 
 	/** Encoded length in bytes. */
@@ -99,7 +99,7 @@ public record Rfc8797PrivateData(int version, boolean remoteInvalidate, int maxS
 		ByteBuffer out = target.duplicate().order(ByteOrder.BIG_ENDIAN);
 		out.putInt(FORMAT_IDENTIFIER);
 		out.put((byte) this.version);
-		// RFC 8797 §3.1: reserved flag bits are sent as zero.
+		// RFC 8797 §4.1: reserved flag bits are sent as zero.
 		out.put((byte) (this.remoteInvalidate ? FLAG_REMOTE_INVALIDATE : 0));
 		out.put((byte) encodeSize(this.maxSendSize));
 		out.put((byte) encodeSize(this.maxReceiveSize));
@@ -114,7 +114,7 @@ public record Rfc8797PrivateData(int version, boolean remoteInvalidate, int maxS
 	 * <li>fewer than eight bytes arrived (the peer sent none; RDMA-CM may also deliver a
 	 * zero-filled area);</li>
 	 * <li>the Format Identifier does not match, so the bytes are some other protocol's or
-	 * application's private data (RFC 8797 §3.1);</li>
+	 * application's private data (RFC 8797 §4.1);</li>
 	 * <li>the version is not 1: a receiver acts only on versions it knows and otherwise behaves
 	 * as if no private data were present.</li>
 	 * </ul>
@@ -147,7 +147,7 @@ public record Rfc8797PrivateData(int version, boolean remoteInvalidate, int maxS
 	}
 
 	/**
-	 * RFC 8797 §3.1: size byte = size / 1024 - 1. Integer division rounds a size that is not a
+	 * RFC 8797 §4.1: size byte = size / 1024 - 1. Integer division rounds a size that is not a
 	 * multiple of 1 KiB down, never advertising more than is there; sizes above 256 KiB are
 	 * capped to the largest expressible.
 	 */
@@ -155,7 +155,7 @@ public record Rfc8797PrivateData(int version, boolean remoteInvalidate, int maxS
 		return Math.min(size, MAX_SIZE) / 1024 - 1;
 	}
 
-	/** RFC 8797 §3.1: size = (size byte + 1) * 1024. */
+	/** RFC 8797 §4.1: size = (size byte + 1) * 1024. */
 	static int decodeSize(int encoded) {
 		return (encoded + 1) * 1024;
 	}

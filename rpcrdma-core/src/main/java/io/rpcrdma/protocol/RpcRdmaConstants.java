@@ -4,7 +4,7 @@ package io.rpcrdma.protocol;
  * Numbers that RPC-over-RDMA puts on the wire: protocol versions, procedure numbers, error
  * codes and the fixed sizes of XDR items in a transport header.
  * <p>
- * Version 1 values come from the XDR of RFC 5666 §4.3 (unchanged by RFC 8166 §4.2); Version 2
+ * Version 1 values come from the XDR of RFC 5666 §4.3 (unchanged by RFC 8166 §4.1.2); Version 2
  * values from draft-cel-nfsv4-rpcrdma-version-two-00 §4.2, whose enums reuse the Version 1
  * names ({@code RDMA_MSG}, {@code RDMA_ERR_VERS}, ...). Constants here carry a {@code RDMA2_}
  * prefix where Version 2 differs, so the two cannot be confused in code.

@@ -1,7 +1,7 @@
 package io.rpcrdma.protocol;
 
 /**
- * An RPC-over-RDMA transport header, Version 1 (RFC 5666 §4.3, RFC 8166 §4.2) or Version 2
+ * An RPC-over-RDMA transport header, Version 1 (RFC 5666 §4.3, RFC 8166 §4.1.2) or Version 2
  * (draft-cel-nfsv4-rpcrdma-version-two-00 §4.2), as an immutable value.
  * <p>
  * Every version begins with the same four 32-bit words, xid, vers, credit and proc, at fixed

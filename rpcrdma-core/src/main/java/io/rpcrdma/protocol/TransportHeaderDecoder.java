@@ -10,7 +10,7 @@ import io.rpcrdma.xdr.XdrLimitExceededException;
 import io.rpcrdma.xdr.XdrTruncatedException;
 
 /**
- * Decodes and validates a received transport header, Version 1 (RFC 5666 §4.3, RFC 8166 §4.2)
+ * Decodes and validates a received transport header, Version 1 (RFC 5666 §4.3, RFC 8166 §4.1.2)
  * or Version 2 (draft-cel-nfsv4-rpcrdma-version-two-00 §4.2), into a typed
  * {@link HeaderDecodeResult}, applying the checks RFC 5666 §4.2 and RFC 8166 §4.5 ask of a
  * receiver before it trusts a header:
