@@ -25,7 +25,7 @@ import net.jqwik.api.statistics.Statistics;
  * against arbitrary and corrupted input: it never throws, and whatever it accepts re-encodes to
  * exactly the bytes it read.
  */
-class TransportHeaderRoundTripProperties {
+class TransportHeaderPropertiesTest {
 
 	/** Default limits except that chunk byte totals are unbounded, so arbitrary lengths pass. */
 	private static final TransportHeaderDecoder DECODER = new TransportHeaderDecoder(
