@@ -1,5 +1,7 @@
 package io.rpcrdma.protocol;
 
+import io.rpcrdma.xdr.Hex;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;

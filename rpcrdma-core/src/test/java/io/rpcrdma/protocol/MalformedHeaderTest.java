@@ -1,8 +1,9 @@
 package io.rpcrdma.protocol;
 
+
 import static io.rpcrdma.protocol.Codec.decodeMalformed;
-import static io.rpcrdma.protocol.Hex.concat;
-import static io.rpcrdma.protocol.Hex.hex;
+import static io.rpcrdma.xdr.Hex.concat;
+import static io.rpcrdma.xdr.Hex.hex;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;

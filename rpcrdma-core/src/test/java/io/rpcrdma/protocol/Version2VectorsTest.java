@@ -1,10 +1,11 @@
 package io.rpcrdma.protocol;
 
+
 import static io.rpcrdma.protocol.Codec.assertBytes;
 import static io.rpcrdma.protocol.Codec.decodeValid;
 import static io.rpcrdma.protocol.Codec.encode;
-import static io.rpcrdma.protocol.Hex.concat;
-import static io.rpcrdma.protocol.Hex.hex;
+import static io.rpcrdma.xdr.Hex.concat;
+import static io.rpcrdma.xdr.Hex.hex;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;

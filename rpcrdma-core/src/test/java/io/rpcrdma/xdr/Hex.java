@@ -6,12 +6,13 @@ import java.util.regex.Pattern;
 
 /**
  * Annotated hex for byte-exact test vectors: {@code hex("00000001 /* int 1 *&#47; FF")}.
- * C-style comments and all whitespace are removed before the digits are parsed, so a vector
- * can be written field by field with the RFC's names beside the bytes.
+ * C-style comments ({@code /* *&#47;} and {@code //} to the end of the line) and all
+ * whitespace are removed before the digits are parsed, so a vector can be written field by
+ * field with the RFC's names beside the bytes. Shared by every codec test in the project.
  */
 public final class Hex {
 
-	private static final Pattern COMMENTS = Pattern.compile("/\\*.*?\\*/", Pattern.DOTALL);
+	private static final Pattern COMMENTS = Pattern.compile("/\\*.*?\\*/|//[^\n]*", Pattern.DOTALL);
 
 	private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
@@ -45,6 +46,41 @@ public final class Hex {
 			text.append(String.format("%02x", bytes[i]));
 		}
 		return text.toString();
+	}
+
+	/**
+	 * Same as {@link #units(byte[])}: bytes as hex grouped in four-byte XDR words.
+	 * @param bytes the bytes
+	 * @return the hex text
+	 */
+	public static String words(byte[] bytes) {
+		return units(bytes);
+	}
+
+	/**
+	 * Same as {@link #units(ByteBuffer)}.
+	 * @param buffer the buffer
+	 * @return the hex text
+	 */
+	public static String words(ByteBuffer buffer) {
+		return units(buffer);
+	}
+
+	/**
+	 * Concatenates byte arrays.
+	 * @param parts the arrays
+	 * @return one array holding all of them in order
+	 */
+	public static byte[] concat(byte[]... parts) {
+		int length = 0;
+		for (byte[] part : parts) {
+			length += part.length;
+		}
+		ByteBuffer all = ByteBuffer.allocate(length);
+		for (byte[] part : parts) {
+			all.put(part);
+		}
+		return all.array();
 	}
 
 	/**

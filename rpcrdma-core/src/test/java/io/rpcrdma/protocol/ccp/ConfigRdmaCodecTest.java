@@ -1,7 +1,8 @@
 package io.rpcrdma.protocol.ccp;
 
-import static io.rpcrdma.protocol.Hex.hex;
-import static io.rpcrdma.protocol.Hex.words;
+
+import static io.rpcrdma.xdr.Hex.hex;
+import static io.rpcrdma.xdr.Hex.words;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

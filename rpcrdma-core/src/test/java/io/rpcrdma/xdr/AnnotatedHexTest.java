@@ -1,11 +1,11 @@
-package io.rpcrdma.protocol;
+package io.rpcrdma.xdr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import org.junit.jupiter.api.Test;
 
-class HexTest {
+class AnnotatedHexTest {
 
 	@Test
 	void stripsCommentsAndWhitespace() {
@@ -25,6 +25,7 @@ class HexTest {
 	@Test
 	void formatsWords() {
 		assertThat(Hex.words(new byte[] { 1, 2, 3, 4, (byte) 0xab })).isEqualTo("01020304 ab");
+		assertThat(Hex.concat(new byte[] { 1 }, new byte[] { 2, 3 })).containsExactly(1, 2, 3);
 	}
 
 }
