@@ -28,7 +28,8 @@ import java.util.Optional;
  * Linux siw sends ({@code siw_send_terminate}: the copied header's leading MPA length field
  * becomes the DDP Segment Length, M and D set together) and Wireshark decodes (DDP Segment
  * Length and DDP header when D, RDMAP header when R). Accordingly this class requires D
- * whenever M or R is set.
+ * whenever M or R is set. When decoding, an R bit without the 28 bytes it announces is read as
+ * "no RDMAP header": siw sends that for protection errors on Sends.
  *
  * @param layer 4-bit layer
  * @param errorType 4-bit error type
@@ -188,6 +189,13 @@ public record TerminateMessage(int layer, int errorType, int errorCode, boolean 
 			segmentLength = Be.u16(in, position);
 			int ddpLength = ddpHeaderLength(in.get(position + 2));
 			int needed = CONTROL_LENGTH + 2 + ddpLength + (r ? ReadRequest.LENGTH : 0);
+			if (r && length == needed - ReadRequest.LENGTH) {
+				// Linux siw sets R for RDMAP protection errors on Sends but quotes only the DDP
+				// header then (siw_send_terminate copies sizeof(struct iwarp_send)); accept it as
+				// a Terminate without an RDMAP header rather than refuse the peer's last words.
+				r = false;
+				needed = length;
+			}
 			if (length != needed) {
 				throw malformed("Terminate with D" + (r ? " and R" : "") + " quoting a " + ddpLength
 						+ "-byte DDP header must have " + needed + " bytes after the DDP header but has " + length);

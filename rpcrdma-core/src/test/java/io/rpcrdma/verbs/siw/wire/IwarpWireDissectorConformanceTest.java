@@ -93,6 +93,7 @@ class IwarpWireDissectorConformanceTest {
 				capture.awaitMarkerConnection(marker);
 				sent.addAll(converse(server, CrcPolicy.OFF_UNLESS_ASKED));
 				sent.addAll(converse(server, CrcPolicy.REQUIRE));
+				sent.addAll(converseRejected(server));
 				capture.awaitMarkerConnection(marker);
 			}
 			finally {
@@ -155,6 +156,30 @@ class IwarpWireDissectorConformanceTest {
 				b.sendUntagged(a, RdmapOpcode.SEND, 0, 1, "reply".getBytes(StandardCharsets.US_ASCII));
 				byte[] writeHeader = AnnotatedHex.bytes("c1 40 ca fe 00 01 00 00 7f 00 12 34 50 00");
 				b.sendTerminate(a, 1, TerminateMessage.of(TerminateError.DDP_TAGGED_INVALID_STAG, 22, writeHeader, null));
+			}
+		}
+		return sent;
+	}
+
+	/** A connection whose initiator asks for markers and is rejected (RFC 5044 §7.1). */
+	private static List<Sent> converseRejected(ServerSocket server) throws IOException {
+		List<Sent> sent = new ArrayList<>();
+		try (Socket initiator = new Socket()) {
+			initiator.setTcpNoDelay(true);
+			initiator.connect(server.getLocalSocketAddress());
+			try (Socket responder = server.accept()) {
+				Peer a = new Peer(initiator, sent);
+				Peer b = new Peer(responder, sent);
+				MpaCodec codec = new MpaCodec();
+				MpaNegotiator rules = new MpaNegotiator(CrcPolicy.OFF_UNLESS_ASKED);
+				MpaFrame request = new MpaFrame(MpaFrame.Kind.REQUEST, true, false, false, MpaFrame.REVISION_2,
+						MpaIrdOrd.of(4, 4), "markers?".getBytes(StandardCharsets.US_ASCII));
+				MpaFrame received = a.sendMpa(b, codec, request);
+				assertThat(rules.refusal(received)).isPresent();
+				MpaFrame reject = b.sendMpa(a, codec, rules.rejectReply(received, "no".getBytes(StandardCharsets.US_ASCII)));
+				assertThat(reject.reject()).isTrue();
+				org.assertj.core.api.Assertions.assertThatThrownBy(() -> rules.initiatorParameters(request, reject))
+					.isInstanceOf(MpaRejectedException.class);
 			}
 		}
 		return sent;
