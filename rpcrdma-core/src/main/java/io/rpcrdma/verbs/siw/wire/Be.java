@@ -45,9 +45,4 @@ final class Be {
 		buffer.putLong(buffer.order() == ByteOrder.BIG_ENDIAN ? value : Long.reverseBytes(value));
 	}
 
-	static void put16(ByteBuffer buffer, int index, int value) {
-		short v = (short) value;
-		buffer.putShort(index, buffer.order() == ByteOrder.BIG_ENDIAN ? v : Short.reverseBytes(v));
-	}
-
 }

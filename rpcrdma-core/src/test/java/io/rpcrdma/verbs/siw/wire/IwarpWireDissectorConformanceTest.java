@@ -376,6 +376,11 @@ class IwarpWireDissectorConformanceTest {
 		System.out.println("tshark decoded " + frames.size() + " MPA frames:");
 		frames.forEach(System.out::println);
 		assertThat(frames).as("one MPA frame decoded by Wireshark per frame sent").hasSize(sent.size());
+		assertThat(frames.stream().map(frame -> frame.get("iwarp_rdma.opcode")).filter(java.util.Objects::nonNull)
+			.map(IwarpWireDissectorConformanceTest::normalize).distinct())
+			.as("every RDMAP opcode of RFC 5040 was sent and decoded")
+			.containsExactlyInAnyOrderElementsOf(java.util.Arrays.stream(RdmapOpcode.values())
+				.map(opcode -> normalize(hex8(opcode.code()))).toList());
 		for (int i = 0; i < sent.size(); i++) {
 			Sent expected = sent.get(i);
 			Map<String, String> decoded = frames.get(i);
@@ -478,8 +483,9 @@ class IwarpWireDissectorConformanceTest {
 				// Only this call's connections count: a late report of an earlier marker's
 				// packets would prove nothing about what was sent since.
 				String ports = String.join("|", clientPorts);
-				Pattern ours = Pattern.compile("\\b(" + ports + ") \u2192 " + marker.getLocalPort() + "\\b|\\b"
-						+ marker.getLocalPort() + " \u2192 (" + ports + ")\\b");
+				String arrow = " (?:\u2192|->) "; // tshark writes U+2192, older versions "->"
+				Pattern ours = Pattern.compile("\\b(" + ports + ")" + arrow + marker.getLocalPort() + "\\b|\\b"
+						+ marker.getLocalPort() + arrow + "(" + ports + ")\\b");
 				if (pollLine(this.packets, ours, Duration.ofMillis(500))) {
 					return;
 				}
