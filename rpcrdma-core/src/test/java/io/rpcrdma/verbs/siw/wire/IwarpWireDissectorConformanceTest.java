@@ -459,7 +459,13 @@ class IwarpWireDissectorConformanceTest {
 			Process process = new ProcessBuilder(tshark.toString(), "-i", "lo", "-n", "-f",
 					"tcp port " + port + " or tcp port " + markerPort, "-w", pcap.toString(), "-P", "-l").start();
 			Capture capture = new Capture(process);
-			capture.awaitLine(capture.diagnostics, CAPTURING, "tshark to start capturing on lo");
+			try {
+				capture.awaitLine(capture.diagnostics, CAPTURING, "tshark to start capturing on lo");
+			}
+			catch (AssertionError notReady) {
+				capture.stop();
+				throw notReady;
+			}
 			return capture;
 		}
 
@@ -490,22 +496,32 @@ class IwarpWireDissectorConformanceTest {
 					return;
 				}
 			}
-			this.process.destroyForcibly();
 			fail("tshark reported no packet of the marker connections to port " + marker.getLocalPort() + " within "
 					+ DEADLINE + "; transcript:\n" + this.transcript);
 		}
 
+		/**
+		 * Stops tshark with SIGTERM, so that it finishes the capture file, and makes sure the
+		 * dumpcap it started ends too: killing tshark outright would leave dumpcap capturing.
+		 */
 		void stop() throws InterruptedException {
-			this.process.destroy(); // SIGTERM: tshark finishes the capture file and exits
-			if (!this.process.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
+			List<ProcessHandle> children = this.process.descendants().toList();
+			this.process.destroy();
+			boolean stopped = this.process.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			for (ProcessHandle child : children) {
+				if (child.isAlive()) {
+					child.destroy();
+				}
+			}
+			if (!stopped) {
 				this.process.destroyForcibly();
+				children.forEach(ProcessHandle::destroyForcibly);
 				fail("tshark did not stop within " + DEADLINE + "; transcript:\n" + this.transcript);
 			}
 		}
 
 		private void awaitLine(BlockingQueue<String> lines, Pattern pattern, String what) throws InterruptedException {
 			if (!pollLine(lines, pattern, DEADLINE)) {
-				this.process.destroyForcibly();
 				fail("timed out after " + DEADLINE + " waiting for " + what + "; transcript:\n" + this.transcript);
 			}
 		}
