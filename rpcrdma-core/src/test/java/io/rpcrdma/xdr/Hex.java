@@ -67,6 +67,35 @@ public final class Hex {
 	}
 
 	/**
+	 * Parses annotated hex into a heap buffer.
+	 * @param annotated hex digits, whitespace and comments
+	 * @return a buffer wrapping the bytes
+	 */
+	public static ByteBuffer buffer(String annotated) {
+		return ByteBuffer.wrap(hex(annotated));
+	}
+
+	/**
+	 * Formats bytes as hex with a space between bytes, for byte-oriented (non-XDR) formats
+	 * such as iWARP headers.
+	 * @param bytes the bytes
+	 * @return e.g. {@code "02 07 00 00"}
+	 */
+	public static String spaced(byte[] bytes) {
+		return HexFormat.ofDelimiter(" ").formatHex(bytes);
+	}
+
+	/**
+	 * Formats the bytes between a buffer's position and limit, space-separated, without
+	 * moving them.
+	 * @param buffer the buffer
+	 * @return e.g. {@code "02 07 00 00"}
+	 */
+	public static String spaced(ByteBuffer buffer) {
+		return spaced(bytes(buffer));
+	}
+
+	/**
 	 * Concatenates byte arrays.
 	 * @param parts the arrays
 	 * @return one array holding all of them in order

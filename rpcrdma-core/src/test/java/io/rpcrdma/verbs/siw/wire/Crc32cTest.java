@@ -1,5 +1,7 @@
 package io.rpcrdma.verbs.siw.wire;
 
+import io.rpcrdma.xdr.Hex;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
@@ -19,14 +21,14 @@ class Crc32cTest {
 
 	@Test
 	void thirtyTwoZeroBytesGiveTheRfc3720CheckValueOnTheWireLeastSignificantByteFirst() {
-		assertThat(trailerOf(new byte[32])).isEqualTo(AnnotatedHex.bytes("aa 36 91 8a"));
+		assertThat(trailerOf(new byte[32])).isEqualTo(Hex.hex("aa 36 91 8a"));
 	}
 
 	@Test
 	void thirtyTwoOnesBytesMatchRfc3720() {
 		byte[] data = new byte[32];
 		java.util.Arrays.fill(data, (byte) 0xFF);
-		assertThat(trailerOf(data)).isEqualTo(AnnotatedHex.bytes("43 ab a8 62"));
+		assertThat(trailerOf(data)).isEqualTo(Hex.hex("43 ab a8 62"));
 	}
 
 	@Test
@@ -35,7 +37,7 @@ class Crc32cTest {
 		for (int i = 0; i < 32; i++) {
 			data[i] = (byte) i;
 		}
-		assertThat(trailerOf(data)).isEqualTo(AnnotatedHex.bytes("4e 79 dd 46"));
+		assertThat(trailerOf(data)).isEqualTo(Hex.hex("4e 79 dd 46"));
 	}
 
 	@Test
@@ -44,7 +46,7 @@ class Crc32cTest {
 		for (int i = 0; i < 32; i++) {
 			data[i] = (byte) (31 - i);
 		}
-		assertThat(trailerOf(data)).isEqualTo(AnnotatedHex.bytes("5c db 3f 11"));
+		assertThat(trailerOf(data)).isEqualTo(Hex.hex("5c db 3f 11"));
 	}
 
 	@Test

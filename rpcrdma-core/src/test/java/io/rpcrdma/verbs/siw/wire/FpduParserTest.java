@@ -1,5 +1,7 @@
 package io.rpcrdma.verbs.siw.wire;
 
+import io.rpcrdma.xdr.Hex;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -24,7 +26,7 @@ class FpduParserTest {
 		int end = 0;
 		for (String vector : List.of(FpduVectorsTest.SEND, FpduVectorsTest.RDMA_WRITE, FpduVectorsTest.READ_REQUEST,
 				FpduVectorsTest.READ_RESPONSE, FpduVectorsTest.SEND_WITH_INVALIDATE, FpduVectorsTest.TERMINATE)) {
-			end += AnnotatedHex.bytes(vector).length;
+			end += Hex.hex(vector).length;
 			boundaries.add(end);
 		}
 		FpduParser parser = new FpduParser(FpduParser.Config.of(true));
@@ -47,7 +49,7 @@ class FpduParserTest {
 
 	@Test
 	void payloadIsAViewOfTheReceiveBufferNotACopy() {
-		ByteBuffer in = AnnotatedHex.buffer(FpduVectorsTest.SEND);
+		ByteBuffer in = Hex.buffer(FpduVectorsTest.SEND);
 		assertThat(new FpduParser(FpduParser.Config.of(true)).next(in, this.fpdu)).isTrue();
 		in.put(this.fpdu.payloadOffset(), (byte) 'j');
 		assertThat(StandardCharsets.US_ASCII.decode(this.fpdu.payload()).toString()).isEqualTo("jello");
@@ -55,7 +57,7 @@ class FpduParserTest {
 
 	@Test
 	void littleEndianReceiveBufferIsReadInNetworkOrderAndLeftAsItWas() {
-		ByteBuffer in = AnnotatedHex.buffer(FpduVectorsTest.RDMA_WRITE).order(ByteOrder.LITTLE_ENDIAN);
+		ByteBuffer in = Hex.buffer(FpduVectorsTest.RDMA_WRITE).order(ByteOrder.LITTLE_ENDIAN);
 		assertThat(new FpduParser(FpduParser.Config.of(true)).next(in, this.fpdu)).isTrue();
 		assertThat(this.fpdu.stag()).isEqualTo(0xcafe0001);
 		assertThat(this.fpdu.taggedOffset()).isEqualTo(0x7f0012345000L);
@@ -85,7 +87,7 @@ class FpduParserTest {
 
 	@Test
 	void truncatedStreamIsReportedAtEndOfStream() {
-		byte[] send = AnnotatedHex.bytes(FpduVectorsTest.SEND);
+		byte[] send = Hex.hex(FpduVectorsTest.SEND);
 		ByteBuffer in = ByteBuffer.allocate(256).put(send, 0, send.length - 3).flip();
 		FpduParser parser = new FpduParser(FpduParser.Config.of(true));
 		assertThat(parser.next(in, this.fpdu)).isFalse();
@@ -98,32 +100,32 @@ class FpduParserTest {
 	@Test
 	void lengthAboveTheConfiguredMaximumIsRefusedFromTheLengthFieldAlone() {
 		FpduParser parser = new FpduParser(new FpduParser.Config(false, 1000, true));
-		ByteBuffer in = ByteBuffer.allocate(4096).put(AnnotatedHex.bytes("03 e9")).flip(); // 1001
+		ByteBuffer in = ByteBuffer.allocate(4096).put(Hex.hex("03 e9")).flip(); // 1001
 		assertThatThrownBy(() -> parser.next(in, this.fpdu)).isInstanceOf(FpduLengthException.class)
 			.hasMessageContaining("1001").hasMessageContaining("1000")
 			.satisfies(e -> assertThat(((IwarpWireException) e).terminateError())
 				.contains(TerminateError.MPA_FPDU_FRAMING_ERROR));
-		assertThat(parser.next(ByteBuffer.allocate(4096).put(AnnotatedHex.bytes("03 e8")).flip(), this.fpdu)).isFalse();
+		assertThat(parser.next(ByteBuffer.allocate(4096).put(Hex.hex("03 e8")).flip(), this.fpdu)).isFalse();
 	}
 
 	@Test
 	void lengthTheReceiveBufferCanNeverHoldIsRefusedAtOnce() {
 		ByteBuffer small = ByteBuffer.allocate(1024);
-		small.put(AnnotatedHex.bytes("ff ff 41 43")).flip();
+		small.put(Hex.hex("ff ff 41 43")).flip();
 		assertThatThrownBy(() -> new FpduParser(FpduParser.Config.of(false)).next(small, this.fpdu))
 			.isInstanceOf(FpduLengthException.class).hasMessageContaining("enlarge the receive buffer");
 	}
 
 	@Test
 	void lengthShorterThanAnyDdpHeaderIsRefused() {
-		assertThatThrownBy(() -> new FpduParser(FpduParser.Config.of(false)).next(ByteBuffer.wrap(AnnotatedHex.bytes("00 0d")),
+		assertThatThrownBy(() -> new FpduParser(FpduParser.Config.of(false)).next(ByteBuffer.wrap(Hex.hex("00 0d")),
 				this.fpdu))
 			.isInstanceOf(FpduLengthException.class);
 	}
 
 	@Test
 	void untaggedSegmentShorterThanItsHeaderIsRefused() {
-		byte[] wire = AnnotatedHex.bytes("""
+		byte[] wire = Hex.hex("""
 				00 10                         // ULPDU 16 < 18
 				41 43 00000000 00000000 00000001 0000  // cut-off untagged header
 				00 00                         // pad
@@ -135,7 +137,7 @@ class FpduParserTest {
 
 	@Test
 	void corruptedPayloadFailsTheCrc() {
-		byte[] wire = AnnotatedHex.bytes(FpduVectorsTest.SEND);
+		byte[] wire = Hex.hex(FpduVectorsTest.SEND);
 		wire[20] ^= 0x01;
 		assertThatThrownBy(() -> new FpduParser(FpduParser.Config.of(true)).next(ByteBuffer.wrap(wire), this.fpdu))
 			.isInstanceOf(FpduCrcException.class)
@@ -144,14 +146,14 @@ class FpduParserTest {
 
 	@Test
 	void crcFieldIsIgnoredWhenCrcIsOff() {
-		assertThat(new FpduParser(FpduParser.Config.of(false)).next(AnnotatedHex.buffer(FpduVectorsTest.SEND), this.fpdu))
+		assertThat(new FpduParser(FpduParser.Config.of(false)).next(Hex.buffer(FpduVectorsTest.SEND), this.fpdu))
 			.isTrue();
 		assertThat(this.fpdu.crc()).isEqualTo(0x0cb190b9);
 	}
 
 	@Test
 	void nonZeroPadIsRefusedUnlessTolerated() {
-		byte[] wire = AnnotatedHex.bytes(FpduVectorsTest.SEND);
+		byte[] wire = Hex.hex(FpduVectorsTest.SEND);
 		wire[25] = 0x55; // second pad byte
 		assertThatThrownBy(() -> new FpduParser(FpduParser.Config.of(false)).next(ByteBuffer.wrap(wire), this.fpdu))
 			.isInstanceOf(FpduPaddingException.class);
@@ -161,38 +163,38 @@ class FpduParserTest {
 
 	@Test
 	void unsupportedDdpVersionMapsToTheBufferModelsVersionError() {
-		byte[] untagged = AnnotatedHex.bytes(FpduVectorsTest.SEND);
+		byte[] untagged = Hex.hex(FpduVectorsTest.SEND);
 		untagged[2] = 0x42; // DV=2
 		assertError(untagged, DdpHeaderException.class, TerminateError.DDP_UNTAGGED_INVALID_VERSION);
-		byte[] tagged = AnnotatedHex.bytes(FpduVectorsTest.RDMA_WRITE);
+		byte[] tagged = Hex.hex(FpduVectorsTest.RDMA_WRITE);
 		tagged[2] = (byte) 0xC0; // DV=0
 		assertError(tagged, DdpHeaderException.class, TerminateError.DDP_TAGGED_INVALID_VERSION);
 	}
 
 	@Test
 	void unsupportedRdmapVersionIsRefused() {
-		byte[] wire = AnnotatedHex.bytes(FpduVectorsTest.SEND);
+		byte[] wire = Hex.hex(FpduVectorsTest.SEND);
 		wire[3] = (byte) 0x83; // RV=2
 		assertError(wire, RdmapHeaderException.class, TerminateError.RDMAP_INVALID_VERSION);
 	}
 
 	@Test
 	void undefinedOpcodeIsRefused() {
-		byte[] wire = AnnotatedHex.bytes(FpduVectorsTest.SEND);
+		byte[] wire = Hex.hex(FpduVectorsTest.SEND);
 		wire[3] = 0x48; // opcode 8
 		assertError(wire, RdmapHeaderException.class, TerminateError.RDMAP_UNEXPECTED_OPCODE);
 	}
 
 	@Test
 	void opcodeOnTheWrongBufferModelIsRefused() {
-		byte[] wire = AnnotatedHex.bytes(FpduVectorsTest.SEND);
+		byte[] wire = Hex.hex(FpduVectorsTest.SEND);
 		wire[2] = (byte) 0xC1; // Send marked tagged
 		assertError(wire, RdmapHeaderException.class, TerminateError.RDMAP_UNEXPECTED_OPCODE);
 	}
 
 	@Test
 	void readRequestMustBeOneSegmentWithoutExtraPayload() {
-		byte[] notLast = AnnotatedHex.bytes(FpduVectorsTest.READ_REQUEST);
+		byte[] notLast = Hex.hex(FpduVectorsTest.READ_REQUEST);
 		notLast[2] = 0x01;
 		assertError(notLast, DdpHeaderException.class, TerminateError.DDP_UNTAGGED_MESSAGE_TOO_LONG);
 
@@ -213,7 +215,7 @@ class FpduParserTest {
 		ByteBuffer out = ByteBuffer.allocate(64);
 		// M set without D, as a hand-made body
 		new FpduWriter(false).writeUntagged(out, true, RdmapOpcode.TERMINATE, 0, 2, 1, 0,
-				ByteBuffer.wrap(AnnotatedHex.bytes("11 00 80 00")), 0, 4);
+				ByteBuffer.wrap(Hex.hex("11 00 80 00")), 0, 4);
 		assertThat(new FpduParser(FpduParser.Config.of(false)).next(out.flip(), this.fpdu)).isTrue();
 		assertThatThrownBy(this.fpdu::terminate).isInstanceOf(RdmapHeaderException.class).hasMessageContaining("M without D");
 	}
@@ -262,7 +264,7 @@ class FpduParserTest {
 	private static byte[] concat(String... vectors) {
 		ByteBuffer all = ByteBuffer.allocate(4096);
 		for (String vector : vectors) {
-			all.put(AnnotatedHex.bytes(vector));
+			all.put(Hex.hex(vector));
 		}
 		byte[] bytes = new byte[all.flip().remaining()];
 		all.get(bytes);

@@ -1,5 +1,7 @@
 package io.rpcrdma.verbs.siw.wire;
 
+import io.rpcrdma.xdr.Hex;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
@@ -121,7 +123,7 @@ class FpduVectorsTest {
 
 	@Test
 	void rdmaWrite() {
-		ByteBuffer payload = ByteBuffer.wrap(AnnotatedHex.bytes("0001020304050607"));
+		ByteBuffer payload = ByteBuffer.wrap(Hex.hex("0001020304050607"));
 		assertWritten(RDMA_WRITE, (writer, out) -> writer.write(out,
 				new TaggedHeader(true, RdmapOpcode.RDMA_WRITE, 0xcafe0001, 0x7f0012345000L), payload, 0, 8));
 		Fpdu fpdu = parse(RDMA_WRITE);
@@ -152,7 +154,7 @@ class FpduVectorsTest {
 
 	@Test
 	void terminate() {
-		byte[] writeHeader = AnnotatedHex.bytes("c1 40 ca fe 00 01 00 00 7f 00 12 34 50 00");
+		byte[] writeHeader = Hex.hex("c1 40 ca fe 00 01 00 00 7f 00 12 34 50 00");
 		TerminateMessage message = TerminateMessage.of(TerminateError.DDP_TAGGED_INVALID_STAG, 22, writeHeader, null);
 		assertWritten(TERMINATE, (writer, out) -> writer.writeTerminate(out, 1, message));
 		Fpdu fpdu = parse(TERMINATE);
@@ -161,11 +163,11 @@ class FpduVectorsTest {
 	}
 
 	private void assertWritten(String vector, Write write) {
-		byte[] expected = AnnotatedHex.bytes(vector);
+		byte[] expected = Hex.hex(vector);
 		ByteBuffer out = ByteBuffer.allocate(128);
 		int written = write.to(this.withCrc, out);
 		assertThat(written).isEqualTo(expected.length);
-		assertThat(AnnotatedHex.hex(out.flip())).isEqualTo(AnnotatedHex.hex(expected));
+		assertThat(Hex.spaced(out.flip())).isEqualTo(Hex.spaced(expected));
 
 		// CRC off: same bytes, CRC field zero (RFC 5044 §4.4).
 		for (int i = expected.length - 4; i < expected.length; i++) {
@@ -173,11 +175,11 @@ class FpduVectorsTest {
 		}
 		ByteBuffer plain = ByteBuffer.allocate(128);
 		write.to(this.withoutCrc, plain);
-		assertThat(AnnotatedHex.hex(plain.flip())).isEqualTo(AnnotatedHex.hex(expected));
+		assertThat(Hex.spaced(plain.flip())).isEqualTo(Hex.spaced(expected));
 	}
 
 	private static Fpdu parse(String vector) {
-		ByteBuffer in = AnnotatedHex.buffer(vector);
+		ByteBuffer in = Hex.buffer(vector);
 		Fpdu fpdu = new Fpdu();
 		assertThat(new FpduParser(FpduParser.Config.of(true)).next(in, fpdu)).isTrue();
 		assertThat(in.hasRemaining()).isFalse();

@@ -1,5 +1,7 @@
 package io.rpcrdma.verbs.siw.wire;
 
+import io.rpcrdma.xdr.Hex;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -154,7 +156,7 @@ class IwarpWireDissectorConformanceTest {
 				java.util.Arrays.fill(readData, (byte) 0x5a);
 				b.sendTagged(a, RdmapOpcode.RDMA_READ_RESPONSE, read.sinkStag(), read.sinkTaggedOffset(), readData);
 				b.sendUntagged(a, RdmapOpcode.SEND, 0, 1, "reply".getBytes(StandardCharsets.US_ASCII));
-				byte[] writeHeader = AnnotatedHex.bytes("c1 40 ca fe 00 01 00 00 7f 00 12 34 50 00");
+				byte[] writeHeader = Hex.hex("c1 40 ca fe 00 01 00 00 7f 00 12 34 50 00");
 				b.sendTerminate(a, 1, TerminateMessage.of(TerminateError.DDP_TAGGED_INVALID_STAG, 22, writeHeader, null));
 			}
 		}

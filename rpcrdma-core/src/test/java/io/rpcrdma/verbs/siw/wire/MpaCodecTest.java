@@ -1,5 +1,7 @@
 package io.rpcrdma.verbs.siw.wire;
 
+import io.rpcrdma.xdr.Hex;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -57,22 +59,22 @@ class MpaCodecTest {
 
 	@Test
 	void enhancedRequestEncodesFieldByField() {
-		MpaFrame request = MpaFrame.request(false, MpaIrdOrd.of(16, 8), AnnotatedHex.bytes("f00dcafe"));
-		assertThat(AnnotatedHex.hex(this.codec.encode(request))).isEqualTo(AnnotatedHex.hex(AnnotatedHex.bytes(ENHANCED_REQUEST)));
+		MpaFrame request = MpaFrame.request(false, MpaIrdOrd.of(16, 8), Hex.hex("f00dcafe"));
+		assertThat(Hex.spaced(this.codec.encode(request))).isEqualTo(Hex.spaced(Hex.hex(ENHANCED_REQUEST)));
 		assertThat(decode(ENHANCED_REQUEST, MpaFrame.Kind.REQUEST)).isEqualTo(request);
 	}
 
 	@Test
 	void enhancedReplyWithCrcEncodesFieldByField() {
 		MpaFrame reply = new MpaFrame(MpaFrame.Kind.REPLY, false, true, false, 2, MpaIrdOrd.of(8, 16), null);
-		assertThat(AnnotatedHex.hex(this.codec.encode(reply))).isEqualTo(AnnotatedHex.hex(AnnotatedHex.bytes(ENHANCED_CRC_REPLY)));
+		assertThat(Hex.spaced(this.codec.encode(reply))).isEqualTo(Hex.spaced(Hex.hex(ENHANCED_CRC_REPLY)));
 		assertThat(decode(ENHANCED_CRC_REPLY, MpaFrame.Kind.REPLY)).isEqualTo(reply);
 	}
 
 	@Test
 	void revisionOneRequestWithCrcAndNoPrivateData() {
 		MpaFrame request = new MpaFrame(MpaFrame.Kind.REQUEST, false, true, false, 1, null, null);
-		assertThat(AnnotatedHex.hex(this.codec.encode(request))).isEqualTo(AnnotatedHex.hex(AnnotatedHex.bytes(REVISION_1_CRC_REQUEST)));
+		assertThat(Hex.spaced(this.codec.encode(request))).isEqualTo(Hex.spaced(Hex.hex(REVISION_1_CRC_REQUEST)));
 		MpaFrame decoded = decode(REVISION_1_CRC_REQUEST, MpaFrame.Kind.REQUEST);
 		assertThat(decoded.crc()).isTrue();
 		assertThat(decoded.enhanced()).isFalse();
@@ -82,7 +84,7 @@ class MpaCodecTest {
 	@Test
 	void peerToPeerBitsSitInTheTopTwoBitsOfEachWord() {
 		MpaFrame request = MpaFrame.request(false, new MpaIrdOrd(4, 2, true, false, true, true), null);
-		assertThat(AnnotatedHex.hex(this.codec.encode(request))).isEqualTo(AnnotatedHex.hex(AnnotatedHex.bytes(PEER_TO_PEER_REQUEST)));
+		assertThat(Hex.spaced(this.codec.encode(request))).isEqualTo(Hex.spaced(Hex.hex(PEER_TO_PEER_REQUEST)));
 		assertThat(decode(PEER_TO_PEER_REQUEST, MpaFrame.Kind.REQUEST).irdOrd())
 			.isEqualTo(new MpaIrdOrd(4, 2, true, false, true, true));
 	}
@@ -90,13 +92,13 @@ class MpaCodecTest {
 	@Test
 	void rejectReplyEncodesFieldByField() {
 		MpaFrame reject = new MpaFrame(MpaFrame.Kind.REPLY, false, false, true, 2, null, "no!".getBytes());
-		assertThat(AnnotatedHex.hex(this.codec.encode(reject))).isEqualTo(AnnotatedHex.hex(AnnotatedHex.bytes(REJECT_REPLY)));
+		assertThat(Hex.spaced(this.codec.encode(reject))).isEqualTo(Hex.spaced(Hex.hex(REJECT_REPLY)));
 		assertThat(decode(REJECT_REPLY, MpaFrame.Kind.REPLY).reject()).isTrue();
 	}
 
 	@Test
 	void byteAtATimeDeliveryDecodesOnlyOnceComplete() {
-		byte[] wire = AnnotatedHex.bytes(ENHANCED_REQUEST);
+		byte[] wire = Hex.hex(ENHANCED_REQUEST);
 		ByteBuffer in = ByteBuffer.allocate(wire.length);
 		for (int i = 0; i < wire.length; i++) {
 			in.put(wire[i]).flip();
@@ -128,7 +130,7 @@ class MpaCodecTest {
 
 	@Test
 	void unsupportedRevisionIsRefused() {
-		byte[] wire = AnnotatedHex.bytes(REVISION_1_CRC_REQUEST);
+		byte[] wire = Hex.hex(REVISION_1_CRC_REQUEST);
 		wire[17] = 3;
 		assertThatThrownBy(() -> this.codec.decode(ByteBuffer.wrap(wire), MpaFrame.Kind.REQUEST))
 			.isInstanceOf(MpaUnsupportedRevisionException.class)
@@ -140,7 +142,7 @@ class MpaCodecTest {
 
 	@Test
 	void oversizePrivateDataIsRefusedFromTheHeaderAlone() {
-		byte[] header = AnnotatedHex.bytes("""
+		byte[] header = Hex.hex("""
 				4d 50 41 20 49 44 20 52 65 71 20 46 72 61 6d 65  // key
 				00 02                                            // no flags, revision 2
 				02 01                                            // PD_Length 513 > 512
@@ -170,7 +172,7 @@ class MpaCodecTest {
 
 	@Test
 	void requestWithRejectFlagIsMalformed() {
-		byte[] wire = AnnotatedHex.bytes(REVISION_1_CRC_REQUEST);
+		byte[] wire = Hex.hex(REVISION_1_CRC_REQUEST);
 		wire[16] = 0x20;
 		assertThatThrownBy(() -> this.codec.decode(ByteBuffer.wrap(wire), MpaFrame.Kind.REQUEST))
 			.isInstanceOf(MpaFrameException.class).hasMessageContaining("Reject");
@@ -178,7 +180,7 @@ class MpaCodecTest {
 
 	@Test
 	void enhancedFrameTooShortForIrdOrdIsMalformed() {
-		byte[] wire = AnnotatedHex.bytes("""
+		byte[] wire = Hex.hex("""
 				4d 50 41 20 49 44 20 52 65 71 20 46 72 61 6d 65
 				10 02 00 02    // enhanced, revision 2, only 2 bytes of private data
 				00 01
@@ -189,7 +191,7 @@ class MpaCodecTest {
 
 	@Test
 	void enhancedBitOfARevisionOneFrameIsAReservedBitAndIgnored() {
-		byte[] wire = AnnotatedHex.bytes("""
+		byte[] wire = Hex.hex("""
 				4d 50 41 20 49 44 20 52 65 71 20 46 72 61 6d 65
 				18 01 00 02    // enhanced bit and siw's GSO bit set, revision 1
 				ab cd          // plain ULP private data
@@ -208,7 +210,7 @@ class MpaCodecTest {
 	}
 
 	private MpaFrame decode(String annotated, MpaFrame.Kind kind) {
-		ByteBuffer in = AnnotatedHex.buffer(annotated);
+		ByteBuffer in = Hex.buffer(annotated);
 		MpaFrame frame = this.codec.decode(in, kind).orElseThrow();
 		assertThat(in.hasRemaining()).isFalse();
 		return frame;

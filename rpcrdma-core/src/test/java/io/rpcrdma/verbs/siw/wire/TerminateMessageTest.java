@@ -1,5 +1,7 @@
 package io.rpcrdma.verbs.siw.wire;
 
+import io.rpcrdma.xdr.Hex;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,8 +13,8 @@ class TerminateMessageTest {
 
 	@Test
 	void readRequestProtectionErrorQuotesDdpAndRdmapHeaders() {
-		byte[] ddp = AnnotatedHex.bytes("41 41 00000000 00000001 00000001 00000000");
-		byte[] rdmap = AnnotatedHex.bytes("""
+		byte[] ddp = Hex.hex("41 41 00000000 00000001 00000001 00000000");
+		byte[] rdmap = Hex.hex("""
 				00 00 01 01  00 00 00 00 00 00 10 00  // sink STag and TO
 				00 00 20 00                           // size
 				ca fe 00 02  00 00 7f 00 12 34 00 00  // source STag and TO
@@ -20,7 +22,7 @@ class TerminateMessageTest {
 		TerminateMessage terminate = TerminateMessage.of(TerminateError.RDMAP_ACCESS_RIGHTS_VIOLATION, 46, ddp, rdmap);
 		ByteBuffer body = ByteBuffer.allocate(terminate.length());
 		terminate.encode(body);
-		assertThat(AnnotatedHex.hex(body.flip())).isEqualTo(AnnotatedHex.hex(AnnotatedHex.bytes("""
+		assertThat(Hex.spaced(body.flip())).isEqualTo(Hex.spaced(Hex.hex("""
 				01                                    // layer 0 (RDMAP), error type 1 (remote protection)
 				02                                    // error code 0x02: access rights violation
 				e0 00                                 // M=1 D=1 R=1
@@ -38,13 +40,13 @@ class TerminateMessageTest {
 		TerminateMessage terminate = TerminateMessage.of(TerminateError.RDMAP_CATASTROPHIC_STREAM);
 		ByteBuffer body = ByteBuffer.allocate(terminate.length());
 		terminate.encode(body);
-		assertThat(AnnotatedHex.hex(body.flip())).isEqualTo("02 07 00 00");
+		assertThat(Hex.spaced(body.flip())).isEqualTo("02 07 00 00");
 		assertThat(TerminateMessage.decode(body, 0, 4).error()).contains(TerminateError.RDMAP_CATASTROPHIC_STREAM);
 	}
 
 	@Test
 	void siwStyleRBitWithoutRdmapHeaderIsReadAsNoRdmapHeader() {
-		ByteBuffer body = AnnotatedHex.buffer("""
+		ByteBuffer body = Hex.buffer("""
 				01 09 e0 00                                 // RDMAP protection error, cannot invalidate; M D R
 				00 08                                       // siw: payload length of the Send
 				41 44 12345678 00000000 00000001 00000000   // the Send with Invalidate's DDP header, nothing after
@@ -58,9 +60,9 @@ class TerminateMessageTest {
 
 	@Test
 	void lengthNotMatchingTheHeaderBitsIsRefused() {
-		ByteBuffer tooLong = AnnotatedHex.buffer("11 00 00 00  ff ff");
+		ByteBuffer tooLong = Hex.buffer("11 00 00 00  ff ff");
 		assertThatThrownBy(() -> TerminateMessage.decode(tooLong, 0, tooLong.limit())).isInstanceOf(RdmapHeaderException.class);
-		ByteBuffer cut = AnnotatedHex.buffer("11 00 c0 00  00 16  c1 40 ca fe");
+		ByteBuffer cut = Hex.buffer("11 00 c0 00  00 16  c1 40 ca fe");
 		assertThatThrownBy(() -> TerminateMessage.decode(cut, 0, cut.limit())).isInstanceOf(RdmapHeaderException.class);
 	}
 
