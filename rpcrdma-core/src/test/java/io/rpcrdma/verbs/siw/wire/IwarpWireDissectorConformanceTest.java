@@ -1,7 +1,5 @@
 package io.rpcrdma.verbs.siw.wire;
 
-import io.rpcrdma.xdr.Hex;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -30,11 +28,13 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.rpcrdma.conformance.ConformanceTool;
+import io.rpcrdma.xdr.Hex;
 
 /**
  * Third-party check of the wire format: real TCP connections on 127.0.0.1 carry an MPA
@@ -50,15 +50,11 @@ import org.junit.jupiter.api.io.TempDir;
  * registered protocol. Readiness and completion of the capture are established with marker
  * connections whose packets tshark must report, never with sleeps.
  * <p>
- * Skipped, loudly, when tshark is absent. Point {@value #TSHARK_PROPERTY} at a tshark binary to
+ * Skipped, loudly, when tshark is absent. Point {@code -Drpcrdma.tshark} at a tshark binary to
  * choose one (or at a missing file to force the skip).
  */
 @Tag("conformance")
 class IwarpWireDissectorConformanceTest {
-
-	static final String TSHARK_PROPERTY = "rpcrdma.tshark";
-
-	private static final String NOT_FOUND = "tshark not found: iWARP wire conformance tests NOT run; install with apt-get install tshark";
 
 	private static final Duration DEADLINE = Duration.ofSeconds(60);
 
@@ -73,16 +69,7 @@ class IwarpWireDissectorConformanceTest {
 	// tests as skipped, with the reason, instead of silently running none.
 	@BeforeEach
 	void locateTshark() {
-		String configured = System.getProperty(TSHARK_PROPERTY);
-		Path candidate = configured != null ? Path.of(configured) : onPath("tshark");
-		if (candidate == null || !Files.isExecutable(candidate)) {
-			String banner = "!".repeat(NOT_FOUND.length());
-			System.err.println(banner);
-			System.err.println(NOT_FOUND);
-			System.err.println(banner);
-			Assumptions.abort(NOT_FOUND);
-		}
-		tshark = candidate;
+		tshark = ConformanceTool.TSHARK.require("iWARP wire conformance tests (MPA/DDP/RDMAP decoded by Wireshark)");
 	}
 
 	@Test
@@ -584,22 +571,6 @@ class IwarpWireDissectorConformanceTest {
 		assertThat(process.exitValue()).as("exit status of %s; stderr: %s", command, errors.poll(DEADLINE.toSeconds(),
 				TimeUnit.SECONDS)).isZero();
 		return lines;
-	}
-
-	private static Path onPath(String program) {
-		String path = System.getenv("PATH");
-		if (path == null) {
-			return null;
-		}
-		for (String entry : path.split(File.pathSeparator)) {
-			if (!entry.isEmpty()) {
-				Path candidate = Path.of(entry, program);
-				if (Files.isExecutable(candidate)) {
-					return candidate;
-				}
-			}
-		}
-		return null;
 	}
 
 	private static String bool(boolean value) {

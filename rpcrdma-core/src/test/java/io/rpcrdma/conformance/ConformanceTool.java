@@ -1,0 +1,72 @@
+package io.rpcrdma.conformance;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A third-party program that a conformance test uses to check the project's output
+ * independently (Wireshark's tshark for wire formats, rpcgen for XDR language). Such tests
+ * are tagged {@code conformance}; when the program is missing they are skipped, loudly:
+ * the reason goes to the console (not only to surefire's report files) at once, and again
+ * in the summary {@link ConformanceSkipSummary} prints when the run ends.
+ *
+ * @param name the program name looked up on the {@code PATH}
+ * @param property a system property that overrides the location (point it at a missing file
+ * to force the skip)
+ * @param debianPackage the Debian package that provides it
+ */
+public record ConformanceTool(String name, String property, String debianPackage) {
+
+	/** Wireshark's command-line dissector. */
+	public static final ConformanceTool TSHARK = new ConformanceTool("tshark", "rpcrdma.tshark", "tshark");
+
+	/** The ONC RPC protocol compiler. */
+	public static final ConformanceTool RPCGEN = new ConformanceTool("rpcgen", "rpcrdma.rpcgen", "rpcsvc-proto");
+
+	/**
+	 * Finds the program.
+	 * @return its path, if it is installed and executable
+	 */
+	public Optional<Path> locate() {
+		String configured = System.getProperty(this.property);
+		if (configured != null) {
+			Path path = Path.of(configured);
+			return Files.isExecutable(path) ? Optional.of(path) : Optional.empty();
+		}
+		String searchPath = System.getenv("PATH");
+		if (searchPath == null) {
+			return Optional.empty();
+		}
+		for (String directory : searchPath.split(File.pathSeparator)) {
+			if (!directory.isEmpty()) {
+				Path candidate = Path.of(directory, this.name);
+				if (Files.isExecutable(candidate)) {
+					return Optional.of(candidate);
+				}
+			}
+		}
+		return Optional.empty();
+	}
+
+	/**
+	 * Returns the program, or skips the calling test with a loud message saying which
+	 * conformance check was not run and how to install what it needs.
+	 * @param check what the skipped test would have proven, for the message
+	 * @return the program's path
+	 */
+	public Path require(String check) {
+		Optional<Path> found = locate();
+		if (found.isEmpty()) {
+			String message = this.name + " not found: " + check + " NOT run; install it with 'apt-get install -y "
+					+ this.debianPackage + "' (or set -D" + this.property + "=/path/to/" + this.name + ")";
+			ConformanceSkipSummary.console().println("!!! CONFORMANCE SKIPPED: " + message);
+			Assumptions.abort(message);
+		}
+		return found.get();
+	}
+
+}
