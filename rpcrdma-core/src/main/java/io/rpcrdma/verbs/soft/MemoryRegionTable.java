@@ -13,6 +13,7 @@ import io.rpcrdma.verbs.MemoryRegion;
 import io.rpcrdma.verbs.ProtectionDomain;
 import io.rpcrdma.verbs.RemoteAccessError;
 import io.rpcrdma.verbs.RemoteAccessException;
+import io.rpcrdma.verbs.ScatterGatherEntry;
 
 /**
  * The memory translation and protection table of a software RDMA device: allocates
@@ -232,6 +233,25 @@ public final class MemoryRegionTable {
 		}
 		if (write && !soft.grants(AccessFlag.LOCAL_WRITE)) {
 			return "the region lacks LOCAL_WRITE access, which the adapter needs to write into it";
+		}
+		return null;
+	}
+
+	/**
+	 * Checks every entry of a scatter/gather list with
+	 * {@link #checkLocalAccess(MemoryRegion, int, int, boolean, ProtectionDomain)}.
+	 * @param sgList the entries
+	 * @param write whether the adapter writes the memory
+	 * @param pd the protection domain of the queue pair
+	 * @return {@code null} if all are allowed, else what is wrong with the first bad entry
+	 */
+	public String checkLocalAccess(List<ScatterGatherEntry> sgList, boolean write, ProtectionDomain pd) {
+		for (int i = 0; i < sgList.size(); i++) {
+			ScatterGatherEntry sge = sgList.get(i);
+			String problem = checkLocalAccess(sge.region(), sge.offset(), sge.length(), write, pd);
+			if (problem != null) {
+				return "Scatter/gather entry " + i + ": " + problem;
+			}
 		}
 		return null;
 	}

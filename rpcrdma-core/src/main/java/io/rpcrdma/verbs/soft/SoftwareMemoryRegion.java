@@ -26,6 +26,8 @@ public final class SoftwareMemoryRegion implements MemoryRegion {
 
 	private final ByteBuffer buffer;
 
+	private final ByteBuffer memory;
+
 	private final long address;
 
 	private final int length;
@@ -45,6 +47,7 @@ public final class SoftwareMemoryRegion implements MemoryRegion {
 		this.table = table;
 		this.pd = pd;
 		this.buffer = buffer;
+		this.memory = buffer.duplicate();
 		this.address = address;
 		this.length = length;
 		this.access = Collections.unmodifiableSet(access);
@@ -161,6 +164,16 @@ public final class SoftwareMemoryRegion implements MemoryRegion {
 	 */
 	public int offsetOf(long address) {
 		return (int) (address - this.address);
+	}
+
+	/**
+	 * The provider's own view of the memory, never handed out, so that absolute bulk
+	 * operations on it are not affected by what callers do with {@link #buffer()}'s
+	 * position and limit.
+	 * @return the private view
+	 */
+	ByteBuffer memory() {
+		return this.memory;
 	}
 
 	MemoryRegionTable table() {
