@@ -63,6 +63,7 @@ final class LoopbackConnection implements RdmaConnection {
 		if (!active.state.compareAndSet(State.CONNECTING, State.ESTABLISHED)) {
 			passive.state.set(State.CLOSED);
 			passive.qp.enterError("the requester abandoned the connection attempt");
+			passive.provider.connectionClosed(passive);
 			throw new ConnectionFailedException(ConnectionEventType.CONNECT_ERROR,
 					"The requester at " + active.localAddress + " abandoned the connection attempt");
 		}

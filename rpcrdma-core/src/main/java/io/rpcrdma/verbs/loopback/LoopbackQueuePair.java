@@ -350,10 +350,15 @@ final class LoopbackQueuePair implements QueuePair {
 		}
 	}
 
+	/**
+	 * Completes the head work request in error after failing the connection, so that
+	 * whoever sees the error completion also sees the queue pair in error. Its flush
+	 * completions follow on this engine.
+	 */
 	private boolean fail(SendWorkRequest wr, CompletionStatus status, String detail) {
 		removeSendHead();
-		this.sendCq.complete(wr.wrId(), CompletionOpcode.of(wr.opcode()), status, 0, this.qpn, false, 0, detail);
 		failConnection(status + ": " + detail);
+		this.sendCq.complete(wr.wrId(), CompletionOpcode.of(wr.opcode()), status, 0, this.qpn, false, 0, detail);
 		return true;
 	}
 
