@@ -206,6 +206,10 @@ final class LoopbackQueuePair implements QueuePair {
 
 	// ---- called by the engine -------------------------------------------------------
 
+	void kick() {
+		this.engine.kick(this);
+	}
+
 	boolean markScheduled() {
 		return !this.scheduled.get() && this.scheduled.compareAndSet(false, true);
 	}

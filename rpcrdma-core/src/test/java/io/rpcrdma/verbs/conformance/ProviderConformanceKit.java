@@ -936,6 +936,27 @@ public abstract class ProviderConformanceKit {
 	}
 
 	@Test
+	void thePassiveSideMaySendAsSoonAsItHasAccepted() throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		MemoryRegion inbox = client.register(64, 0, LOCAL_WRITE);
+		client.postReceive(1, inbox);
+		MemoryRegion greeting = server.registerPattern(16, 4);
+		RdmaListener listener = this.serverProvider.listen(listenAddress(), (request) -> {
+			server.connection = request.accept(server.qp, PrivateData.EMPTY, server.events);
+			server.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(greeting)));
+		});
+		client.connection = await(this.clientProvider.connect(client.qp,
+				ConnectParameters.to(listener.localAddress()).withListener(client.events).withTimeout(deadline())));
+		Completion received = client.receives.next();
+		assertThat(received.status()).isEqualTo(CompletionStatus.SUCCESS);
+		assertThat(received.byteLength()).isEqualTo(16);
+		assertPattern(inbox.buffer(), 0, 16, 4);
+		assertThat(server.sends.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+		assertThat(client.events.types()).startsWith(ConnectionEventType.ESTABLISHED);
+	}
+
+	@Test
 	void aRejectionCarriesPrivateDataToTheRequester() throws Exception {
 		Endpoint client = endpoint(this.clientProvider);
 		RdmaListener listener = this.serverProvider.listen(listenAddress(),
