@@ -105,6 +105,7 @@ public final class LoopbackBenchmark {
 			roundTrip(clientQp, clientRecvCq, ping, pong, batch);
 		}
 		long[] samples = new long[iterations];
+		long allocatedBefore = allocatedBytes();
 		long began = System.nanoTime();
 		for (int i = 0; i < iterations; i++) {
 			long start = System.nanoTime();
@@ -112,12 +113,15 @@ public final class LoopbackBenchmark {
 			samples[i] = System.nanoTime() - start;
 		}
 		long elapsed = System.nanoTime() - began;
+		long allocated = allocatedBytes() - allocatedBefore;
 		Arrays.sort(samples);
 		System.out.printf(Locale.ROOT,
 				"Send/Recv %d-byte ping-pong, %s: p50 %.2f us, p90 %.2f us, p99 %.2f us, p99.9 %.2f us, "
-						+ "%.0f round trips/s (%d iterations after %d warm-up)%n",
+						+ "%.0f round trips/s, %.2f bytes allocated per round trip (all threads) "
+						+ "(%d iterations after %d warm-up)%n",
 				MESSAGE, label, micros(samples, 0.50), micros(samples, 0.90), micros(samples, 0.99),
-				micros(samples, 0.999), iterations / (elapsed / 1e9), iterations, warmup);
+				micros(samples, 0.999), iterations / (elapsed / 1e9), (double) allocated / iterations, iterations,
+				warmup);
 		connection.close();
 		serverQp[0].close();
 	}
@@ -228,6 +232,21 @@ public final class LoopbackBenchmark {
 			accepted.get(10, TimeUnit.SECONDS);
 			return connection;
 		}
+	}
+
+	/**
+	 * Bytes allocated so far by all live threads (HotSpot's per-thread allocation counters).
+	 */
+	private static long allocatedBytes() {
+		java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+		if (threads instanceof com.sun.management.ThreadMXBean hotspot) {
+			long total = 0;
+			for (long allocated : hotspot.getThreadAllocatedBytes(hotspot.getAllThreadIds())) {
+				total += Math.max(0, allocated);
+			}
+			return total;
+		}
+		return 0;
 	}
 
 	private static double micros(long[] sorted, double percentile) {
