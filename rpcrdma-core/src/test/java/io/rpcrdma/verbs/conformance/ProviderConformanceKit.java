@@ -1000,6 +1000,7 @@ public abstract class ProviderConformanceKit {
 		Endpoint server = endpoint(this.serverProvider);
 		assertThatExceptionOfType(ConnectionFailedException.class)
 			.isThrownBy(() -> await(unanswered).accept(server.qp, PrivateData.EMPTY, null));
+		assertThat(server.qp.state()).as("a failed accept leaves the queue pair usable").isEqualTo(QueuePairState.INIT);
 	}
 
 	@Test
