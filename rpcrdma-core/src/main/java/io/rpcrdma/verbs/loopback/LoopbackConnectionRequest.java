@@ -1,0 +1,124 @@
+package io.rpcrdma.verbs.loopback;
+
+import java.net.InetSocketAddress;
+
+import io.rpcrdma.verbs.ConnectTimeoutException;
+import io.rpcrdma.verbs.ConnectionEventListener;
+import io.rpcrdma.verbs.ConnectionEventType;
+import io.rpcrdma.verbs.ConnectionFailedException;
+import io.rpcrdma.verbs.ConnectionRejectedException;
+import io.rpcrdma.verbs.ConnectionRequest;
+import io.rpcrdma.verbs.PrivateData;
+import io.rpcrdma.verbs.QueuePair;
+import io.rpcrdma.verbs.QueuePairState;
+import io.rpcrdma.verbs.QueuePairStateException;
+import io.rpcrdma.verbs.RdmaConnection;
+
+/**
+ * A connection request in flight from an active {@link LoopbackConnection} to a
+ * {@link LoopbackListener}: answered once, by accept, reject, or the requester's timeout.
+ */
+final class LoopbackConnectionRequest implements ConnectionRequest {
+
+	private enum Outcome {
+
+		PENDING, ACCEPTED, REJECTED, EXPIRED
+
+	}
+
+	private final LoopbackConnection requester;
+
+	private final LoopbackListener listener;
+
+	private final PrivateData privateData;
+
+	private Outcome outcome = Outcome.PENDING;
+
+	LoopbackConnectionRequest(LoopbackConnection requester, LoopbackListener listener, PrivateData privateData) {
+		this.requester = requester;
+		this.listener = listener;
+		this.privateData = privateData;
+	}
+
+	@Override
+	public InetSocketAddress remoteAddress() {
+		return this.requester.localAddress();
+	}
+
+	@Override
+	public InetSocketAddress localAddress() {
+		return this.listener.localAddress();
+	}
+
+	@Override
+	public PrivateData privateData() {
+		return this.privateData;
+	}
+
+	@Override
+	public RdmaConnection accept(QueuePair queuePair, PrivateData reply, ConnectionEventListener events) {
+		if (!(queuePair instanceof LoopbackQueuePair qp) || qp.provider() != this.listener.provider()) {
+			throw new IllegalArgumentException(
+					"Accept needs a queue pair created by the listening loopback provider, got " + queuePair);
+		}
+		if (qp.state() != QueuePairState.INIT) {
+			throw new QueuePairStateException("Accept needs a queue pair in INIT, but queue pair "
+					+ qp.queuePairNumber() + " is " + qp.state());
+		}
+		PrivateData data = (reply != null) ? reply : PrivateData.EMPTY;
+		LoopbackConnection passive = new LoopbackConnection(qp.provider(), qp, this.listener.localAddress(),
+				this.requester.localAddress(), events, this.privateData);
+		synchronized (this) {
+			if (this.outcome != Outcome.PENDING) {
+				throw new ConnectionFailedException(
+						this.outcome == Outcome.EXPIRED ? ConnectionEventType.TIMEOUT : ConnectionEventType.REJECTED,
+						"The connection request from " + remoteAddress() + " was already " + this.outcome.name()
+							.toLowerCase(java.util.Locale.ROOT) + "; answer requests before the requester's connect timeout");
+			}
+			if (!qp.attach(passive)) {
+				throw new QueuePairStateException(
+						"Queue pair " + qp.queuePairNumber() + " already belongs to a connection; create a new one");
+			}
+			this.outcome = Outcome.ACCEPTED;
+		}
+		qp.provider().connectionOpened(passive);
+		LoopbackConnection.establish(this.requester, passive, data);
+		return passive;
+	}
+
+	@Override
+	public void reject(PrivateData reply) {
+		synchronized (this) {
+			if (this.outcome != Outcome.PENDING) {
+				throw new ConnectionFailedException(ConnectionEventType.REJECTED, "The connection request from "
+						+ remoteAddress() + " was already " + this.outcome.name().toLowerCase(java.util.Locale.ROOT));
+			}
+			this.outcome = Outcome.REJECTED;
+		}
+		PrivateData data = (reply != null) ? reply : PrivateData.EMPTY;
+		this.requester.connectFailed(new ConnectionRejectedException(
+				"The peer at " + localAddress() + " rejected the connection request", data), data);
+	}
+
+	void rejectQuietly(PrivateData reply) {
+		try {
+			reject(reply);
+		}
+		catch (ConnectionFailedException ex) {
+			// already answered
+		}
+	}
+
+	void expire(long timeoutMillis) {
+		synchronized (this) {
+			if (this.outcome != Outcome.PENDING) {
+				return;
+			}
+			this.outcome = Outcome.EXPIRED;
+		}
+		this.requester.connectFailed(new ConnectTimeoutException("The peer at " + localAddress()
+				+ " did not accept or reject the connection request within " + timeoutMillis
+				+ " ms; check that it is up and answers connection requests"), PrivateData.EMPTY);
+	}
+
+}

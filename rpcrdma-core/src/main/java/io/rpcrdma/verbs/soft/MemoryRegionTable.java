@@ -1,0 +1,434 @@
+package io.rpcrdma.verbs.soft;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+import io.rpcrdma.verbs.AccessFlag;
+import io.rpcrdma.verbs.MemoryRegion;
+import io.rpcrdma.verbs.ProtectionDomain;
+import io.rpcrdma.verbs.RemoteAccessError;
+import io.rpcrdma.verbs.RemoteAccessException;
+import io.rpcrdma.verbs.ScatterGatherEntry;
+
+/**
+ * The memory translation and protection table of a software RDMA device: allocates
+ * unguessable STags and checks every tagged access against the registered regions, the
+ * way an RNIC does (RFC 5040 tagged buffer model and error management, RFC 5042). Shared by the software providers
+ * (loopback, software iWARP).
+ * <p>
+ * STags are 32 random bits from a {@link StagGenerator}; the table is an open-addressing
+ * hash table keyed by STag whose lookups take no lock and allocate nothing, so the
+ * per-operation check on the data path is cheap. Registration, invalidation, rotation and
+ * deregistration take a lock.
+ * <p>
+ * One table serves one device; a region found here that belongs to another protection
+ * domain than the accessing queue pair is refused with
+ * {@link RemoteAccessError#PROTECTION_DOMAIN}.
+ */
+public final class MemoryRegionTable {
+
+	private static final Object TOMBSTONE = new Object();
+
+	private static final int MIN_CAPACITY = 64;
+
+	private static final long PAGE = 4096;
+
+	private final Object lock = new Object();
+
+	private final StagGenerator stags;
+
+	private volatile AtomicReferenceArray<Object> slots = new AtomicReferenceArray<>(MIN_CAPACITY);
+
+	private int live;
+
+	private int used;
+
+	private long nextAddress;
+
+	/**
+	 * Creates a table drawing STags from a new secure generator.
+	 */
+	public MemoryRegionTable() {
+		this(new StagGenerator());
+	}
+
+	/**
+	 * Creates a table.
+	 * @param stags the STag source
+	 */
+	public MemoryRegionTable(StagGenerator stags) {
+		this.stags = stags;
+		// Base addresses start at a random page in [2^40, 2^44) so that no two devices hand
+		// out the same addresses and an address alone identifies nothing.
+		this.nextAddress = (1L << 40) + (ThreadLocalRandom.current().nextLong(1L << 43) & ~(PAGE - 1));
+	}
+
+	/**
+	 * Registers the bytes between a direct buffer's position and limit.
+	 * @param pd the owning protection domain
+	 * @param directBuffer the memory; must be direct and non-empty
+	 * @param access the access rights
+	 * @return the valid region, with a fresh STag
+	 * @throws IllegalArgumentException if the buffer or the access rights are unsuitable
+	 */
+	public SoftwareMemoryRegion register(ProtectionDomain pd, ByteBuffer directBuffer, Set<AccessFlag> access) {
+		if (directBuffer == null) {
+			throw new NullPointerException("registerMemory needs a direct ByteBuffer, got null");
+		}
+		if (access == null) {
+			throw new NullPointerException("registerMemory needs a set of AccessFlag (may be empty), got null");
+		}
+		if (!directBuffer.isDirect()) {
+			throw new IllegalArgumentException("registerMemory needs a direct ByteBuffer, but got a heap buffer ("
+					+ directBuffer + "); the adapter cannot address memory the garbage collector moves. "
+					+ "Allocate with ByteBuffer.allocateDirect or lease from a registered memory pool");
+		}
+		if (!directBuffer.hasRemaining()) {
+			throw new IllegalArgumentException("registerMemory needs at least one byte between position and limit, but "
+					+ directBuffer + " has none; set position and limit around the bytes to register");
+		}
+		Set<AccessFlag> rights = access.isEmpty() ? EnumSet.noneOf(AccessFlag.class) : EnumSet.copyOf(access);
+		if (rights.contains(AccessFlag.REMOTE_WRITE) && !rights.contains(AccessFlag.LOCAL_WRITE)) {
+			throw new IllegalArgumentException("REMOTE_WRITE access requires LOCAL_WRITE as well (as in verbs "
+					+ "ibv_reg_mr); add AccessFlag.LOCAL_WRITE to " + rights);
+		}
+		if (directBuffer.isReadOnly()
+				&& (rights.contains(AccessFlag.LOCAL_WRITE) || rights.contains(AccessFlag.REMOTE_WRITE))) {
+			throw new IllegalArgumentException("A read-only buffer cannot be registered with " + rights
+					+ "; register it with REMOTE_READ only, or pass a writable buffer");
+		}
+		ByteBuffer view = directBuffer.slice();
+		int length = view.capacity();
+		synchronized (this.lock) {
+			long address = this.nextAddress;
+			// Leave an unmapped guard page between regions, so an access that runs past one
+			// region can never be mistaken for an access to the next.
+			this.nextAddress += ((length + PAGE - 1) & ~(PAGE - 1)) + PAGE;
+			SoftwareMemoryRegion region = new SoftwareMemoryRegion(this, pd, view, address, length, rights,
+					newUniqueStag());
+			insert(region);
+			return region;
+		}
+	}
+
+	/**
+	 * Finds the region a STag currently names, valid or not. Lock-free and allocation-free.
+	 * @param stag the STag
+	 * @return the region, or {@code null} if no registered region has this STag now
+	 */
+	public SoftwareMemoryRegion lookup(int stag) {
+		AtomicReferenceArray<Object> table = this.slots;
+		int mask = table.length() - 1;
+		int i = spread(stag) & mask;
+		for (int probes = 0; probes <= mask; probes++) {
+			Object slot = table.get(i);
+			if (slot == null) {
+				return null;
+			}
+			if (slot != TOMBSTONE) {
+				SoftwareMemoryRegion region = (SoftwareMemoryRegion) slot;
+				if (region.stag() == stag) {
+					return region;
+				}
+			}
+			i = (i + 1) & mask;
+		}
+		return null;
+	}
+
+	/**
+	 * Checks a remote tagged access and returns the region it may touch. Checks, in the
+	 * order of RFC 5040's tagged buffer checks: the STag names a registered region, it is not
+	 * invalidated, the region is in the accessing queue pair's protection domain (and
+	 * connection, if scoped), the needed access right is granted, the tagged offset plus
+	 * length does not wrap, and {@code [address, address + length)} lies inside the
+	 * region. The arithmetic cannot overflow.
+	 * @param stag the STag the peer used
+	 * @param address the tagged offset the peer used (unsigned)
+	 * @param length the number of bytes, {@code >= 0}
+	 * @param required the access right needed ({@code REMOTE_READ} for an RDMA Read source,
+	 * {@code REMOTE_WRITE} for an RDMA Write target)
+	 * @param pd the protection domain of the queue pair executing the access
+	 * @param queuePair the queue pair executing the access (for scoped regions), or
+	 * {@code null}
+	 * @return the region; the access is at offset {@code address - region.address()}
+	 * @throws RemoteAccessException if the access is refused; nothing may be read or
+	 * written then
+	 */
+	public SoftwareMemoryRegion checkRemoteAccess(int stag, long address, int length, AccessFlag required,
+			ProtectionDomain pd, Object queuePair) {
+		SoftwareMemoryRegion region = lookup(stag);
+		if (region == null) {
+			throw new RemoteAccessException(RemoteAccessError.INVALID_STAG, stag,
+					"STag " + hex(stag) + " does not name a registered region (never registered, "
+							+ "deregistered, or re-registered under a new STag)");
+		}
+		int state = region.state();
+		if (state == SoftwareMemoryRegion.DEREGISTERED) {
+			throw new RemoteAccessException(RemoteAccessError.INVALID_STAG, stag,
+					"STag " + hex(stag) + " names a deregistered region");
+		}
+		if (state == SoftwareMemoryRegion.INVALIDATED) {
+			throw new RemoteAccessException(RemoteAccessError.STAG_INVALIDATED, stag,
+					"STag " + hex(stag) + " was invalidated; the peer must use a current STag");
+		}
+		if (region.protectionDomain() != pd) {
+			throw new RemoteAccessException(RemoteAccessError.PROTECTION_DOMAIN, stag,
+					"STag " + hex(stag) + " belongs to another protection domain than the accessing queue pair");
+		}
+		Object scope = region.scope();
+		if (scope != null && scope != queuePair) {
+			throw new RemoteAccessException(RemoteAccessError.WRONG_QUEUE_PAIR, stag,
+					"STag " + hex(stag) + " is bound to another connection than the accessing one");
+		}
+		if (!region.grants(required)) {
+			throw new RemoteAccessException(RemoteAccessError.ACCESS_RIGHTS, stag, "STag " + hex(stag)
+					+ " does not grant " + required + " (granted: " + region.access() + ")");
+		}
+		if (length < 0) {
+			throw new RemoteAccessException(RemoteAccessError.BASE_OR_BOUNDS, stag,
+					"Negative length " + length + " for STag " + hex(stag));
+		}
+		if (Long.compareUnsigned(address + length, address) < 0) {
+			throw new RemoteAccessException(RemoteAccessError.TO_WRAP, stag, "Tagged offset " + hexLong(address)
+					+ " plus length " + length + " wraps past 2^64 for STag " + hex(stag));
+		}
+		if (!region.containsRange(address, length)) {
+			throw new RemoteAccessException(RemoteAccessError.BASE_OR_BOUNDS, stag,
+					"Access [" + hexLong(address) + ", +" + length + ") is outside region [" + hexLong(region.address())
+							+ ", +" + region.length() + ") of STag " + hex(stag));
+		}
+		return region;
+	}
+
+	/**
+	 * Checks a local scatter/gather entry: the region must be a valid region of this table,
+	 * in the queue pair's protection domain, the range inside it, and if the adapter writes
+	 * it, {@link AccessFlag#LOCAL_WRITE} granted. A failure is a local protection error
+	 * ({@code LOC_PROT_ERR}) of the work request.
+	 * @param region the region of the entry
+	 * @param offset the offset into the region
+	 * @param length the number of bytes
+	 * @param write whether the adapter writes the memory (receive, RDMA Read sink)
+	 * @param pd the protection domain of the queue pair
+	 * @return {@code null} if allowed, else what is wrong
+	 */
+	public String checkLocalAccess(MemoryRegion region, int offset, int length, boolean write, ProtectionDomain pd) {
+		if (!(region instanceof SoftwareMemoryRegion soft) || soft.table() != this) {
+			return "the region was not registered on this device";
+		}
+		if (soft.state() != SoftwareMemoryRegion.VALID) {
+			return "the region's STag " + hex(soft.stag()) + " is invalidated or deregistered";
+		}
+		if (soft.protectionDomain() != pd) {
+			return "the region belongs to another protection domain than the queue pair";
+		}
+		if (offset < 0 || length < 0 || offset > soft.length() - length) {
+			return "[" + offset + ", +" + length + ") is outside the region of " + soft.length() + " bytes";
+		}
+		if (write && !soft.grants(AccessFlag.LOCAL_WRITE)) {
+			return "the region lacks LOCAL_WRITE access, which the adapter needs to write into it";
+		}
+		return null;
+	}
+
+	/**
+	 * Checks every entry of a scatter/gather list with
+	 * {@link #checkLocalAccess(MemoryRegion, int, int, boolean, ProtectionDomain)}.
+	 * @param sgList the entries
+	 * @param write whether the adapter writes the memory
+	 * @param pd the protection domain of the queue pair
+	 * @return {@code null} if all are allowed, else what is wrong with the first bad entry
+	 */
+	public String checkLocalAccess(List<ScatterGatherEntry> sgList, boolean write, ProtectionDomain pd) {
+		for (int i = 0; i < sgList.size(); i++) {
+			ScatterGatherEntry sge = sgList.get(i);
+			String problem = checkLocalAccess(sge.region(), sge.offset(), sge.length(), write, pd);
+			if (problem != null) {
+				return "Scatter/gather entry " + i + ": " + problem;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Invalidates the region a peer names in a Send with Invalidate (RFC 5040 Send with Invalidate), after
+	 * checking that it exists, is valid and is in the receiving queue pair's domain.
+	 * @param stag the STag to invalidate
+	 * @param pd the protection domain of the receiving queue pair
+	 * @param queuePair the receiving queue pair (for scoped regions), or {@code null}
+	 * @return the invalidated region
+	 * @throws RemoteAccessException with {@link RemoteAccessError#STAG_CANNOT_BE_INVALIDATED}
+	 * or {@link RemoteAccessError#INVALID_STAG} if it cannot be invalidated
+	 */
+	public SoftwareMemoryRegion invalidateRemotely(int stag, ProtectionDomain pd, Object queuePair) {
+		synchronized (this.lock) {
+			SoftwareMemoryRegion region = lookup(stag);
+			if (region == null || region.state() == SoftwareMemoryRegion.DEREGISTERED) {
+				throw new RemoteAccessException(RemoteAccessError.INVALID_STAG, stag,
+						"Send with Invalidate names STag " + hex(stag) + ", which is not registered here");
+			}
+			if (region.protectionDomain() != pd || (region.scope() != null && region.scope() != queuePair)) {
+				throw new RemoteAccessException(RemoteAccessError.STAG_CANNOT_BE_INVALIDATED, stag,
+						"Send with Invalidate names STag " + hex(stag) + " of another protection domain or connection");
+			}
+			if (region.state() != SoftwareMemoryRegion.VALID) {
+				throw new RemoteAccessException(RemoteAccessError.STAG_CANNOT_BE_INVALIDATED, stag,
+						"Send with Invalidate names STag " + hex(stag) + ", which is already invalid");
+			}
+			region.setState(SoftwareMemoryRegion.INVALIDATED);
+			return region;
+		}
+	}
+
+	/**
+	 * The number of registered regions.
+	 * @return the count
+	 */
+	public int size() {
+		synchronized (this.lock) {
+			return this.live;
+		}
+	}
+
+	/**
+	 * Every registered region, for teardown.
+	 * @return a snapshot
+	 */
+	public List<SoftwareMemoryRegion> regions() {
+		synchronized (this.lock) {
+			AtomicReferenceArray<Object> table = this.slots;
+			List<SoftwareMemoryRegion> regions = new ArrayList<>(this.live);
+			for (int i = 0; i < table.length(); i++) {
+				Object slot = table.get(i);
+				if (slot != null && slot != TOMBSTONE) {
+					regions.add((SoftwareMemoryRegion) slot);
+				}
+			}
+			return regions;
+		}
+	}
+
+	void invalidate(SoftwareMemoryRegion region) {
+		synchronized (this.lock) {
+			if (region.state() == SoftwareMemoryRegion.DEREGISTERED) {
+				throw new IllegalStateException("Cannot invalidate a deregistered region; register the memory again");
+			}
+			region.setState(SoftwareMemoryRegion.INVALIDATED);
+		}
+	}
+
+	int rotate(SoftwareMemoryRegion region) {
+		synchronized (this.lock) {
+			if (region.state() == SoftwareMemoryRegion.DEREGISTERED) {
+				throw new IllegalStateException("Cannot re-register a deregistered region; register the memory again");
+			}
+			remove(region);
+			int stag = newUniqueStag();
+			region.setStag(stag);
+			insert(region);
+			region.setState(SoftwareMemoryRegion.VALID);
+			return stag;
+		}
+	}
+
+	boolean deregister(SoftwareMemoryRegion region) {
+		synchronized (this.lock) {
+			if (region.state() == SoftwareMemoryRegion.DEREGISTERED) {
+				return false;
+			}
+			region.setState(SoftwareMemoryRegion.DEREGISTERED);
+			remove(region);
+			return true;
+		}
+	}
+
+	private int newUniqueStag() {
+		while (true) {
+			int stag = this.stags.nextStag();
+			if (lookup(stag) == null) {
+				return stag;
+			}
+		}
+	}
+
+	private void insert(SoftwareMemoryRegion region) {
+		if ((this.used + 1) * 2 > this.slots.length()) {
+			rehash();
+		}
+		AtomicReferenceArray<Object> table = this.slots;
+		int mask = table.length() - 1;
+		int i = spread(region.stag()) & mask;
+		while (true) {
+			Object slot = table.get(i);
+			if (slot == null || slot == TOMBSTONE) {
+				if (slot == null) {
+					this.used++;
+				}
+				table.set(i, region);
+				this.live++;
+				return;
+			}
+			i = (i + 1) & mask;
+		}
+	}
+
+	private void remove(SoftwareMemoryRegion region) {
+		AtomicReferenceArray<Object> table = this.slots;
+		int mask = table.length() - 1;
+		int i = spread(region.stag()) & mask;
+		for (int probes = 0; probes <= mask; probes++) {
+			Object slot = table.get(i);
+			if (slot == null) {
+				return;
+			}
+			if (slot == region) {
+				table.set(i, TOMBSTONE);
+				this.live--;
+				return;
+			}
+			i = (i + 1) & mask;
+		}
+	}
+
+	private void rehash() {
+		AtomicReferenceArray<Object> old = this.slots;
+		int capacity = MIN_CAPACITY;
+		while (capacity < (this.live + 1) * 4) {
+			capacity <<= 1;
+		}
+		AtomicReferenceArray<Object> table = new AtomicReferenceArray<>(capacity);
+		int mask = capacity - 1;
+		for (int j = 0; j < old.length(); j++) {
+			Object slot = old.get(j);
+			if (slot != null && slot != TOMBSTONE) {
+				int i = spread(((SoftwareMemoryRegion) slot).stag()) & mask;
+				while (table.get(i) != null) {
+					i = (i + 1) & mask;
+				}
+				table.set(i, slot);
+			}
+		}
+		this.used = this.live;
+		this.slots = table;
+	}
+
+	private static int spread(int stag) {
+		int h = stag * 0x9E3779B9;
+		return h ^ (h >>> 16);
+	}
+
+	static String hex(int stag) {
+		return "0x" + Integer.toHexString(stag);
+	}
+
+	static String hexLong(long value) {
+		return "0x" + Long.toHexString(value);
+	}
+
+}

@@ -1,0 +1,207 @@
+package io.rpcrdma.verbs.soft;
+
+import java.nio.ByteBuffer;
+import java.util.Collections;
+import java.util.Set;
+
+import io.rpcrdma.verbs.AccessFlag;
+import io.rpcrdma.verbs.MemoryRegion;
+import io.rpcrdma.verbs.ProtectionDomain;
+
+/**
+ * A memory region registered in a {@link MemoryRegionTable}: the software counterpart of
+ * an RNIC's memory translation and protection entry.
+ */
+public final class SoftwareMemoryRegion implements MemoryRegion {
+
+	static final int VALID = 0;
+
+	static final int INVALIDATED = 1;
+
+	static final int DEREGISTERED = 2;
+
+	private final MemoryRegionTable table;
+
+	private final ProtectionDomain pd;
+
+	private final ByteBuffer buffer;
+
+	private final ByteBuffer memory;
+
+	private final long address;
+
+	private final int length;
+
+	private final Set<AccessFlag> access;
+
+	private final int accessBits;
+
+	private volatile int stag;
+
+	private volatile int state = VALID;
+
+	private volatile Object scope;
+
+	SoftwareMemoryRegion(MemoryRegionTable table, ProtectionDomain pd, ByteBuffer buffer, long address, int length,
+			Set<AccessFlag> access, int stag) {
+		this.table = table;
+		this.pd = pd;
+		this.buffer = buffer;
+		this.memory = buffer.duplicate();
+		this.address = address;
+		this.length = length;
+		this.access = Collections.unmodifiableSet(access);
+		int bits = 0;
+		for (AccessFlag flag : access) {
+			bits |= 1 << flag.ordinal();
+		}
+		this.accessBits = bits;
+		this.stag = stag;
+	}
+
+	@Override
+	public int stag() {
+		return this.stag;
+	}
+
+	@Override
+	public int lkey() {
+		return this.stag;
+	}
+
+	@Override
+	public long address() {
+		return this.address;
+	}
+
+	@Override
+	public int length() {
+		return this.length;
+	}
+
+	@Override
+	public Set<AccessFlag> access() {
+		return this.access;
+	}
+
+	@Override
+	public ByteBuffer buffer() {
+		return this.buffer;
+	}
+
+	@Override
+	public ProtectionDomain protectionDomain() {
+		return this.pd;
+	}
+
+	@Override
+	public boolean isValid() {
+		return this.state == VALID;
+	}
+
+	@Override
+	public boolean isRegistered() {
+		return this.state != DEREGISTERED;
+	}
+
+	@Override
+	public void invalidate() {
+		this.table.invalidate(this);
+	}
+
+	@Override
+	public int reregister() {
+		return this.table.rotate(this);
+	}
+
+	@Override
+	public void deregister() {
+		if (this.table.deregister(this) && this.pd instanceof SoftwareProtectionDomain soft) {
+			soft.regionDeregistered(this);
+		}
+	}
+
+	/**
+	 * Restricts remote access to one connection: afterwards only the given queue pair may
+	 * use the STag (like a type 2 memory window bound to a queue pair); {@code null} lifts
+	 * the restriction.
+	 * @param queuePair the queue pair allowed to access the region, or {@code null} for any
+	 * queue pair of the protection domain
+	 */
+	public void bindToQueuePair(Object queuePair) {
+		this.scope = queuePair;
+	}
+
+	/**
+	 * Whether the region grants an access right.
+	 * @param flag the right
+	 * @return {@code true} if granted
+	 */
+	public boolean grants(AccessFlag flag) {
+		return (this.accessBits & (1 << flag.ordinal())) != 0;
+	}
+
+	/**
+	 * Whether {@code [address, address + length)} lies inside the region; overflow-safe
+	 * for any unsigned address and non-negative length.
+	 * @param address the start (unsigned)
+	 * @param length the number of bytes
+	 * @return {@code true} if inside
+	 */
+	public boolean containsRange(long address, int length) {
+		if (length < 0 || Long.compareUnsigned(address, this.address) < 0) {
+			return false;
+		}
+		long offset = address - this.address;
+		// offset is unsigned and may be huge; compare against the region length first.
+		return Long.compareUnsigned(offset, this.length) <= 0 && offset <= (long) this.length - length;
+	}
+
+	/**
+	 * The offset into the region of an address known to be inside it.
+	 * @param address an address inside the region
+	 * @return the offset into {@link #buffer()}
+	 */
+	public int offsetOf(long address) {
+		return (int) (address - this.address);
+	}
+
+	/**
+	 * The provider's own view of the memory, never handed out, so that absolute bulk
+	 * operations on it are not affected by what callers do with {@link #buffer()}'s
+	 * position and limit.
+	 * @return the private view
+	 */
+	ByteBuffer memory() {
+		return this.memory;
+	}
+
+	MemoryRegionTable table() {
+		return this.table;
+	}
+
+	int state() {
+		return this.state;
+	}
+
+	void setState(int state) {
+		this.state = state;
+	}
+
+	void setStag(int stag) {
+		this.stag = stag;
+	}
+
+	Object scope() {
+		return this.scope;
+	}
+
+	@Override
+	public String toString() {
+		return "MemoryRegion[stag=" + MemoryRegionTable.hex(this.stag) + ", address="
+				+ MemoryRegionTable.hexLong(this.address) + ", length=" + this.length + ", access=" + this.access
+				+ ", state=" + (this.state == VALID ? "valid" : this.state == INVALIDATED ? "invalidated" : "deregistered")
+				+ "]";
+	}
+
+}
