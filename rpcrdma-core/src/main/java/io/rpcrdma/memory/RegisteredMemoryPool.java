@@ -387,6 +387,13 @@ public final class RegisteredMemoryPool implements AutoCloseable {
 		return new MemoryPoolExhaustedException(text.toString(), sizeClass, minLength, null);
 	}
 
+	/**
+	 * The class that serves a role and size, for tests of the free list.
+	 */
+	SizeClassPool sizeClassPool(BufferRole role, int minLength) {
+		return select(role, minLength);
+	}
+
 	void checkOpen() {
 		if (this.closed) {
 			throw new IllegalStateException("The registered memory pool is closed; create a new pool to lease buffers");

@@ -345,20 +345,41 @@ final class SizeClassPool {
 
 	Slot poll() {
 		while (true) {
-			long current = this.head.get();
-			int index = (int) current;
-			if (index == Slot.NONE) {
+			long observed = this.head.get();
+			if ((int) observed == Slot.NONE) {
 				return null;
 			}
-			Slot slot = slot(index);
-			long next = (((current >>> 32) + 1) << 32) | (slot.next & 0xFFFF_FFFFL);
-			if (this.head.compareAndSet(current, next)) {
+			Slot slot = tryPop(observed);
+			if (slot != null) {
 				return slot;
 			}
 		}
 	}
 
-	private void push(Slot slot) {
+	/**
+	 * The free stack's head as {@link #tryPop(long)} expects it: version stamp in the
+	 * high 32 bits, top slot index (or {@link Slot#NONE}) in the low 32 bits.
+	 */
+	long observeHead() {
+		return this.head.get();
+	}
+
+	/**
+	 * One pop attempt against a previously observed head.
+	 * @return the popped slot, or {@code null} if the stack was empty or changed since
+	 * {@code observed} was read (including a pop-pop-push that put the same slot back on top)
+	 */
+	Slot tryPop(long observed) {
+		int index = (int) observed;
+		if (index == Slot.NONE) {
+			return null;
+		}
+		Slot slot = slot(index);
+		long next = (((observed >>> 32) + 1) << 32) | (slot.next & 0xFFFF_FFFFL);
+		return this.head.compareAndSet(observed, next) ? slot : null;
+	}
+
+	void push(Slot slot) {
 		while (true) {
 			long current = this.head.get();
 			slot.next = (int) current;
