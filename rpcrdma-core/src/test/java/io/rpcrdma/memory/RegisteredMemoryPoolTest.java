@@ -460,17 +460,19 @@ class RegisteredMemoryPoolTest {
 	 */
 	static void assertDisjointMemory(List<RegisteredBuffer> buffers) {
 		for (int i = 0; i < buffers.size(); i++) {
-			ByteBuffer view = buffers.get(i).buffer();
-			for (int j = 0; j < view.capacity(); j++) {
-				view.put(j, (byte) i);
-			}
+			fill(buffers.get(i).buffer(), i);
 		}
 		for (int i = 0; i < buffers.size(); i++) {
 			ByteBuffer view = buffers.get(i).buffer();
+			long pattern = 0x0101_0101_0101_0101L * (i & 0xFF);
 			for (int j = 0; j < view.capacity(); j++) {
-				if (view.get(j) != (byte) i) {
-					throw new AssertionError("Buffer " + i + " " + buffers.get(i) + " shares memory with another buffer at byte " + j);
+				long found = (j + Long.BYTES <= view.capacity()) ? view.getLong(j) : view.get(j) & 0xFF;
+				long expected = (j + Long.BYTES <= view.capacity()) ? pattern : i & 0xFF;
+				if (found != expected) {
+					throw new AssertionError("Buffer " + i + " " + buffers.get(i)
+							+ " shares memory with another buffer near byte " + j);
 				}
+				j += (j + Long.BYTES <= view.capacity()) ? Long.BYTES - 1 : 0;
 			}
 		}
 		List<long[]> ranges = new ArrayList<>();
@@ -481,6 +483,17 @@ class RegisteredMemoryPoolTest {
 		for (int i = 1; i < ranges.size(); i++) {
 			assertThat(Long.compareUnsigned(ranges.get(i)[0], ranges.get(i - 1)[1])).as("address ranges overlap")
 				.isGreaterThanOrEqualTo(0);
+		}
+	}
+
+	private static void fill(ByteBuffer view, int index) {
+		long pattern = 0x0101_0101_0101_0101L * (index & 0xFF);
+		int j = 0;
+		for (; j + Long.BYTES <= view.capacity(); j += Long.BYTES) {
+			view.putLong(j, pattern);
+		}
+		for (; j < view.capacity(); j++) {
+			view.put(j, (byte) index);
 		}
 	}
 
