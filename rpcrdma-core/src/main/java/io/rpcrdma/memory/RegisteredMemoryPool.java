@@ -62,6 +62,10 @@ import io.rpcrdma.verbs.ProtectionDomain;
  * whole budget. When a class is exhausted, {@link #lease(BufferRole, int)} waits up to
  * {@link MemoryPoolConfig#leaseTimeout()} for a release and then throws
  * {@link MemoryPoolExhaustedException}; {@link #tryLease(BufferRole, int)} never waits.
+ * Completion handlers and the receive path must never block (a receive side that waits
+ * for a send buffer can deadlock bidirectional traffic), so they use
+ * {@link #tryLease(BufferRole, int)} and handle {@code null}; note that both methods
+ * register memory when a class grows, which pre-registration avoids.
  *
  * <h2>Leak detection</h2>
  * With {@link MemoryPoolConfig#leakTracking()} on, every lease records its thread and
@@ -179,9 +183,10 @@ public final class RegisteredMemoryPool implements AutoCloseable {
 	 * @throws InterruptedException if interrupted while waiting
 	 */
 	public RegisteredBuffer lease(BufferRole role, int minLength, Duration timeout) throws InterruptedException {
+		Objects.requireNonNull(timeout, "Lease needs a timeout; use Duration.ZERO not to wait");
 		checkOpen();
 		SizeClassPool pool = select(role, minLength);
-		long timeoutNanos = timeout.toNanos();
+		long timeoutNanos = saturatedNanos(timeout);
 		RegisteredBuffer buffer = pool.lease(minLength, timeoutNanos);
 		if (buffer == null) {
 			throw exhausted(pool, minLength, timeoutNanos);
@@ -341,6 +346,15 @@ public final class RegisteredMemoryPool implements AutoCloseable {
 				+ role + " class, " + candidates[candidates.length - 1].sizeClass.name()
 				+ "; split the transfer into several buffers (one per chunk segment, RFC 8166 §3.4.4) or add a larger "
 				+ "SizeClass to MemoryPoolConfig.sizeClasses");
+	}
+
+	private static long saturatedNanos(Duration timeout) {
+		try {
+			return timeout.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return timeout.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE; // beyond 292 years: wait "forever"
+		}
 	}
 
 	private RegisteredBuffer checkStillOpen(RegisteredBuffer buffer) {
