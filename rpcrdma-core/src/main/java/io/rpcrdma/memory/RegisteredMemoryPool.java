@@ -432,6 +432,10 @@ public final class RegisteredMemoryPool implements AutoCloseable {
 		}
 	}
 
+	boolean hasRoomFor(int bufferSize) {
+		return this.config.maxRegisteredBytes() - this.reservedBytes.get() >= bufferSize;
+	}
+
 	void unreserveBytes(long bytes) {
 		this.reservedBytes.addAndGet(-bytes);
 	}

@@ -246,6 +246,9 @@ final class SizeClassPool {
 	 * @return one new (or meanwhile released) slot, or {@code null} if the class cannot grow
 	 */
 	private Slot grow(int requestedLength) {
+		if (this.slotCount >= this.capacity || !this.pool.hasRoomFor(this.bufferSize)) {
+			return null; // spare an exhausted class's lessees the grow lock
+		}
 		synchronized (this.growLock) {
 			Slot slot = poll();
 			if (slot != null) {
