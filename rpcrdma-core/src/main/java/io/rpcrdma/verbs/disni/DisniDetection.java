@@ -69,9 +69,11 @@ public record DisniDetection(List<Missing> missing, List<String> devices) {
 		if (!absent.isEmpty()) {
 			missing.add(new Missing(DisniRequirement.RDMA_CORE, "not found: " + String.join(", ", absent)));
 		}
-		environment.loadLibrary("disni")
-			.ifPresent((problem) -> missing.add(new Missing(DisniRequirement.LIBDISNI,
-					problem + " (java.library.path=" + environment.javaLibraryPath() + ")")));
+		environment.loadLibrary("disni").ifPresent((problem) -> {
+			String path = environment.javaLibraryPath();
+			missing.add(new Missing(DisniRequirement.LIBDISNI,
+					problem.contains(path) ? problem : problem + " (java.library.path=" + path + ")"));
+		});
 		List<String> devices = environment.rdmaDevices();
 		if (devices.isEmpty()) {
 			missing.add(new Missing(DisniRequirement.RDMA_DEVICE, "/sys/class/infiniband is missing or empty"));
