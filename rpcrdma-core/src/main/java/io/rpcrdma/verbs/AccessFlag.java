@@ -3,7 +3,7 @@ package io.rpcrdma.verbs;
 /**
  * Access rights of a registered {@link MemoryRegion}, as in verbs
  * ({@code IBV_ACCESS_LOCAL_WRITE}, {@code IBV_ACCESS_REMOTE_READ},
- * {@code IBV_ACCESS_REMOTE_WRITE}) and the iWARP access rights of RFC 5040 §2.
+ * {@code IBV_ACCESS_REMOTE_WRITE}) and the iWARP access rights of RFC 5040.
  * <p>
  * Local read access is always granted. As in verbs, {@link #REMOTE_WRITE} requires
  * {@link #LOCAL_WRITE}: a region the peer may write must be writable locally too.

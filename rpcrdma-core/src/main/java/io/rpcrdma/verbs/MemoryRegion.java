@@ -6,7 +6,7 @@ import java.util.Set;
 /**
  * A registered segment of direct memory (RFC 5666 §2 "Registered Memory"), identified by
  * a steering tag of 32 bits and a 64-bit address, like a verbs {@code ibv_mr} or an
- * iWARP STag (RFC 5040 §2).
+ * iWARP STag (RFC 5040 glossary).
  * <p>
  * The region covers exactly the bytes {@code [address(), address() + length())} of the
  * peer-visible address space; byte {@code i} of {@link #buffer()} is at
@@ -16,7 +16,7 @@ import java.util.Set;
  * <p>
  * The steering tag is unguessable and changes on {@link #reregister()}, so an STag that
  * was advertised for one RPC becomes useless once the RPC is done and its region is
- * invalidated (RFC 5042 §5, RFC 8166 §8). Implementations are thread-safe.
+ * invalidated (RFC 5042, RFC 8166 on memory protection). Implementations are thread-safe.
  */
 public interface MemoryRegion extends AutoCloseable {
 
@@ -89,7 +89,7 @@ public interface MemoryRegion extends AutoCloseable {
 	boolean isRegistered();
 
 	/**
-	 * Invalidates the current STag locally (verbs {@code IBV_WR_LOCAL_INV}, RFC 5040 §5.1
+	 * Invalidates the current STag locally (verbs {@code IBV_WR_LOCAL_INV}, RFC 5040
 	 * Invalidate STag): every later access through it fails, locally and remotely. The
 	 * peer can do the same with {@link SendOpcode#SEND_WITH_INVALIDATE}. Invalidating an
 	 * invalid region has no effect.
@@ -114,7 +114,7 @@ public interface MemoryRegion extends AutoCloseable {
 
 	/**
 	 * The address a peer uses for byte {@code offset} of this region, with the current
-	 * STag: what an RPC-over-RDMA chunk segment advertises (RFC 5666 §3.4.3).
+	 * STag: what an RPC-over-RDMA chunk segment advertises (RFC 5666 §3.4).
 	 * @param offset the offset into the region, {@code 0 <= offset <= length()}
 	 * @return the STag and address of that byte
 	 */

@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Set;
 
 /**
- * A protection domain (verbs {@code ibv_pd}, RFC 5040 §2): memory regions and queue pairs
+ * A protection domain (verbs {@code ibv_pd}, RFC 5040 glossary): memory regions and queue pairs
  * belong to one, and a queue pair may only use regions of its own domain, locally or
  * remotely. Thread-safe.
  */

@@ -3,7 +3,7 @@ package io.rpcrdma.verbs;
 /**
  * Why a remote access to registered memory was refused. Fine-grained on purpose: the
  * software iWARP provider reports each one to the peer as an RDMAP Terminate with a
- * Remote Protection Error code (RFC 5040 §7.2 and §9 "Terminate Message", Layer RDMAP,
+ * Remote Protection Error code (RFC 5040 Terminate Message, Layer RDMAP,
  * error type 0x0), given by {@link #rdmapErrorCode()}.
  */
 public enum RemoteAccessError {

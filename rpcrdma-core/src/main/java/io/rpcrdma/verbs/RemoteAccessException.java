@@ -4,7 +4,7 @@ package io.rpcrdma.verbs;
  * A remote access to registered memory was refused; {@link #error()} says why. Providers
  * raise it internally while checking a tagged access, and turn it into a
  * {@link CompletionStatus#REM_ACCESS_ERR} completion at the initiator plus a terminated
- * connection: a violation is never a silent read or write (RFC 5040 §7, RFC 5042 §5).
+ * connection: a violation is never a silent read or write (RFC 5040 error management, RFC 5042 security).
  */
 public class RemoteAccessException extends RdmaException {
 

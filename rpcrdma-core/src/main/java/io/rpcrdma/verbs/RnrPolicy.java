@@ -11,7 +11,7 @@ import java.util.Objects;
  * {@value #INFINITE} retries forever, as in InfiniBand.
  * <p>
  * Software providers also retry as soon as the peer posts a receive. RPC-over-RDMA's
- * credits (RFC 8166 §4.3) exist so that receiver-not-ready never happens; when it does,
+ * credits (RFC 5666 §3.3, RFC 8166) exist so that receiver-not-ready never happens; when it does,
  * something is wrong, and failing fast is usually right.
  *
  * @param retryCount retries after the first attempt, 0 to 7; 7 means unlimited

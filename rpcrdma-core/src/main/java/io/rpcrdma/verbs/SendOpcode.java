@@ -2,7 +2,7 @@ package io.rpcrdma.verbs;
 
 /**
  * The operation of a {@link SendWorkRequest} (verbs {@code ibv_wr_opcode}; RFC 5666 §2,
- * RFC 5040 §4).
+ * RFC 5040 RDMA message types).
  */
 public enum SendOpcode {
 
@@ -13,7 +13,7 @@ public enum SendOpcode {
 	SEND,
 
 	/**
-	 * An RDMA Send that also invalidates one STag of the peer's (RFC 5040 §5.3 Send with
+	 * An RDMA Send that also invalidates one STag of the peer's (RFC 5040 Send with
 	 * Invalidate, verbs {@code IBV_WR_SEND_WITH_INV}); the peer's receive completion names
 	 * the invalidated STag.
 	 */

@@ -49,7 +49,7 @@ public record SendWorkRequest(long wrId, SendOpcode opcode, List<ScatterGatherEn
 	}
 
 	/**
-	 * A signaled Send that invalidates one of the peer's STags (RFC 5040 §5.3).
+	 * A signaled Send that invalidates one of the peer's STags (RFC 5040 Send with Invalidate).
 	 * @param wrId the caller's identifier
 	 * @param stagToInvalidate the peer's STag
 	 * @param sgList the data to send

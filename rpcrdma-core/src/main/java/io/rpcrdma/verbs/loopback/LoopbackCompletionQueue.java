@@ -38,7 +38,11 @@ final class LoopbackCompletionQueue implements CompletionQueue {
 
 	private long tail;
 
-	private boolean overrun;
+	// tail - head, published for the lock-free "anything there?" check of a busy poller,
+	// so that spinning on an empty queue never contends with the engines adding to it.
+	private volatile int queued;
+
+	private volatile boolean overrun;
 
 	private volatile boolean closed;
 
@@ -85,6 +89,7 @@ final class LoopbackCompletionQueue implements CompletionQueue {
 				this.ring[(int) (this.tail & this.mask)].set(wrId, opcode, status, byteLength, qpn, withInvalidate,
 						invalidatedStag, detail);
 				this.tail++;
+				this.queued = (int) (this.tail - this.head);
 			}
 		}
 		if (this.handler != null && this.armed.get() && this.armed.compareAndSet(true, false)) {
@@ -110,6 +115,9 @@ final class LoopbackCompletionQueue implements CompletionQueue {
 
 	@Override
 	public int poll(WorkCompletion[] completions) {
+		if (this.queued == 0 && !this.overrun) {
+			return 0;
+		}
 		synchronized (this) {
 			if (this.overrun) {
 				throw new CompletionQueueOverrunException("Completion queue of capacity " + this.capacity
@@ -126,6 +134,7 @@ final class LoopbackCompletionQueue implements CompletionQueue {
 				into.copyFrom(this.ring[(int) (this.head & this.mask)]);
 				this.head++;
 			}
+			this.queued = (int) (this.tail - this.head);
 			return n;
 		}
 	}
@@ -152,6 +161,7 @@ final class LoopbackCompletionQueue implements CompletionQueue {
 			}
 			this.closed = true;
 			this.head = this.tail;
+			this.queued = 0;
 		}
 		this.provider.completionQueueClosed(this);
 	}

@@ -10,6 +10,7 @@ import io.rpcrdma.verbs.ConnectionEventType;
 import io.rpcrdma.verbs.ConnectionFailedException;
 import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.QueuePair;
+import io.rpcrdma.verbs.QueuePairStateException;
 import io.rpcrdma.verbs.RdmaConnection;
 
 /**
@@ -60,15 +61,32 @@ final class LoopbackConnection implements RdmaConnection {
 		active.peer = passive;
 		passive.peer = active;
 		active.remotePrivateData = acceptData;
+		try {
+			passive.qp.enterReadyToSend(active.qp);
+		}
+		catch (QueuePairStateException ex) {
+			passive.state.set(State.CLOSED);
+			passive.provider.connectionClosed(passive);
+			active.connectFailed(new ConnectionFailedException(ConnectionEventType.CONNECT_ERROR,
+					"The peer's queue pair became unusable while accepting: " + ex.getMessage()), null);
+			throw ex;
+		}
 		if (!active.state.compareAndSet(State.CONNECTING, State.ESTABLISHED)) {
 			passive.state.set(State.CLOSED);
 			passive.qp.enterError("the requester abandoned the connection attempt");
+			passive.provider.connectionClosed(passive);
 			throw new ConnectionFailedException(ConnectionEventType.CONNECT_ERROR,
 					"The requester at " + active.localAddress + " abandoned the connection attempt");
 		}
-		passive.qp.enterReadyToSend(active.qp);
-		active.qp.enterReadyToSend(passive.qp);
 		passive.state.set(State.ESTABLISHED);
+		try {
+			active.qp.enterReadyToSend(passive.qp);
+		}
+		catch (QueuePairStateException ex) {
+			// Closed by its owner in this instant; its close disconnects the connection.
+		}
+		// Sends the passive side posted before the active side was ready may proceed now.
+		passive.qp.kick();
 		passive.emit(new ConnectionEvent(ConnectionEventType.ESTABLISHED, passive.remotePrivateData,
 				"connection from " + passive.remoteAddress + " established"));
 		active.provider.engine().execute(() -> {

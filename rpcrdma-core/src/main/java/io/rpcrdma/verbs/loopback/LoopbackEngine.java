@@ -163,7 +163,9 @@ final class LoopbackEngine implements Runnable {
 				idleSince = now;
 			}
 			if (now - idleSince < this.spinNanos) {
-				Thread.onSpinWait();
+				// Yield rather than spin on the CPU: when the thread that will post the next
+				// work request shares this CPU (a loaded machine), spinning would only delay it.
+				Thread.yield();
 				continue;
 			}
 			this.sleeping = true;

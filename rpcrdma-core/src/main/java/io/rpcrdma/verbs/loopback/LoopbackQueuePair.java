@@ -206,6 +206,10 @@ final class LoopbackQueuePair implements QueuePair {
 
 	// ---- called by the engine -------------------------------------------------------
 
+	void kick() {
+		this.engine.kick(this);
+	}
+
 	boolean markScheduled() {
 		return !this.scheduled.get() && this.scheduled.compareAndSet(false, true);
 	}
@@ -350,10 +354,15 @@ final class LoopbackQueuePair implements QueuePair {
 		}
 	}
 
+	/**
+	 * Completes the head work request in error after failing the connection, so that
+	 * whoever sees the error completion also sees the queue pair in error. Its flush
+	 * completions follow on this engine.
+	 */
 	private boolean fail(SendWorkRequest wr, CompletionStatus status, String detail) {
 		removeSendHead();
-		this.sendCq.complete(wr.wrId(), CompletionOpcode.of(wr.opcode()), status, 0, this.qpn, false, 0, detail);
 		failConnection(status + ": " + detail);
+		this.sendCq.complete(wr.wrId(), CompletionOpcode.of(wr.opcode()), status, 0, this.qpn, false, 0, detail);
 		return true;
 	}
 

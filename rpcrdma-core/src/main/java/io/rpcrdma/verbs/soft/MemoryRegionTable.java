@@ -18,7 +18,7 @@ import io.rpcrdma.verbs.ScatterGatherEntry;
 /**
  * The memory translation and protection table of a software RDMA device: allocates
  * unguessable STags and checks every tagged access against the registered regions, the
- * way an RNIC does (RFC 5040 §2 and §7, RFC 5042 §5). Shared by the software providers
+ * way an RNIC does (RFC 5040 tagged buffer model and error management, RFC 5042). Shared by the software providers
  * (loopback, software iWARP).
  * <p>
  * STags are 32 random bits from a {@link StagGenerator}; the table is an open-addressing
@@ -143,7 +143,7 @@ public final class MemoryRegionTable {
 
 	/**
 	 * Checks a remote tagged access and returns the region it may touch. Checks, in the
-	 * order of RFC 5040 §7 (tagged buffer): the STag names a registered region, it is not
+	 * order of RFC 5040's tagged buffer checks: the STag names a registered region, it is not
 	 * invalidated, the region is in the accessing queue pair's protection domain (and
 	 * connection, if scoped), the needed access right is granted, the tagged offset plus
 	 * length does not wrap, and {@code [address, address + length)} lies inside the
@@ -257,7 +257,7 @@ public final class MemoryRegionTable {
 	}
 
 	/**
-	 * Invalidates the region a peer names in a Send with Invalidate (RFC 5040 §5.3), after
+	 * Invalidates the region a peer names in a Send with Invalidate (RFC 5040 Send with Invalidate), after
 	 * checking that it exists, is valid and is in the receiving queue pair's domain.
 	 * @param stag the STag to invalidate
 	 * @param pd the protection domain of the receiving queue pair

@@ -8,7 +8,7 @@ import java.security.SecureRandom;
  * <p>
  * All 32 bits are random (the table that holds the regions is a hash table, so no index
  * bits are needed), which makes a guessed or stale STag hit a live region with
- * probability about (live regions) / 2^32 (RFC 5042 §5.1.2 asks for STags that are hard
+ * probability about (live regions) / 2^32 (RFC 5042 asks for STags that are hard
  * to guess). The values 0 and -1 are never produced.
  */
 public final class StagGenerator {

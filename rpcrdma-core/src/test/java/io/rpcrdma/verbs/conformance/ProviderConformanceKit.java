@@ -1,0 +1,1448 @@
+package io.rpcrdma.verbs.conformance;
+
+import static io.rpcrdma.verbs.AccessFlag.LOCAL_WRITE;
+import static io.rpcrdma.verbs.AccessFlag.REMOTE_READ;
+import static io.rpcrdma.verbs.AccessFlag.REMOTE_WRITE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.rpcrdma.verbs.AccessFlag;
+import io.rpcrdma.verbs.CompletionOpcode;
+import io.rpcrdma.verbs.CompletionQueue;
+import io.rpcrdma.verbs.CompletionQueueOverrunException;
+import io.rpcrdma.verbs.CompletionStatus;
+import io.rpcrdma.verbs.ConnectParameters;
+import io.rpcrdma.verbs.ConnectTimeoutException;
+import io.rpcrdma.verbs.ConnectionEvent;
+import io.rpcrdma.verbs.ConnectionEventType;
+import io.rpcrdma.verbs.ConnectionFailedException;
+import io.rpcrdma.verbs.ConnectionRejectedException;
+import io.rpcrdma.verbs.ConnectionRequest;
+import io.rpcrdma.verbs.InvalidWorkRequestException;
+import io.rpcrdma.verbs.MemoryRegion;
+import io.rpcrdma.verbs.PrivateData;
+import io.rpcrdma.verbs.ProtectionDomain;
+import io.rpcrdma.verbs.QueueFullException;
+import io.rpcrdma.verbs.QueuePair;
+import io.rpcrdma.verbs.QueuePairAttributes;
+import io.rpcrdma.verbs.QueuePairState;
+import io.rpcrdma.verbs.QueuePairStateException;
+import io.rpcrdma.verbs.RdmaConnection;
+import io.rpcrdma.verbs.RdmaException;
+import io.rpcrdma.verbs.RdmaListener;
+import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.ReceiveWorkRequest;
+import io.rpcrdma.verbs.RemoteAddress;
+import io.rpcrdma.verbs.RnrPolicy;
+import io.rpcrdma.verbs.ScatterGatherEntry;
+import io.rpcrdma.verbs.SendWorkRequest;
+import io.rpcrdma.verbs.WorkCompletion;
+
+/**
+ * The provider conformance kit: the semantics every RDMA provider must show (RFC 5666 §2,
+ * verbs, RFC 5040 protection rules), as one abstract JUnit suite. A provider's test
+ * extends it and says how to open a provider instance and where to listen:
+ * <pre>{@code
+ * class LoopbackProviderConformanceTest extends ProviderConformanceKit {
+ *     protected RdmaProvider openProvider() { return RdmaProviders.open("loopback"); }
+ *     protected InetSocketAddress listenAddress() { return InetSocketAddress.createUnresolved("kit", 0); }
+ * }
+ * }</pre>
+ * Every test opens two provider instances (a "server" and a "client" host) and closes them
+ * afterwards. Waits use latches and deadlines ({@link #deadline()}), never sleeps.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+public abstract class ProviderConformanceKit {
+
+	/** The server-side provider of the current test. */
+	protected RdmaProvider serverProvider;
+
+	/** The client-side provider of the current test. */
+	protected RdmaProvider clientProvider;
+
+	private final List<RdmaProvider> opened = new ArrayList<>();
+
+	/**
+	 * Opens a new provider instance (one device / host).
+	 * @return the provider
+	 */
+	protected abstract RdmaProvider openProvider();
+
+	/**
+	 * An address the server provider can listen on; port 0 for any free port.
+	 * @return the listen address
+	 */
+	protected abstract InetSocketAddress listenAddress();
+
+	/**
+	 * How long to wait for anything that should happen.
+	 * @return the deadline, generous for loaded machines
+	 */
+	protected Duration deadline() {
+		return Duration.ofSeconds(10);
+	}
+
+	@BeforeEach
+	void openProviders() {
+		this.serverProvider = open();
+		this.clientProvider = open();
+	}
+
+	@AfterEach
+	void closeProviders() {
+		for (RdmaProvider provider : this.opened) {
+			provider.close();
+		}
+		this.opened.clear();
+	}
+
+	// ---- memory registration ----------------------------------------------------------
+
+	@Test
+	void registeringAHeapBufferIsRefused() {
+		ProtectionDomain pd = this.serverProvider.allocateProtectionDomain();
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> pd.registerMemory(ByteBuffer.allocate(128), EnumSet.of(LOCAL_WRITE)))
+			.withMessageContaining("direct");
+	}
+
+	@Test
+	void remoteWriteAccessRequiresLocalWrite() {
+		ProtectionDomain pd = this.serverProvider.allocateProtectionDomain();
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> pd.registerMemory(ByteBuffer.allocateDirect(128), EnumSet.of(REMOTE_WRITE)))
+			.withMessageContaining("LOCAL_WRITE");
+	}
+
+	@Test
+	void aRegionCoversTheBufferFromPositionToLimitAndReportsItsAttributes() {
+		ProtectionDomain pd = this.serverProvider.allocateProtectionDomain();
+		ByteBuffer buffer = ByteBuffer.allocateDirect(256);
+		buffer.position(16).limit(80);
+		MemoryRegion region = pd.registerMemory(buffer, EnumSet.of(LOCAL_WRITE, REMOTE_READ));
+		assertThat(region.length()).isEqualTo(64);
+		assertThat(region.buffer().isDirect()).isTrue();
+		assertThat(region.buffer().capacity()).isEqualTo(64);
+		assertThat(region.access()).containsExactlyInAnyOrder(LOCAL_WRITE, REMOTE_READ);
+		assertThat(region.protectionDomain()).isSameAs(pd);
+		assertThat(region.rkey()).isEqualTo(region.stag());
+		assertThat(region.remoteAddress(10)).isEqualTo(new RemoteAddress(region.address() + 10, region.stag()));
+		assertThat(region.isValid()).isTrue();
+		region.buffer().put(0, (byte) 42);
+		assertThat(buffer.get(16)).isEqualTo((byte) 42);
+	}
+
+	@Test
+	void stagsAreDistinctAndReregistrationRotatesThem() {
+		ProtectionDomain pd = this.serverProvider.allocateProtectionDomain();
+		Set<Integer> stags = new HashSet<>();
+		List<MemoryRegion> regions = new ArrayList<>();
+		for (int i = 0; i < 200; i++) {
+			MemoryRegion region = pd.registerMemory(ByteBuffer.allocateDirect(64), EnumSet.of(REMOTE_READ));
+			regions.add(region);
+			assertThat(stags.add(region.stag())).as("STag of region %d is new", i).isTrue();
+		}
+		MemoryRegion region = regions.get(0);
+		for (int i = 0; i < 50; i++) {
+			region.invalidate();
+			assertThat(region.isValid()).isFalse();
+			int previous = region.stag();
+			int next = region.reregister();
+			assertThat(next).isNotEqualTo(previous).isEqualTo(region.stag());
+			assertThat(region.isValid()).isTrue();
+		}
+	}
+
+	@Test
+	void deregisteringAndClosingTheProtectionDomainLeaveNoRegionRegistered() {
+		ProtectionDomain pd = this.serverProvider.allocateProtectionDomain();
+		List<MemoryRegion> regions = new ArrayList<>();
+		for (int i = 0; i < 100; i++) {
+			regions.add(pd.registerMemory(ByteBuffer.allocateDirect(32), EnumSet.of(LOCAL_WRITE)));
+		}
+		assertThat(pd.registeredRegionCount()).isEqualTo(100);
+		for (int i = 0; i < 50; i++) {
+			regions.get(i).deregister();
+			regions.get(i).deregister();
+		}
+		assertThat(pd.registeredRegionCount()).isEqualTo(50);
+		pd.close();
+		assertThat(pd.isClosed()).isTrue();
+		assertThat(pd.registeredRegionCount()).isZero();
+		assertThat(regions).noneMatch(MemoryRegion::isRegistered).noneMatch(MemoryRegion::isValid);
+		assertThatThrownBy(() -> pd.registerMemory(ByteBuffer.allocateDirect(32), EnumSet.of(LOCAL_WRITE)))
+			.isInstanceOf(IllegalStateException.class);
+	}
+
+	// ---- Send / Receive ----------------------------------------------------------------
+
+	@Test
+	void aSendLandsInThePrePostedReceiveAndCompletesAtBothEnds() throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		MemoryRegion inbox = server.register(256, 0, LOCAL_WRITE);
+		server.postReceive(7, inbox);
+		connect(client, server);
+		MemoryRegion message = client.registerPattern(64, 1);
+		client.qp.postSend(SendWorkRequest.send(11, ScatterGatherEntry.of(message)));
+
+		Completion sent = client.sends.next();
+		assertThat(sent.wrId()).isEqualTo(11);
+		assertThat(sent.opcode()).isEqualTo(CompletionOpcode.SEND);
+		assertThat(sent.status()).isEqualTo(CompletionStatus.SUCCESS);
+		Completion received = server.receives.next();
+		assertThat(received.wrId()).isEqualTo(7);
+		assertThat(received.opcode()).isEqualTo(CompletionOpcode.RECV);
+		assertThat(received.status()).isEqualTo(CompletionStatus.SUCCESS);
+		assertThat(received.byteLength()).isEqualTo(64);
+		assertThat(received.withInvalidate()).isFalse();
+		assertThat(received.queuePairNumber()).isEqualTo(server.qp.queuePairNumber());
+		assertPattern(inbox.buffer(), 0, 64, 1);
+		assertFilled(inbox.buffer(), 64, 256, 0);
+	}
+
+	@Test
+	void sendsCompleteAtTheReceiverInPostingOrder() throws Exception {
+		int count = 100;
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		MemoryRegion inbox = server.register(count * 8, 0, LOCAL_WRITE);
+		for (int i = 0; i < count; i++) {
+			server.qp.postRecv(ReceiveWorkRequest.of(i, ScatterGatherEntry.of(inbox, i * 8, 8)));
+		}
+		connect(client, server);
+		MemoryRegion outbox = client.register(count * 8, 0);
+		for (int i = 0; i < count; i++) {
+			outbox.buffer().putLong(i * 8, 1000 + i);
+		}
+		for (int i = 0; i < count; i++) {
+			client.qp.postSend(SendWorkRequest.send(i, ScatterGatherEntry.of(outbox, i * 8, 8)));
+			if (i % 64 == 63) {
+				client.sends.next(64);
+			}
+		}
+		List<Completion> received = server.receives.next(count);
+		for (int i = 0; i < count; i++) {
+			assertThat(received.get(i).wrId()).isEqualTo(i);
+			assertThat(received.get(i).status()).isEqualTo(CompletionStatus.SUCCESS);
+			assertThat(inbox.buffer().getLong(i * 8)).isEqualTo(1000 + i);
+		}
+	}
+
+	@Test
+	void largeScatterGatherListsAreGatheredAndScatteredInOrder() throws Exception {
+		UnaryOperator<QueuePairAttributes> sixteenSges = (a) -> a.withMaxSges(16, 16);
+		Endpoint server = endpoint(this.serverProvider, sixteenSges);
+		Endpoint client = endpoint(this.clientProvider, sixteenSges);
+		int[] sendSizes = { 1, 4096, 3, 65536, 7, 100, 1000, 1 << 18, 5, 12345, 2, 4095, 64, 77777, 9, 300000 };
+		int total = 0;
+		for (int size : sendSizes) {
+			total += size;
+		}
+		List<ScatterGatherEntry> gather = new ArrayList<>();
+		MemoryRegion source = client.registerPattern(total + 100, 5, LOCAL_WRITE);
+		int offset = 0;
+		for (int size : sendSizes) {
+			gather.add(ScatterGatherEntry.of(source, offset, size));
+			offset += size;
+		}
+		// The receive is split differently, over 16 separate regions.
+		List<ScatterGatherEntry> scatter = new ArrayList<>();
+		List<MemoryRegion> sinks = new ArrayList<>();
+		int piece = total / 16 + 1;
+		for (int i = 0; i < 16; i++) {
+			MemoryRegion sink = server.register(piece + 10, 0, LOCAL_WRITE);
+			sinks.add(sink);
+			scatter.add(ScatterGatherEntry.of(sink, 10, piece));
+		}
+		server.qp.postRecv(new ReceiveWorkRequest(1, scatter));
+		connect(client, server);
+		client.qp.postSend(new SendWorkRequest(2, io.rpcrdma.verbs.SendOpcode.SEND, gather, null, 0, true));
+		assertThat(client.sends.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+		Completion received = server.receives.next();
+		assertThat(received.status()).isEqualTo(CompletionStatus.SUCCESS);
+		assertThat(received.byteLength()).isEqualTo(total);
+		int seen = 0;
+		for (MemoryRegion sink : sinks) {
+			assertFilled(sink.buffer(), 0, 10, 0);
+			int n = Math.min(piece, total - seen);
+			assertPattern(sink.buffer(), 10, 10 + n, 5 + seen);
+			seen += n;
+		}
+
+		// RDMA Write gathers from 16 entries; RDMA Read scatters into 16.
+		MemoryRegion target = server.register(total, 0, LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ);
+		client.qp.postSend(new SendWorkRequest(3, io.rpcrdma.verbs.SendOpcode.RDMA_WRITE, gather,
+				target.remoteAddress(0), 0, true));
+		assertThat(client.sends.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+		assertPattern(target.buffer(), 0, total, 5);
+		MemoryRegion readBack = client.register(total, 0, LOCAL_WRITE);
+		List<ScatterGatherEntry> readScatter = new ArrayList<>();
+		offset = 0;
+		for (int size : sendSizes) {
+			readScatter.add(ScatterGatherEntry.of(readBack, offset, size));
+			offset += size;
+		}
+		client.qp.postSend(new SendWorkRequest(4, io.rpcrdma.verbs.SendOpcode.RDMA_READ, readScatter,
+				target.remoteAddress(0), 0, true));
+		Completion read = client.sends.next();
+		assertThat(read.status()).isEqualTo(CompletionStatus.SUCCESS);
+		assertThat(read.byteLength()).isEqualTo(total);
+		assertPattern(readBack.buffer(), 0, total, 5);
+	}
+
+	@Test
+	void anUnsignaledSendReportsNothingOnSuccess() throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		server.postReceive(1, server.register(64, 0, LOCAL_WRITE));
+		server.postReceive(2, server.register(64, 0, LOCAL_WRITE));
+		connect(client, server);
+		MemoryRegion message = client.registerPattern(16, 0);
+		client.qp.postSend(SendWorkRequest.send(10, ScatterGatherEntry.of(message)).unsignaled());
+		client.qp.postSend(SendWorkRequest.send(20, ScatterGatherEntry.of(message)));
+		// Completions of one queue pair arrive in order: had the first reported, it would come first.
+		assertThat(client.sends.next().wrId()).isEqualTo(20);
+		assertThat(server.receives.next(2)).extracting(Completion::status)
+			.containsOnly(CompletionStatus.SUCCESS);
+	}
+
+	@Test
+	void aSendWaitsForAReceivePostedLaterWithinTheRnrPolicy() throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider,
+				(a) -> a.withRnrPolicy(new RnrPolicy(RnrPolicy.INFINITE, Duration.ofMillis(2))));
+		connect(client, server);
+		MemoryRegion message = client.registerPattern(32, 9);
+		client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(message)));
+		client.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(message)));
+		MemoryRegion inbox = server.register(32, 0, LOCAL_WRITE);
+		server.postReceive(100, inbox);
+		Completion first = server.receives.next();
+		assertThat(first.wrId()).isEqualTo(100);
+		assertThat(first.status()).isEqualTo(CompletionStatus.SUCCESS);
+		assertPattern(inbox.buffer(), 0, 32, 9);
+		server.postReceive(101, server.register(32, 0, LOCAL_WRITE));
+		assertThat(server.receives.next().wrId()).isEqualTo(101);
+		assertThat(client.sends.next(2)).extracting(Completion::status).containsOnly(CompletionStatus.SUCCESS);
+		assertThat(client.connection.isConnected()).isTrue();
+	}
+
+	@Test
+	void exhaustedRnrRetriesFailTheSendAndTheConnection() throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider, (a) -> a.withRnrPolicy(new RnrPolicy(2, Duration.ofMillis(1))));
+		connect(client, server);
+		MemoryRegion message = client.registerPattern(32, 0);
+		client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(message)));
+		client.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(message)));
+		Completion failed = client.sends.next();
+		assertThat(failed.wrId()).isEqualTo(1);
+		assertThat(failed.status()).isEqualTo(CompletionStatus.RNR_RETRY_EXC_ERR);
+		Completion flushed = client.sends.next();
+		assertThat(flushed.wrId()).isEqualTo(2);
+		assertThat(flushed.status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+		assertConnectionFailed(client, server);
+	}
+
+	@Test
+	void aReceiveTooSmallIsALocalLengthErrorAtTheReceiverAndFailsTheConnection() throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		MemoryRegion inbox = server.register(64, 0, LOCAL_WRITE);
+		server.qp.postRecv(ReceiveWorkRequest.of(5, ScatterGatherEntry.of(inbox, 0, 16)));
+		server.qp.postRecv(ReceiveWorkRequest.of(6, ScatterGatherEntry.of(inbox, 16, 48)));
+		connect(client, server);
+		client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(client.registerPattern(32, 1))));
+		Completion received = server.receives.next();
+		assertThat(received.wrId()).isEqualTo(5);
+		assertThat(received.status()).isEqualTo(CompletionStatus.LOC_LEN_ERR);
+		Completion sent = client.sends.next();
+		assertThat(sent.status()).isNotEqualTo(CompletionStatus.SUCCESS);
+		Completion flushed = server.receives.next();
+		assertThat(flushed.wrId()).isEqualTo(6);
+		assertThat(flushed.status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+		assertFilled(inbox.buffer(), 16, 64, 0);
+		assertConnectionFailed(client, server);
+	}
+
+	@Test
+	void sendWithInvalidateInvalidatesTheStagAtTheReceiverAndReportsIt() throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		MemoryRegion chunk = server.registerPattern(128, 3, LOCAL_WRITE, REMOTE_READ);
+		server.postReceive(1, server.register(64, 0, LOCAL_WRITE));
+		connect(client, server);
+		int stag = chunk.stag();
+		client.qp.postSend(SendWorkRequest.sendWithInvalidate(9, stag, ScatterGatherEntry.of(client.registerPattern(8, 0))));
+		assertThat(client.sends.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+		Completion received = server.receives.next();
+		assertThat(received.status()).isEqualTo(CompletionStatus.SUCCESS);
+		assertThat(received.withInvalidate()).isTrue();
+		assertThat(received.invalidatedStag()).isEqualTo(stag);
+		assertThat(chunk.isValid()).isFalse();
+		assertThat(chunk.isRegistered()).isTrue();
+		MemoryRegion sink = client.register(128, 0, LOCAL_WRITE);
+		assertRemoteAccessFails(client, server,
+				SendWorkRequest.rdmaRead(10, new RemoteAddress(chunk.address(), stag), ScatterGatherEntry.of(sink)));
+		assertFilled(sink.buffer(), 0, 128, 0);
+	}
+
+	@Test
+	void sendWithInvalidateOfAnUnknownStagFailsTheConnection() throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		MemoryRegion chunk = server.register(128, 0, LOCAL_WRITE, REMOTE_READ);
+		server.postReceive(1, server.register(64, 0, LOCAL_WRITE));
+		connect(client, server);
+		int bogus = unusedStag(chunk);
+		client.qp.postSend(
+				SendWorkRequest.sendWithInvalidate(9, bogus, ScatterGatherEntry.of(client.registerPattern(8, 0))));
+		assertThat(client.sends.next().status()).isNotEqualTo(CompletionStatus.SUCCESS);
+		assertConnectionFailed(client, server);
+		assertThat(chunk.isValid()).isTrue();
+	}
+
+	// ---- RDMA Write and Read ----------------------------------------------------------
+
+	@Test
+	void anRdmaWriteCompletesOnlyAtTheInitiatorAndPlacesTheData() throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		MemoryRegion target = server.register(4096, 0, LOCAL_WRITE, REMOTE_WRITE);
+		server.postReceive(50, server.register(64, 0, LOCAL_WRITE));
+		connect(client, server);
+		MemoryRegion data = client.registerPattern(1000, 7);
+		client.qp.postSend(SendWorkRequest.rdmaWrite(1, target.remoteAddress(100), ScatterGatherEntry.of(data)));
+		Completion written = client.sends.next();
+		assertThat(written.wrId()).isEqualTo(1);
+		assertThat(written.opcode()).isEqualTo(CompletionOpcode.RDMA_WRITE);
+		assertThat(written.status()).isEqualTo(CompletionStatus.SUCCESS);
+		assertFilled(target.buffer(), 0, 100, 0);
+		assertPattern(target.buffer(), 100, 1100, 7);
+		assertFilled(target.buffer(), 1100, 4096, 0);
+		// The target saw no completion for the Write: its first completion is this Send's.
+		client.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(data, 0, 8)));
+		assertThat(server.receives.next().wrId()).isEqualTo(50);
+	}
+
+	@Test
+	void anRdmaWriteIsPlacedBeforeALaterSendIsDelivered() throws Exception {
+		int rounds = 200;
+		Endpoint server = endpoint(this.serverProvider, (a) -> a.withQueueDepths(16, 256));
+		Endpoint client = endpoint(this.clientProvider);
+		MemoryRegion target = server.register(4096, 0, LOCAL_WRITE, REMOTE_WRITE);
+		MemoryRegion inbox = server.register(rounds * 4, 0, LOCAL_WRITE);
+		for (int i = 0; i < rounds; i++) {
+			server.qp.postRecv(ReceiveWorkRequest.of(i, ScatterGatherEntry.of(inbox, i * 4, 4)));
+		}
+		connect(client, server);
+		List<MemoryRegion> payloads = new ArrayList<>();
+		for (int seed = 0; seed < 8; seed++) {
+			payloads.add(client.registerPattern(4096, seed * 31));
+		}
+		MemoryRegion note = client.register(4, 0);
+		for (int i = 0; i < rounds; i++) {
+			note.buffer().putInt(0, i);
+			client.qp.postSend(SendWorkRequest
+				.rdmaWrite(1000 + i, target.remoteAddress(0), ScatterGatherEntry.of(payloads.get(i % 8)))
+				.unsignaled());
+			client.qp.postSend(SendWorkRequest.send(i, ScatterGatherEntry.of(note)));
+			Completion received = server.receives.next();
+			assertThat(received.wrId()).isEqualTo(i);
+			assertPattern(target.buffer(), 0, 4096, (i % 8) * 31);
+			assertThat(client.sends.next().wrId()).isEqualTo(i);
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(ints = { 1, 4096, 1 << 20 })
+	void anRdmaReadCompletesOnlyAtTheRequesterAndCopiesTheData(int size) throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		MemoryRegion source = server.registerPattern(size + 64, 11, REMOTE_READ);
+		server.postReceive(50, server.register(64, 0, LOCAL_WRITE));
+		connect(client, server);
+		MemoryRegion sink = client.register(size, 0, LOCAL_WRITE);
+		client.qp.postSend(SendWorkRequest.rdmaRead(1, source.remoteAddress(64), ScatterGatherEntry.of(sink)));
+		Completion read = client.sends.next();
+		assertThat(read.opcode()).isEqualTo(CompletionOpcode.RDMA_READ);
+		assertThat(read.status()).isEqualTo(CompletionStatus.SUCCESS);
+		assertThat(read.byteLength()).isEqualTo(size);
+		assertPattern(sink.buffer(), 0, size, 11 + 64);
+		client.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(client.register(8, 0))));
+		assertThat(server.receives.next().wrId()).isEqualTo(50);
+	}
+
+	// ---- remote access protection -------------------------------------------------------
+
+	@Test
+	void aGuessedStagIsARemoteAccessError() throws Exception {
+		Link link = connected();
+		MemoryRegion source = link.server.registerPattern(4096, 1, REMOTE_READ);
+		MemoryRegion sink = link.client.register(4096, 0, LOCAL_WRITE);
+		assertRemoteAccessFails(link.client, link.server, SendWorkRequest.rdmaRead(1,
+				new RemoteAddress(source.address(), unusedStag(source)), ScatterGatherEntry.of(sink)));
+		assertFilled(sink.buffer(), 0, 4096, 0);
+	}
+
+	@Test
+	void anRdmaWritePastTheEndOfTheRegionWritesNothing() throws Exception {
+		Link link = connected();
+		ByteBuffer whole = ByteBuffer.allocateDirect(4096 + 128);
+		fill(whole, 0x5a);
+		whole.position(64).limit(64 + 4096);
+		MemoryRegion target = link.server.pd.registerMemory(whole, EnumSet.of(LOCAL_WRITE, REMOTE_WRITE));
+		MemoryRegion data = link.client.registerPattern(4096, 0);
+		assertRemoteAccessFails(link.client, link.server,
+				SendWorkRequest.rdmaWrite(1, target.remoteAddress(64), ScatterGatherEntry.of(data)));
+		whole.clear();
+		assertFilled(whole, 0, whole.capacity(), 0x5a);
+	}
+
+	@Test
+	void anRdmaReadBeforeTheStartOfTheRegionReadsNothing() throws Exception {
+		Link link = connected();
+		MemoryRegion source = link.server.registerPattern(4096, 1, REMOTE_READ);
+		MemoryRegion sink = link.client.register(64, 0, LOCAL_WRITE);
+		assertRemoteAccessFails(link.client, link.server, SendWorkRequest.rdmaRead(1,
+				new RemoteAddress(source.address() - 1, source.stag()), ScatterGatherEntry.of(sink)));
+		assertFilled(sink.buffer(), 0, 64, 0);
+	}
+
+	@ParameterizedTest
+	@ValueSource(longs = { -16L, Long.MAX_VALUE, Long.MIN_VALUE })
+	void anAddressThatWrapsOrLiesFarOutsideIsARemoteAccessError(long address) throws Exception {
+		Link link = connected();
+		MemoryRegion target = link.server.register(4096, 0, LOCAL_WRITE, REMOTE_WRITE);
+		MemoryRegion data = link.client.registerPattern(64, 0);
+		assertRemoteAccessFails(link.client, link.server,
+				SendWorkRequest.rdmaWrite(1, new RemoteAddress(address, target.stag()), ScatterGatherEntry.of(data)));
+		assertFilled(target.buffer(), 0, 4096, 0);
+	}
+
+	@Test
+	void anRdmaWriteWithoutRemoteWriteAccessIsARemoteAccessError() throws Exception {
+		Link link = connected();
+		MemoryRegion target = link.server.register(4096, 0, LOCAL_WRITE, REMOTE_READ);
+		assertRemoteAccessFails(link.client, link.server, SendWorkRequest.rdmaWrite(1, target.remoteAddress(0),
+				ScatterGatherEntry.of(link.client.registerPattern(64, 1))));
+		assertFilled(target.buffer(), 0, 4096, 0);
+	}
+
+	@Test
+	void anRdmaReadWithoutRemoteReadAccessIsARemoteAccessError() throws Exception {
+		Link link = connected();
+		MemoryRegion source = link.server.registerPattern(4096, 1, LOCAL_WRITE, REMOTE_WRITE);
+		MemoryRegion sink = link.client.register(64, 0, LOCAL_WRITE);
+		assertRemoteAccessFails(link.client, link.server,
+				SendWorkRequest.rdmaRead(1, source.remoteAddress(0), ScatterGatherEntry.of(sink)));
+		assertFilled(sink.buffer(), 0, 64, 0);
+	}
+
+	@Test
+	void aLocallyInvalidatedStagIsARemoteAccessError() throws Exception {
+		Link link = connected();
+		MemoryRegion source = link.server.registerPattern(4096, 1, REMOTE_READ);
+		RemoteAddress advertised = source.remoteAddress(0);
+		source.invalidate();
+		MemoryRegion sink = link.client.register(64, 0, LOCAL_WRITE);
+		assertRemoteAccessFails(link.client, link.server, SendWorkRequest.rdmaRead(1, advertised, ScatterGatherEntry.of(sink)));
+		assertFilled(sink.buffer(), 0, 64, 0);
+	}
+
+	@Test
+	void aDeregisteredStagIsARemoteAccessError() throws Exception {
+		Link link = connected();
+		MemoryRegion source = link.server.registerPattern(4096, 1, REMOTE_READ);
+		RemoteAddress advertised = source.remoteAddress(0);
+		source.deregister();
+		MemoryRegion sink = link.client.register(64, 0, LOCAL_WRITE);
+		assertRemoteAccessFails(link.client, link.server, SendWorkRequest.rdmaRead(1, advertised, ScatterGatherEntry.of(sink)));
+		assertFilled(sink.buffer(), 0, 64, 0);
+	}
+
+	@Test
+	void aStaleStagFailsAfterReregistrationWhileTheNewOneWorks() throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		connect(client, server);
+		MemoryRegion source = server.registerPattern(4096, 1, REMOTE_READ);
+		RemoteAddress stale = source.remoteAddress(0);
+		source.invalidate();
+		int fresh = source.reregister();
+		assertThat(fresh).isNotEqualTo(stale.stag());
+		MemoryRegion sink = client.register(64, 0, LOCAL_WRITE);
+		assertRemoteAccessFails(client, server, SendWorkRequest.rdmaRead(1, stale, ScatterGatherEntry.of(sink)));
+		assertFilled(sink.buffer(), 0, 64, 0);
+
+		Endpoint server2 = new Endpoint(this.serverProvider, server.pd, deadline(), UnaryOperator.identity());
+		Endpoint client2 = endpoint(this.clientProvider);
+		connect(client2, server2);
+		MemoryRegion sink2 = client2.register(64, 0, LOCAL_WRITE);
+		client2.qp.postSend(SendWorkRequest.rdmaRead(2, source.remoteAddress(0), ScatterGatherEntry.of(sink2)));
+		assertThat(client2.sends.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+		assertPattern(sink2.buffer(), 0, 64, 1);
+	}
+
+	@Test
+	void aStagOfAnotherProtectionDomainIsARemoteAccessError() throws Exception {
+		Link link = connected();
+		ProtectionDomain other = this.serverProvider.allocateProtectionDomain();
+		MemoryRegion foreign = other.registerMemory(ByteBuffer.allocateDirect(4096), EnumSet.of(REMOTE_READ));
+		MemoryRegion sink = link.client.register(64, 0, LOCAL_WRITE);
+		assertRemoteAccessFails(link.client, link.server,
+				SendWorkRequest.rdmaRead(1, foreign.remoteAddress(0), ScatterGatherEntry.of(sink)));
+	}
+
+	@Test
+	void aStagAdvertisedOnAnotherConnectionIsARemoteAccessError() throws Exception {
+		Link first = connected();
+		Link second = connected();
+		MemoryRegion source = first.server.registerPattern(4096, 1, REMOTE_READ);
+		MemoryRegion sink = second.client.register(64, 0, LOCAL_WRITE);
+		assertRemoteAccessFails(second.client, second.server,
+				SendWorkRequest.rdmaRead(1, source.remoteAddress(0), ScatterGatherEntry.of(sink)));
+		assertFilled(sink.buffer(), 0, 64, 0);
+		// On its own connection the STag works.
+		MemoryRegion ownSink = first.client.register(64, 0, LOCAL_WRITE);
+		first.client.qp.postSend(SendWorkRequest.rdmaRead(2, source.remoteAddress(0), ScatterGatherEntry.of(ownSink)));
+		assertThat(first.client.sends.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+		assertPattern(ownSink.buffer(), 0, 64, 1);
+	}
+
+	@Test
+	void readingIntoLocalMemoryWithoutLocalWriteIsALocalProtectionError() throws Exception {
+		Link link = connected();
+		MemoryRegion source = link.server.registerPattern(64, 1, REMOTE_READ);
+		MemoryRegion readOnly = link.client.register(64, 0);
+		link.client.qp.postSend(SendWorkRequest.rdmaRead(1, source.remoteAddress(0), ScatterGatherEntry.of(readOnly)));
+		assertThat(link.client.sends.next().status()).isEqualTo(CompletionStatus.LOC_PROT_ERR);
+		assertFilled(readOnly.buffer(), 0, 64, 0);
+		assertThat(link.client.qp.state()).isEqualTo(QueuePairState.ERROR);
+	}
+
+	@Test
+	void aScatterGatherEntryOutsideItsRegionIsALocalProtectionError() throws Exception {
+		Link link = connected();
+		MemoryRegion small = link.client.registerPattern(64, 1);
+		link.client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(small, 32, 33)));
+		assertThat(link.client.sends.next().status()).isEqualTo(CompletionStatus.LOC_PROT_ERR);
+		assertThat(link.client.qp.state()).isEqualTo(QueuePairState.ERROR);
+	}
+
+	// ---- errors flush -----------------------------------------------------------------
+
+	@Test
+	void anErrorFlushesEveryOutstandingWorkRequestOnBothSides() throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		for (int i = 0; i < 8; i++) {
+			server.postReceive(100 + i, server.register(64, 0, LOCAL_WRITE));
+		}
+		for (int i = 0; i < 4; i++) {
+			client.postReceive(200 + i, client.register(64, 0, LOCAL_WRITE));
+		}
+		connect(client, server);
+		MemoryRegion source = server.register(64, 0, REMOTE_READ);
+		MemoryRegion sink = client.register(64, 0, LOCAL_WRITE);
+		MemoryRegion message = client.registerPattern(8, 0);
+		client.qp.postSend(SendWorkRequest.rdmaRead(1, new RemoteAddress(source.address(), unusedStag(source)),
+				ScatterGatherEntry.of(sink)));
+		for (int i = 2; i <= 6; i++) {
+			client.qp.postSend(SendWorkRequest.send(i, ScatterGatherEntry.of(message)).unsignaled());
+		}
+		Completion failed = client.sends.next();
+		assertThat(failed.wrId()).isEqualTo(1);
+		assertThat(failed.status()).isEqualTo(CompletionStatus.REM_ACCESS_ERR);
+		List<Completion> flushedSends = client.sends.next(5);
+		assertThat(flushedSends).extracting(Completion::wrId).containsExactly(2L, 3L, 4L, 5L, 6L);
+		assertThat(flushedSends).extracting(Completion::status).containsOnly(CompletionStatus.WR_FLUSH_ERR);
+		assertThat(flushedSends).extracting(Completion::opcode).containsOnly(CompletionOpcode.SEND);
+		List<Completion> clientReceives = client.receives.next(4);
+		assertThat(clientReceives).extracting(Completion::wrId).containsExactly(200L, 201L, 202L, 203L);
+		assertThat(clientReceives).extracting(Completion::status).containsOnly(CompletionStatus.WR_FLUSH_ERR);
+		List<Completion> serverReceives = server.receives.next(8);
+		assertThat(serverReceives).extracting(Completion::wrId)
+			.containsExactly(100L, 101L, 102L, 103L, 104L, 105L, 106L, 107L);
+		assertThat(serverReceives).extracting(Completion::status).containsOnly(CompletionStatus.WR_FLUSH_ERR);
+		assertThat(serverReceives).extracting(Completion::opcode).containsOnly(CompletionOpcode.RECV);
+		assertConnectionFailed(client, server);
+	}
+
+	@Test
+	void workPostedAfterTheConnectionFailedIsFlushed() throws Exception {
+		Link link = connected();
+		MemoryRegion sink = link.client.register(64, 0, LOCAL_WRITE);
+		assertRemoteAccessFails(link.client, link.server,
+				SendWorkRequest.rdmaRead(1, new RemoteAddress(0, unusedStag(sink)), ScatterGatherEntry.of(sink)));
+		link.client.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(sink)));
+		link.client.postReceive(3, sink);
+		link.server.postReceive(4, link.server.register(64, 0, LOCAL_WRITE));
+		Completion send = link.client.sends.next();
+		assertThat(send.wrId()).isEqualTo(2);
+		assertThat(send.status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+		Completion receive = link.client.receives.next();
+		assertThat(receive.wrId()).isEqualTo(3);
+		assertThat(receive.status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+		Completion serverReceive = link.server.receives.next();
+		assertThat(serverReceive.wrId()).isEqualTo(4);
+		assertThat(serverReceive.status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+	}
+
+	@Test
+	void disconnectFlushesBothSidesAndNotifiesBoth() throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		for (int i = 0; i < 3; i++) {
+			server.postReceive(i, server.register(64, 0, LOCAL_WRITE));
+		}
+		for (int i = 0; i < 2; i++) {
+			client.postReceive(10 + i, client.register(64, 0, LOCAL_WRITE));
+		}
+		connect(client, server);
+		client.connection.disconnect();
+		client.events.await(ConnectionEventType.DISCONNECTED);
+		server.events.await(ConnectionEventType.DISCONNECTED);
+		assertThat(server.receives.next(3)).extracting(Completion::status).containsOnly(CompletionStatus.WR_FLUSH_ERR);
+		assertThat(client.receives.next(2)).extracting(Completion::status).containsOnly(CompletionStatus.WR_FLUSH_ERR);
+		assertThat(client.connection.isConnected()).isFalse();
+		assertThat(server.connection.isConnected()).isFalse();
+		assertThat(client.qp.state()).isEqualTo(QueuePairState.ERROR);
+		assertThat(server.qp.state()).isEqualTo(QueuePairState.ERROR);
+		assertThat(client.events.types()).doesNotContain(ConnectionEventType.ERROR);
+	}
+
+	@Test
+	void closingAQueuePairDisconnectsThePeerAndFlushesItsWork() throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		server.postReceive(1, server.register(64, 0, LOCAL_WRITE));
+		client.postReceive(2, client.register(64, 0, LOCAL_WRITE));
+		connect(client, server);
+		client.qp.close();
+		assertThat(client.qp.state()).isEqualTo(QueuePairState.CLOSED);
+		assertThat(client.receives.next().status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+		server.events.await(ConnectionEventType.DISCONNECTED);
+		assertThat(server.receives.next().status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+		assertThatExceptionOfType(QueuePairStateException.class)
+			.isThrownBy(() -> client.postReceive(3, client.register(64, 0, LOCAL_WRITE)));
+		client.qp.close();
+	}
+
+	// ---- queue limits and states ------------------------------------------------------
+
+	@Test
+	void sendingBeforeTheConnectionIsEstablishedIsRefused() {
+		Endpoint client = endpoint(this.clientProvider);
+		MemoryRegion message = client.registerPattern(8, 0);
+		assertThat(client.qp.state()).isEqualTo(QueuePairState.INIT);
+		assertThatExceptionOfType(QueuePairStateException.class)
+			.isThrownBy(() -> client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(message))))
+			.withMessageContaining("not connected");
+	}
+
+	@Test
+	void queueDepthsAreEnforced() throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider, (a) -> a.withQueueDepths(4, 2)
+			.withRnrPolicy(new RnrPolicy(RnrPolicy.INFINITE, Duration.ofMillis(20))));
+		MemoryRegion inbox = client.register(64, 0, LOCAL_WRITE);
+		client.postReceive(1, inbox);
+		client.postReceive(2, inbox);
+		assertThatExceptionOfType(QueueFullException.class).isThrownBy(() -> client.postReceive(3, inbox))
+			.withMessageContaining("maxReceiveWorkRequests");
+		connect(client, server);
+		// The server posts no receive, so the first Send waits and holds the send queue.
+		MemoryRegion message = client.registerPattern(8, 0);
+		for (int i = 0; i < 4; i++) {
+			client.qp.postSend(SendWorkRequest.send(i, ScatterGatherEntry.of(message)));
+		}
+		assertThatExceptionOfType(QueueFullException.class)
+			.isThrownBy(() -> client.qp.postSend(SendWorkRequest.send(4, ScatterGatherEntry.of(message))))
+			.withMessageContaining("maxSendWorkRequests");
+	}
+
+	@Test
+	void tooManyScatterGatherEntriesAreRefused() throws Exception {
+		Endpoint client = endpoint(this.clientProvider, (a) -> a.withMaxSges(2, 1));
+		MemoryRegion region = client.register(64, 0, LOCAL_WRITE);
+		ScatterGatherEntry sge = ScatterGatherEntry.of(region, 0, 8);
+		assertThatExceptionOfType(InvalidWorkRequestException.class)
+			.isThrownBy(() -> client.qp.postRecv(ReceiveWorkRequest.of(1, sge, sge)))
+			.withMessageContaining("maxReceiveSges");
+		Endpoint server = endpoint(this.serverProvider);
+		connect(client, server);
+		assertThatExceptionOfType(InvalidWorkRequestException.class)
+			.isThrownBy(() -> client.qp.postSend(SendWorkRequest.send(1, sge, sge, sge)))
+			.withMessageContaining("maxSendSges");
+	}
+
+	// ---- completion queues ------------------------------------------------------------
+
+	@Test
+	void pollingFillsTheCallersHoldersInOrder() {
+		ProtectionDomain pd = this.clientProvider.allocateProtectionDomain();
+		CompletionQueue cq = this.clientProvider.createCompletionQueue(16, null);
+		QueuePair qp = this.clientProvider.createQueuePair(QueuePairAttributes.of(pd, cq));
+		MemoryRegion region = pd.registerMemory(ByteBuffer.allocateDirect(64), EnumSet.of(LOCAL_WRITE));
+		for (int i = 0; i < 3; i++) {
+			qp.postRecv(ReceiveWorkRequest.of(i, ScatterGatherEntry.of(region)));
+		}
+		qp.close();
+		WorkCompletion first = new WorkCompletion();
+		WorkCompletion[] holders = { first, null, null, null };
+		int polled = pollAtLeast(cq, holders, 3);
+		assertThat(polled).isEqualTo(3);
+		assertThat(holders[0]).isSameAs(first);
+		for (int i = 0; i < 3; i++) {
+			assertThat(holders[i].wrId()).isEqualTo(i);
+			assertThat(holders[i].status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+			assertThat(holders[i].opcode()).isEqualTo(CompletionOpcode.RECV);
+		}
+		assertThat(cq.poll(holders)).isZero();
+		assertThatIllegalStateException(cq::requestNotification);
+	}
+
+	@Test
+	void theHandlerRunsOnceAfterArmingAndNeedsReArming() throws Exception {
+		AtomicInteger calls = new AtomicInteger();
+		Semaphore called = new Semaphore(0);
+		ProtectionDomain pd = this.serverProvider.allocateProtectionDomain();
+		CompletionQueue sendCq = this.serverProvider.createCompletionQueue(64, null);
+		CompletionQueue recvCq = this.serverProvider.createCompletionQueue(64, (cq) -> {
+			calls.incrementAndGet();
+			called.release();
+		});
+		QueuePair qp = this.serverProvider.createQueuePair(QueuePairAttributes.of(pd, sendCq, recvCq));
+		MemoryRegion inbox = pd.registerMemory(ByteBuffer.allocateDirect(64 * 3), EnumSet.of(LOCAL_WRITE));
+		for (int i = 0; i < 3; i++) {
+			qp.postRecv(ReceiveWorkRequest.of(i, ScatterGatherEntry.of(inbox, i * 64, 64)));
+		}
+		Endpoint client = endpoint(this.clientProvider);
+		RdmaListener listener = this.serverProvider.listen(listenAddress(),
+				(request) -> request.accept(qp, PrivateData.EMPTY, null));
+		client.connection = await(this.clientProvider.connect(client.qp,
+				ConnectParameters.to(listener.localAddress()).withTimeout(deadline())));
+		MemoryRegion message = client.registerPattern(8, 0);
+		WorkCompletion[] holders = new WorkCompletion[4];
+
+		recvCq.requestNotification();
+		client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(message)));
+		assertThat(called.tryAcquire(deadline().toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+		assertThat(pollAtLeast(recvCq, holders, 1)).isEqualTo(1);
+
+		// Not re-armed: the second completion arrives without a call.
+		client.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(message)));
+		assertThat(pollAtLeast(recvCq, holders, 1)).isEqualTo(1);
+		assertThat(calls.get()).isEqualTo(1);
+
+		recvCq.requestNotification();
+		client.qp.postSend(SendWorkRequest.send(3, ScatterGatherEntry.of(message)));
+		assertThat(called.tryAcquire(deadline().toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+		assertThat(calls.get()).isEqualTo(2);
+		assertThat(pollAtLeast(recvCq, holders, 1)).isEqualTo(1);
+		assertThat(holders[0].wrId()).as("the third posted receive").isEqualTo(2);
+	}
+
+	@Test
+	void aCompletionQueueOverrunIsReportedNotSilent() {
+		ProtectionDomain pd = this.clientProvider.allocateProtectionDomain();
+		CompletionQueue cq = this.clientProvider.createCompletionQueue(2, null);
+		QueuePair qp = this.clientProvider.createQueuePair(QueuePairAttributes.of(pd, cq));
+		MemoryRegion region = pd.registerMemory(ByteBuffer.allocateDirect(64), EnumSet.of(LOCAL_WRITE));
+		for (int i = 0; i < 4; i++) {
+			qp.postRecv(ReceiveWorkRequest.of(i, ScatterGatherEntry.of(region)));
+		}
+		qp.close();
+		WorkCompletion[] holders = new WorkCompletion[8];
+		long end = System.nanoTime() + deadline().toNanos();
+		while (true) {
+			try {
+				cq.poll(holders);
+			}
+			catch (CompletionQueueOverrunException ex) {
+				assertThat(ex).hasMessageContaining("capacity");
+				return;
+			}
+			if (System.nanoTime() - end > 0) {
+				fail("The completion queue of capacity 2 took 4 completions without reporting an overrun");
+			}
+			Thread.onSpinWait();
+		}
+	}
+
+	// ---- connection manager -----------------------------------------------------------
+
+	@Test
+	void privateDataTravelsBothWays() throws Exception {
+		byte[] requestData = new byte[PrivateData.MAX_LENGTH];
+		ThreadLocalRandom.current().nextBytes(requestData);
+		PrivateData acceptData = PrivateData.of((byte) 9, (byte) 8, (byte) 7);
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		AtomicReference<PrivateData> seenByServer = new AtomicReference<>();
+		CompletableFuture<RdmaConnection> accepted = new CompletableFuture<>();
+		RdmaListener listener = this.serverProvider.listen(listenAddress(), (request) -> {
+			seenByServer.set(request.privateData());
+			accepted.complete(request.accept(server.qp, acceptData, server.events));
+		});
+		RdmaConnection connection = await(this.clientProvider.connect(client.qp,
+				ConnectParameters.to(listener.localAddress())
+					.withPrivateData(new PrivateData(requestData))
+					.withListener(client.events)
+					.withTimeout(deadline())));
+		RdmaConnection serverSide = await(accepted);
+		assertThat(seenByServer.get()).isEqualTo(new PrivateData(requestData));
+		assertThat(serverSide.remotePrivateData()).isEqualTo(new PrivateData(requestData));
+		assertThat(connection.remotePrivateData()).isEqualTo(acceptData);
+		assertThat(client.events.await(ConnectionEventType.ESTABLISHED).privateData()).isEqualTo(acceptData);
+		server.events.await(ConnectionEventType.ESTABLISHED);
+		assertThat(connection.isConnected()).isTrue();
+		assertThat(serverSide.isConnected()).isTrue();
+		assertThat(connection.queuePair()).isSameAs(client.qp);
+		assertThat(client.qp.state()).isEqualTo(QueuePairState.RTS);
+		assertThat(server.qp.state()).isEqualTo(QueuePairState.RTS);
+	}
+
+	@Test
+	void thePassiveSideMaySendAsSoonAsItHasAccepted() throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		MemoryRegion inbox = client.register(64, 0, LOCAL_WRITE);
+		client.postReceive(1, inbox);
+		MemoryRegion greeting = server.registerPattern(16, 4);
+		RdmaListener listener = this.serverProvider.listen(listenAddress(), (request) -> {
+			server.connection = request.accept(server.qp, PrivateData.EMPTY, server.events);
+			server.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(greeting)));
+		});
+		client.connection = await(this.clientProvider.connect(client.qp,
+				ConnectParameters.to(listener.localAddress()).withListener(client.events).withTimeout(deadline())));
+		Completion received = client.receives.next();
+		assertThat(received.status()).isEqualTo(CompletionStatus.SUCCESS);
+		assertThat(received.byteLength()).isEqualTo(16);
+		assertPattern(inbox.buffer(), 0, 16, 4);
+		assertThat(server.sends.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+		assertThat(client.events.types()).startsWith(ConnectionEventType.ESTABLISHED);
+	}
+
+	@Test
+	void aRejectionCarriesPrivateDataToTheRequester() throws Exception {
+		Endpoint client = endpoint(this.clientProvider);
+		RdmaListener listener = this.serverProvider.listen(listenAddress(),
+				(request) -> request.reject(PrivateData.of((byte) 1, (byte) 2, (byte) 3)));
+		Throwable failure = awaitFailure(this.clientProvider.connect(client.qp,
+				ConnectParameters.to(listener.localAddress()).withListener(client.events).withTimeout(deadline())));
+		assertThat(failure).isInstanceOf(ConnectionRejectedException.class);
+		assertThat(((ConnectionRejectedException) failure).privateData())
+			.isEqualTo(PrivateData.of((byte) 1, (byte) 2, (byte) 3));
+		ConnectionEvent rejected = client.events.await(ConnectionEventType.REJECTED);
+		assertThat(rejected.privateData()).isEqualTo(PrivateData.of((byte) 1, (byte) 2, (byte) 3));
+		assertThat(client.qp.state()).isEqualTo(QueuePairState.ERROR);
+	}
+
+	@Test
+	void connectingWhereNothingListensFailsWithinTheTimeout() {
+		RdmaListener listener = this.serverProvider.listen(listenAddress(), (request) -> {
+		});
+		InetSocketAddress vacated = listener.localAddress();
+		listener.close();
+		Endpoint client = endpoint(this.clientProvider);
+		Throwable failure = awaitFailure(this.clientProvider.connect(client.qp,
+				ConnectParameters.to(vacated).withListener(client.events).withTimeout(Duration.ofSeconds(2))));
+		assertThat(failure).isInstanceOf(ConnectionFailedException.class);
+		assertThat(((ConnectionFailedException) failure).eventType()).isIn(ConnectionEventType.CONNECT_ERROR,
+				ConnectionEventType.REJECTED, ConnectionEventType.TIMEOUT);
+		assertThat(client.events.types()).contains(((ConnectionFailedException) failure).eventType());
+	}
+
+	@Test
+	void aConnectTimesOutWhenTheListenerNeverAnswers() throws Exception {
+		CompletableFuture<ConnectionRequest> unanswered = new CompletableFuture<>();
+		RdmaListener listener = this.serverProvider.listen(listenAddress(), unanswered::complete);
+		Endpoint client = endpoint(this.clientProvider);
+		Throwable failure = awaitFailure(this.clientProvider.connect(client.qp, ConnectParameters
+			.to(listener.localAddress())
+			.withListener(client.events)
+			.withTimeout(Duration.ofMillis(300))));
+		assertThat(failure).isInstanceOf(ConnectTimeoutException.class);
+		client.events.await(ConnectionEventType.TIMEOUT);
+		Endpoint server = endpoint(this.serverProvider);
+		assertThatExceptionOfType(ConnectionFailedException.class)
+			.isThrownBy(() -> await(unanswered).accept(server.qp, PrivateData.EMPTY, null));
+	}
+
+	@Test
+	void listeningOnPortZeroPicksAFreePortAndABusyAddressIsRefused() {
+		RdmaListener first = this.serverProvider.listen(listenAddress(), (request) -> {
+		});
+		RdmaListener second = this.serverProvider.listen(listenAddress(), (request) -> {
+		});
+		assertThat(first.localAddress().getPort()).isNotZero();
+		assertThat(second.localAddress().getPort()).isNotZero().isNotEqualTo(first.localAddress().getPort());
+		assertThatExceptionOfType(RdmaException.class)
+			.isThrownBy(() -> this.clientProvider.listen(first.localAddress(), (request) -> {
+			}));
+		first.close();
+		second.close();
+	}
+
+	@Test
+	void aQueuePairConnectsOnlyOnce() throws Exception {
+		Link link = connected();
+		RdmaListener listener = this.serverProvider.listen(listenAddress(), (request) -> {
+		});
+		assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> this.clientProvider.connect(link.client.qp,
+				ConnectParameters.to(listener.localAddress()).withTimeout(deadline())));
+	}
+
+	@Test
+	void privateDataIsBounded() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new PrivateData(new byte[PrivateData.MAX_LENGTH + 1]))
+			.withMessageContaining(String.valueOf(PrivateData.MAX_LENGTH));
+	}
+
+	// ---- concurrency ------------------------------------------------------------------
+
+	@Test
+	void manyConnectionsCarryTrafficConcurrently() throws Exception {
+		int connections = 8;
+		int messages = 200;
+		List<Link> links = new ArrayList<>();
+		List<MemoryRegion> inboxes = new ArrayList<>();
+		for (int c = 0; c < connections; c++) {
+			Endpoint server = endpoint(this.serverProvider, (a) -> a.withQueueDepths(16, messages));
+			Endpoint client = endpoint(this.clientProvider, (a) -> a.withQueueDepths(messages, 16));
+			MemoryRegion inbox = server.register(messages * 8, 0, LOCAL_WRITE);
+			for (int i = 0; i < messages; i++) {
+				server.qp.postRecv(ReceiveWorkRequest.of(i, ScatterGatherEntry.of(inbox, i * 8, 8)));
+			}
+			connect(client, server);
+			links.add(new Link(client, server));
+			inboxes.add(inbox);
+		}
+		runConcurrently(connections, (c) -> {
+			Endpoint client = links.get(c).client;
+			MemoryRegion outbox = client.register(messages * 8, 0);
+			for (int i = 0; i < messages; i++) {
+				outbox.buffer().putInt(i * 8, c);
+				outbox.buffer().putInt(i * 8 + 4, i);
+				client.qp.postSend(SendWorkRequest.send(i, ScatterGatherEntry.of(outbox, i * 8, 8)));
+			}
+			assertThat(client.sends.next(messages)).extracting(Completion::status).containsOnly(CompletionStatus.SUCCESS);
+		});
+		for (int c = 0; c < connections; c++) {
+			List<Completion> received = links.get(c).server.receives.next(messages);
+			for (int i = 0; i < messages; i++) {
+				assertThat(received.get(i).wrId()).isEqualTo(i);
+				assertThat(received.get(i).status()).isEqualTo(CompletionStatus.SUCCESS);
+				assertThat(inboxes.get(c).buffer().getInt(i * 8)).isEqualTo(c);
+				assertThat(inboxes.get(c).buffer().getInt(i * 8 + 4)).isEqualTo(i);
+			}
+		}
+	}
+
+	@Test
+	void manyThreadsPostingToOneQueuePairLoseNothing() throws Exception {
+		int threads = 4;
+		int perThread = 100;
+		int total = threads * perThread;
+		Endpoint server = endpoint(this.serverProvider, (a) -> a.withQueueDepths(16, total));
+		Endpoint client = endpoint(this.clientProvider, (a) -> a.withQueueDepths(total, 16));
+		MemoryRegion inbox = server.register(total * 8, 0, LOCAL_WRITE);
+		for (int i = 0; i < total; i++) {
+			server.qp.postRecv(ReceiveWorkRequest.of(i, ScatterGatherEntry.of(inbox, i * 8, 8)));
+		}
+		connect(client, server);
+		MemoryRegion outbox = client.register(total * 8, 0);
+		runConcurrently(threads, (t) -> {
+			for (int i = 0; i < perThread; i++) {
+				int slot = t * perThread + i;
+				outbox.buffer().putInt(slot * 8, t);
+				outbox.buffer().putInt(slot * 8 + 4, i);
+				client.qp.postSend(SendWorkRequest.send(slot, ScatterGatherEntry.of(outbox, slot * 8, 8)));
+			}
+		});
+		assertThat(client.sends.next(total)).extracting(Completion::status).containsOnly(CompletionStatus.SUCCESS);
+		List<Completion> received = server.receives.next(total);
+		int[] lastSeen = new int[threads];
+		java.util.Arrays.fill(lastSeen, -1);
+		for (int i = 0; i < total; i++) {
+			assertThat(received.get(i).status()).isEqualTo(CompletionStatus.SUCCESS);
+			int thread = inbox.buffer().getInt(i * 8);
+			int sequence = inbox.buffer().getInt(i * 8 + 4);
+			assertThat(sequence).as("per-thread posting order").isEqualTo(lastSeen[thread] + 1);
+			lastSeen[thread] = sequence;
+		}
+		assertThat(lastSeen).containsOnly(perThread - 1);
+	}
+
+	@Test
+	void bidirectionalBulkReadsOnOneConnectionDoNotDeadlock() throws Exception {
+		int size = 1 << 20;
+		int reads = 32;
+		Endpoint server = endpoint(this.serverProvider, (a) -> a.withQueueDepths(reads, 16));
+		Endpoint client = endpoint(this.clientProvider, (a) -> a.withQueueDepths(reads, 16));
+		connect(client, server);
+		MemoryRegion serverSource = server.registerPattern(size, 1, REMOTE_READ);
+		MemoryRegion clientSource = client.registerPattern(size, 2, REMOTE_READ);
+		MemoryRegion serverSink = server.register(size, 0, LOCAL_WRITE);
+		MemoryRegion clientSink = client.register(size, 0, LOCAL_WRITE);
+		List<Endpoint> sides = List.of(client, server);
+		List<MemoryRegion> sinks = List.of(clientSink, serverSink);
+		List<MemoryRegion> sources = List.of(serverSource, clientSource);
+		runConcurrently(2, (s) -> {
+			Endpoint side = sides.get(s);
+			for (int i = 0; i < reads; i++) {
+				side.qp.postSend(SendWorkRequest.rdmaRead(i, sources.get(s).remoteAddress(0),
+						ScatterGatherEntry.of(sinks.get(s))));
+			}
+			assertThat(side.sends.next(reads)).extracting(Completion::status).containsOnly(CompletionStatus.SUCCESS);
+		});
+		assertPattern(clientSink.buffer(), 0, size, 1);
+		assertPattern(serverSink.buffer(), 0, size, 2);
+	}
+
+	// ---- teardown ---------------------------------------------------------------------
+
+	@Test
+	void closingProvidersStopsTheirThreadsAndReleasesEverything() throws Exception {
+		Set<Thread> before = Thread.getAllStackTraces().keySet();
+		RdmaProvider serverSide = openProvider();
+		RdmaProvider clientSide = openProvider();
+		Endpoint server = new Endpoint(serverSide, null, deadline(), UnaryOperator.identity());
+		Endpoint client = new Endpoint(clientSide, null, deadline(), UnaryOperator.identity());
+		MemoryRegion inbox = server.register(64, 0, LOCAL_WRITE);
+		server.postReceive(1, inbox);
+		server.postReceive(2, inbox);
+		MemoryRegion source = server.registerPattern(4096, 1, REMOTE_READ);
+		connect(client, server);
+		MemoryRegion sink = client.register(4096, 0, LOCAL_WRITE);
+		client.qp.postSend(SendWorkRequest.rdmaRead(1, source.remoteAddress(0), ScatterGatherEntry.of(sink)));
+		client.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(sink, 0, 64)));
+		assertThat(client.sends.next(2)).extracting(Completion::status).containsOnly(CompletionStatus.SUCCESS);
+		assertThat(server.receives.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+
+		clientSide.close();
+		serverSide.close();
+		clientSide.close();
+
+		assertThat(serverSide.isClosed()).isTrue();
+		assertThat(clientSide.isClosed()).isTrue();
+		assertThat(List.of(inbox, source, sink)).noneMatch(MemoryRegion::isRegistered);
+		assertThat(server.pd.registeredRegionCount()).isZero();
+		assertThat(client.pd.registeredRegionCount()).isZero();
+		assertThat(server.pd.isClosed()).isTrue();
+		assertThat(client.qp.state()).isEqualTo(QueuePairState.CLOSED);
+		assertThat(server.qp.state()).isEqualTo(QueuePairState.CLOSED);
+		assertThat(List.of(server.sendCq, server.recvCq, client.sendCq, client.recvCq)).allMatch(CompletionQueue::isClosed);
+		assertThat(server.receives.next().status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+		assertThatThrownBy(serverSide::allocateProtectionDomain).isInstanceOf(IllegalStateException.class);
+		assertNoThreadsLeftBeyond(before);
+	}
+
+	// ---- helpers ----------------------------------------------------------------------
+
+	/**
+	 * Opens a provider that is closed after the test.
+	 * @return the provider
+	 */
+	protected RdmaProvider open() {
+		RdmaProvider provider = openProvider();
+		this.opened.add(provider);
+		return provider;
+	}
+
+	/**
+	 * An endpoint with default attributes.
+	 * @param provider the provider
+	 * @return the endpoint
+	 */
+	protected Endpoint endpoint(RdmaProvider provider) {
+		return endpoint(provider, UnaryOperator.identity());
+	}
+
+	/**
+	 * An endpoint with adjusted attributes.
+	 * @param provider the provider
+	 * @param customizer adjusts the queue pair attributes
+	 * @return the endpoint
+	 */
+	protected Endpoint endpoint(RdmaProvider provider, UnaryOperator<QueuePairAttributes> customizer) {
+		return new Endpoint(provider, null, deadline(), customizer);
+	}
+
+	/**
+	 * Connects two endpoints (the server listens, accepts with its queue pair, stops
+	 * listening).
+	 * @param client the active side
+	 * @param server the passive side
+	 * @throws Exception if the connection fails
+	 */
+	protected void connect(Endpoint client, Endpoint server) throws Exception {
+		CompletableFuture<RdmaConnection> accepted = new CompletableFuture<>();
+		RdmaListener listener = server.provider.listen(listenAddress(), (request) -> {
+			try {
+				accepted.complete(request.accept(server.qp, PrivateData.EMPTY, server.events));
+			}
+			catch (Throwable ex) {
+				accepted.completeExceptionally(ex);
+			}
+		});
+		try {
+			client.connection = await(client.provider.connect(client.qp,
+					ConnectParameters.to(listener.localAddress()).withListener(client.events).withTimeout(deadline())));
+			server.connection = await(accepted);
+		}
+		finally {
+			listener.close();
+		}
+		assertThat(client.connection.isConnected()).isTrue();
+	}
+
+	/**
+	 * A connected pair with default attributes and no receives posted.
+	 * @return the pair
+	 * @throws Exception if the connection fails
+	 */
+	protected Link connected() throws Exception {
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		connect(client, server);
+		return new Link(client, server);
+	}
+
+	/**
+	 * Posts a work request that violates remote access rules and checks the outcome: the
+	 * initiator completes it with {@code REM_ACCESS_ERR} and the connection fails on both
+	 * sides.
+	 * @param initiator the side that posts
+	 * @param target the other side
+	 * @param wr the offending work request
+	 */
+	protected void assertRemoteAccessFails(Endpoint initiator, Endpoint target, SendWorkRequest wr) {
+		initiator.qp.postSend(wr);
+		Completion completion = initiator.sends.next();
+		assertThat(completion.wrId()).isEqualTo(wr.wrId());
+		assertThat(completion.status()).as("status of %s", completion).isEqualTo(CompletionStatus.REM_ACCESS_ERR);
+		assertConnectionFailed(initiator, target);
+	}
+
+	/**
+	 * Checks that the connection between two endpoints failed: both get an ERROR and a
+	 * DISCONNECTED event and their queue pairs are in error.
+	 * @param sides the endpoints
+	 */
+	protected void assertConnectionFailed(Endpoint... sides) {
+		for (Endpoint side : sides) {
+			side.events.await(ConnectionEventType.DISCONNECTED);
+			assertThat(side.events.types()).contains(ConnectionEventType.ERROR);
+			assertThat(side.qp.state()).isEqualTo(QueuePairState.ERROR);
+			assertThat(side.connection.isConnected()).isFalse();
+		}
+	}
+
+	/**
+	 * Waits for a future with the deadline.
+	 * @param <T> the result type
+	 * @param future the future
+	 * @return its value
+	 * @throws Exception if it failed
+	 */
+	protected <T> T await(CompletableFuture<T> future) throws Exception {
+		try {
+			return future.get(deadline().toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof Exception cause) {
+				throw cause;
+			}
+			throw ex;
+		}
+		catch (TimeoutException ex) {
+			throw new AssertionError("Nothing happened within " + deadline(), ex);
+		}
+	}
+
+	/**
+	 * Waits for a future to fail.
+	 * @param future the future
+	 * @return the cause
+	 */
+	protected Throwable awaitFailure(CompletableFuture<?> future) {
+		try {
+			Object value = future.get(deadline().toMillis(), TimeUnit.MILLISECONDS);
+			throw new AssertionError("Expected a failure but got " + value);
+		}
+		catch (ExecutionException ex) {
+			return ex.getCause();
+		}
+		catch (TimeoutException ex) {
+			throw new AssertionError("Neither success nor failure within " + deadline(), ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new AssertionError(ex);
+		}
+	}
+
+	private int pollAtLeast(CompletionQueue cq, WorkCompletion[] holders, int count) {
+		long end = System.nanoTime() + deadline().toNanos();
+		int polled = 0;
+		while (polled < count) {
+			// Poll into the caller's holders from index "polled" on, keeping their identity.
+			WorkCompletion[] rest = java.util.Arrays.copyOfRange(holders, polled, holders.length);
+			int n = cq.poll(rest);
+			System.arraycopy(rest, 0, holders, polled, rest.length);
+			polled += n;
+			if (polled >= count) {
+				break;
+			}
+			if (System.nanoTime() - end > 0) {
+				fail("Only " + polled + " of " + count + " completions within " + deadline());
+			}
+			Thread.onSpinWait();
+		}
+		return polled;
+	}
+
+	private void runConcurrently(int threads, IntTask task) throws Exception {
+		CountDownLatch start = new CountDownLatch(1);
+		ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+		List<Thread> workers = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			int index = t;
+			Thread worker = new Thread(() -> {
+				try {
+					start.await();
+					task.run(index);
+				}
+				catch (Throwable ex) {
+					failures.add(ex);
+				}
+			}, "conformance-worker-" + t);
+			workers.add(worker);
+			worker.start();
+		}
+		start.countDown();
+		long end = System.nanoTime() + deadline().toNanos() * 2;
+		for (Thread worker : workers) {
+			worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())));
+			if (worker.isAlive()) {
+				fail(worker.getName() + " did not finish within " + deadline().multipliedBy(2) + " (deadlock?)");
+			}
+		}
+		if (!failures.isEmpty()) {
+			AssertionError error = new AssertionError(failures.size() + " worker(s) failed");
+			failures.forEach(error::addSuppressed);
+			throw error;
+		}
+	}
+
+	private void assertNoThreadsLeftBeyond(Set<Thread> before) throws InterruptedException {
+		long end = System.nanoTime() + deadline().toNanos();
+		for (Thread thread : Thread.getAllStackTraces().keySet()) {
+			if (before.contains(thread) || thread.getName().startsWith("ForkJoinPool.commonPool")) {
+				continue;
+			}
+			thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())));
+			assertThat(thread.isAlive()).as("thread %s is still running after the providers closed", thread.getName())
+				.isFalse();
+		}
+	}
+
+	private static int unusedStag(MemoryRegion region) {
+		int stag;
+		do {
+			stag = ThreadLocalRandom.current().nextInt();
+		}
+		while (stag == region.stag() || stag == 0);
+		return stag;
+	}
+
+	private static void assertThatIllegalStateException(Runnable action) {
+		assertThatThrownBy(action::run).isInstanceOf(IllegalStateException.class);
+	}
+
+	private static void fill(ByteBuffer buffer, int value) {
+		for (int i = 0; i < buffer.capacity(); i++) {
+			buffer.put(i, (byte) value);
+		}
+	}
+
+	/**
+	 * Asserts {@code buffer[from, to)} holds the pattern {@code (seed + i - from) mod 256}.
+	 * @param buffer the buffer
+	 * @param from first index
+	 * @param to end index
+	 * @param seed the byte at {@code from}
+	 */
+	protected static void assertPattern(ByteBuffer buffer, int from, int to, int seed) {
+		for (int i = from; i < to; i++) {
+			if (buffer.get(i) != (byte) (seed + i - from)) {
+				fail("Byte " + i + " is " + buffer.get(i) + " but should be " + (byte) (seed + i - from));
+			}
+		}
+	}
+
+	/**
+	 * Asserts {@code buffer[from, to)} holds one byte value.
+	 * @param buffer the buffer
+	 * @param from first index
+	 * @param to end index
+	 * @param value the value
+	 */
+	protected static void assertFilled(ByteBuffer buffer, int from, int to, int value) {
+		for (int i = from; i < to; i++) {
+			if (buffer.get(i) != (byte) value) {
+				fail("Byte " + i + " is " + buffer.get(i) + " but should be untouched (" + (byte) value + ")");
+			}
+		}
+	}
+
+	/**
+	 * A connected pair.
+	 * @param client the active side
+	 * @param server the passive side
+	 */
+	protected record Link(Endpoint client, Endpoint server) {
+	}
+
+	@FunctionalInterface
+	private interface IntTask {
+
+		void run(int index) throws Exception;
+
+	}
+
+}
