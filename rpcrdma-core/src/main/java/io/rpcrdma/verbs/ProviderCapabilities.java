@@ -17,8 +17,8 @@ package io.rpcrdma.verbs;
  * @param rejectPrivateDataVisible whether the requester sees the private data of a
  * reject ({@link ConnectionRejectedException#privateData()})
  * @param remoteInvalidation whether a peer can invalidate this provider's STags with
- * {@link SendOpcode#SEND_WITH_INVALIDATE} (RFC 5040 §5.3); when not, the owner
- * invalidates locally after the RPC completes (RFC 8166 §8)
+ * {@link SendOpcode#SEND_WITH_INVALIDATE} (RFC 5040 Send with Invalidate); when not, the
+ * owner invalidates locally after the RPC completes (RFC 8166 on memory protection)
  */
 public record ProviderCapabilities(boolean requestPrivateDataVisible, boolean acceptPrivateDataVisible,
 		boolean rejectPrivateDataVisible, boolean remoteInvalidation) {
