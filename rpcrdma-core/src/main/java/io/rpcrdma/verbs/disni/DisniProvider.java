@@ -161,8 +161,10 @@ final class DisniProvider implements RdmaProvider {
 			channel = RdmaEventChannel.createEventChannel();
 		}
 		catch (IOException | LinkageError | RuntimeException ex) {
-			throw new ProviderUnavailableException("RDMA provider 'disni' cannot open librdmacm's event channel: "
-					+ ex + "; check that libdisni matches DiSNI 2.1 and that rdma-core is installed (see "
+			// The native message ends with a line break; keep the exception message on one line.
+			throw new ProviderUnavailableException("RDMA provider 'disni' cannot open librdmacm's event channel ("
+					+ String.valueOf(ex.getMessage()).strip() + "); check that an RDMA device exists ('rdma link') and "
+					+ "/dev/infiniband/rdma_cm is accessible, and that libdisni is built from DiSNI 2.1 (see "
 					+ "docs/hardware.md)");
 		}
 		if (channel == null) {
@@ -179,8 +181,9 @@ final class DisniProvider implements RdmaProvider {
 		}
 		catch (IOException | RuntimeException ex) {
 			throw new ProviderUnavailableException("RDMA provider 'disni' cannot open the RDMA device of "
-					+ selection.address().getHostAddress() + " (" + selection.networkInterface() + "): " + ex
-					+ "; set " + DisniSettings.LOCAL_ADDRESS + " to an IPv4 address of an RDMA interface");
+					+ selection.address().getHostAddress() + " (" + selection.networkInterface() + "): "
+					+ String.valueOf(ex.getMessage()).strip() + "; set " + DisniSettings.LOCAL_ADDRESS
+					+ " to an IPv4 address of an RDMA interface");
 		}
 	}
 
