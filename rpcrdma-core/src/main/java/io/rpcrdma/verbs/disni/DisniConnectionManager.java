@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 import com.ibm.disni.verbs.RdmaCm;
@@ -121,21 +123,27 @@ final class DisniConnectionManager {
 
 	private void run() {
 		while (this.running) {
-			RdmaCmEvent event;
+			RdmaCmEvent event = null;
+			boolean failed = false;
 			this.channelLock.lock();
 			try {
 				event = this.channel.getCmEvent(this.pollMillis);
 			}
 			catch (IOException | RuntimeException ex) {
-				if (this.running) {
-					logger.log(Level.ERROR, "Reading the rdma_cm event channel failed; connection events stop", ex);
+				if (!this.running) {
+					return;
 				}
-				return;
+				// One bad event must not stop connection handling for the whole provider.
+				logger.log(Level.ERROR, "Reading the rdma_cm event channel failed", ex);
+				failed = true;
 			}
 			finally {
 				this.channelLock.unlock();
 			}
-			if (event != null) {
+			if (failed) {
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(this.pollMillis));
+			}
+			else if (event != null) {
 				try {
 					dispatch(event.getEvent(), event.getListenIdPriv(), event.getConnIdPriv());
 				}
