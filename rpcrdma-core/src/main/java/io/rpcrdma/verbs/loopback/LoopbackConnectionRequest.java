@@ -68,17 +68,16 @@ final class LoopbackConnectionRequest implements ConnectionRequest {
 		PrivateData data = (reply != null) ? reply : PrivateData.EMPTY;
 		LoopbackConnection passive = new LoopbackConnection(qp.provider(), qp, this.listener.localAddress(),
 				this.requester.localAddress(), events, this.privateData);
-		if (!qp.attach(passive)) {
-			throw new QueuePairStateException(
-					"Queue pair " + qp.queuePairNumber() + " already belongs to a connection; create a new one");
-		}
 		synchronized (this) {
 			if (this.outcome != Outcome.PENDING) {
-				qp.enterError("connection request expired");
 				throw new ConnectionFailedException(
 						this.outcome == Outcome.EXPIRED ? ConnectionEventType.TIMEOUT : ConnectionEventType.REJECTED,
 						"The connection request from " + remoteAddress() + " was already " + this.outcome.name()
-								.toLowerCase() + "; answer requests before the requester's connect timeout");
+							.toLowerCase(java.util.Locale.ROOT) + "; answer requests before the requester's connect timeout");
+			}
+			if (!qp.attach(passive)) {
+				throw new QueuePairStateException(
+						"Queue pair " + qp.queuePairNumber() + " already belongs to a connection; create a new one");
 			}
 			this.outcome = Outcome.ACCEPTED;
 		}
@@ -92,7 +91,7 @@ final class LoopbackConnectionRequest implements ConnectionRequest {
 		synchronized (this) {
 			if (this.outcome != Outcome.PENDING) {
 				throw new ConnectionFailedException(ConnectionEventType.REJECTED, "The connection request from "
-						+ remoteAddress() + " was already " + this.outcome.name().toLowerCase());
+						+ remoteAddress() + " was already " + this.outcome.name().toLowerCase(java.util.Locale.ROOT));
 			}
 			this.outcome = Outcome.REJECTED;
 		}

@@ -52,7 +52,7 @@ final class LoopbackEngine implements Runnable {
 
 	LoopbackEngine(long spinNanos) {
 		this.spinNanos = spinNanos;
-		this.thread = new Thread(this, "rpcrdma-loopback-engine-" + ids.incrementAndGet());
+		this.thread = new EngineThread(this, "rpcrdma-loopback-engine-" + ids.incrementAndGet());
 		this.thread.setDaemon(true);
 	}
 
@@ -94,11 +94,17 @@ final class LoopbackEngine implements Runnable {
 
 	/**
 	 * Runs a task on the engine and waits for it, or runs it at once on the engine thread.
+	 * On another engine's thread (a handler of one device closing a queue pair of another)
+	 * it does not wait, because engines must never wait for each other.
 	 * @param task the task
 	 */
 	void runAndWait(Runnable task) {
 		if (inEngine() || !this.thread.isAlive()) {
 			task.run();
+			return;
+		}
+		if (Thread.currentThread() instanceof EngineThread) {
+			execute(task);
 			return;
 		}
 		CompletableFuture<Void> done = new CompletableFuture<>();
@@ -256,6 +262,14 @@ final class LoopbackEngine implements Runnable {
 			}
 		}
 		return worked;
+	}
+
+	private static final class EngineThread extends Thread {
+
+		EngineThread(Runnable body, String name) {
+			super(body, name);
+		}
+
 	}
 
 	private record Timer(long deadline, long sequence, Runnable task) implements Comparable<Timer> {

@@ -77,7 +77,7 @@ public final class LoopbackProvider implements RdmaProvider {
 	@Override
 	public ProtectionDomain allocateProtectionDomain() {
 		checkOpen();
-		SoftwareProtectionDomain pd = new SoftwareProtectionDomain(this, this.regions);
+		SoftwareProtectionDomain pd = new SoftwareProtectionDomain(this, this.regions, this.domains::remove);
 		this.domains.add(pd);
 		return pd;
 	}

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 import io.rpcrdma.verbs.AccessFlag;
 import io.rpcrdma.verbs.MemoryRegion;
@@ -23,6 +24,8 @@ public class SoftwareProtectionDomain implements ProtectionDomain {
 
 	private final Set<SoftwareMemoryRegion> regions = ConcurrentHashMap.newKeySet();
 
+	private final Consumer<SoftwareProtectionDomain> onClose;
+
 	private volatile boolean closed;
 
 	/**
@@ -31,8 +34,21 @@ public class SoftwareProtectionDomain implements ProtectionDomain {
 	 * @param table the device's region table
 	 */
 	public SoftwareProtectionDomain(RdmaProvider provider, MemoryRegionTable table) {
+		this(provider, table, (pd) -> {
+		});
+	}
+
+	/**
+	 * Creates a domain that tells its provider when it is closed.
+	 * @param provider the owning provider
+	 * @param table the device's region table
+	 * @param onClose called once when the domain is closed
+	 */
+	public SoftwareProtectionDomain(RdmaProvider provider, MemoryRegionTable table,
+			Consumer<SoftwareProtectionDomain> onClose) {
 		this.provider = provider;
 		this.table = table;
+		this.onClose = onClose;
 	}
 
 	@Override
@@ -81,6 +97,7 @@ public class SoftwareProtectionDomain implements ProtectionDomain {
 		for (SoftwareMemoryRegion region : List.copyOf(this.regions)) {
 			region.deregister();
 		}
+		this.onClose.accept(this);
 	}
 
 	void regionDeregistered(SoftwareMemoryRegion region) {

@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
@@ -36,7 +37,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.rpcrdma.verbs.AccessFlag;
 import io.rpcrdma.verbs.CompletionOpcode;
 import io.rpcrdma.verbs.CompletionQueue;
 import io.rpcrdma.verbs.CompletionQueueOverrunException;
@@ -65,6 +65,7 @@ import io.rpcrdma.verbs.ReceiveWorkRequest;
 import io.rpcrdma.verbs.RemoteAddress;
 import io.rpcrdma.verbs.RnrPolicy;
 import io.rpcrdma.verbs.ScatterGatherEntry;
+import io.rpcrdma.verbs.SendOpcode;
 import io.rpcrdma.verbs.SendWorkRequest;
 import io.rpcrdma.verbs.WorkCompletion;
 
@@ -287,7 +288,7 @@ public abstract class ProviderConformanceKit {
 		}
 		server.qp.postRecv(new ReceiveWorkRequest(1, scatter));
 		connect(client, server);
-		client.qp.postSend(new SendWorkRequest(2, io.rpcrdma.verbs.SendOpcode.SEND, gather, null, 0, true));
+		client.qp.postSend(new SendWorkRequest(2, SendOpcode.SEND, gather, null, 0, true));
 		assertThat(client.sends.next().status()).isEqualTo(CompletionStatus.SUCCESS);
 		Completion received = server.receives.next();
 		assertThat(received.status()).isEqualTo(CompletionStatus.SUCCESS);
@@ -302,7 +303,7 @@ public abstract class ProviderConformanceKit {
 
 		// RDMA Write gathers from 16 entries; RDMA Read scatters into 16.
 		MemoryRegion target = server.register(total, 0, LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ);
-		client.qp.postSend(new SendWorkRequest(3, io.rpcrdma.verbs.SendOpcode.RDMA_WRITE, gather,
+		client.qp.postSend(new SendWorkRequest(3, SendOpcode.RDMA_WRITE, gather,
 				target.remoteAddress(0), 0, true));
 		assertThat(client.sends.next().status()).isEqualTo(CompletionStatus.SUCCESS);
 		assertPattern(target.buffer(), 0, total, 5);
@@ -313,7 +314,7 @@ public abstract class ProviderConformanceKit {
 			readScatter.add(ScatterGatherEntry.of(readBack, offset, size));
 			offset += size;
 		}
-		client.qp.postSend(new SendWorkRequest(4, io.rpcrdma.verbs.SendOpcode.RDMA_READ, readScatter,
+		client.qp.postSend(new SendWorkRequest(4, SendOpcode.RDMA_READ, readScatter,
 				target.remoteAddress(0), 0, true));
 		Completion read = client.sends.next();
 		assertThat(read.status()).isEqualTo(CompletionStatus.SUCCESS);
@@ -1000,6 +1001,7 @@ public abstract class ProviderConformanceKit {
 		Endpoint server = endpoint(this.serverProvider);
 		assertThatExceptionOfType(ConnectionFailedException.class)
 			.isThrownBy(() -> await(unanswered).accept(server.qp, PrivateData.EMPTY, null));
+		assertThat(server.qp.state()).as("a failed accept leaves the queue pair usable").isEqualTo(QueuePairState.INIT);
 	}
 
 	@Test
@@ -1096,7 +1098,7 @@ public abstract class ProviderConformanceKit {
 		assertThat(client.sends.next(total)).extracting(Completion::status).containsOnly(CompletionStatus.SUCCESS);
 		List<Completion> received = server.receives.next(total);
 		int[] lastSeen = new int[threads];
-		java.util.Arrays.fill(lastSeen, -1);
+		Arrays.fill(lastSeen, -1);
 		for (int i = 0; i < total; i++) {
 			assertThat(received.get(i).status()).isEqualTo(CompletionStatus.SUCCESS);
 			int thread = inbox.buffer().getInt(i * 8);
@@ -1321,7 +1323,7 @@ public abstract class ProviderConformanceKit {
 		int polled = 0;
 		while (polled < count) {
 			// Poll into the caller's holders from index "polled" on, keeping their identity.
-			WorkCompletion[] rest = java.util.Arrays.copyOfRange(holders, polled, holders.length);
+			WorkCompletion[] rest = Arrays.copyOfRange(holders, polled, holders.length);
 			int n = cq.poll(rest);
 			System.arraycopy(rest, 0, holders, polled, rest.length);
 			polled += n;
