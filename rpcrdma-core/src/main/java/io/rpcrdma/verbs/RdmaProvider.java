@@ -21,6 +21,17 @@ public interface RdmaProvider extends AutoCloseable {
 	String name();
 
 	/**
+	 * What this provider can do beyond the common semantics; the layers above use it to
+	 * pick a mechanism that works here (for example in-band negotiation when private
+	 * data does not travel).
+	 * @return the capabilities; {@link ProviderCapabilities#FULL} unless a provider says
+	 * otherwise
+	 */
+	default ProviderCapabilities capabilities() {
+		return ProviderCapabilities.FULL;
+	}
+
+	/**
 	 * Allocates a protection domain (verbs {@code ibv_alloc_pd}).
 	 * @return a new protection domain
 	 * @throws IllegalStateException if the provider is closed

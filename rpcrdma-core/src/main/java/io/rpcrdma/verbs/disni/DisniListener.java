@@ -1,0 +1,134 @@
+package io.rpcrdma.verbs.disni;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.ibm.disni.verbs.RdmaCmId;
+
+import io.rpcrdma.verbs.ConnectionRequestHandler;
+import io.rpcrdma.verbs.RdmaException;
+import io.rpcrdma.verbs.RdmaListener;
+
+/**
+ * A listening rdma_cm id. Requests go to the handler on the provider's event thread;
+ * closing the listener rejects the requests still unanswered.
+ */
+final class DisniListener implements RdmaListener, DisniConnectionManager.ListeningTarget {
+
+	private static final System.Logger logger = System.getLogger(DisniListener.class.getName());
+
+	private static final int BACKLOG = 128;
+
+	private final DisniProvider provider;
+
+	private final ConnectionRequestHandler handler;
+
+	private final Set<DisniConnectionRequest> pending = ConcurrentHashMap.newKeySet();
+
+	private RdmaCmId cmId;
+
+	private volatile InetSocketAddress localAddress;
+
+	private volatile boolean closed;
+
+	DisniListener(DisniProvider provider, ConnectionRequestHandler handler) {
+		this.provider = provider;
+		this.handler = handler;
+	}
+
+	DisniProvider provider() {
+		return this.provider;
+	}
+
+	void bind(InetSocketAddress address) {
+		DisniConnectionManager cm = this.provider.connectionManager();
+		try {
+			this.cmId = cm.createId();
+		}
+		catch (IOException ex) {
+			throw new RdmaException("Cannot create an rdma_cm id to listen on " + address + ": "
+					+ DisniProtectionDomain.describe(ex), ex);
+		}
+		cm.register(this.cmId, this);
+		try {
+			this.cmId.bindAddr(address);
+			this.cmId.listen(BACKLOG);
+			SocketAddress bound = this.cmId.getSource();
+			this.localAddress = (bound instanceof InetSocketAddress inet && inet.getPort() != 0) ? inet : address;
+		}
+		catch (IOException | RuntimeException ex) {
+			cm.destroy(this.cmId);
+			throw new RdmaException("Cannot listen on " + address + ": "
+					+ DisniProtectionDomain.describe(ex instanceof IOException io ? io : new IOException(ex))
+					+ "; the address must belong to an interface with an RDMA device and the port must be free", ex);
+		}
+	}
+
+	@Override
+	public InetSocketAddress localAddress() {
+		return this.localAddress;
+	}
+
+	@Override
+	public void onConnectRequest(RdmaCmId requestId) {
+		if (this.closed) {
+			this.provider.connectionManager().destroy(requestId);
+			return;
+		}
+		InetSocketAddress remote = null;
+		try {
+			SocketAddress destination = requestId.getDestination();
+			remote = (destination instanceof InetSocketAddress inet) ? inet : null;
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.log(Level.DEBUG, "Cannot read the requester's address", ex);
+		}
+		DisniConnectionRequest request = new DisniConnectionRequest(this, requestId, remote);
+		this.pending.add(request);
+		this.provider.connectionManager().register(requestId, request);
+		this.provider.events().execute(() -> {
+			try {
+				this.handler.onConnectionRequest(request);
+			}
+			catch (Throwable ex) {
+				logger.log(Level.ERROR, "Connection request handler threw; rejecting the request", ex);
+				request.rejectQuietly();
+			}
+		});
+	}
+
+	@Override
+	public void onCmEvent(int event) {
+		if (event == CmEvents.DEVICE_REMOVAL) {
+			logger.log(Level.ERROR, "The RDMA device of listener " + this.localAddress + " was removed");
+		}
+	}
+
+	void answered(DisniConnectionRequest request) {
+		this.pending.remove(request);
+	}
+
+	@Override
+	public void close() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		this.provider.connectionManager().destroy(this.cmId);
+		for (DisniConnectionRequest request : List.copyOf(this.pending)) {
+			request.rejectQuietly();
+		}
+		this.provider.listenerClosed(this);
+	}
+
+	@Override
+	public String toString() {
+		return "DisniListener[" + this.localAddress + "]";
+	}
+
+}

@@ -1,0 +1,100 @@
+package io.rpcrdma.verbs.disni;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.ibm.disni.verbs.IbvPd;
+
+import io.rpcrdma.verbs.AccessFlag;
+import io.rpcrdma.verbs.MemoryRegion;
+import io.rpcrdma.verbs.ProtectionDomain;
+import io.rpcrdma.verbs.RdmaProvider;
+
+/**
+ * A protection domain on the adapter ({@code ibv_alloc_pd}). Registration is a system call
+ * that pins pages, so the memory pools register once and reuse; it never belongs on a
+ * per-RPC path.
+ */
+final class DisniProtectionDomain implements ProtectionDomain {
+
+	private static final System.Logger logger = System.getLogger(DisniProtectionDomain.class.getName());
+
+	private final DisniProvider provider;
+
+	private final IbvPd pd;
+
+	private final Set<DisniMemoryRegion> regions = ConcurrentHashMap.newKeySet();
+
+	private volatile boolean closed;
+
+	DisniProtectionDomain(DisniProvider provider, IbvPd pd) {
+		this.provider = provider;
+		this.pd = pd;
+	}
+
+	@Override
+	public RdmaProvider provider() {
+		return this.provider;
+	}
+
+	IbvPd ibvPd() {
+		return this.pd;
+	}
+
+	@Override
+	public MemoryRegion registerMemory(ByteBuffer directBuffer, Set<AccessFlag> access) {
+		if (this.closed) {
+			throw new IllegalStateException("The protection domain is closed; allocate a new one to register memory");
+		}
+		RegistrationRequest request = RegistrationRequest.of(directBuffer, access);
+		DisniMemoryRegion region = new DisniMemoryRegion(this, request);
+		this.regions.add(region);
+		if (this.closed) {
+			region.deregister();
+			throw new IllegalStateException("The protection domain was closed during registration");
+		}
+		return region;
+	}
+
+	@Override
+	public int registeredRegionCount() {
+		return this.regions.size();
+	}
+
+	@Override
+	public boolean isClosed() {
+		return this.closed;
+	}
+
+	@Override
+	public void close() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		for (DisniMemoryRegion region : List.copyOf(this.regions)) {
+			region.deregister();
+		}
+		try {
+			this.pd.deallocPd();
+		}
+		catch (Exception ex) {
+			// EBUSY: a queue pair still uses it; the provider closes those first.
+			logger.log(Level.WARNING, "ibv_dealloc_pd failed; close the queue pairs of a protection domain first", ex);
+		}
+		this.provider.protectionDomainClosed(this);
+	}
+
+	void regionDeregistered(DisniMemoryRegion region) {
+		this.regions.remove(region);
+	}
+
+	static String describe(IOException ex) {
+		return (ex.getMessage() != null) ? ex.getMessage() : ex.getClass().getSimpleName();
+	}
+
+}

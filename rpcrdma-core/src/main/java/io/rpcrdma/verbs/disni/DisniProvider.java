@@ -1,0 +1,522 @@
+package io.rpcrdma.verbs.disni;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+import com.ibm.disni.verbs.IbvCQ;
+import com.ibm.disni.verbs.IbvCompChannel;
+import com.ibm.disni.verbs.IbvContext;
+import com.ibm.disni.verbs.IbvPd;
+import com.ibm.disni.verbs.RdmaCmId;
+import com.ibm.disni.verbs.RdmaEventChannel;
+
+import io.rpcrdma.verbs.CompletionHandler;
+import io.rpcrdma.verbs.CompletionQueue;
+import io.rpcrdma.verbs.ConnectParameters;
+import io.rpcrdma.verbs.ConnectionRefusedException;
+import io.rpcrdma.verbs.ConnectionRequestHandler;
+import io.rpcrdma.verbs.ProtectionDomain;
+import io.rpcrdma.verbs.ProviderCapabilities;
+import io.rpcrdma.verbs.ProviderUnavailableException;
+import io.rpcrdma.verbs.QueuePair;
+import io.rpcrdma.verbs.QueuePairAttributes;
+import io.rpcrdma.verbs.QueuePairStateException;
+import io.rpcrdma.verbs.RdmaConnection;
+import io.rpcrdma.verbs.RdmaException;
+import io.rpcrdma.verbs.RdmaListener;
+import io.rpcrdma.verbs.RdmaProvider;
+
+/**
+ * The {@code disni} provider: one RDMA device (the one that owns the configured or first
+ * RDMA interface address) driven through DiSNI 2.1's verbs layer.
+ * <p>
+ * It uses DiSNI's verbs and rdma_cm classes directly, not its endpoint groups. The SPI
+ * mirrors verbs, so protection domains, completion queues, memory regions and queue pairs
+ * exist before any connection; DiSNI's groups create all of these per connection, with one
+ * size for every queue pair of a group, behind a blocking {@code connect()} and
+ * {@code accept()} that have the known hangs (DiSNI issues 41 and 56). Its active group
+ * would also add a thread hop per completion. So the provider runs its own connection
+ * manager thread ({@link DisniConnectionManager}) and its own completion engine
+ * ({@link DisniCompletionQueue}, in {@link CompletionMode#EVENT} or
+ * {@link CompletionMode#BUSY_POLL}), which is what DiSNI's passive group leaves to its
+ * users.
+ * <p>
+ * Threads: one connection manager thread, one event thread (listener callbacks, connect
+ * timeouts), and per completion queue with a handler one event thread, or one busy-poll
+ * thread for the provider. All are daemons named {@code rpcrdma-disni-N-*}.
+ */
+final class DisniProvider implements RdmaProvider {
+
+	private static final System.Logger logger = System.getLogger(DisniProvider.class.getName());
+
+	/**
+	 * DiSNI 2.1 carries no private data to the listener or back, has no reject, and
+	 * registers with ibv_reg_mr, whose regions a peer cannot invalidate.
+	 */
+	static final ProviderCapabilities CAPABILITIES = new ProviderCapabilities(false, false, false, false);
+
+	private static final AtomicInteger instances = new AtomicInteger();
+
+	private final DisniSettings settings;
+
+	private final int instance = instances.incrementAndGet();
+
+	private final AtomicInteger threads = new AtomicInteger();
+
+	private final QueuePairTable<DisniQueuePair> queuePairs = new QueuePairTable<>(DisniQueuePair::index);
+
+	private final AtomicInteger nextQueuePairIndex = new AtomicInteger(1);
+
+	private final Set<DisniProtectionDomain> domains = ConcurrentHashMap.newKeySet();
+
+	private final Set<DisniCompletionQueue> completionQueues = ConcurrentHashMap.newKeySet();
+
+	private final Set<DisniListener> listeners = ConcurrentHashMap.newKeySet();
+
+	private final Set<DisniConnection> connections = ConcurrentHashMap.newKeySet();
+
+	private final Set<String> warned = ConcurrentHashMap.newKeySet();
+
+	private final List<DisniCompletionQueue> busyPolled = new CopyOnWriteArrayList<>();
+
+	private final ScheduledThreadPoolExecutor events;
+
+	private final DisniConnectionManager connectionManager;
+
+	private final RdmaCmId anchor;
+
+	private final IbvContext context;
+
+	private final int contextFd;
+
+	private final InetSocketAddress bindAddress;
+
+	private final String deviceName;
+
+	private final Thread busyPoller;
+
+	private volatile boolean closed;
+
+	private DisniProvider(DisniSettings settings, RdmaEventChannel channel, RdmaInterfaces.Selection selection)
+			throws IOException {
+		this.settings = settings;
+		this.bindAddress = new InetSocketAddress(selection.address(), 0);
+		this.deviceName = selection.device();
+		this.events = new ScheduledThreadPoolExecutor(1, (task) -> newThread("events", task));
+		this.events.setRemoveOnCancelPolicy(true);
+		this.connectionManager = new DisniConnectionManager(this, channel, settings.cmPollMillis());
+		RdmaCmId id = null;
+		try {
+			// An id bound to the interface address opens its device; it stays bound for the
+			// provider's lifetime so that the device context does too.
+			id = this.connectionManager.createId();
+			id.bindAddr(this.bindAddress);
+			this.context = id.getVerbs();
+			if (this.context == null) {
+				throw new IOException(selection.address().getHostAddress() + " is not an address of an RDMA device");
+			}
+			this.contextFd = this.context.getCmd_fd();
+		}
+		catch (IOException | RuntimeException ex) {
+			if (id != null) {
+				this.connectionManager.destroy(id);
+			}
+			this.connectionManager.close();
+			this.events.shutdownNow();
+			throw ex;
+		}
+		this.anchor = id;
+		this.busyPoller = (settings.completionMode() == CompletionMode.BUSY_POLL) ? newThread("busy-poll", this::busyPoll)
+				: null;
+		this.connectionManager.start();
+		if (this.busyPoller != null) {
+			this.busyPoller.start();
+		}
+	}
+
+	/**
+	 * Opens the device that owns the configured (or first) RDMA interface address.
+	 * @param settings the settings
+	 * @return the open provider
+	 * @throws ProviderUnavailableException if DiSNI, the device or the address fail
+	 */
+	static DisniProvider open(DisniSettings settings) {
+		RdmaInterfaces.Selection selection = selectAddress(settings);
+		RdmaEventChannel channel;
+		try {
+			channel = RdmaEventChannel.createEventChannel();
+		}
+		catch (IOException | LinkageError | RuntimeException ex) {
+			// The native message ends with a line break; keep the exception message on one line.
+			throw new ProviderUnavailableException("RDMA provider 'disni' cannot open librdmacm's event channel ("
+					+ String.valueOf(ex.getMessage()).strip() + "); check that an RDMA device exists ('rdma link') and "
+					+ "/dev/infiniband/rdma_cm is accessible, and that libdisni is built from DiSNI 2.1 (see "
+					+ "docs/hardware.md)");
+		}
+		if (channel == null) {
+			throw new ProviderUnavailableException("RDMA provider 'disni' found no usable RDMA device: "
+					+ "rdma_create_event_channel failed; check 'rdma link' and that /dev/infiniband/rdma_cm is "
+					+ "readable and writable by this user");
+		}
+		try {
+			DisniProvider provider = new DisniProvider(settings, channel, selection);
+			logger.log(Level.INFO, "RDMA provider 'disni' opened device {0} through {1} ({2}), completions: {3}",
+					provider.deviceName, selection.networkInterface(), selection.address().getHostAddress(),
+					settings.completionMode().value());
+			return provider;
+		}
+		catch (IOException | RuntimeException ex) {
+			throw new ProviderUnavailableException("RDMA provider 'disni' cannot open the RDMA device of "
+					+ selection.address().getHostAddress() + " (" + selection.networkInterface() + "): "
+					+ String.valueOf(ex.getMessage()).strip() + "; set " + DisniSettings.LOCAL_ADDRESS
+					+ " to an IPv4 address of an RDMA interface");
+		}
+	}
+
+	private static RdmaInterfaces.Selection selectAddress(DisniSettings settings) {
+		RdmaInterfaces interfaces = RdmaInterfaces.system();
+		if (settings.localAddress() != null) {
+			InetAddress address;
+			try {
+				address = InetAddress.getByName(settings.localAddress());
+			}
+			catch (UnknownHostException ex) {
+				throw new ProviderUnavailableException("Provider setting '" + DisniSettings.LOCAL_ADDRESS + "' is '"
+						+ settings.localAddress() + "', which does not resolve; give an IPv4 address of an RDMA interface");
+			}
+			if (!(address instanceof Inet4Address)) {
+				throw new ProviderUnavailableException("Provider setting '" + DisniSettings.LOCAL_ADDRESS + "' is "
+						+ address.getHostAddress() + ", but DiSNI 2.1 supports IPv4 only; give an IPv4 address");
+			}
+			return new RdmaInterfaces.Selection(interfaces.deviceOf(address).orElse("unknown"), "configured", address);
+		}
+		return interfaces.firstAddress()
+			.orElseThrow(() -> new ProviderUnavailableException("RDMA provider 'disni' found no network interface of "
+					+ "an RDMA device with an IPv4 address (RDMA devices and their interfaces: "
+					+ interfaces.interfacesByDevice() + "); bring the interface up with an IPv4 address, or set "
+					+ DisniSettings.LOCAL_ADDRESS));
+	}
+
+	// ---- SPI --------------------------------------------------------------------------
+
+	@Override
+	public String name() {
+		return DisniProviderFactory.NAME;
+	}
+
+	@Override
+	public ProviderCapabilities capabilities() {
+		return CAPABILITIES;
+	}
+
+	@Override
+	public ProtectionDomain allocateProtectionDomain() {
+		checkOpen();
+		try {
+			DisniProtectionDomain pd = new DisniProtectionDomain(this, this.context.allocPd());
+			this.domains.add(pd);
+			return pd;
+		}
+		catch (IOException ex) {
+			throw new RdmaException("ibv_alloc_pd failed on " + this.deviceName + ": " + DisniProtectionDomain.describe(ex),
+					ex);
+		}
+	}
+
+	@Override
+	public CompletionQueue createCompletionQueue(int capacity, CompletionHandler handler) {
+		checkOpen();
+		if (capacity <= 0 || capacity > (1 << 22)) {
+			throw new IllegalArgumentException("Completion queue capacity must be 1 to 2^22, got " + capacity);
+		}
+		IbvCompChannel channel = null;
+		try {
+			channel = this.context.createCompChannel();
+			IbvCQ cq = this.context.createCQ(channel, capacity, 0);
+			DisniCompletionQueue queue = new DisniCompletionQueue(this, capacity, handler, channel, cq);
+			this.completionQueues.add(queue);
+			queue.start();
+			if (handler != null && this.busyPoller != null) {
+				this.busyPolled.add(queue);
+			}
+			return queue;
+		}
+		catch (IOException ex) {
+			if (channel != null) {
+				try {
+					channel.destroyCompChannel();
+				}
+				catch (IOException ignored) {
+					// the creation error is the one to report
+				}
+			}
+			throw new RdmaException("Creating a completion queue of " + capacity + " entries on " + this.deviceName
+					+ " failed: " + DisniProtectionDomain.describe(ex) + "; the adapter's limit may be lower", ex);
+		}
+	}
+
+	@Override
+	public QueuePair createQueuePair(QueuePairAttributes attributes) {
+		checkOpen();
+		Objects.requireNonNull(attributes, "attributes");
+		if (!(attributes.protectionDomain() instanceof DisniProtectionDomain pd) || pd.provider() != this) {
+			throw new IllegalArgumentException(
+					"The protection domain was not allocated by this disni provider; allocate it here");
+		}
+		if (pd.isClosed()) {
+			throw new IllegalStateException("The protection domain is closed; allocate a new one");
+		}
+		checkCompletionQueue(attributes.sendCompletionQueue(), "send");
+		checkCompletionQueue(attributes.receiveCompletionQueue(), "receive");
+		if (attributes.maxSendSges() > DisniQueuePair.MAX_SGES || attributes.maxReceiveSges() > DisniQueuePair.MAX_SGES) {
+			throw new IllegalArgumentException("libdisni 2.1 creates queue pairs with at most " + DisniQueuePair.MAX_SGES
+					+ " scatter/gather entries per work request, but " + attributes.maxSendSges() + " (send) and "
+					+ attributes.maxReceiveSges() + " (receive) were asked for; use at most " + DisniQueuePair.MAX_SGES);
+		}
+		int total = attributes.maxSendWorkRequests() + attributes.maxReceiveWorkRequests();
+		if (attributes.sendCompletionQueue() == attributes.receiveCompletionQueue()
+				&& total > attributes.sendCompletionQueue().capacity()) {
+			// An adapter completion queue that overruns goes into error with an asynchronous
+			// event DiSNI does not deliver, so say so while it is still cheap to fix.
+			warnOnce("cq-size-" + System.identityHashCode(attributes.sendCompletionQueue()), "A completion queue of "
+					+ attributes.sendCompletionQueue().capacity() + " entries serves a queue pair that can have "
+					+ total + " work requests outstanding; if it overruns, the adapter fails it silently");
+		}
+		DisniQueuePair qp = new DisniQueuePair(this, attributes, this.nextQueuePairIndex.getAndIncrement());
+		this.queuePairs.put(qp);
+		return qp;
+	}
+
+	private void checkCompletionQueue(CompletionQueue cq, String role) {
+		if (!(cq instanceof DisniCompletionQueue disni) || disni.provider() != this) {
+			throw new IllegalArgumentException(
+					"The " + role + " completion queue was not created by this disni provider; create it here");
+		}
+		if (cq.isClosed()) {
+			throw new IllegalStateException("The " + role + " completion queue is closed; create a new one");
+		}
+	}
+
+	@Override
+	public RdmaListener listen(InetSocketAddress address, ConnectionRequestHandler handler) {
+		checkOpen();
+		Objects.requireNonNull(address, "address");
+		Objects.requireNonNull(handler, "handler");
+		InetSocketAddress resolved = resolve(address);
+		if (resolved == null || !(resolved.getAddress() instanceof Inet4Address)) {
+			throw new RdmaException("Cannot listen on " + address + ": DiSNI 2.1 needs an IPv4 address that resolves; "
+					+ "give an address of this provider's interface (" + this.bindAddress.getAddress().getHostAddress()
+					+ ")");
+		}
+		DisniListener listener = new DisniListener(this, handler);
+		listener.bind(resolved);
+		this.listeners.add(listener);
+		return listener;
+	}
+
+	@Override
+	public CompletableFuture<RdmaConnection> connect(QueuePair queuePair, ConnectParameters parameters) {
+		checkOpen();
+		Objects.requireNonNull(parameters, "parameters");
+		if (!(queuePair instanceof DisniQueuePair qp) || qp.provider() != this) {
+			throw new IllegalArgumentException(
+					"Connect needs a queue pair created by this disni provider, got " + queuePair);
+		}
+		InetSocketAddress remote = resolve(parameters.remoteAddress());
+		if (remote == null || !(remote.getAddress() instanceof Inet4Address)) {
+			return CompletableFuture.failedFuture(new ConnectionRefusedException("Cannot connect to "
+					+ parameters.remoteAddress() + ": DiSNI 2.1 needs an IPv4 address that resolves"));
+		}
+		RdmaCmId id;
+		try {
+			id = this.connectionManager.createId();
+		}
+		catch (IOException ex) {
+			throw new RdmaException("rdma_create_id failed: " + DisniProtectionDomain.describe(ex), ex);
+		}
+		DisniConnection connection = DisniConnection.active(this, qp, id, remote, parameters.listener());
+		if (!qp.attach(connection)) {
+			this.connectionManager.destroy(id);
+			throw new QueuePairStateException("Queue pair " + qp.queuePairNumber() + " is " + qp.state()
+					+ " or already connecting; connect a new queue pair in INIT");
+		}
+		this.connectionManager.register(id, connection);
+		this.connections.add(connection);
+		connection.startConnect(parameters.privateData(), parameters.timeout());
+		return connection.establishedFuture();
+	}
+
+	private static InetSocketAddress resolve(InetSocketAddress address) {
+		if (!address.isUnresolved()) {
+			return address;
+		}
+		InetSocketAddress resolved = new InetSocketAddress(address.getHostString(), address.getPort());
+		return resolved.isUnresolved() ? null : resolved;
+	}
+
+	@Override
+	public boolean isClosed() {
+		return this.closed;
+	}
+
+	@Override
+	public void close() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		for (DisniListener listener : List.copyOf(this.listeners)) {
+			listener.close();
+		}
+		for (DisniConnection connection : List.copyOf(this.connections)) {
+			connection.disconnect();
+		}
+		for (DisniQueuePair qp : this.queuePairs.all()) {
+			qp.close();
+		}
+		for (DisniCompletionQueue cq : List.copyOf(this.completionQueues)) {
+			cq.close();
+		}
+		for (DisniProtectionDomain pd : List.copyOf(this.domains)) {
+			pd.close();
+		}
+		this.connectionManager.destroy(this.anchor);
+		this.connectionManager.close();
+		if (this.busyPoller != null) {
+			try {
+				this.busyPoller.join(1000);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		this.events.shutdown();
+		try {
+			if (!this.events.awaitTermination(1, TimeUnit.SECONDS)) {
+				this.events.shutdownNow();
+			}
+		}
+		catch (InterruptedException ex) {
+			this.events.shutdownNow();
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	// ---- for the package --------------------------------------------------------------
+
+	DisniSettings settings() {
+		return this.settings;
+	}
+
+	ScheduledThreadPoolExecutor events() {
+		return this.events;
+	}
+
+	DisniConnectionManager connectionManager() {
+		return this.connectionManager;
+	}
+
+	/**
+	 * The address active cm ids bind to (port 0), which keeps them on this device.
+	 * @return the interface address
+	 */
+	InetSocketAddress bindAddress() {
+		return this.bindAddress;
+	}
+
+	/**
+	 * Whether a cm id is bound to this provider's device, so that its queue pair may use
+	 * this provider's protection domains and completion queues.
+	 */
+	boolean isOwnDevice(RdmaCmId id) throws IOException {
+		IbvContext verbs = id.getVerbs();
+		return verbs != null && verbs.getCmd_fd() == this.contextFd;
+	}
+
+	DisniQueuePair queuePair(int index) {
+		return this.queuePairs.get(index);
+	}
+
+	Thread newThread(String role, Runnable task) {
+		Thread thread = new Thread(task, "rpcrdma-disni-" + this.instance + "-" + role + "-" + this.threads.incrementAndGet());
+		thread.setDaemon(true);
+		return thread;
+	}
+
+	void warnOnce(String key, String message) {
+		if (this.warned.add(key)) {
+			logger.log(Level.WARNING, message);
+		}
+	}
+
+	void queuePairClosed(DisniQueuePair qp) {
+		this.queuePairs.remove(qp);
+	}
+
+	void completionQueueClosing(DisniCompletionQueue cq) {
+		this.busyPolled.remove(cq);
+	}
+
+	void completionQueueClosed(DisniCompletionQueue cq) {
+		this.completionQueues.remove(cq);
+	}
+
+	void protectionDomainClosed(DisniProtectionDomain pd) {
+		this.domains.remove(pd);
+	}
+
+	void listenerClosed(DisniListener listener) {
+		this.listeners.remove(listener);
+	}
+
+	void connectionOpened(DisniConnection connection) {
+		this.connections.add(connection);
+	}
+
+	void connectionClosed(DisniConnection connection) {
+		this.connections.remove(connection);
+	}
+
+	private void busyPoll() {
+		while (!this.closed) {
+			boolean any = false;
+			for (DisniCompletionQueue cq : this.busyPolled) {
+				any |= cq.pollForHandler();
+			}
+			if (this.busyPolled.isEmpty()) {
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+			}
+			else if (!any) {
+				Thread.onSpinWait();
+			}
+		}
+	}
+
+	private void checkOpen() {
+		if (this.closed) {
+			throw new IllegalStateException(
+					"The disni provider is closed; open a new one with RdmaProviders.open(\"disni\")");
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "DisniProvider[device=" + this.deviceName + ", address=" + this.bindAddress.getAddress().getHostAddress()
+				+ ", completions=" + this.settings.completionMode().value() + "]";
+	}
+
+}

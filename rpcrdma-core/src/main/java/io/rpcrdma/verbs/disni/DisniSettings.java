@@ -1,0 +1,103 @@
+package io.rpcrdma.verbs.disni;
+
+import io.rpcrdma.verbs.RdmaProviderConfig;
+
+/**
+ * The settings of the {@code disni} provider, read from {@link RdmaProviderConfig} keys
+ * (the constants below); every one has a default.
+ *
+ * @param localAddress the IPv4 address of the RDMA interface to use, which selects the
+ * device; {@code null} to take the first address of an interface that has an RDMA device
+ * @param completionMode how completions are waited for
+ * @param retryCount the transport retry count of connections, 0 to 7
+ * @param pollBatch how many completions one {@code ibv_poll_cq} call takes at most
+ * @param maxInlineData sends and writes of up to this many bytes are copied into the work
+ * request ({@code IBV_SEND_INLINE}), 0 to turn inlining off
+ * @param cmPollMillis how long the connection manager thread waits for an event before it
+ * looks at its other work (bounds how late a connect timeout can fire)
+ * @param cqWaitMillis how long an event-mode completion thread sleeps before it checks
+ * whether its queue was closed
+ * @param flushGraceMillis how long closing a queue pair waits for the adapter to flush its
+ * outstanding work requests before the provider reports them flushed itself
+ */
+public record DisniSettings(String localAddress, CompletionMode completionMode, int retryCount, int pollBatch,
+		int maxInlineData, int cmPollMillis, int cqWaitMillis, int flushGraceMillis) {
+
+	/** Setting: the IPv4 address of the RDMA interface (selects the device). */
+	public static final String LOCAL_ADDRESS = "disni.local-address";
+
+	/** Setting: {@code event} (default) or {@code busy-poll}. */
+	public static final String COMPLETION_MODE = "disni.completion-mode";
+
+	/** Setting: transport retry count, 0 to 7 (default 7). */
+	public static final String RETRY_COUNT = "disni.retry-count";
+
+	/** Setting: completions per poll call (default 16). */
+	public static final String POLL_BATCH = "disni.poll-batch";
+
+	/** Setting: inline data threshold in bytes (default 0, off). */
+	public static final String MAX_INLINE_DATA = "disni.max-inline-data";
+
+	/** Setting: connection manager wait, in milliseconds (default 10). */
+	public static final String CM_POLL_MILLIS = "disni.cm-poll-millis";
+
+	/** Setting: event-mode completion wait, in milliseconds (default 100). */
+	public static final String CQ_WAIT_MILLIS = "disni.cq-wait-millis";
+
+	/** Setting: flush grace period on close, in milliseconds (default 200). */
+	public static final String FLUSH_GRACE_MILLIS = "disni.flush-grace-millis";
+
+	/**
+	 * Validates the settings.
+	 * @param localAddress the interface address, or {@code null}
+	 * @param completionMode how completions are waited for
+	 * @param retryCount the transport retry count
+	 * @param pollBatch completions per poll call
+	 * @param maxInlineData the inline threshold
+	 * @param cmPollMillis the connection manager wait
+	 * @param cqWaitMillis the completion wait
+	 * @param flushGraceMillis the flush grace period
+	 */
+	public DisniSettings {
+		if (completionMode == null) {
+			throw new IllegalArgumentException("A completion mode is required");
+		}
+		localAddress = (localAddress == null || localAddress.isBlank()) ? null : localAddress.trim();
+		check(RETRY_COUNT, retryCount, 0, 7);
+		check(POLL_BATCH, pollBatch, 1, 1024);
+		check(MAX_INLINE_DATA, maxInlineData, 0, 4096);
+		check(CM_POLL_MILLIS, cmPollMillis, 1, 10_000);
+		check(CQ_WAIT_MILLIS, cqWaitMillis, 1, 10_000);
+		check(FLUSH_GRACE_MILLIS, flushGraceMillis, 0, 60_000);
+	}
+
+	/**
+	 * The defaults: automatic device selection, event mode.
+	 * @return the default settings
+	 */
+	public static DisniSettings defaults() {
+		return from(RdmaProviderConfig.defaults());
+	}
+
+	/**
+	 * Reads the settings from a provider configuration; unknown keys are ignored.
+	 * @param config the configuration
+	 * @return the settings
+	 * @throws IllegalArgumentException if a value is malformed or out of range
+	 */
+	public static DisniSettings from(RdmaProviderConfig config) {
+		return new DisniSettings(config.get(LOCAL_ADDRESS).orElse(null),
+				CompletionMode.of(config.get(COMPLETION_MODE).orElse(CompletionMode.EVENT.value())),
+				config.getInt(RETRY_COUNT, 7), config.getInt(POLL_BATCH, 16), config.getInt(MAX_INLINE_DATA, 0),
+				config.getInt(CM_POLL_MILLIS, 10), config.getInt(CQ_WAIT_MILLIS, 100),
+				config.getInt(FLUSH_GRACE_MILLIS, 200));
+	}
+
+	private static void check(String key, int value, int min, int max) {
+		if (value < min || value > max) {
+			throw new IllegalArgumentException(
+					"Provider setting '" + key + "' must be " + min + " to " + max + " but is " + value);
+		}
+	}
+
+}

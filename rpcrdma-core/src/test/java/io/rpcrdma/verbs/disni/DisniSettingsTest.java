@@ -1,0 +1,59 @@
+package io.rpcrdma.verbs.disni;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.rpcrdma.verbs.RdmaProviderConfig;
+
+class DisniSettingsTest {
+
+	@Test
+	void defaultsChooseTheDeviceAutomaticallyAndSleepOnCompletionEvents() {
+		DisniSettings settings = DisniSettings.defaults();
+		assertThat(settings.localAddress()).isNull();
+		assertThat(settings.completionMode()).isEqualTo(CompletionMode.EVENT);
+		assertThat(settings.retryCount()).isEqualTo(7);
+		assertThat(settings.pollBatch()).isEqualTo(16);
+		assertThat(settings.maxInlineData()).isZero();
+	}
+
+	@Test
+	void everySettingIsReadFromTheProviderConfiguration() {
+		DisniSettings settings = DisniSettings.from(new RdmaProviderConfig(Map.of(DisniSettings.LOCAL_ADDRESS,
+				" 10.0.0.5 ", DisniSettings.COMPLETION_MODE, "Busy-Poll", DisniSettings.RETRY_COUNT, "3",
+				DisniSettings.POLL_BATCH, "64", DisniSettings.MAX_INLINE_DATA, "128", DisniSettings.CM_POLL_MILLIS, "5",
+				DisniSettings.CQ_WAIT_MILLIS, "50", DisniSettings.FLUSH_GRACE_MILLIS, "0")));
+		assertThat(settings).isEqualTo(new DisniSettings("10.0.0.5", CompletionMode.BUSY_POLL, 3, 64, 128, 5, 50, 0));
+	}
+
+	@Test
+	void anUnknownCompletionModeIsRefusedWithTheAllowedValues() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DisniSettings.from(RdmaProviderConfig.defaults().with(DisniSettings.COMPLETION_MODE, "spin")))
+			.withMessage("Provider setting 'disni.completion-mode' must be 'event' or 'busy-poll' but is 'spin'");
+	}
+
+	@Test
+	void outOfRangeValuesNameTheSettingAndTheRange() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DisniSettings.from(RdmaProviderConfig.defaults().with(DisniSettings.RETRY_COUNT, "8")))
+			.withMessage("Provider setting 'disni.retry-count' must be 0 to 7 but is 8");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DisniSettings.from(RdmaProviderConfig.defaults().with(DisniSettings.POLL_BATCH, "0")))
+			.withMessageContaining("disni.poll-batch");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DisniSettings.from(RdmaProviderConfig.defaults().with(DisniSettings.POLL_BATCH, "x")))
+			.withMessageContaining("must be an integer");
+	}
+
+	@Test
+	void aBlankAddressMeansAutomaticSelection() {
+		assertThat(DisniSettings.from(RdmaProviderConfig.defaults().with(DisniSettings.LOCAL_ADDRESS, "  "))
+			.localAddress()).isNull();
+	}
+
+}
