@@ -87,7 +87,7 @@ public final class RdmaProviders {
 		}
 		if (!factory.isAvailable()) {
 			throw new ProviderUnavailableException("RDMA provider '" + wanted + "' is not available here: "
-					+ factory.unavailableReason() + ". Choose another provider (" + describe() + ")");
+					+ factory.unavailableReason() + ". Fix that, or choose an available provider: " + availableNames(factories));
 		}
 		return factory;
 	}
@@ -132,6 +132,15 @@ public final class RdmaProviders {
 			}
 		}
 		return joiner.toString();
+	}
+
+	private static String availableNames(Map<String, RdmaProviderFactory> factories) {
+		List<String> available = factories.values()
+			.stream()
+			.filter(RdmaProviderFactory::isAvailable)
+			.map(RdmaProviderFactory::name)
+			.toList();
+		return available.isEmpty() ? "none" : String.join(", ", available);
 	}
 
 	/**

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -399,6 +400,8 @@ public abstract class ProviderConformanceKit {
 
 	@Test
 	void sendWithInvalidateInvalidatesTheStagAtTheReceiverAndReportsIt() throws Exception {
+		assumeTrue(this.serverProvider.capabilities().remoteInvalidation() && this.clientProvider.capabilities().remoteInvalidation(),
+				"the provider does not support Send with Invalidate (ProviderCapabilities)");
 		Endpoint server = endpoint(this.serverProvider);
 		Endpoint client = endpoint(this.clientProvider);
 		MemoryRegion chunk = server.registerPattern(128, 3, LOCAL_WRITE, REMOTE_READ);
@@ -907,6 +910,8 @@ public abstract class ProviderConformanceKit {
 
 	@Test
 	void privateDataTravelsBothWays() throws Exception {
+		assumeTrue(this.serverProvider.capabilities().privateDataExchange() && this.clientProvider.capabilities().privateDataExchange(),
+				"the provider cannot exchange connection private data both ways (ProviderCapabilities); the RPC layer negotiates in band instead");
 		byte[] requestData = new byte[PrivateData.MAX_LENGTH];
 		ThreadLocalRandom.current().nextBytes(requestData);
 		PrivateData acceptData = PrivateData.of((byte) 9, (byte) 8, (byte) 7);
@@ -959,6 +964,8 @@ public abstract class ProviderConformanceKit {
 
 	@Test
 	void aRejectionCarriesPrivateDataToTheRequester() throws Exception {
+		assumeTrue(this.clientProvider.capabilities().rejectPrivateDataVisible(),
+				"the provider does not deliver private data with a rejection (ProviderCapabilities)");
 		Endpoint client = endpoint(this.clientProvider);
 		RdmaListener listener = this.serverProvider.listen(listenAddress(),
 				(request) -> request.reject(PrivateData.of((byte) 1, (byte) 2, (byte) 3)));
