@@ -3,8 +3,6 @@ package io.rpcrdma.verbs.disni;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import com.ibm.disni.verbs.IbvCQ;
 import com.ibm.disni.verbs.IbvCompChannel;
@@ -15,6 +13,7 @@ import com.ibm.disni.verbs.SVCReqNotify;
 import io.rpcrdma.verbs.CompletionHandler;
 import io.rpcrdma.verbs.CompletionOpcode;
 import io.rpcrdma.verbs.CompletionQueue;
+import io.rpcrdma.verbs.support.CompletionNotifier;
 import io.rpcrdma.verbs.CompletionQueueOverrunException;
 import io.rpcrdma.verbs.CompletionStatus;
 import io.rpcrdma.verbs.WorkCompletion;
@@ -46,7 +45,7 @@ final class DisniCompletionQueue implements CompletionQueue {
 
 	private final int capacity;
 
-	private final CompletionHandler handler;
+	private final CompletionNotifier notifier;
 
 	private final CompletionMode mode;
 
@@ -63,10 +62,6 @@ final class DisniCompletionQueue implements CompletionQueue {
 	private final WorkCompletion[] ring;
 
 	private final int mask;
-
-	private final AtomicBoolean armed = new AtomicBoolean();
-
-	private final AtomicInteger dispatching = new AtomicInteger();
 
 	private final Thread eventThread;
 
@@ -86,7 +81,7 @@ final class DisniCompletionQueue implements CompletionQueue {
 			IbvCQ cq) throws IOException {
 		this.provider = provider;
 		this.capacity = capacity;
-		this.handler = handler;
+		this.notifier = new CompletionNotifier(this, handler);
 		this.mode = provider.settings().completionMode();
 		this.channel = channel;
 		this.cq = cq;
@@ -130,7 +125,7 @@ final class DisniCompletionQueue implements CompletionQueue {
 	}
 
 	boolean hasHandler() {
-		return this.handler != null;
+		return this.notifier.hasHandler();
 	}
 
 	@Override
@@ -245,7 +240,7 @@ final class DisniCompletionQueue implements CompletionQueue {
 				this.tail++;
 			}
 		}
-		notifyIfArmed();
+		this.notifier.notifyIfArmed();
 	}
 
 	/**
@@ -266,11 +261,7 @@ final class DisniCompletionQueue implements CompletionQueue {
 
 	@Override
 	public void requestNotification() {
-		if (this.handler == null) {
-			throw new IllegalStateException(
-					"This completion queue has no handler to notify; create it with a CompletionHandler or poll it");
-		}
-		this.armed.set(true);
+		this.notifier.arm();
 		if (this.mode == CompletionMode.EVENT) {
 			synchronized (this.notifyCall) {
 				if (this.closed) {
@@ -294,33 +285,10 @@ final class DisniCompletionQueue implements CompletionQueue {
 	boolean pollForHandler() {
 		int moved = pump();
 		if (moved > 0) {
-			notifyIfArmed();
+			this.notifier.notifyIfArmed();
 			return true;
 		}
 		return false;
-	}
-
-	private void notifyIfArmed() {
-		if (this.handler != null && this.armed.get() && this.armed.compareAndSet(true, false)) {
-			dispatch();
-		}
-	}
-
-	private void dispatch() {
-		// Serialise handler calls: the event thread, the busy poller and provider-made
-		// completions can all trigger one.
-		if (this.dispatching.getAndIncrement() != 0) {
-			return;
-		}
-		do {
-			try {
-				this.handler.onCompletion(this);
-			}
-			catch (Throwable ex) {
-				logger.log(Level.ERROR, "Completion handler threw; handlers must handle their errors", ex);
-			}
-		}
-		while (this.dispatching.decrementAndGet() != 0);
 	}
 
 	/**
@@ -348,7 +316,7 @@ final class DisniCompletionQueue implements CompletionQueue {
 				acknowledge(unacknowledged);
 				unacknowledged = 0;
 			}
-			notifyIfArmed();
+			this.notifier.notifyIfArmed();
 		}
 		// ibv_destroy_cq waits for every event to be acknowledged.
 		acknowledge(unacknowledged);

@@ -1,12 +1,11 @@
 package io.rpcrdma.verbs.loopback;
 
 import java.lang.System.Logger.Level;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rpcrdma.verbs.CompletionHandler;
 import io.rpcrdma.verbs.CompletionOpcode;
 import io.rpcrdma.verbs.CompletionQueue;
+import io.rpcrdma.verbs.support.CompletionNotifier;
 import io.rpcrdma.verbs.CompletionQueueOverrunException;
 import io.rpcrdma.verbs.CompletionStatus;
 import io.rpcrdma.verbs.WorkCompletion;
@@ -28,11 +27,7 @@ final class LoopbackCompletionQueue implements CompletionQueue {
 
 	private final int mask;
 
-	private final CompletionHandler handler;
-
-	private final AtomicBoolean armed = new AtomicBoolean();
-
-	private final AtomicInteger dispatching = new AtomicInteger();
+	private final CompletionNotifier notifier;
 
 	private long head;
 
@@ -61,7 +56,7 @@ final class LoopbackCompletionQueue implements CompletionQueue {
 			this.ring[i] = new WorkCompletion();
 		}
 		this.mask = size - 1;
-		this.handler = handler;
+		this.notifier = new CompletionNotifier(this, handler);
 	}
 
 	@Override
@@ -92,26 +87,9 @@ final class LoopbackCompletionQueue implements CompletionQueue {
 				this.queued = (int) (this.tail - this.head);
 			}
 		}
-		if (this.handler != null && this.armed.get() && this.armed.compareAndSet(true, false)) {
-			dispatch();
-		}
+		this.notifier.notifyIfArmed();
 	}
 
-	private void dispatch() {
-		// Serialise handler calls: completions of one queue come from several engines.
-		if (this.dispatching.getAndIncrement() != 0) {
-			return;
-		}
-		do {
-			try {
-				this.handler.onCompletion(this);
-			}
-			catch (Throwable ex) {
-				logger.log(Level.ERROR, "Completion handler threw; handlers must handle their errors", ex);
-			}
-		}
-		while (this.dispatching.decrementAndGet() != 0);
-	}
 
 	@Override
 	public int poll(WorkCompletion[] completions) {
@@ -141,11 +119,7 @@ final class LoopbackCompletionQueue implements CompletionQueue {
 
 	@Override
 	public void requestNotification() {
-		if (this.handler == null) {
-			throw new IllegalStateException(
-					"This completion queue has no handler to notify; create it with a CompletionHandler or poll it");
-		}
-		this.armed.set(true);
+		this.notifier.arm();
 	}
 
 	@Override

@@ -1,0 +1,86 @@
+package io.rpcrdma.verbs.support;
+
+import java.lang.System.Logger.Level;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.rpcrdma.verbs.CompletionHandler;
+import io.rpcrdma.verbs.CompletionQueue;
+
+/**
+ * The notification half of a completion queue, shared by providers: verbs semantics of
+ * {@code ibv_req_notify_cq} (one notification per arming, re-arm to get the next) and
+ * serialised handler calls, since completions of one queue can come from several engine
+ * threads and a handler must never run concurrently with itself.
+ * <p>
+ * Dispatch never blocks: a thread that finds a handler call in progress leaves a note and
+ * returns, and the running call loops once more for it.
+ */
+public final class CompletionNotifier {
+
+	private static final System.Logger logger = System.getLogger(CompletionNotifier.class.getName());
+
+	private final CompletionQueue queue;
+
+	private final CompletionHandler handler;
+
+	private final AtomicBoolean armed = new AtomicBoolean();
+
+	private final AtomicInteger dispatching = new AtomicInteger();
+
+	/**
+	 * Creates a notifier.
+	 * @param queue the queue handed to the handler
+	 * @param handler the handler, or {@code null} for a queue that is only polled
+	 */
+	public CompletionNotifier(CompletionQueue queue, CompletionHandler handler) {
+		this.queue = queue;
+		this.handler = handler;
+	}
+
+	/**
+	 * Whether the queue has a handler to notify.
+	 * @return {@code true} if created with a handler
+	 */
+	public boolean hasHandler() {
+		return this.handler != null;
+	}
+
+	/**
+	 * Arms the queue: the next completion (or one already queued, when the provider checks)
+	 * calls the handler once.
+	 * @throws IllegalStateException if the queue has no handler
+	 */
+	public void arm() {
+		if (this.handler == null) {
+			throw new IllegalStateException(
+					"This completion queue has no handler to notify; create it with a CompletionHandler or poll it");
+		}
+		this.armed.set(true);
+	}
+
+	/**
+	 * Calls the handler if the queue is armed, disarming it. Call after adding completions.
+	 */
+	public void notifyIfArmed() {
+		if (this.handler != null && this.armed.get() && this.armed.compareAndSet(true, false)) {
+			dispatch();
+		}
+	}
+
+	private void dispatch() {
+		if (this.dispatching.getAndIncrement() != 0) {
+			return;
+		}
+		do {
+			try {
+				this.handler.onCompletion(this.queue);
+			}
+			catch (Throwable ex) {
+				logger.log(Level.ERROR, "Completion handler threw; handlers must handle their errors", ex);
+			}
+		}
+		while (this.dispatching.decrementAndGet() != 0);
+	}
+
+}
