@@ -1,10 +1,10 @@
 package io.rpcrdma.verbs.disni;
 
 import java.nio.ByteBuffer;
-import java.util.EnumSet;
 import java.util.Set;
 
 import io.rpcrdma.verbs.AccessFlag;
+import io.rpcrdma.verbs.support.RegistrationChecks;
 
 /**
  * A checked memory registration: the bytes to register (a slice from the buffer's
@@ -36,31 +36,7 @@ record RegistrationRequest(ByteBuffer slice, Set<AccessFlag> access, int accessB
 	 * are inconsistent
 	 */
 	static RegistrationRequest of(ByteBuffer directBuffer, Set<AccessFlag> access) {
-		if (directBuffer == null) {
-			throw new NullPointerException("registerMemory needs a direct ByteBuffer, got null");
-		}
-		if (access == null) {
-			throw new NullPointerException("registerMemory needs a set of AccessFlag (may be empty), got null");
-		}
-		if (!directBuffer.isDirect()) {
-			throw new IllegalArgumentException("registerMemory needs a direct ByteBuffer, but got a heap buffer ("
-					+ directBuffer + "); the adapter cannot address memory the garbage collector moves. "
-					+ "Allocate with ByteBuffer.allocateDirect or lease from a registered memory pool");
-		}
-		if (!directBuffer.hasRemaining()) {
-			throw new IllegalArgumentException("registerMemory needs at least one byte between position and limit, but "
-					+ directBuffer + " has none; set position and limit around the bytes to register");
-		}
-		Set<AccessFlag> rights = access.isEmpty() ? EnumSet.noneOf(AccessFlag.class) : EnumSet.copyOf(access);
-		if (rights.contains(AccessFlag.REMOTE_WRITE) && !rights.contains(AccessFlag.LOCAL_WRITE)) {
-			throw new IllegalArgumentException("REMOTE_WRITE access requires LOCAL_WRITE as well (as in verbs "
-					+ "ibv_reg_mr); add AccessFlag.LOCAL_WRITE to " + rights);
-		}
-		if (directBuffer.isReadOnly() && (rights.contains(AccessFlag.LOCAL_WRITE)
-				|| rights.contains(AccessFlag.REMOTE_WRITE))) {
-			throw new IllegalArgumentException("A read-only buffer cannot be registered with " + rights
-					+ "; register it with REMOTE_READ only, or pass a writable buffer");
-		}
+		Set<AccessFlag> rights = RegistrationChecks.check(directBuffer, access);
 		return new RegistrationRequest(directBuffer.slice(), Set.copyOf(rights), accessBits(rights));
 	}
 

@@ -2,7 +2,6 @@ package io.rpcrdma.verbs.soft;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -14,6 +13,7 @@ import io.rpcrdma.verbs.ProtectionDomain;
 import io.rpcrdma.verbs.RemoteAccessError;
 import io.rpcrdma.verbs.RemoteAccessException;
 import io.rpcrdma.verbs.ScatterGatherEntry;
+import io.rpcrdma.verbs.support.RegistrationChecks;
 
 /**
  * The memory translation and protection table of a software RDMA device: allocates
@@ -77,31 +77,7 @@ public final class MemoryRegionTable {
 	 * @throws IllegalArgumentException if the buffer or the access rights are unsuitable
 	 */
 	public SoftwareMemoryRegion register(ProtectionDomain pd, ByteBuffer directBuffer, Set<AccessFlag> access) {
-		if (directBuffer == null) {
-			throw new NullPointerException("registerMemory needs a direct ByteBuffer, got null");
-		}
-		if (access == null) {
-			throw new NullPointerException("registerMemory needs a set of AccessFlag (may be empty), got null");
-		}
-		if (!directBuffer.isDirect()) {
-			throw new IllegalArgumentException("registerMemory needs a direct ByteBuffer, but got a heap buffer ("
-					+ directBuffer + "); the adapter cannot address memory the garbage collector moves. "
-					+ "Allocate with ByteBuffer.allocateDirect or lease from a registered memory pool");
-		}
-		if (!directBuffer.hasRemaining()) {
-			throw new IllegalArgumentException("registerMemory needs at least one byte between position and limit, but "
-					+ directBuffer + " has none; set position and limit around the bytes to register");
-		}
-		Set<AccessFlag> rights = access.isEmpty() ? EnumSet.noneOf(AccessFlag.class) : EnumSet.copyOf(access);
-		if (rights.contains(AccessFlag.REMOTE_WRITE) && !rights.contains(AccessFlag.LOCAL_WRITE)) {
-			throw new IllegalArgumentException("REMOTE_WRITE access requires LOCAL_WRITE as well (as in verbs "
-					+ "ibv_reg_mr); add AccessFlag.LOCAL_WRITE to " + rights);
-		}
-		if (directBuffer.isReadOnly()
-				&& (rights.contains(AccessFlag.LOCAL_WRITE) || rights.contains(AccessFlag.REMOTE_WRITE))) {
-			throw new IllegalArgumentException("A read-only buffer cannot be registered with " + rights
-					+ "; register it with REMOTE_READ only, or pass a writable buffer");
-		}
+		Set<AccessFlag> rights = RegistrationChecks.check(directBuffer, access);
 		ByteBuffer view = directBuffer.slice();
 		int length = view.capacity();
 		synchronized (this.lock) {
