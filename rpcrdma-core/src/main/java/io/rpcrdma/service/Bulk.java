@@ -1,0 +1,28 @@
+package io.rpcrdma.service;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks opaque data ({@code byte[]}, {@link java.nio.ByteBuffer}, or a type whose codec says
+ * it is DDP-eligible) as bulk: the transport may move it by RDMA Read or Write chunks
+ * instead of inline (RFC 8166 §6.1 "DDP-eligibility"). On a parameter it marks that
+ * argument; on a method, the result.
+ * <p>
+ * {@link #maxBytes()} also bounds what a receiver accepts for it, in place of the codec
+ * registry's general opaque limit.
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ ElementType.PARAMETER, ElementType.METHOD })
+public @interface Bulk {
+
+	/**
+	 * @return the largest size in bytes this item may have
+	 */
+	int maxBytes();
+
+}
