@@ -81,7 +81,10 @@ final class EnumCodec<E extends Enum<E>> implements XdrCodec<E> {
 
 	@Override
 	public void encode(E value, XdrEncoder out) {
-		out.writeInt(this.values[Nulls.require(value, "enum " + this.type.getSimpleName()).ordinal()]);
+		if (value == null) {
+			throw Nulls.rejected("enum " + this.type.getSimpleName());
+		}
+		out.writeInt(this.values[value.ordinal()]);
 	}
 
 	@Override

@@ -13,10 +13,15 @@ final class Nulls {
 	 */
 	static <V> V require(V value, String what) {
 		if (value == null) {
-			throw new XdrInvalidValueException("null cannot be encoded as XDR " + what
-					+ "; declare the value Optional<...> or annotate it @XdrOptional if it may be absent");
+			throw rejected(what);
 		}
 		return value;
+	}
+
+	/** The error for a {@code null}; callers whose {@code what} is computed build it only on failure. */
+	static XdrInvalidValueException rejected(String what) {
+		return new XdrInvalidValueException("null cannot be encoded as XDR " + what
+				+ "; declare the value Optional<...> or annotate it @XdrOptional if it may be absent");
 	}
 
 }

@@ -194,7 +194,10 @@ final class StructCodec<T> implements XdrCodec<T> {
 
 	@Override
 	public void encode(T value, XdrEncoder out) {
-		Object target = Nulls.require(value, "struct " + this.name);
+		Object target = value;
+		if (target == null) {
+			throw Nulls.rejected("struct " + this.name);
+		}
 		try {
 			for (Member member : this.members) {
 				switch (member.kind) {
@@ -256,7 +259,10 @@ final class StructCodec<T> implements XdrCodec<T> {
 
 	@Override
 	public int encodedSize(T value) {
-		Object target = Nulls.require(value, "struct " + this.name);
+		Object target = value;
+		if (target == null) {
+			throw Nulls.rejected("struct " + this.name);
+		}
 		int size = 0;
 		try {
 			for (Member member : this.members) {
