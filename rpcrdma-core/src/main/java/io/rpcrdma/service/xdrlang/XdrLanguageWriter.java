@@ -123,6 +123,9 @@ public final class XdrLanguageWriter {
 		String base = upperSnake(first.name());
 		StringBuilder text = new StringBuilder();
 		text.append("program ").append(global(base + "_PROG")).append(" {\n");
+		// A procedure keeps its name in later versions when it keeps its number (rpcgen then
+		// defines the same constant twice, identically); otherwise the name gets a suffix.
+		Map<String, String> procedureNames = new HashMap<>();
 		for (ServiceDescriptor service : versions) {
 			String version = Integer.toUnsignedString(service.version());
 			text.append("\tversion ").append(global(base + "_V" + version)).append(" {\n");
@@ -139,7 +142,15 @@ public final class XdrLanguageWriter {
 				else {
 					argument = argumentsStruct(procedure, version);
 				}
-				text.append("\t\t").append(result).append(' ').append(global(upperSnake(procedure.name()))).append('(').append(argument)
+				String number = Integer.toUnsignedString(procedure.number());
+				String procedureName = upperSnake(procedure.name());
+				String known = procedureNames.get(procedureName + "=" + number);
+				if (known == null) {
+					known = global(procedureNames.containsKey(procedureName) ? procedureName + "_V" + version : procedureName);
+					procedureNames.put(procedureName, known);
+					procedureNames.put(procedureName + "=" + number, known);
+				}
+				text.append("\t\t").append(result).append(' ').append(known).append('(').append(argument)
 					.append(") = ").append(Integer.toUnsignedString(procedure.number())).append(";\n");
 			}
 			text.append("\t} = ").append(version).append(";\n");
@@ -235,24 +246,11 @@ public final class XdrLanguageWriter {
 		if (existing != null) {
 			return existing;
 		}
-		String name = global(identifier(baseName(codec) + suffix(shape)));
+		String name = global(identifier(baseName(codec)));
 		this.typeNames.put(key, name);
 		String declaration = declaration(codec, name);
 		this.definitions.append("typedef ").append(declaration).append("\n\n");
 		return name;
-	}
-
-	private static String suffix(XdrShape shape) {
-		if (shape instanceof XdrShape.ArrayOf) {
-			return "_list";
-		}
-		if (shape instanceof XdrShape.OptionalOf) {
-			return "_opt";
-		}
-		if (shape instanceof XdrShape.MapOf) {
-			return "_map";
-		}
-		return "";
 	}
 
 	private String entryStruct(XdrShape.MapOf map) {
