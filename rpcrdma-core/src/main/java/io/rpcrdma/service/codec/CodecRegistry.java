@@ -320,6 +320,10 @@ public final class CodecRegistry {
 			try {
 				Map<TypeVariable<?>, Type> bindings = Types.bindings(type);
 				MethodHandles.Lookup lookup = lookupIn(cls);
+				if (cls.isRecord() ? cls.getRecordComponents().length == 0 : declaredFieldOrder(cls).isEmpty()) {
+					throw new CodecDefinitionException(cls.getName() + " has no members, but an XDR struct needs at least one "
+							+ "(RFC 4506 §6.3); for a procedure without arguments or results declare no parameter or void");
+				}
 				StructCodec<Object> codec = cls.isRecord() ? record(cls, type, bindings, lookup) : fields(cls, type, bindings, lookup);
 				reference.resolve(codec);
 				return codec;

@@ -35,6 +35,9 @@ final class EnumCodec<E extends Enum<E>> implements XdrCodec<E> {
 	EnumCodec(Class<E> type) {
 		this.type = type;
 		this.constants = type.getEnumConstants();
+		if (this.constants.length == 0) {
+			throw new CodecDefinitionException("enum " + type.getName() + " has no constants, but an XDR enum needs at least one (RFC 4506 §6.3)");
+		}
 		this.values = new int[this.constants.length];
 		int annotated = 0;
 		for (E constant : this.constants) {

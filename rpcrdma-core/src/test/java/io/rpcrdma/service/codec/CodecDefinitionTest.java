@@ -45,6 +45,12 @@ class CodecDefinitionTest {
 	record Generic<T>(T value) {
 	}
 
+	record Nothing() {
+	}
+
+	enum NoConstants {
+	}
+
 	enum Half {
 		@XdrValue(1)
 		ONE, TWO
@@ -161,6 +167,14 @@ class CodecDefinitionTest {
 			.withMessageContaining("field " + FinalWithoutConstructor.class.getName() + ".a is final and no constructor takes the XDR fields in order (int)");
 		assertThatExceptionOfType(CodecDefinitionException.class).isThrownBy(() -> this.registry.codecFor(NoConstructor.class))
 			.withMessageContaining("has neither a constructor taking its XDR fields in order (int) nor a no-argument constructor");
+	}
+
+	@Test
+	void emptyStructsAndEnumsAreNotXdr() {
+		assertThatExceptionOfType(CodecDefinitionException.class).isThrownBy(() -> this.registry.codecFor(Nothing.class))
+			.withMessageContaining(Nothing.class.getName() + " has no members, but an XDR struct needs at least one (RFC 4506 §6.3)");
+		assertThatExceptionOfType(CodecDefinitionException.class).isThrownBy(() -> this.registry.codecFor(NoConstants.class))
+			.withMessageContaining("enum " + NoConstants.class.getName() + " has no constants");
 	}
 
 	@Test
