@@ -107,7 +107,7 @@ public final class ServiceIntrospector {
 		if (!problems.isEmpty()) {
 			throw new ServiceDefinitionException(serviceInterface, problems);
 		}
-		procedures.sort(Comparator.comparingInt(ProcedureDescriptor::number));
+		procedures.sort(Comparator.comparing(ProcedureDescriptor::number, Integer::compareUnsigned));
 		ServiceDescriptor descriptor = new ServiceDescriptor(programNumber, program.version(), name, serviceInterface, procedures);
 		log(descriptor, derivedProgram, methods.stream().noneMatch((method) -> method.isAnnotationPresent(RpcProcedure.class)));
 		return descriptor;
