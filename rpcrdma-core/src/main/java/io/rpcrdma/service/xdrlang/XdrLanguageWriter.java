@@ -32,7 +32,7 @@ import io.rpcrdma.service.codec.XdrShape;
  * {@code -N} (newstyle) is needed;</li>
  * <li>procedure arguments and results must be type names, so strings, opaque data, arrays
  * and optionals there get typedefs ({@code rpcrdma_string}, {@code rpcrdma_opaque},
- * {@code <T>_list}, {@code <T>_opt}); a map becomes an array of a {@code <K>_<V>_entry}
+ * {@code <T>_list}, {@code <T>_opt}, e.g. {@code string_list}); a map becomes an array of a {@code <K>_<V>_entry}
  * struct of {@code key} and {@code value};</li>
  * <li>struct references are written {@code struct Name}, which C accepts before the struct
  * is complete, so recursive types ({@code struct Node *next;}) compile; structs used by
@@ -246,7 +246,9 @@ public final class XdrLanguageWriter {
 		if (existing != null) {
 			return existing;
 		}
-		String name = global(identifier(baseName(codec)));
+		String base = (shape instanceof XdrShape.StringOf) ? "rpcrdma_string"
+				: (shape instanceof XdrShape.Opaque) ? "rpcrdma_opaque" : baseName(codec);
+		String name = global(identifier(base));
 		this.typeNames.put(key, name);
 		String declaration = declaration(codec, name);
 		this.definitions.append("typedef ").append(declaration).append("\n\n");
@@ -368,10 +370,10 @@ public final class XdrLanguageWriter {
 			return scalar.xdrName().replace(' ', '_');
 		}
 		if (shape instanceof XdrShape.StringOf) {
-			return "rpcrdma_string";
+			return "string";
 		}
 		if (shape instanceof XdrShape.Opaque) {
-			return "rpcrdma_opaque";
+			return "opaque";
 		}
 		if (shape instanceof XdrShape.ArrayOf array) {
 			return baseName(array.element()) + "_list";

@@ -28,7 +28,7 @@ class XdrLanguageWriterTest {
 		assertThat(x).contains("enum FileType {\n\tFILE_TYPE_REGULAR = 0,\n\tFILE_TYPE_DIRECTORY = 1,\n\tFILE_TYPE_SYMLINK = 2\n};")
 			.contains("enum Status {\n\tSTATUS_OK = 0,\n\tSTATUS_NOENT = 2,\n\tSTATUS_ACCES = 13\n};")
 			.contains("struct Attributes {\n\tFileType type;\n\thyper size;\n\tint mode;\n\trpcrdma_string *owner;\n"
-					+ "\tstruct rpcrdma_string_rpcrdma_string_entry xattrs<>;\n\tint *links;\n};")
+					+ "\tstruct string_string_entry xattrs<>;\n\tint *links;\n};")
 			.contains("struct Entry {\n\tstring name<>;\n\thyper fileId;\n\tstruct Entry *next;\n};")
 			.contains("struct Tree {\n\tstring name<>;\n\tstruct Tree children<>;\n\tFileType kinds<>;\n};")
 			.contains("struct ReadResult {\n\tStatus status;\n\topaque data<>;\n\tbool eof;\n};")
@@ -38,9 +38,11 @@ class XdrLanguageWriterTest {
 			.contains("\t\tvoid SYNC(void) = 5;")
 			.contains("\t} = 1;\n\tversion FILE_STORE_V2 {")
 			.contains("\t\tEntry_opt LIST(string) = 4;")
-			.contains("\t\trpcrdma_string_list SEARCH(search_2_args) = 7;")
+			.contains("\t\tstring_list SEARCH(search_2_args) = 7;")
 			.contains("\t\tint COUNT(int_opt) = 8;")
 			.contains("\t\trpcrdma_opaque SNAPSHOT(void) = 9;")
+			.contains("typedef rpcrdma_string string_list<>;")
+			.contains("struct string_int_opt_entry {\n\tstring key<>;\n\tint *value;\n};")
 			.endsWith("\t} = 2;\n} = 0x20000300;\n");
 	}
 
