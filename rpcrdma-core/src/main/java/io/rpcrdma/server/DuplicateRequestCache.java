@@ -250,6 +250,12 @@ public final class DuplicateRequestCache {
 				this.checksumMismatches, this.uncached, this.dropped, this.entries.size());
 	}
 
+	/** The number of entries a client holds, for tests of the bounds. */
+	synchronized int entries(Object clientKey) {
+		ClientBucket bucket = this.clients.get(clientKey);
+		return (bucket != null) ? bucket.count : 0;
+	}
+
 	private static void notify(List<Consumer<ByteBuffer>> waiters, byte[] reply) {
 		for (Consumer<ByteBuffer> waiter : waiters) {
 			waiter.accept((reply != null) ? ByteBuffer.wrap(reply).asReadOnlyBuffer() : null);
