@@ -17,6 +17,9 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link #failAll connection loss} — its entry leaves the table and its deadline is cancelled,
  * and a reply arriving after that is dropped and counted. The table is bounded: a call beyond
  * {@code maxPending} is refused with {@link TooManyPendingCallsException}.
+ * <p>
+ * A call's future is completed on the thread that delivers the reply (the transport's receive
+ * thread) or fires the deadline, and so are its non-async dependents: they must not block.
  *
  * @param <R> what the transport delivers as a reply (for example the decoded header with the
  * buffer holding the results)
@@ -139,6 +142,16 @@ public final class PendingCalls<R> {
 	}
 
 	/**
+	 * Returns which call awaits an xid, for example to name it in an exception.
+	 * @param xid the xid
+	 * @return the call, or {@code null} if none awaits this xid
+	 */
+	public RemoteCall call(int xid) {
+		Entry<R> entry = this.calls.get(xid);
+		return (entry != null) ? entry.call.call() : null;
+	}
+
+	/**
 	 * Fails one call, for example because its reply could not be decoded.
 	 * @param xid the call's xid
 	 * @param failure the exception to complete it with
@@ -179,6 +192,11 @@ public final class PendingCalls<R> {
 	 */
 	public long lateReplies() {
 		return this.lateReplies.sum();
+	}
+
+	/** Counts a reply dropped by a caller of this table because no call awaited it. */
+	void countLateReply() {
+		this.lateReplies.increment();
 	}
 
 	/**
