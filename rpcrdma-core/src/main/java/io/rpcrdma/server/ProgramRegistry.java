@@ -22,7 +22,11 @@ public final class ProgramRegistry {
 
 	private final Object registrationLock = new Object();
 
-	private volatile Map<Integer, ProgramEntry> programs = Map.of();
+	/** program → version → procedure; changed only under the lock. */
+	private final Map<Integer, Map<Integer, Map<Integer, RegisteredProcedure>>> registrations = new HashMap<>();
+
+	/** What lookups read: rebuilt from {@link #registrations} on every registration. */
+	private volatile IntMap<ProgramEntry> programs = IntMap.of(Map.of());
 
 	/**
 	 * Registers a procedure that must execute at most once per call
@@ -53,15 +57,14 @@ public final class ProgramRegistry {
 		RegisteredProcedure entry = new RegisteredProcedure(program, version, procedure, idempotence,
 				Objects.requireNonNull(handler, "handler"), false);
 		synchronized (this.registrationLock) {
-			Map<Integer, ProgramEntry> copy = new HashMap<>(this.programs);
-			ProgramEntry current = copy.get(program);
-			RegisteredProcedure existing = (current != null) ? current.procedure(version, procedure) : null;
+			Map<Integer, RegisteredProcedure> procedures = versionOf(program, version);
+			RegisteredProcedure existing = procedures.get(procedure);
 			if (existing != null && !existing.builtInNull()) {
 				throw new DuplicateRegistrationException(entry + " is already registered (handler " + existing.handler()
 						+ "); register each procedure once, or use another version number for a new implementation");
 			}
-			copy.put(program, ((current != null) ? current : ProgramEntry.EMPTY).with(entry));
-			this.programs = Map.copyOf(copy);
+			procedures.put(procedure, entry);
+			publish();
 		}
 		return this;
 	}
@@ -75,18 +78,14 @@ public final class ProgramRegistry {
 	 */
 	public ProgramRegistry registerVersion(int program, int version) {
 		synchronized (this.registrationLock) {
-			ProgramEntry current = this.programs.get(program);
-			if (current == null || current.versions.get(version) == null) {
-				Map<Integer, ProgramEntry> copy = new HashMap<>(this.programs);
-				copy.put(program, ((current != null) ? current : ProgramEntry.EMPTY).withVersion(program, version));
-				this.programs = Map.copyOf(copy);
-			}
+			versionOf(program, version);
+			publish();
 		}
 		return this;
 	}
 
 	/**
-	 * Finds the procedure a call targets.
+	 * Finds the procedure a call targets, without locking or allocating.
 	 * @param program the call's program
 	 * @param version the call's program version
 	 * @param procedure the call's procedure
@@ -97,7 +96,7 @@ public final class ProgramRegistry {
 		if (entry == null) {
 			return Resolution.Unavailable.PROGRAM;
 		}
-		Map<Integer, RegisteredProcedure> procedures = entry.versions.get(version);
+		IntMap<RegisteredProcedure> procedures = entry.versions.get(version);
 		if (procedures == null) {
 			return entry.mismatch;
 		}
@@ -117,6 +116,33 @@ public final class ProgramRegistry {
 				: Optional.of(new VersionRange(entry.mismatch.low(), entry.mismatch.high()));
 	}
 
+	/** Returns a version's procedures, creating the version with its NULL procedure. */
+	private Map<Integer, RegisteredProcedure> versionOf(int program, int version) {
+		return this.registrations.computeIfAbsent(program, (p) -> new HashMap<>()).computeIfAbsent(version, (v) -> {
+			Map<Integer, RegisteredProcedure> procedures = new HashMap<>();
+			procedures.put(RegisteredProcedure.NULL_PROCEDURE, RegisteredProcedure.nullProcedure(program, version));
+			return procedures;
+		});
+	}
+
+	/** Copies the registrations into a new immutable snapshot for lookups. */
+	private void publish() {
+		Map<Integer, ProgramEntry> snapshot = new HashMap<>();
+		this.registrations.forEach((program, versions) -> {
+			Map<Integer, IntMap<RegisteredProcedure>> byVersion = new HashMap<>();
+			int low = -1;
+			int high = 0;
+			for (Map.Entry<Integer, Map<Integer, RegisteredProcedure>> version : versions.entrySet()) {
+				byVersion.put(version.getKey(), IntMap.of(version.getValue()));
+				low = (Integer.compareUnsigned(version.getKey(), low) < 0) ? version.getKey() : low;
+				high = (Integer.compareUnsigned(version.getKey(), high) > 0) ? version.getKey() : high;
+			}
+			snapshot.put(program, new ProgramEntry(IntMap.of(byVersion),
+					new Resolution.Unavailable(Resolution.Unavailable.Kind.PROGRAM_VERSION, low, high)));
+		});
+		this.programs = IntMap.of(snapshot);
+	}
+
 	/**
 	 * The versions of a program a server supports, unsigned and inclusive.
 	 *
@@ -127,47 +153,7 @@ public final class ProgramRegistry {
 	}
 
 	/** One program: its versions and their procedures, and its PROG_MISMATCH answer. */
-	private record ProgramEntry(Map<Integer, Map<Integer, RegisteredProcedure>> versions,
-			Resolution.Unavailable mismatch) {
-
-		static final ProgramEntry EMPTY = new ProgramEntry(Map.of(), null);
-
-		RegisteredProcedure procedure(int version, int procedure) {
-			Map<Integer, RegisteredProcedure> procedures = this.versions.get(version);
-			return (procedures != null) ? procedures.get(procedure) : null;
-		}
-
-		ProgramEntry withVersion(int program, int version) {
-			Map<Integer, Map<Integer, RegisteredProcedure>> copy = new HashMap<>(this.versions);
-			copy.putIfAbsent(version,
-					Map.of(RegisteredProcedure.NULL_PROCEDURE, RegisteredProcedure.nullProcedure(program, version)));
-			return of(copy);
-		}
-
-		ProgramEntry with(RegisteredProcedure entry) {
-			ProgramEntry withVersion = withVersion(entry.program(), entry.version());
-			Map<Integer, Map<Integer, RegisteredProcedure>> copy = new HashMap<>(withVersion.versions);
-			Map<Integer, RegisteredProcedure> procedures = new HashMap<>(copy.get(entry.version()));
-			procedures.put(entry.procedure(), entry);
-			copy.put(entry.version(), Map.copyOf(procedures));
-			return of(copy);
-		}
-
-		private static ProgramEntry of(Map<Integer, Map<Integer, RegisteredProcedure>> versions) {
-			int low = -1;
-			int high = 0;
-			for (int version : versions.keySet()) {
-				if (Integer.compareUnsigned(version, low) < 0) {
-					low = version;
-				}
-				if (Integer.compareUnsigned(version, high) > 0) {
-					high = version;
-				}
-			}
-			return new ProgramEntry(Map.copyOf(versions),
-					new Resolution.Unavailable(Resolution.Unavailable.Kind.PROGRAM_VERSION, low, high));
-		}
-
+	private record ProgramEntry(IntMap<IntMap<RegisteredProcedure>> versions, Resolution.Unavailable mismatch) {
 	}
 
 }
