@@ -101,6 +101,9 @@ public final class RetryPolicy {
 		catch (RuntimeException ex) {
 			sent = CompletableFuture.failedFuture(ex);
 		}
+		if (sent == null) {
+			sent = CompletableFuture.failedFuture(new NullPointerException("a retry attempt returned no future"));
+		}
 		sent.whenComplete((value, failure) -> {
 			if (failure == null) {
 				result.complete(value);

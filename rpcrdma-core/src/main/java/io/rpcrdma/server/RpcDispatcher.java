@@ -150,7 +150,16 @@ public final class RpcDispatcher {
 					break;
 			}
 		}
-		if (!this.executor.tryExecute(exchange)) {
+		boolean accepted;
+		try {
+			accepted = this.executor.tryExecute(exchange);
+		}
+		catch (RuntimeException ex) {
+			// An executor that throws instead of returning false is treated as saturated.
+			logger.log(Level.WARNING, "Executor " + this.executor.description() + " threw instead of refusing", ex);
+			accepted = false;
+		}
+		if (!accepted) {
 			exchange.rejectOverloaded();
 		}
 		return exchange.outcome;

@@ -118,6 +118,32 @@ class ServerExecutorTest {
 	}
 
 	@Test
+	void anExecutorThatThrowsIsTreatedAsSaturated() throws Exception {
+		ServerExecutor throwing = new ServerExecutor() {
+
+			@Override
+			public boolean tryExecute(Runnable task) {
+				throw new java.util.concurrent.RejectedExecutionException("no");
+			}
+
+			@Override
+			public String description() {
+				return "throwing";
+			}
+
+			@Override
+			public void close() {
+			}
+
+		};
+		RpcDispatcher dispatcher = new RpcDispatcher(this.registry, throwing);
+
+		assertThat(dispatch(dispatcher, 9, 1)).isCompletedWithValue(DispatchOutcome.REJECTED_OVERLOADED);
+		assertThat(hex(this.connection.nextReply())).isEqualTo(hex(reply(RpcReply.systemErr(9))));
+		assertThat(dispatcher.inFlight().inFlight()).isZero();
+	}
+
+	@Test
 	void virtualThreadsRunCallsOnJava21OrFallBackToABoundedPoolSayingWhy() throws Exception {
 		ServerExecutor executor = track(ServerExecutor.virtualThreads(16));
 		RpcDispatcher dispatcher = new RpcDispatcher(this.registry, executor);
