@@ -113,7 +113,8 @@ public final class PendingCalls<R> {
 		});
 		if (!registered.call.reply().isDone()) {
 			registered.deadline = this.timer.schedule(timeout, () -> {
-				if (registered.call.reply().completeExceptionally(new CallTimeoutException(registered.call.call(), timeout))) {
+				if (remove(registered) && registered.call.reply()
+					.completeExceptionally(new CallTimeoutException(registered.call.call(), timeout))) {
 					this.timeouts.increment();
 				}
 			});
@@ -133,8 +134,10 @@ public final class PendingCalls<R> {
 	 * the caller releases its buffer
 	 */
 	public boolean complete(int xid, R reply) {
+		// Leave the table before completing, so whoever sees the completion sees the table
+		// without the call.
 		Entry<R> entry = this.calls.get(xid);
-		if (entry == null || !entry.call.reply().complete(reply)) {
+		if (entry == null || !remove(entry) || !entry.call.reply().complete(reply)) {
 			this.lateReplies.increment();
 			return false;
 		}
@@ -159,7 +162,7 @@ public final class PendingCalls<R> {
 	 */
 	public boolean fail(int xid, Throwable failure) {
 		Entry<R> entry = this.calls.get(xid);
-		return entry != null && entry.call.reply().completeExceptionally(failure);
+		return entry != null && remove(entry) && entry.call.reply().completeExceptionally(failure);
 	}
 
 	/**
@@ -173,7 +176,8 @@ public final class PendingCalls<R> {
 		this.lost = (cause != null) ? cause : new IllegalStateException("connection closed");
 		int failed = 0;
 		for (Entry<R> entry : this.calls.values()) {
-			if (entry.call.reply().completeExceptionally(new ConnectionLostException(entry.call.call(), cause))) {
+			if (remove(entry)
+					&& entry.call.reply().completeExceptionally(new ConnectionLostException(entry.call.call(), cause))) {
 				failed++;
 			}
 		}
@@ -213,10 +217,13 @@ public final class PendingCalls<R> {
 		return this.endpoint;
 	}
 
-	private void remove(Entry<R> entry) {
+	/** Takes a call out of the table; true for the one caller that did. */
+	private boolean remove(Entry<R> entry) {
 		if (this.calls.remove(entry.call.xid(), entry)) {
 			this.outstanding.decrementAndGet();
+			return true;
 		}
+		return false;
 	}
 
 	private static final class Entry<R> {

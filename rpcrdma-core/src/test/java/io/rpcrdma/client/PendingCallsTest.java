@@ -55,6 +55,25 @@ class PendingCallsTest {
 	}
 
 	@Test
+	void whoeverSeesACompletionSeesTheCallGoneFromTheTable() {
+		List<Integer> sizesSeen = new ArrayList<>();
+		PendingCall<String> replied = register();
+		PendingCall<String> alsoLost = register();
+		PendingCall<String> failed = register();
+		PendingCall<String> lost = register();
+		for (PendingCall<String> call : List.of(replied, alsoLost, failed, lost)) {
+			call.reply().whenComplete((value, failure) -> sizesSeen.add(this.calls.size()));
+		}
+
+		this.calls.complete(replied.xid(), "r");
+		this.calls.fail(failed.xid(), new IllegalStateException("malformed"));
+		this.calls.failAll(new IOException("gone"));
+
+		assertThat(sizesSeen).containsExactly(3, 2, 1, 0);
+		assertThat(alsoLost.reply()).isCompletedExceptionally();
+	}
+
+	@Test
 	void xidsOfPendingCallsAreNotReused() {
 		PendingCalls<String> wrapping = new PendingCalls<>(ENDPOINT, 4, this.timer, 0xffff_ffff);
 		PendingCall<String> first = wrapping.register(1, 1, 1, TIMEOUT);
