@@ -167,7 +167,8 @@ class PendingCallsTest {
 		}
 
 		assertThatThrownBy(this::register).isInstanceOf(TooManyPendingCallsException.class)
-			.hasMessageContaining("4 calls to " + ENDPOINT + " already await replies, the configured maximum");
+			.hasMessageStartingWith("Not sending program 100003 version 3 procedure 7 to " + ENDPOINT + ": 4 calls to "
+					+ ENDPOINT + " already await replies, the configured maximum");
 		assertThat(this.calls.size()).isEqualTo(4);
 
 		this.calls.complete(500, "r");
