@@ -387,23 +387,27 @@ public final class RpcDispatcher {
 		void answerRetransmission(ByteBuffer cached) {
 			if (cached == null) {
 				RpcDispatcher.this.dropped.increment();
-				this.ticket.exit();
 				this.outcome.complete(DispatchOutcome.DROPPED_DUPLICATE);
+				this.ticket.exit();
 				return;
 			}
 			boolean sent = encodeAndSend(null, cached, this.buffers, this.sink, this.clientKey);
-			this.ticket.exit();
 			this.outcome.complete(sent ? DispatchOutcome.REPLIED_FROM_CACHE : DispatchOutcome.FAILED);
+			this.ticket.exit();
 		}
 
-		/** Releases the cache entry (if the call did not produce a cached reply) and the ticket. */
+		/**
+		 * Releases the cache entry (if the call did not produce a cached reply), reports the
+		 * outcome, and only then leaves the in-flight count, so that a shutdown that finds
+		 * the server quiescent finds every outcome reported.
+		 */
 		private void end(DispatchOutcome result, ByteBuffer replyForWaiters) {
 			if (this.cacheEntry != null) {
 				RpcDispatcher.this.cache.abandon(this.cacheEntry, replyForWaiters);
 				this.cacheEntry = null;
 			}
-			this.ticket.exit();
 			this.outcome.complete(result);
+			this.ticket.exit();
 		}
 
 		private RpcReply errorReply(Throwable failure) {

@@ -148,7 +148,7 @@ class DispatcherDuplicateRequestTest {
 		byte[] expected = reply(RpcReply.success(10), 77);
 		assertThat(hex(this.connection.nextReply())).isEqualTo(hex(expected));
 		assertThat(hex(reconnected.nextReply())).isEqualTo(hex(expected));
-		assertThat(dispatcher.inFlight().inFlight()).isZero();
+		Wire.assertQuiescent(dispatcher);
 	}
 
 	@Test

@@ -133,7 +133,7 @@ class RpcDispatcherConcurrencyTest {
 		});
 		assertThat(counts).containsKeys(DispatchOutcome.REPLIED, DispatchOutcome.REPLIED_FROM_CACHE);
 		assertThat(counts.getOrDefault(DispatchOutcome.FAILED, 0)).isZero();
-		assertThat(dispatcher.inFlight().inFlight()).isZero();
+		Wire.assertQuiescent(dispatcher);
 	}
 
 }

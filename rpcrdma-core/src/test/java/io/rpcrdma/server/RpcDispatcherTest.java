@@ -170,7 +170,7 @@ class RpcDispatcherTest {
 		CompletableFuture.runAsync(() -> done.complete(null));
 		assertThat(outcome.get(10, TimeUnit.SECONDS)).isEqualTo(DispatchOutcome.REPLIED);
 		assertReply(reply(RpcReply.success(XID), 42));
-		assertThat(this.dispatcher.inFlight().inFlight()).isZero();
+		Wire.assertQuiescent(this.dispatcher);
 	}
 
 	@Test

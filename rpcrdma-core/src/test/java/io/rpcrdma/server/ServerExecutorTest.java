@@ -104,7 +104,7 @@ class ServerExecutorTest {
 		assertThat(hex(this.connection.nextReply())).isEqualTo(hex(reply(RpcReply.success(1), 1)));
 		assertThat(hex(this.connection.nextReply())).isEqualTo(hex(reply(RpcReply.success(2), 2)));
 		assertThat(invocations).hasValue(2);
-		assertThat(dispatcher.inFlight().inFlight()).isZero();
+		Wire.assertQuiescent(dispatcher);
 	}
 
 	@Test

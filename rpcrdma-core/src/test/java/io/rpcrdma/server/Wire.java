@@ -54,6 +54,19 @@ final class Wire {
 		return text.toString();
 	}
 
+	/**
+	 * Shuts the dispatcher down and checks every call finishes: the in-flight count drops
+	 * only after a call's outcome is reported, which may be just after the outcome is seen.
+	 */
+	static void assertQuiescent(RpcDispatcher dispatcher) throws Exception {
+		org.assertj.core.api.Assertions
+			.assertThat(dispatcher.shutdown(java.time.Duration.ofSeconds(10))
+				.get(20, java.util.concurrent.TimeUnit.SECONDS)
+				.quiescent())
+			.as("every call finished")
+			.isTrue();
+	}
+
 	static byte[] concat(byte[] a, byte[] b) {
 		byte[] both = Arrays.copyOf(a, a.length + b.length);
 		System.arraycopy(b, 0, both, a.length, b.length);
