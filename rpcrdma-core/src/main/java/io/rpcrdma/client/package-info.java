@@ -1,0 +1,16 @@
+/**
+ * The ONC RPC client above one RPC-over-RDMA connection.
+ * <p>
+ * {@link io.rpcrdma.client.PendingCalls} allocates xids ({@link io.rpcrdma.client.XidAllocator})
+ * and matches replies to calls, with per-call deadlines on one shared
+ * {@link io.rpcrdma.client.CallTimer}, cancellation, a bound on outstanding calls, and
+ * {@link io.rpcrdma.client.PendingCalls#failAll failAll} on connection loss.
+ * {@link io.rpcrdma.client.ReplyRouter} takes each inbound encoded reply from the transport and
+ * completes its call with a {@link io.rpcrdma.client.ReceivedReply} (results read in place)
+ * or fails it with the matching exception.
+ * {@link io.rpcrdma.client.ReplyInterpreter} maps reply statuses to the
+ * {@link io.rpcrdma.client.RpcCallException} hierarchy, and
+ * {@link io.rpcrdma.client.RetryPolicy} with {@link io.rpcrdma.client.Backoff} retries
+ * idempotent calls after a lost connection.
+ */
+package io.rpcrdma.client;

@@ -1,0 +1,194 @@
+package io.rpcrdma.server;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+import io.rpcrdma.oncrpc.RpcCall;
+
+/**
+ * Counts the calls a server is executing, for a graceful shutdown: stop accepting new calls,
+ * let the running ones finish within a grace period, then report those still running so the
+ * caller can fail them clearly (for example by closing their connections, which the clients
+ * see as a lost connection and may retry elsewhere).
+ * <p>
+ * Admission and the "stopped" flag share one atomic word (the top bit is the flag, the rest
+ * the count), so no call can slip in after {@link #shutdown} has looked at the count.
+ */
+public final class InFlightTracker {
+
+	private static final long STOPPED = Long.MIN_VALUE;
+
+	private final AtomicLong state = new AtomicLong();
+
+	private final Set<Ticket> running = ConcurrentHashMap.newKeySet();
+
+	private final CompletableFuture<Void> quiescent = new CompletableFuture<>();
+
+	private final LongSupplier nanoClock;
+
+	/** A tracker timing calls with {@link System#nanoTime()}. */
+	public InFlightTracker() {
+		this(System::nanoTime);
+	}
+
+	/**
+	 * @param nanoClock the time source for how long calls have been running
+	 */
+	public InFlightTracker(LongSupplier nanoClock) {
+		this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+	}
+
+	/**
+	 * Admits a call unless the tracker has stopped accepting.
+	 * @param clientKey who sent it
+	 * @param call its header
+	 * @return the ticket to {@link Ticket#exit() exit} exactly when the call is finished, or
+	 * {@code null} if shutdown has begun
+	 */
+	public Ticket tryEnter(Object clientKey, RpcCall call) {
+		long current;
+		do {
+			current = this.state.get();
+			if ((current & STOPPED) != 0) {
+				return null;
+			}
+		}
+		while (!this.state.compareAndSet(current, current + 1));
+		Ticket ticket = new Ticket(clientKey, call, this.nanoClock.getAsLong());
+		this.running.add(ticket);
+		return ticket;
+	}
+
+	/**
+	 * @return whether new calls are admitted
+	 */
+	public boolean isAccepting() {
+		return (this.state.get() & STOPPED) == 0;
+	}
+
+	/**
+	 * @return the number of calls admitted and not yet finished
+	 */
+	public int inFlight() {
+		return (int) (this.state.get() & ~STOPPED);
+	}
+
+	/**
+	 * Stops admitting calls and waits up to {@code grace} for the running ones to finish.
+	 * Calling it again returns a report for the same quiescence with the new grace period.
+	 * @param grace how long running calls may take to finish
+	 * @return completes with a report as soon as no call is running, or when the grace period
+	 * has passed, listing the calls still running then
+	 */
+	public CompletableFuture<ShutdownReport> shutdown(Duration grace) {
+		long before = this.state.getAndUpdate((s) -> s | STOPPED);
+		if ((before & ~STOPPED) == 0) {
+			this.quiescent.complete(null);
+		}
+		CompletableFuture<ShutdownReport> report = new CompletableFuture<>();
+		this.quiescent.thenRun(() -> report.complete(new ShutdownReport(true, List.of())));
+		if (!report.isDone()) {
+			CompletableFuture.delayedExecutor(Math.max(0, grace.toNanos()), TimeUnit.NANOSECONDS)
+				.execute(() -> report.complete(new ShutdownReport(this.inFlight() == 0, stragglers())));
+		}
+		return report;
+	}
+
+	private List<Straggler> stragglers() {
+		long now = this.nanoClock.getAsLong();
+		List<Straggler> list = new ArrayList<>();
+		for (Ticket ticket : this.running) {
+			list.add(new Straggler(ticket.clientKey, ticket.call, Duration.ofNanos(now - ticket.startNanos)));
+		}
+		list.sort(Comparator.comparing(Straggler::runningFor).reversed());
+		return List.copyOf(list);
+	}
+
+	private void exit(Ticket ticket) {
+		this.running.remove(ticket);
+		long after = this.state.decrementAndGet();
+		if (after == STOPPED) {
+			this.quiescent.complete(null);
+		}
+	}
+
+	/** Proof of admission of one call; exit it exactly once when the call is finished. */
+	public final class Ticket {
+
+		private final Object clientKey;
+
+		private final RpcCall call;
+
+		private final long startNanos;
+
+		private final AtomicBoolean exited = new AtomicBoolean();
+
+		private Ticket(Object clientKey, RpcCall call, long startNanos) {
+			this.clientKey = clientKey;
+			this.call = call;
+			this.startNanos = startNanos;
+		}
+
+		/**
+		 * Marks the call finished; later calls have no effect.
+		 */
+		public void exit() {
+			if (this.exited.compareAndSet(false, true)) {
+				InFlightTracker.this.exit(this);
+			}
+		}
+
+	}
+
+	/**
+	 * How a shutdown's grace period ended.
+	 *
+	 * @param quiescent whether every call finished
+	 * @param stragglers the calls still running when the grace period ended, longest first
+	 */
+	public record ShutdownReport(boolean quiescent, List<Straggler> stragglers) {
+
+		@Override
+		public String toString() {
+			if (this.quiescent) {
+				return "all calls finished";
+			}
+			StringBuilder text = new StringBuilder(this.stragglers.size() + " calls still running after the grace period:");
+			for (Straggler straggler : this.stragglers) {
+				text.append("\n  ").append(straggler);
+			}
+			return text.toString();
+		}
+
+	}
+
+	/**
+	 * A call still running when the grace period ended.
+	 *
+	 * @param clientKey who sent it
+	 * @param call its header
+	 * @param runningFor how long it had been running
+	 */
+	public record Straggler(Object clientKey, RpcCall call, Duration runningFor) {
+
+		@Override
+		public String toString() {
+			return "program " + Integer.toUnsignedString(this.call.program()) + " version "
+					+ Integer.toUnsignedString(this.call.version()) + " procedure "
+					+ Integer.toUnsignedString(this.call.procedure()) + " xid " + String.format("0x%08x", this.call.xid())
+					+ " from " + this.clientKey + ", running for " + this.runningFor.toMillis() + " ms";
+		}
+
+	}
+
+}

@@ -1,0 +1,440 @@
+package io.rpcrdma.server;
+
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.rpcrdma.oncrpc.OncRpcException;
+import io.rpcrdma.oncrpc.RpcCall;
+import io.rpcrdma.oncrpc.RpcMessageCodec;
+import io.rpcrdma.oncrpc.RpcReply;
+import io.rpcrdma.xdr.XdrDecoder;
+import io.rpcrdma.xdr.XdrEncoder;
+import io.rpcrdma.xdr.XdrException;
+import io.rpcrdma.xdr.XdrOverflowException;
+
+/**
+ * Turns inbound encoded calls into replies: decodes the RPC header (RFC 5531 §9), finds the
+ * procedure in a {@link ProgramRegistry}, runs its handler on a {@link ServerExecutor}, and
+ * encodes the reply into a buffer from the connection's {@link ReplyBufferSupplier} for its
+ * {@link ReplySink}.
+ * <p>
+ * Every call admitted ends in exactly one {@link DispatchOutcome}, and at most one reply: a
+ * handler's exception becomes GARBAGE_ARGS or SYSTEM_ERR, a saturated executor SYSTEM_ERR
+ * at once, a header the codec rejects with a prescribed answer (RPC_MISMATCH, AUTH_ERROR)
+ * that answer. Non-idempotent procedures go through the optional
+ * {@link DuplicateRequestCache}. An {@link InFlightTracker} counts running calls for
+ * {@link #shutdown(Duration)}.
+ * <p>
+ * The NULL procedure and lookup failures are answered on the calling thread without a
+ * hand-off: they do no work worth moving.
+ */
+public final class RpcDispatcher {
+
+	private static final System.Logger logger = System.getLogger(RpcDispatcher.class.getName());
+
+	private final ProgramRegistry registry;
+
+	private final ServerExecutor executor;
+
+	private final DuplicateRequestCache cache;
+
+	private final InFlightTracker inFlight;
+
+	private final LongAdder systemErrors = new LongAdder();
+
+	private final LongAdder garbageArgs = new LongAdder();
+
+	private final LongAdder overloaded = new LongAdder();
+
+	private final LongAdder dropped = new LongAdder();
+
+	/**
+	 * A dispatcher without a duplicate request cache.
+	 * @param registry the procedures served
+	 * @param executor where handlers run
+	 */
+	public RpcDispatcher(ProgramRegistry registry, ServerExecutor executor) {
+		this(registry, executor, null, new InFlightTracker());
+	}
+
+	/**
+	 * @param registry the procedures served
+	 * @param executor where handlers run
+	 * @param cache the duplicate request cache for non-idempotent procedures, or {@code null}
+	 * @param inFlight counts running calls
+	 */
+	public RpcDispatcher(ProgramRegistry registry, ServerExecutor executor, DuplicateRequestCache cache,
+			InFlightTracker inFlight) {
+		this.registry = Objects.requireNonNull(registry, "registry");
+		this.executor = Objects.requireNonNull(executor, "executor");
+		this.cache = cache;
+		this.inFlight = Objects.requireNonNull(inFlight, "inFlight");
+	}
+
+	/**
+	 * Dispatches one inbound call.
+	 * @param message the encoded RPC call from its position to its limit; read in place, so it
+	 * must stay valid and unchanged until the returned stage completes
+	 * @param clientKey who sent it, stable across the client's reconnections (for the
+	 * duplicate request cache and shutdown reports)
+	 * @param buffers where the reply is encoded
+	 * @param sink where the reply is sent
+	 * @return completes (never exceptionally) when the call is finished: replied, answered
+	 * from the cache, or dropped
+	 */
+	public CompletableFuture<DispatchOutcome> dispatch(ByteBuffer message, Object clientKey,
+			ReplyBufferSupplier buffers, ReplySink sink) {
+		int start = message.position();
+		XdrDecoder decoder = new XdrDecoder(message);
+		RpcCall call;
+		try {
+			call = RpcMessageCodec.decodeCall(decoder);
+		}
+		catch (OncRpcException ex) {
+			Optional<RpcReply> reply = ex.reply();
+			if (reply.isPresent()) {
+				logger.log(Level.DEBUG, () -> "Answering a bad call from " + clientKey + ": " + ex.getMessage());
+				return CompletableFuture.completedFuture(sendHeader(reply.get(), buffers, sink, clientKey));
+			}
+			return drop(DispatchOutcome.DROPPED_MALFORMED, "Dropping a message from " + clientKey, ex);
+		}
+		catch (XdrException ex) {
+			return drop(DispatchOutcome.DROPPED_MALFORMED, "Dropping a message from " + clientKey, ex);
+		}
+		InFlightTracker.Ticket ticket = this.inFlight.tryEnter(clientKey, call);
+		if (ticket == null) {
+			return drop(DispatchOutcome.DROPPED_SHUTTING_DOWN, "Dropping a call from " + clientKey, null);
+		}
+		Resolution resolution = this.registry.resolve(call.program(), call.version(), call.procedure());
+		if (resolution instanceof Resolution.Unavailable unavailable) {
+			DispatchOutcome outcome = sendHeader(unavailable.reply(call.xid()), buffers, sink, clientKey);
+			ticket.exit();
+			return CompletableFuture.completedFuture(outcome);
+		}
+		RegisteredProcedure procedure = (RegisteredProcedure) resolution;
+		Exchange exchange = new Exchange(call, decoder, procedure, clientKey, buffers, sink, ticket);
+		if (procedure.builtInNull()) {
+			exchange.run();
+			return exchange.outcome;
+		}
+		if (this.cache != null && !procedure.idempotent()) {
+			ByteBuffer whole = message.duplicate();
+			whole.position(start);
+			int checksum = DuplicateRequestCache.checksum(whole);
+			DuplicateRequestCache.Admission admission = this.cache.admit(clientKey, call.xid(), checksum,
+					(reply) -> exchange.answerRetransmission(reply));
+			switch (admission.verdict()) {
+				case REPLAY:
+					exchange.answerRetransmission(admission.cachedReply());
+					return exchange.outcome;
+				case WAIT:
+					return exchange.outcome;
+				case DROP:
+					ticket.exit();
+					return drop(DispatchOutcome.DROPPED_DUPLICATE,
+							"Dropping a retransmission of " + procedure + " xid " + xid(call.xid()) + " from " + clientKey,
+							null);
+				case EXECUTE:
+					exchange.cacheEntry = admission.entry();
+					break;
+				default:
+					break;
+			}
+		}
+		boolean accepted;
+		try {
+			accepted = this.executor.tryExecute(exchange);
+		}
+		catch (RuntimeException ex) {
+			// An executor that throws instead of returning false is treated as saturated.
+			logger.log(Level.WARNING, "Executor " + this.executor.description() + " threw instead of refusing", ex);
+			accepted = false;
+		}
+		if (!accepted) {
+			exchange.rejectOverloaded();
+		}
+		return exchange.outcome;
+	}
+
+	/**
+	 * Stops admitting calls (later ones are dropped with {@link DispatchOutcome#DROPPED_SHUTTING_DOWN})
+	 * and waits up to {@code grace} for the running ones. Does not close the executor.
+	 * @param grace how long running calls may take
+	 * @return the report: quiescent, or the calls still running
+	 */
+	public CompletableFuture<InFlightTracker.ShutdownReport> shutdown(Duration grace) {
+		return this.inFlight.shutdown(grace);
+	}
+
+	/**
+	 * @return the tracker of running calls
+	 */
+	public InFlightTracker inFlight() {
+		return this.inFlight;
+	}
+
+	/**
+	 * @return counters since creation
+	 */
+	public Stats stats() {
+		return new Stats(this.systemErrors.sum(), this.garbageArgs.sum(), this.overloaded.sum(), this.dropped.sum());
+	}
+
+	/**
+	 * Dispatcher counters.
+	 *
+	 * @param systemErrors SYSTEM_ERR replies for handler failures
+	 * @param garbageArgs GARBAGE_ARGS replies
+	 * @param overloaded calls refused because the executor was saturated
+	 * @param dropped messages dropped without a reply (malformed, duplicate, shutting down)
+	 */
+	public record Stats(long systemErrors, long garbageArgs, long overloaded, long dropped) {
+	}
+
+	private CompletableFuture<DispatchOutcome> drop(DispatchOutcome outcome, String what, Exception cause) {
+		this.dropped.increment();
+		logger.log(Level.DEBUG, () -> what + " (" + outcome + ")" + ((cause != null) ? ": " + cause.getMessage() : ""));
+		return CompletableFuture.completedFuture(outcome);
+	}
+
+	/** Sends a reply that is only a header; returns REPLIED or FAILED. */
+	private static DispatchOutcome sendHeader(RpcReply reply, ReplyBufferSupplier buffers, ReplySink sink,
+			Object clientKey) {
+		return encodeAndSend(reply, null, buffers, sink, clientKey) ? DispatchOutcome.REPLIED : DispatchOutcome.FAILED;
+	}
+
+	/**
+	 * Encodes a header (or copies {@code bytes}) into a fresh buffer and sends it; returns
+	 * false after logging why nothing was sent.
+	 */
+	private static boolean encodeAndSend(RpcReply reply, ByteBuffer bytes, ReplyBufferSupplier buffers,
+			ReplySink sink, Object clientKey) {
+		int xid = (reply != null) ? reply.xid() : bytes.getInt(bytes.position());
+		ByteBuffer buffer;
+		try {
+			buffer = buffers.acquire(xid);
+		}
+		catch (RuntimeException ex) {
+			logger.log(Level.WARNING, "No reply buffer for xid " + xid(xid) + " to " + clientKey + "; the reply is lost",
+					ex);
+			return false;
+		}
+		int start = buffer.position();
+		try {
+			if (reply != null) {
+				RpcMessageCodec.encodeReply(reply, new XdrEncoder(buffer));
+			}
+			else {
+				if (bytes.remaining() > buffer.remaining()) {
+					throw new XdrOverflowException("cached reply", bytes.remaining(), buffer.remaining());
+				}
+				buffer.put(bytes.duplicate());
+			}
+		}
+		catch (RuntimeException ex) {
+			buffer.position(start);
+			buffers.release(buffer);
+			logger.log(Level.WARNING, "Reply to xid " + xid(xid) + " for " + clientKey + " does not fit its buffer", ex);
+			return false;
+		}
+		buffer.limit(buffer.position()).position(start);
+		try {
+			sink.send(xid, buffer);
+		}
+		catch (RuntimeException ex) {
+			logger.log(Level.WARNING, "Sending the reply to xid " + xid(xid) + " for " + clientKey + " failed", ex);
+			return false;
+		}
+		return true;
+	}
+
+	static String xid(int xid) {
+		return String.format("0x%08x", xid);
+	}
+
+	/** One call from admission to its outcome. */
+	private final class Exchange implements Runnable {
+
+		final CompletableFuture<DispatchOutcome> outcome = new CompletableFuture<>();
+
+		private final RpcCall call;
+
+		private final XdrDecoder arguments;
+
+		private final RegisteredProcedure procedure;
+
+		private final Object clientKey;
+
+		private final ReplyBufferSupplier buffers;
+
+		private final ReplySink sink;
+
+		private final InFlightTracker.Ticket ticket;
+
+		private final AtomicBoolean finished = new AtomicBoolean();
+
+		DuplicateRequestCache.Entry cacheEntry;
+
+		private ByteBuffer buffer;
+
+		private XdrEncoder results;
+
+		private int start;
+
+		private int limit;
+
+		Exchange(RpcCall call, XdrDecoder arguments, RegisteredProcedure procedure, Object clientKey,
+				ReplyBufferSupplier buffers, ReplySink sink, InFlightTracker.Ticket ticket) {
+			this.call = call;
+			this.arguments = arguments;
+			this.procedure = procedure;
+			this.clientKey = clientKey;
+			this.buffers = buffers;
+			this.sink = sink;
+			this.ticket = ticket;
+		}
+
+		@Override
+		public void run() {
+			try {
+				this.buffer = this.buffers.acquire(this.call.xid());
+			}
+			catch (Throwable ex) {
+				this.finished.set(true);
+				logger.log(Level.WARNING, "No reply buffer for " + describe() + "; the call is dropped unexecuted", ex);
+				end(DispatchOutcome.FAILED, null);
+				return;
+			}
+			this.start = this.buffer.position();
+			this.limit = this.buffer.limit();
+			this.results = new XdrEncoder(this.buffer);
+			CompletionStage<Void> stage;
+			try {
+				RpcMessageCodec.encodeReply(RpcReply.success(this.call.xid()), this.results);
+				stage = this.procedure.handler().handle(this.call, this.arguments, this.results);
+			}
+			catch (Throwable ex) {
+				finish(ex);
+				return;
+			}
+			if (stage == null) {
+				finish(null);
+			}
+			else {
+				stage.whenComplete((ignored, failure) -> finish(failure));
+			}
+		}
+
+		/** Encodes the reply (results or an error header), caches it, sends it: once. */
+		private void finish(Throwable failure) {
+			if (!this.finished.compareAndSet(false, true)) {
+				return;
+			}
+			ByteBuffer sent = null;
+			try {
+				if (failure != null) {
+					RpcReply error = errorReply(unwrap(failure));
+					this.buffer.limit(this.limit).position(this.start);
+					RpcMessageCodec.encodeReply(error, this.results.reset(this.buffer));
+				}
+				this.buffer.limit(this.buffer.position()).position(this.start);
+				if (this.cacheEntry != null) {
+					RpcDispatcher.this.cache.complete(this.cacheEntry, this.buffer);
+					this.cacheEntry = null;
+				}
+				sent = this.buffer;
+				this.sink.send(this.call.xid(), this.buffer);
+				end(DispatchOutcome.REPLIED, null);
+			}
+			catch (Throwable ex) {
+				if (sent == null) {
+					this.buffers.release(this.buffer);
+				}
+				logger.log(Level.WARNING, "The reply to " + describe() + " could not be sent", ex);
+				end(DispatchOutcome.FAILED, null);
+			}
+		}
+
+		/** The executor refused the call: answer SYSTEM_ERR without running it. */
+		void rejectOverloaded() {
+			this.finished.set(true);
+			RpcDispatcher.this.overloaded.increment();
+			logger.log(Level.DEBUG, () -> "Executor saturated (" + RpcDispatcher.this.executor.description()
+					+ "); answering SYSTEM_ERR to " + describe());
+			RpcReply reply = RpcReply.systemErr(this.call.xid());
+			ByteBuffer forWaiters = null;
+			if (this.cacheEntry != null) {
+				// Retransmissions waiting on this call get the same answer; encoded apart, because
+				// the sent buffer belongs to the transport once sent.
+				forWaiters = ByteBuffer.allocate(RpcMessageCodec.encodedSize(reply));
+				RpcMessageCodec.encodeReply(reply, new XdrEncoder(forWaiters));
+				forWaiters.flip();
+			}
+			encodeAndSend(reply, null, this.buffers, this.sink, this.clientKey);
+			end(DispatchOutcome.REJECTED_OVERLOADED, forWaiters);
+		}
+
+		/** Sends the reply cached for the original call to this retransmission, or drops it. */
+		void answerRetransmission(ByteBuffer cached) {
+			if (cached == null) {
+				RpcDispatcher.this.dropped.increment();
+				this.outcome.complete(DispatchOutcome.DROPPED_DUPLICATE);
+				this.ticket.exit();
+				return;
+			}
+			boolean sent = encodeAndSend(null, cached, this.buffers, this.sink, this.clientKey);
+			this.outcome.complete(sent ? DispatchOutcome.REPLIED_FROM_CACHE : DispatchOutcome.FAILED);
+			this.ticket.exit();
+		}
+
+		/**
+		 * Releases the cache entry (if the call did not produce a cached reply), reports the
+		 * outcome, and only then leaves the in-flight count, so that a shutdown that finds
+		 * the server quiescent finds every outcome reported.
+		 */
+		private void end(DispatchOutcome result, ByteBuffer replyForWaiters) {
+			if (this.cacheEntry != null) {
+				RpcDispatcher.this.cache.abandon(this.cacheEntry, replyForWaiters);
+				this.cacheEntry = null;
+			}
+			this.outcome.complete(result);
+			this.ticket.exit();
+		}
+
+		private RpcReply errorReply(Throwable failure) {
+			if (failure instanceof GarbageArgumentsException
+					|| (failure instanceof XdrException && !(failure instanceof XdrOverflowException))) {
+				RpcDispatcher.this.garbageArgs.increment();
+				logger.log(Level.DEBUG, () -> "GARBAGE_ARGS for " + describe() + ": " + failure.getMessage());
+				return RpcReply.garbageArgs(this.call.xid());
+			}
+			RpcDispatcher.this.systemErrors.increment();
+			logger.log(Level.WARNING, "Handler of " + describe() + " failed; answering SYSTEM_ERR", failure);
+			return RpcReply.systemErr(this.call.xid());
+		}
+
+		private String describe() {
+			return this.procedure + " xid " + xid(this.call.xid()) + " from " + this.clientKey;
+		}
+
+	}
+
+	private static Throwable unwrap(Throwable failure) {
+		Throwable current = failure;
+		while ((current instanceof CompletionException || current instanceof ExecutionException)
+				&& current.getCause() != null) {
+			current = current.getCause();
+		}
+		return current;
+	}
+
+}

@@ -1,0 +1,13 @@
+/**
+ * The ONC RPC server above one or more RPC-over-RDMA connections.
+ * <p>
+ * {@link io.rpcrdma.server.ProgramRegistry} maps (program, version, procedure) to
+ * {@link io.rpcrdma.server.ProcedureHandler}s; {@link io.rpcrdma.server.RpcDispatcher} turns an
+ * encoded call into an encoded reply, running handlers on a
+ * {@link io.rpcrdma.server.ServerExecutor} and writing results straight into a buffer from the
+ * transport's {@link io.rpcrdma.server.ReplyBufferSupplier}, sent through its
+ * {@link io.rpcrdma.server.ReplySink}. {@link io.rpcrdma.server.DuplicateRequestCache} gives
+ * non-idempotent procedures at-most-once execution across retransmissions, and
+ * {@link io.rpcrdma.server.InFlightTracker} supports a graceful shutdown.
+ */
+package io.rpcrdma.server;
