@@ -317,6 +317,9 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			return;
 		}
 		this.credits.updateGrant(header.credits());
+		if (header instanceof RdmaErrorHeader) {
+			this.counters.rdmaErrorsReceived.increment();
+		}
 		if (header instanceof ErrVers errVers) {
 			onErrVers(pc, errVers);
 			return;

@@ -14,7 +14,10 @@ import java.util.function.Consumer;
 import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.protocol.ChunkedHeader;
 import io.rpcrdma.protocol.HeaderDecodeResult;
+import io.rpcrdma.protocol.RdmaDone;
+import io.rpcrdma.protocol.RdmaErrorHeader;
 import io.rpcrdma.protocol.RdmaSegment;
 import io.rpcrdma.protocol.ReadChunk;
 import io.rpcrdma.protocol.RpcRdmaConstants;
@@ -63,6 +66,8 @@ abstract class RpcRdmaEndpoint {
 	final CompletableFuture<Void> closeFuture = new CompletableFuture<>();
 
 	volatile RdmaConnection connection;
+
+	final TransportCounters counters = new TransportCounters();
 
 	/** The peer's RFC 8797 data, or {@code null} if it sent none. */
 	volatile Rfc8797PrivateData peerPrivateData;
@@ -345,6 +350,7 @@ abstract class RpcRdmaEndpoint {
 	void sendMessage(TransportHeader header, ByteBuffer payload, int invalidateStag, Consumer<Boolean> done) {
 		int headerLength = TransportHeaderEncoder.encodedLength(header);
 		int payloadLength = (payload != null) ? payload.remaining() : 0;
+		count(header, payloadLength);
 		RegisteredBuffer buffer = lease(BufferRole.SEND, headerLength + payloadLength);
 		XdrEncoder encoder = new XdrEncoder(buffer.buffer().clear());
 		TransportHeaderEncoder.encode(header, encoder);
@@ -360,6 +366,25 @@ abstract class RpcRdmaEndpoint {
 		ScatterGatherEntry sge = ScatterGatherEntry.of(buffer.region(), buffer.offset(), headerLength + payloadLength);
 		post((invalidateStag != 0) ? SendWorkRequest.sendWithInvalidate(wrId, invalidateStag, sge)
 				: SendWorkRequest.send(wrId, sge));
+	}
+
+	private void count(TransportHeader header, int payloadLength) {
+		if (header instanceof RdmaErrorHeader) {
+			this.counters.rdmaErrorsSent.increment();
+		}
+		else if (header instanceof RdmaDone) {
+			this.counters.doneSent.increment();
+		}
+		else if (header instanceof ChunkedHeader chunked) {
+			if (payloadLength > 0) {
+				this.counters.inlineMessages.increment();
+			}
+			List<ReadChunk> reads = chunked.chunkLists().readChunks();
+			this.counters.readChunksSent.add(reads.size());
+			if (chunked.chunkLists().hasPositionZeroReadChunk()) {
+				this.counters.positionZeroChunksSent.increment();
+			}
+		}
 	}
 
 	/**
@@ -407,6 +432,7 @@ abstract class RpcRdmaEndpoint {
 				}
 				buffers.add(lease(BufferRole.LOCAL_BULK, (int) total));
 			}
+			this.counters.readChunksPulled.add(chunks.size());
 			for (int i = 0; i < chunks.size(); i++) {
 				RegisteredBuffer buffer = buffers.get(i);
 				int offset = 0;
@@ -456,6 +482,9 @@ abstract class RpcRdmaEndpoint {
 		bulk.buffer().put(0, data, data.position(), length);
 		List<RdmaSegment> actual = new ArrayList<>(segments.size());
 		int written = 0;
+		if (length > 0) {
+			this.counters.writeChunksFilled.increment();
+		}
 		for (RdmaSegment segment : segments) {
 			int take = (int) Math.min(segment.unsignedLength(), length - written);
 			if (take > 0) {
@@ -517,6 +546,14 @@ abstract class RpcRdmaEndpoint {
 	 * @param cause why
 	 */
 	abstract void onFailure(TransportException cause);
+
+	/**
+	 * What this connection conveyed so far.
+	 * @return a snapshot of the counters
+	 */
+	public TransportStats stats() {
+		return this.counters.snapshot();
+	}
 
 	/** @return the number of receives currently posted */
 	int postedReceives() {

@@ -133,6 +133,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	private void onValid(HeaderDecodeResult.Valid valid, ByteBuffer message) {
 		TransportHeader header = valid.header();
 		if (header instanceof RdmaDone done) {
+			this.counters.doneReceived.increment();
 			DoneWait wait = this.awaitingDone.remove(done.xid());
 			if (wait != null) {
 				wait.finish(true);
@@ -145,6 +146,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			return;
 		}
 		if (header instanceof RdmaErrorHeader) {
+			this.counters.rdmaErrorsReceived.increment();
 			return;
 		}
 		ChunkedHeader call = (ChunkedHeader) header;
@@ -337,6 +339,8 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			RegisteredBuffer bulk = lease(BufferRole.LOCAL_BULK, inline.remaining());
 			buffers.add(bulk);
 			WriteChunk written = new WriteChunk(writeInto(inline, replyChunk.segments(), bulk));
+			this.counters.writeChunksFilled.decrement();
+			this.counters.replyChunksFilled.increment();
 			header = (context.version == RpcRdmaConstants.VERSION_1)
 					? new RdmaNomsg(context.xid, this.grant, new ChunkLists(reads, returned, written))
 					: new Rdma2Nomsg(context.xid, this.grant, new ChunkLists(reads, returned, written));

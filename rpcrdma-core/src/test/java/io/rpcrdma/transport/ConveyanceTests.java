@@ -28,6 +28,9 @@ abstract class ConveyanceTests extends RpcRdmaTransportKit {
 		assertThat(reply.writeChunks()).isEmpty();
 		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(data);
 		assertThat(client.isVersionConfirmed()).isTrue();
+		assertThat(client.stats().inlineMessages()).isEqualTo(1);
+		assertThat(client.stats().readChunksSent()).isZero();
+		assertThat(onlyConnection(server).stats().inlineMessages()).isEqualTo(1);
 	}
 
 	@Test
@@ -71,6 +74,9 @@ abstract class ConveyanceTests extends RpcRdmaTransportKit {
 
 		assertThat(digest[0]).isEqualTo(data.length);
 		assertThat(digest[1]).isEqualTo(RpcWorkload.crc(data));
+		assertThat(client.stats().readChunksSent()).isEqualTo(1);
+		assertThat(client.stats().positionZeroChunksSent()).isZero();
+		assertThat(onlyConnection(server).stats().readChunksPulled()).isEqualTo(1);
 	}
 
 	@Test
@@ -84,6 +90,7 @@ abstract class ConveyanceTests extends RpcRdmaTransportKit {
 		assertThat(reply.writeChunks().get(0).remaining()).isEqualTo(30_000);
 		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(RpcWorkload.pattern(30_000, 3));
 		assertThat(reply.message().remaining()).isLessThan(100);
+		assertThat(onlyConnection(server).stats().writeChunksFilled()).isEqualTo(1);
 	}
 
 	@Test
@@ -97,6 +104,7 @@ abstract class ConveyanceTests extends RpcRdmaTransportKit {
 		assertThat(reply.writeChunks()).hasSize(1);
 		assertThat(reply.writeChunks().get(0).remaining()).isZero();
 		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(RpcWorkload.pattern(100, 3));
+		assertThat(onlyConnection(server).stats().writeChunksFilled()).isZero();
 	}
 
 	@Test
@@ -112,6 +120,8 @@ abstract class ConveyanceTests extends RpcRdmaTransportKit {
 
 		assertThat(reply.writeChunks()).isEmpty();
 		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(RpcWorkload.pattern(20_000, 3));
+		assertThat(onlyConnection(server).stats().replyChunksFilled()).isEqualTo(1);
+		assertThat(onlyConnection(server).stats().inlineMessages()).isZero();
 	}
 
 	@Test
@@ -125,6 +135,8 @@ abstract class ConveyanceTests extends RpcRdmaTransportKit {
 
 		assertThat(digest[0]).isEqualTo(10_000);
 		assertThat(digest[1]).isEqualTo(RpcWorkload.crc(data));
+		assertThat(client.stats().positionZeroChunksSent()).isEqualTo(1);
+		assertThat(client.stats().inlineMessages()).isZero();
 	}
 
 	@Test
@@ -138,6 +150,8 @@ abstract class ConveyanceTests extends RpcRdmaTransportKit {
 
 		assertThat(reply.writeChunks().get(0).remaining()).isEqualTo(12_345);
 		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(data);
+		assertThat(client.stats().readChunksSent()).isEqualTo(1);
+		assertThat(onlyConnection(server).stats().writeChunksFilled()).isEqualTo(1);
 	}
 
 	@Test
@@ -164,10 +178,11 @@ abstract class ConveyanceTests extends RpcRdmaTransportKit {
 
 		InboundReply reply = await(client.call(call));
 
-		ByteBuffer result = reply.message().duplicate();
-		io.rpcrdma.oncrpc.RpcMessageCodec.decodeReply(new io.rpcrdma.xdr.XdrDecoder(result));
-		assertThat(result.getLong(result.position() == 0 ? 24 : result.position()))
-			.isEqualTo(RpcWorkload.crc(original));
+		io.rpcrdma.xdr.XdrDecoder decoder = new io.rpcrdma.xdr.XdrDecoder(reply.message().duplicate());
+		io.rpcrdma.oncrpc.RpcMessageCodec.decodeReply(decoder);
+		assertThat(decoder.readHyper()).isEqualTo(RpcWorkload.crc(original));
+		assertThat(client.stats().positionZeroChunksSent()).isEqualTo(1);
+		assertThat(client.stats().readChunksSent()).isEqualTo(2);
 	}
 
 }
