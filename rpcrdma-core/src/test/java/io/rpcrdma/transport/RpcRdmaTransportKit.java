@@ -155,6 +155,21 @@ abstract class RpcRdmaTransportKit {
 		return server.connections().get(0);
 	}
 
+	/** Decodes a received message's transport header, which must be valid. */
+	static io.rpcrdma.protocol.TransportHeader header(ByteBuffer message) {
+		io.rpcrdma.protocol.HeaderDecodeResult result = new io.rpcrdma.protocol.TransportHeaderDecoder()
+			.decode(message.duplicate());
+		assertThat(result).isInstanceOf(io.rpcrdma.protocol.HeaderDecodeResult.Valid.class);
+		return ((io.rpcrdma.protocol.HeaderDecodeResult.Valid) result).header();
+	}
+
+	/** The RPC message after a received header. */
+	static ByteBuffer payload(ByteBuffer message) {
+		io.rpcrdma.protocol.HeaderDecodeResult.Valid valid = (io.rpcrdma.protocol.HeaderDecodeResult.Valid) new io.rpcrdma.protocol.TransportHeaderDecoder()
+			.decode(message.duplicate());
+		return message.slice(valid.payloadOffset(), valid.payloadLength());
+	}
+
 	static ByteBuffer bytes(int... words) {
 		ByteBuffer buffer = ByteBuffer.allocate(words.length * 4);
 		for (int word : words) {
