@@ -361,6 +361,29 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			// The credit is free again before the requester can see the reply (RFC 5666 §3.3).
 			this.outstanding.decrementAndGet();
 		}
+		try {
+			sendReplyMessage(header, payload, invalidate, buffers, awaitDone, done);
+		}
+		catch (TransportException ex) {
+			// Not sent: undo the bookkeeping above so the caller's error reply settles the credit.
+			if (awaitDone) {
+				DoneWait wait = this.awaitingDone.remove(context.xid);
+				if (wait != null) {
+					wait.timer.cancel(false);
+					for (RegisteredBuffer buffer : wait.buffers) {
+						buffer.release();
+					}
+				}
+			}
+			else {
+				this.outstanding.incrementAndGet();
+			}
+			throw ex;
+		}
+	}
+
+	private void sendReplyMessage(TransportHeader header, ByteBuffer payload, int invalidate,
+			List<RegisteredBuffer> buffers, boolean awaitDone, CompletableFuture<Void> done) {
 		sendMessage(header, payload, invalidate, (ok) -> {
 			for (RegisteredBuffer buffer : buffers) {
 				buffer.release();
