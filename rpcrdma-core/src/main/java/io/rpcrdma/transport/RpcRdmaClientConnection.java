@@ -188,6 +188,11 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	private void send(PendingCall pc) {
 		try {
 			marshalAndSend(pc);
+			if (this.pending.get(pc.xid) != pc) {
+				// The connection failed while the call was being marshalled: whatever was
+				// leased after finish() released the call's buffers is released here.
+				pc.releaseBuffers();
+			}
 		}
 		catch (RuntimeException ex) {
 			finish(pc, null, (ex instanceof TransportException te) ? te
@@ -211,7 +216,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 				continue;
 			}
 			RegisteredBuffer buffer = lease(BufferRole.READ_CHUNK, item.length());
-			pc.buffers.add(buffer);
+			pc.add(buffer);
 			buffer.buffer().put(0, message, base + item.offset(), item.length());
 			reads.add(new ReadSegment(item.offset(), buffer.stag(), item.length(), buffer.address()));
 			moved += item.paddedLength();
@@ -219,7 +224,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		List<WriteChunk> writes = new ArrayList<>();
 		for (int size : pc.call.writeChunkSizes()) {
 			RegisteredBuffer buffer = lease(BufferRole.WRITE_CHUNK, size);
-			pc.buffers.add(buffer);
+			pc.add(buffer);
 			pc.writeBuffers.add(buffer);
 			writes.add(WriteChunk.of(new RdmaSegment(buffer.stag(), size, buffer.address())));
 		}
@@ -228,7 +233,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 				+ TransportHeaderEncoder.encodedLength(new ChunkLists(List.of(), writes, null));
 		if (pc.call.maxReplySize() + replyHeader > receiveThreshold(vers)) {
 			RegisteredBuffer buffer = lease(BufferRole.WRITE_CHUNK, pc.call.maxReplySize());
-			pc.buffers.add(buffer);
+			pc.add(buffer);
 			pc.replyBuffer = buffer;
 			reply = WriteChunk.of(new RdmaSegment(buffer.stag(), pc.call.maxReplySize(), buffer.address()));
 		}
@@ -244,7 +249,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		// RFC 8166 §3.5.3 Long Call: the whole Payload stream goes in a Position-Zero Read
 		// chunk and the header travels alone as RDMA_NOMSG.
 		RegisteredBuffer buffer = lease(BufferRole.READ_CHUNK, inlineLength);
-		pc.buffers.add(buffer);
+		pc.add(buffer);
 		buffer.buffer().put(0, inline, 0, inlineLength);
 		List<ReadSegment> withZero = new ArrayList<>(reads.size() + 1);
 		withZero.add(new ReadSegment(0, buffer.stag(), inlineLength, buffer.address()));
@@ -530,6 +535,10 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 
 		boolean sent() {
 			return this.creditHeld;
+		}
+
+		synchronized void add(RegisteredBuffer buffer) {
+			this.buffers.add(buffer);
 		}
 
 		synchronized void releaseBuffers() {
