@@ -337,17 +337,30 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		ChunkedHeader chunked = (ChunkedHeader) header;
 		ChunkLists lists = chunked.chunkLists();
 		try {
+			if (header instanceof RdmaMsgp msgp && Integer.compareUnsigned(msgp.align(), 4) > 0) {
+				throw new ChunkValidationException("The reply to XID 0x" + Integer.toHexString(pc.xid)
+						+ " is RDMA_MSGP padded to " + Integer.toUnsignedString(msgp.align())
+						+ " bytes, which this transport does not undo (RFC 8166 §4.6.1 removed RDMA_MSGP)");
+			}
 			List<ByteBuffer> writeData = collectWriteChunks(pc, lists);
+			if (!lists.readList().isEmpty()) {
+				if (header.version() != RpcRdmaConstants.VERSION_1) {
+					throw new ChunkValidationException("The Version " + header.version() + " reply to XID 0x"
+							+ Integer.toHexString(pc.xid) + " carries Read chunks, which only RFC 5666 replies may");
+				}
+				// RFC 5666 §3.5 and §5.1: reply data, or the whole long reply at position zero,
+				// in Read chunks the requester pulls and acknowledges with RDMA_DONE.
+				ByteBuffer inline = lists.hasPositionZeroReadChunk() ? null
+						: message.slice(valid.payloadOffset(), valid.payloadLength());
+				fetchReplyReadChunks(pc, lists, inline, writeData);
+				return;
+			}
 			ByteBuffer payload;
 			if (header instanceof RdmaNomsg || header instanceof Rdma2Nomsg) {
 				payload = collectReplyChunk(pc, lists.replyChunk());
 			}
 			else {
 				payload = message.slice(valid.payloadOffset(), valid.payloadLength());
-			}
-			if (!lists.readList().isEmpty() && (header instanceof RdmaMsg || header instanceof RdmaMsgp)) {
-				fetchReplyReadChunks(pc, lists, payload, writeData);
-				return;
 			}
 			finish(pc, new InboundReply(pc.xid, header.version(), payload, writeData), null);
 		}
@@ -411,7 +424,19 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		fetch(chunks, (data) -> {
 			ByteBuffer whole;
 			try {
-				whole = ChunkAssembler.reassemble(payload, chunks, data, false);
+				ByteBuffer inline = payload;
+				List<ReadChunk> rest = chunks;
+				ByteBuffer[] restData = data;
+				if (inline == null) {
+					inline = data[0];
+					rest = chunks.subList(1, chunks.size());
+					restData = java.util.Arrays.copyOfRange(data, 1, data.length);
+				}
+				whole = ChunkAssembler.reassemble(inline, rest, restData, false);
+				if (whole.remaining() < RpcRdmaConstants.MIN_RPC_MESSAGE_LENGTH || whole.getInt(0) != pc.xid) {
+					throw new ChunkValidationException("The reply pulled for XID 0x" + Integer.toHexString(pc.xid)
+							+ " does not begin with that XID");
+				}
 			}
 			catch (TransportException ex) {
 				sendDone(pc, null, ex);

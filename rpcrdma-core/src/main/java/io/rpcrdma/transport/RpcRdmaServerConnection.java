@@ -25,6 +25,7 @@ import io.rpcrdma.protocol.RdmaDone;
 import io.rpcrdma.protocol.RdmaErrorHeader;
 import io.rpcrdma.protocol.RdmaErrorReplies;
 import io.rpcrdma.protocol.RdmaMsg;
+import io.rpcrdma.protocol.RdmaMsgp;
 import io.rpcrdma.protocol.RdmaNomsg;
 import io.rpcrdma.protocol.RdmaSegment;
 import io.rpcrdma.protocol.ReadChunk;
@@ -151,6 +152,13 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		ChunkedHeader call = (ChunkedHeader) header;
 		int granted = grantFor(header.credits());
+		if (header instanceof RdmaMsgp msgp && Integer.compareUnsigned(msgp.align(), 4) > 0) {
+			// RFC 5666 §3.9: padding to rdma_align may sit inside opaques the transport cannot
+			// see; rather than hand the RPC layer shifted data, refuse (RFC 8166 §4.6.1
+			// removed RDMA_MSGP). Alignment of 4 or less needs no padding beyond XDR's own.
+			sendError(RdmaErrorReplies.forMalformed(header.version(), header.xid(), granted));
+			return;
+		}
 		if (this.outstanding.incrementAndGet() > granted) {
 			this.outstanding.decrementAndGet();
 			this.violations.incrementAndGet();
@@ -327,7 +335,30 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		ByteBuffer payload = inline;
 		if (TransportHeaderEncoder.encodedLength(header) + inline.remaining() > threshold) {
 			WriteChunk replyChunk = context.lists.replyChunk();
-			if (replyChunk == null || inline.remaining() > replyChunk.totalLength()) {
+			boolean fitsReplyChunk = replyChunk != null && inline.remaining() <= replyChunk.totalLength();
+			if (!fitsReplyChunk && this.config.replyDataInReadChunks()
+					&& context.version == RpcRdmaConstants.VERSION_1) {
+				// RFC 5666 §5.1: the long reply as a Position-Zero Read chunk the requester
+				// pulls, acknowledged with RDMA_DONE.
+				RegisteredBuffer chunk;
+				try {
+					chunk = lease(BufferRole.READ_CHUNK, inline.remaining());
+				}
+				catch (TransportException ex) {
+					for (RegisteredBuffer buffer : readBuffers) {
+						buffer.release();
+					}
+					throw ex;
+				}
+				readBuffers.add(chunk);
+				chunk.buffer().put(0, inline, inline.position(), inline.remaining());
+				List<ReadSegment> withZero = new ArrayList<>(reads.size() + 1);
+				withZero.add(new ReadSegment(0, chunk.stag(), inline.remaining(), chunk.address()));
+				withZero.addAll(reads);
+				header = new RdmaNomsg(context.xid, this.grant, new ChunkLists(withZero, returned, null));
+				payload = null;
+			}
+			else if (!fitsReplyChunk) {
 				for (RegisteredBuffer buffer : readBuffers) {
 					buffer.release();
 				}
@@ -335,16 +366,18 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 						+ inline.remaining() + " bytes but the requester accepts " + threshold + " inline and offered "
 						+ ((replyChunk == null) ? "no Reply chunk" : "a Reply chunk of " + replyChunk.totalLength()));
 			}
-			// RFC 8166 §3.5.4 Long Reply: the whole reply goes into the Reply chunk.
-			RegisteredBuffer bulk = lease(BufferRole.LOCAL_BULK, inline.remaining());
-			buffers.add(bulk);
-			WriteChunk written = new WriteChunk(writeInto(inline, replyChunk.segments(), bulk));
-			this.counters.writeChunksFilled.decrement();
-			this.counters.replyChunksFilled.increment();
-			header = (context.version == RpcRdmaConstants.VERSION_1)
-					? new RdmaNomsg(context.xid, this.grant, new ChunkLists(reads, returned, written))
-					: new Rdma2Nomsg(context.xid, this.grant, new ChunkLists(reads, returned, written));
-			payload = null;
+			else {
+				// RFC 8166 §3.5.4 Long Reply: the whole reply goes into the Reply chunk.
+				RegisteredBuffer bulk = lease(BufferRole.LOCAL_BULK, inline.remaining());
+				buffers.add(bulk);
+				WriteChunk written = new WriteChunk(writeInto(inline, replyChunk.segments(), bulk));
+				this.counters.writeChunksFilled.decrement();
+				this.counters.replyChunksFilled.increment();
+				header = (context.version == RpcRdmaConstants.VERSION_1)
+						? new RdmaNomsg(context.xid, this.grant, new ChunkLists(reads, returned, written))
+						: new Rdma2Nomsg(context.xid, this.grant, new ChunkLists(reads, returned, written));
+				payload = null;
+			}
 		}
 		int invalidate = (peerAcceptsInvalidate() && readBuffers.isEmpty()) ? context.firstAdvertisedStag() : 0;
 		boolean awaitDone = !readBuffers.isEmpty();

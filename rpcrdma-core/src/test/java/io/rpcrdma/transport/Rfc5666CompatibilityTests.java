@@ -106,4 +106,33 @@ abstract class Rfc5666CompatibilityTests extends RpcRdmaTransportKit {
 		assertThat(header(reply).xid()).isEqualTo(0x21);
 	}
 
+	@Test
+	void aLongReplyWithoutReplyChunkIsPulledFromAPositionZeroReadChunk() throws Exception {
+		RpcRdmaServer server = server(readChunkReplies(), (call, replier) -> replier
+			.reply(OutboundReply.inline(RpcWorkload.reply(call.xid(), RpcWorkload.pattern(6000, 3), true).message())));
+		RpcRdmaClientConnection client = client(server, v1Only());
+
+		InboundReply reply = await(client.call(RpcWorkload.generate(2, 6000, 0, 0)));
+
+		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(RpcWorkload.pattern(6000, 3));
+		assertThat(client.stats().doneSent()).isEqualTo(1);
+		RpcRdmaServerConnection connection = onlyConnection(server);
+		assertThat(connection.stats().positionZeroChunksSent()).isEqualTo(1);
+		eventually("the server got RDMA_DONE", () -> connection.awaitingDone() == 0);
+		assertThat(connection.stats().doneReceived()).isEqualTo(1);
+	}
+
+	@Test
+	void anRdmaMsgpCallPaddedBeyondXdrAlignmentIsRefusedRatherThanMisread() throws Exception {
+		RpcRdmaServer server = echoServer(v1Only());
+		RawPeer raw = rawClient(server, PrivateData.EMPTY);
+		raw.send(new RdmaMsgp(0x22, 1, 64, 16, ChunkLists.EMPTY),
+				RpcWorkload.call(0x22, RpcWorkload.ECHO, new byte[32]));
+
+		TransportHeader reply = header(raw.receive());
+
+		assertThat(reply).isInstanceOf(RdmaErrChunk.class);
+		assertThat(reply.xid()).isEqualTo(0x22);
+	}
+
 }
