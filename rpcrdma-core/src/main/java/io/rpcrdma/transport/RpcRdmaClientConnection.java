@@ -58,6 +58,9 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 
 	private volatile boolean versionConfirmed;
 
+	/** Whether a message went out before any reply confirmed the version. */
+	private volatile boolean unconfirmedSent;
+
 	private RpcRdmaClientConnection(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress remote,
 			TransportConfig config, PeerVersionCache versionCache) {
 		super(provider, pool, config);
@@ -203,6 +206,9 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	private void marshalAndSend(PendingCall pc) {
 		int vers = this.version;
 		pc.version = vers;
+		if (!this.versionConfirmed) {
+			this.unconfirmedSent = true;
+		}
 		int threshold = sendThreshold(vers);
 		if (!this.versionConfirmed && vers != RpcRdmaConstants.VERSION_1) {
 			threshold = Math.min(threshold, FIRST_MESSAGE_LIMIT);
@@ -321,9 +327,13 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		if (pc == null || !pc.sent()) {
 			return;
 		}
-		this.credits.updateGrant(header.credits());
 		if (header instanceof RdmaErrorHeader) {
 			this.counters.rdmaErrorsReceived.increment();
+		}
+		else {
+			// draft-cel-nfsv4-rpcrdma-version-two §5: only a non-error message reports the
+			// responder's actual credit limit; until then one message at a time.
+			this.credits.updateGrant(header.credits());
 		}
 		if (header instanceof ErrVers errVers) {
 			onErrVers(pc, errVers);
@@ -508,6 +518,12 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 
 	@Override
 	void onFailure(TransportException cause) {
+		if (this.unconfirmedSent && !this.versionConfirmed && this.version != RpcRdmaConstants.VERSION_1
+				&& this.config.supportedVersions().contains(RpcRdmaConstants.VERSION_1)) {
+			// draft-cel-nfsv4-rpcrdma-version-two §5.2: the first Version 2 message was lost or
+			// dropped; assume the responder lacks Version 2 so the reconnect does not loop.
+			this.versionCache.put(this.remote, RpcRdmaConstants.VERSION_1);
+		}
 		this.credits.close(cause);
 		for (PendingCall pc : new ArrayList<>(this.pending.values())) {
 			finish(pc, null, cause);

@@ -120,6 +120,8 @@ abstract class ErrorTests extends RpcRdmaTransportKit {
 			assertThat(failure).isInstanceOf(RdmaErrorReceivedException.class);
 			assertThat(((RdmaErrorReceivedException) failure).error()).isInstanceOf(expected);
 			assertThat(client.credits().outstanding()).isZero();
+			// Only a non-error message reports the credit limit (draft §5).
+			assertThat(client.credits().limit()).isEqualTo(1);
 		}
 		finally {
 			client.close();
@@ -128,17 +130,17 @@ abstract class ErrorTests extends RpcRdmaTransportKit {
 
 	@Test
 	void errChunkFromTheServerFailsTheMatchingCall() throws Exception {
-		callAnsweredWith(v1Only(), (xid) -> new RdmaErrChunk(xid, 1), RdmaErrChunk.class);
+		callAnsweredWith(v1Only(), (xid) -> new RdmaErrChunk(xid, 5), RdmaErrChunk.class);
 	}
 
 	@Test
 	void badHeaderFromTheServerFailsTheMatchingCall() throws Exception {
-		callAnsweredWith(config(), (xid) -> new Rdma2ErrBadHeader(xid, 1), Rdma2ErrBadHeader.class);
+		callAnsweredWith(config(), (xid) -> new Rdma2ErrBadHeader(xid, 5), Rdma2ErrBadHeader.class);
 	}
 
 	@Test
 	void invalOptionFromTheServerFailsTheMatchingCall() throws Exception {
-		callAnsweredWith(config(), (xid) -> new Rdma2ErrInvalOption(xid, 1), Rdma2ErrInvalOption.class);
+		callAnsweredWith(config(), (xid) -> new Rdma2ErrInvalOption(xid, 5), Rdma2ErrInvalOption.class);
 	}
 
 	@Test
@@ -188,6 +190,52 @@ abstract class ErrorTests extends RpcRdmaTransportKit {
 			// A reply for an XID nobody asked about is dropped.
 			server.send(new RdmaMsg(0x43, 1, ChunkLists.EMPTY), RpcWorkload.reply(0x43, new byte[0], false).message());
 			assertThat(client.isOpen()).isTrue();
+		}
+		finally {
+			client.close();
+		}
+	}
+
+	@Test
+	void readChunkStagsStopWorkingOnceTheCallCompletes() throws Exception {
+		CompletableFuture<RawPeer> accepted = new CompletableFuture<>();
+		RpcRdmaClientConnection client = clientOfRawServer(config(), accepted);
+		try {
+			RawPeer server = accepted.get(deadline().toMillis(), TimeUnit.MILLISECONDS);
+			byte[] data = RpcWorkload.pattern(2000, 1);
+			CompletableFuture<InboundReply> call = client.call(RpcWorkload.echo(0x44, data, true, 0, 0));
+			Rdma2Msg received = (Rdma2Msg) header(server.receive());
+			RdmaSegment chunk = received.chunkLists().readList().get(0).target();
+			io.rpcrdma.verbs.RemoteAddress source = new io.rpcrdma.verbs.RemoteAddress(chunk.offset(), chunk.handle());
+			assertThat(server.read(source, chunk.length())).isEqualTo(io.rpcrdma.verbs.CompletionStatus.SUCCESS);
+			server.send(new Rdma2Msg(0x44, 1, ChunkLists.EMPTY), RpcWorkload.reply(0x44, new byte[0], false).message());
+			await(call);
+
+			assertThat(server.read(source, chunk.length())).isNotEqualTo(io.rpcrdma.verbs.CompletionStatus.SUCCESS);
+		}
+		finally {
+			client.close();
+		}
+	}
+
+	@Test
+	void writeChunkStagsStopWorkingOnceTheCallCompletes() throws Exception {
+		CompletableFuture<RawPeer> accepted = new CompletableFuture<>();
+		RpcRdmaClientConnection client = clientOfRawServer(config(), accepted);
+		try {
+			RawPeer server = accepted.get(deadline().toMillis(), TimeUnit.MILLISECONDS);
+			CompletableFuture<InboundReply> call = client.call(RpcWorkload.generate(0x45, 100, 128, 0));
+			Rdma2Msg received = (Rdma2Msg) header(server.receive());
+			RdmaSegment chunk = received.chunkLists().writeList().get(0).segments().get(0);
+			server.send(new Rdma2Msg(0x45, 1, new ChunkLists(List.of(), List.of(new WriteChunk(List.of())), null)),
+					RpcWorkload.reply(0x45, new byte[0], false).message());
+			await(call);
+
+			io.rpcrdma.verbs.MemoryRegion source = server.region(64);
+			server.endpoint.qp.postSend(io.rpcrdma.verbs.SendWorkRequest.rdmaWrite(5,
+					new io.rpcrdma.verbs.RemoteAddress(chunk.offset(), chunk.handle()),
+					io.rpcrdma.verbs.ScatterGatherEntry.of(source)));
+			assertThat(server.endpoint.sends.next().status()).isNotEqualTo(io.rpcrdma.verbs.CompletionStatus.SUCCESS);
 		}
 		finally {
 			client.close();

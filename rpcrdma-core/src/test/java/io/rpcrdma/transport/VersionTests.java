@@ -105,4 +105,50 @@ abstract class VersionTests extends RpcRdmaTransportKit {
 		assertThat(header(raw.receive())).isInstanceOf(RdmaMsg.class);
 	}
 
+	@Test
+	void withoutPrivateDataAVersion2PeerIsAssumedToReceive4096Bytes() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RawPeer raw = rawClient(server, PrivateData.EMPTY);
+		byte[] data = RpcWorkload.pattern(3500, 4);
+		raw.send(new io.rpcrdma.protocol.Rdma2Msg(8, 4, ChunkLists.EMPTY), RpcWorkload.call(8, RpcWorkload.ECHO, data));
+
+		java.nio.ByteBuffer reply = raw.receive();
+
+		assertThat(header(reply)).isInstanceOf(io.rpcrdma.protocol.Rdma2Msg.class);
+		assertThat(reply.remaining()).isGreaterThan(3500).isLessThanOrEqualTo(4096);
+	}
+
+	@Test
+	void aVersion1PeerWithoutPrivateDataIsSentAtMost1024BytesInline() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RawPeer raw = rawClient(server, PrivateData.EMPTY);
+		raw.send(new RdmaMsg(9, 4, ChunkLists.EMPTY), RpcWorkload.call(9, RpcWorkload.ECHO, RpcWorkload.pattern(1500, 4)));
+
+		// The reply does not fit 1024 bytes and no Reply chunk was offered: RDMA_ERROR.
+		assertThat(header(raw.receive())).isInstanceOf(io.rpcrdma.protocol.RdmaErrChunk.class);
+	}
+
+	@Test
+	void aLostFirstVersion2MessageMakesTheReconnectStartWithVersion1() throws Exception {
+		java.util.concurrent.CompletableFuture<RawPeer> accepted = new java.util.concurrent.CompletableFuture<>();
+		io.rpcrdma.verbs.RdmaListener listener = RawPeer.listen(this.serverProvider, listenAddress(), PrivateData.EMPTY,
+				deadline(), accepted);
+		try {
+			RpcRdmaClientConnection client = RpcRdmaClientConnection
+				.connect(this.clientProvider, this.clientPool, listener.localAddress(), config(), this.versionCache)
+				.get(deadline().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+			RawPeer server = accepted.get(deadline().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+			java.util.concurrent.CompletableFuture<InboundReply> call = client
+				.call(RpcWorkload.echo(1, new byte[4], false, 0, 0));
+			assertThat(header(server.receive()).version()).isEqualTo(2);
+			server.close();
+
+			assertFails(call, ConnectionLostException.class);
+			assertThat(this.versionCache.get(listener.localAddress())).isEqualTo(1);
+		}
+		finally {
+			listener.close();
+		}
+	}
+
 }
