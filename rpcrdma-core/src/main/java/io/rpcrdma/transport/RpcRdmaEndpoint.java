@@ -284,6 +284,9 @@ abstract class RpcRdmaEndpoint {
 			}
 		}
 		ByteBuffer message = ByteBuffer.wrap(copy);
+		if (invalidated) {
+			this.counters.invalidatedByPeer.increment();
+		}
 		try {
 			onMessage(this.decoder.decode(message.duplicate()), message, invalidated ? invalidatedStag : 0);
 		}

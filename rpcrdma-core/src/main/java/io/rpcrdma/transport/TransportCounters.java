@@ -25,11 +25,13 @@ final class TransportCounters {
 
 	final LongAdder doneReceived = new LongAdder();
 
+	final LongAdder invalidatedByPeer = new LongAdder();
+
 	TransportStats snapshot() {
 		return new TransportStats(this.inlineMessages.sum(), this.readChunksSent.sum(),
 				this.positionZeroChunksSent.sum(), this.readChunksPulled.sum(), this.writeChunksFilled.sum(),
 				this.replyChunksFilled.sum(), this.rdmaErrorsSent.sum(), this.rdmaErrorsReceived.sum(),
-				this.doneSent.sum(), this.doneReceived.sum());
+				this.doneSent.sum(), this.doneReceived.sum(), this.invalidatedByPeer.sum());
 	}
 
 }

@@ -14,8 +14,10 @@ package io.rpcrdma.transport;
  * @param rdmaErrorsReceived RDMA_ERROR messages received
  * @param doneSent RDMA_DONE messages sent
  * @param doneReceived RDMA_DONE messages received
+ * @param invalidatedByPeer messages that arrived as Send With Invalidate, retiring one of
+ * this side's chunk STags remotely (RFC 8797 §4.1 "I" flag)
  */
 public record TransportStats(long inlineMessages, long readChunksSent, long positionZeroChunksSent,
 		long readChunksPulled, long writeChunksFilled, long replyChunksFilled, long rdmaErrorsSent,
-		long rdmaErrorsReceived, long doneSent, long doneReceived) {
+		long rdmaErrorsReceived, long doneSent, long doneReceived, long invalidatedByPeer) {
 }

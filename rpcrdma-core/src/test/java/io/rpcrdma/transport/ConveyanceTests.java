@@ -185,4 +185,21 @@ abstract class ConveyanceTests extends RpcRdmaTransportKit {
 		assertThat(client.stats().readChunksSent()).isEqualTo(2);
 	}
 
+	@Test
+	void aPeerThatAcceptsRemoteInvalidationGetsItsWriteChunkInvalidatedBySendWithInvalidate() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection client = client(server, config());
+		await(client.call(RpcWorkload.generate(20, 5000, 8192, 0)));
+		assertThat(client.stats().invalidatedByPeer()).isEqualTo(1);
+	}
+
+	@Test
+	void aPeerThatRefusesRemoteInvalidationGetsPlainSends() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection client = client(server, config().withFeatures(false, false, true));
+		InboundReply reply = await(client.call(RpcWorkload.generate(21, 5000, 8192, 0)));
+		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(RpcWorkload.pattern(5000, 3));
+		assertThat(client.stats().invalidatedByPeer()).isZero();
+	}
+
 }
