@@ -228,8 +228,14 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 				answerWithError(header.version(), header.xid());
 			}
 		}, (error) -> {
-			// The RDMA Read failed: the provider already terminated the connection.
-			this.outstanding.decrementAndGet();
+			if (error instanceof ConnectionLostException) {
+				// The RDMA Read failed: the provider already terminated the connection.
+				this.outstanding.decrementAndGet();
+			}
+			else {
+				// A chunk larger than any local buffer, or the pool is exhausted: refuse the call.
+				answerWithError(header.version(), header.xid());
+			}
 		});
 	}
 
@@ -259,7 +265,16 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		InboundCall call = new InboundCall(context.xid, context.version, message, capacities,
 				(reply != null) ? reply.totalLength() : 0);
 		try {
-			this.executor.execute(() -> this.handler.onCall(call, context));
+			this.executor.execute(() -> {
+				try {
+					this.handler.onCall(call, context);
+				}
+				catch (RuntimeException ex) {
+					// A failing RPC layer must not keep the requester's credit forever; the
+					// requester's RPC layer times the call out.
+					context.drop();
+				}
+			});
 		}
 		catch (RuntimeException ex) {
 			context.drop();

@@ -192,4 +192,37 @@ abstract class HostilePeerTests extends RpcRdmaTransportKit {
 		await(honest.call(RpcWorkload.echo(1, new byte[8], false, 0, 0)));
 	}
 
+	@Test
+	void aReadChunkLargerThanAnyLocalBufferGetsErrChunk() throws Exception {
+		RpcRdmaServer roomy = server(config().withHeaderLimits(new io.rpcrdma.protocol.HeaderLimits(16, 16, 1L << 30, 1024)),
+				(call, replier) -> {
+					this.handled.incrementAndGet();
+					RpcWorkload.serve(call, replier);
+				});
+		RawPeer peer = rawClient(roomy, PrivateData.EMPTY);
+		int huge = 64 << 20;
+		ByteBuffer whole = RpcWorkload.call(XID, RpcWorkload.DIGEST, new byte[0]);
+		ByteBuffer inline = ByteBuffer.allocate(whole.remaining()).put(whole.duplicate());
+		inline.putInt(inline.position() - 4, huge).flip();
+		peer.send(new RdmaMsg(XID, 4, new ChunkLists(List.of(new ReadSegment(position(), this.data.stag(), huge,
+				this.data.address())), List.of(), null)), inline);
+
+		TransportHeader reply = header(peer.receive());
+
+		assertThat(reply).isInstanceOf(RdmaErrChunk.class);
+		assertThat(this.handled.get()).isZero();
+	}
+
+	@Test
+	void anRpcLayerThatThrowsGivesTheCreditBack() throws Exception {
+		RpcRdmaServer throwing = server(config(), (call, replier) -> {
+			throw new IllegalStateException("the RPC layer failed");
+		});
+		RawPeer peer = rawClient(throwing, PrivateData.EMPTY);
+		peer.send(new RdmaMsg(XID, 4, ChunkLists.EMPTY), RpcWorkload.call(XID, RpcWorkload.ECHO, new byte[4]));
+		RpcRdmaServerConnection connection = onlyConnection(throwing);
+		eventually("the dropped call's credit is back", () -> connection.stats() != null && connection.outstanding() == 0
+				&& connection.grant() > 0);
+	}
+
 }
