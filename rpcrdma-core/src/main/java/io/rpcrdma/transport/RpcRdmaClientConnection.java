@@ -307,7 +307,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			// an outstanding call can be read, fail that call rather than let it hang.
 			int xid = (result instanceof HeaderDecodeResult.Malformed malformed) ? malformed.xid()
 					: (result instanceof HeaderDecodeResult.UnsupportedVersion unsupported) ? unsupported.xid() : 0;
-			PendingCall pc = (xid != 0 || this.pending.containsKey(xid)) ? this.pending.get(xid) : null;
+			PendingCall pc = this.pending.get(xid);
 			if (pc != null && pc.sent()) {
 				finish(pc, null, new ChunkValidationException("The reply to XID 0x" + Integer.toHexString(xid)
 						+ " has an invalid transport header: " + result));
@@ -486,8 +486,6 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		// The call was not executed (RFC 5666 §4.2): send it again in the common version,
 		// keeping its credit.
 		pc.releaseBuffers();
-		pc.state = PendingCall.MARSHALLING;
-		pc.sentOnce = false;
 		send(pc);
 	}
 
@@ -541,8 +539,6 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	 */
 	private static final class PendingCall {
 
-		static final int MARSHALLING = 0;
-
 		final OutboundCall call;
 
 		final int xid;
@@ -560,10 +556,6 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		volatile boolean creditHeld;
 
 		volatile int version;
-
-		volatile int state;
-
-		volatile boolean sentOnce;
 
 		PendingCall(OutboundCall call) {
 			this.call = call;

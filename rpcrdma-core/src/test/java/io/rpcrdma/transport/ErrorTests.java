@@ -91,10 +91,6 @@ abstract class ErrorTests extends RpcRdmaTransportKit {
 
 	// ---- the client's side ----------------------------------------------------------------
 
-	private RawPeer rawServer(CompletableFuture<RawPeer> accepted, List<RdmaListener> listeners) throws Exception {
-		return accepted.get(deadline().toMillis(), TimeUnit.MILLISECONDS);
-	}
-
 	private RpcRdmaClientConnection clientOfRawServer(TransportConfig config, CompletableFuture<RawPeer> accepted)
 			throws Exception {
 		RdmaListener listener = RawPeer.listen(this.serverProvider, listenAddress(), PrivateData.EMPTY, deadline(),
