@@ -3,6 +3,9 @@ package io.rpcrdma.transport;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
+
+import io.rpcrdma.xdr.XdrEncoder;
 
 /**
  * An encoded RPC call for the transport to convey: the whole RPC message from its XID on,
@@ -57,6 +60,23 @@ public record OutboundCall(ByteBuffer message, List<DdpRange> readChunkItems, Li
 	 */
 	public static OutboundCall inline(ByteBuffer message) {
 		return new OutboundCall(message, List.of(), List.of(), 0);
+	}
+
+	/**
+	 * A call encoded by a writer callback, for RPC layers that encode straight into an
+	 * {@link XdrEncoder} instead of handing over a finished buffer.
+	 * @param maxLength the most bytes the writer produces
+	 * @param writer encodes the whole RPC call, XID first
+	 * @param readChunkItems DDP-eligible argument items, offsets relative to the call's start
+	 * @param writeChunkSizes Write chunk capacities to offer
+	 * @param maxReplySize the largest expected reply
+	 * @return the call
+	 */
+	public static OutboundCall write(int maxLength, Consumer<XdrEncoder> writer, List<DdpRange> readChunkItems,
+			List<Integer> writeChunkSizes, int maxReplySize) {
+		ByteBuffer buffer = ByteBuffer.allocate(maxLength);
+		writer.accept(new XdrEncoder(buffer));
+		return new OutboundCall(buffer.flip(), readChunkItems, writeChunkSizes, maxReplySize);
 	}
 
 	/** @return the call's XID, its first word */

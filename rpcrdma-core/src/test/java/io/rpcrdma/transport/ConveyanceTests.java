@@ -202,4 +202,21 @@ abstract class ConveyanceTests extends RpcRdmaTransportKit {
 		assertThat(client.stats().invalidatedByPeer()).isZero();
 	}
 
+	@Test
+	void aCallEncodedByAWriterCallbackIsConveyedLikeABuffer() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection client = client(server, config());
+		byte[] data = RpcWorkload.pattern(77, 6);
+		OutboundCall call = OutboundCall.write(512, (encoder) -> {
+			io.rpcrdma.oncrpc.RpcMessageCodec
+				.encodeCall(io.rpcrdma.oncrpc.RpcCall.of(22, RpcWorkload.PROGRAM, 1, RpcWorkload.ECHO), encoder);
+			encoder.writeOpaque(data);
+		}, List.of(), List.of(), 0);
+
+		InboundReply reply = await(client.call(call));
+
+		assertThat(reply.xid()).isEqualTo(22);
+		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(data);
+	}
+
 }
