@@ -219,4 +219,48 @@ abstract class ConveyanceTests extends RpcRdmaTransportKit {
 		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(data);
 	}
 
+	@Test
+	void manyThreadsMixingEveryConveyanceAllGetTheirOwnCorrectReplies() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection client = client(server, config());
+		int threads = 6;
+		int perThread = 40;
+		java.util.concurrent.ConcurrentLinkedQueue<Throwable> errors = new java.util.concurrent.ConcurrentLinkedQueue<>();
+		List<Thread> workers = new java.util.ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			int thread = t;
+			Thread worker = new Thread(() -> {
+				for (int i = 0; i < perThread; i++) {
+					int xid = thread * 1000 + i;
+					int kind = (thread + i) % 4;
+					byte[] data = RpcWorkload.pattern(kind == 0 ? 100 : 5000 + i, xid);
+					OutboundCall call = switch (kind) {
+						case 0 -> RpcWorkload.echo(xid, data, false, 0, 0);
+						case 1 -> RpcWorkload.echo(xid, data, true, 8192, 0);
+						case 2 -> RpcWorkload.echo(xid, data, false, 0, 8192);
+						default -> RpcWorkload.echo(xid, data, true, 0, 8192);
+					};
+					try {
+						InboundReply reply = client.call(call).get(30, java.util.concurrent.TimeUnit.SECONDS);
+						if (reply.xid() != xid || !java.util.Arrays.equals(RpcWorkload.opaqueResult(reply), data)) {
+							errors.add(new AssertionError("wrong reply for XID " + xid));
+						}
+					}
+					catch (Exception | AssertionError ex) {
+						errors.add(ex);
+					}
+				}
+			});
+			workers.add(worker);
+			worker.start();
+		}
+		for (Thread worker : workers) {
+			worker.join();
+		}
+		assertThat(errors).isEmpty();
+		assertThat(client.credits().outstanding()).isZero();
+		eventually("the client returned every chunk buffer", () -> this.clientPool.stats().leasedBytes()
+				== (long) client.postedReceives() * this.clientPool.largestBufferSize(io.rpcrdma.memory.BufferRole.RECEIVE));
+	}
+
 }
