@@ -111,6 +111,14 @@ final class ChunkAssembler {
 		return out;
 	}
 
+	/** Chunk lists, without allocating for the common case of none. */
+	static ChunkLists lists(List<ReadSegment> reads, List<WriteChunk> writes, WriteChunk reply) {
+		if (reads.isEmpty() && writes.isEmpty() && reply == null) {
+			return ChunkLists.EMPTY;
+		}
+		return new ChunkLists(reads, writes, reply);
+	}
+
 	static int padded(int length) {
 		return (length + 3) & ~3;
 	}

@@ -215,7 +215,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		}
 		ByteBuffer message = pc.message;
 		int base = message.position();
-		List<ReadSegment> reads = new ArrayList<>();
+		List<ReadSegment> reads = pc.call.readChunkItems().isEmpty() ? List.of() : new ArrayList<>();
 		int moved = 0;
 		for (DdpRange item : pc.call.readChunkItems()) {
 			if (item.length() == 0) {
@@ -227,7 +227,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			reads.add(new ReadSegment(item.offset(), buffer.stag(), item.length(), buffer.address()));
 			moved += item.paddedLength();
 		}
-		List<WriteChunk> writes = new ArrayList<>();
+		List<WriteChunk> writes = pc.call.writeChunkSizes().isEmpty() ? List.of() : new ArrayList<>();
 		for (int size : pc.call.writeChunkSizes()) {
 			RegisteredBuffer buffer = lease(BufferRole.WRITE_CHUNK, size);
 			pc.add(buffer);
@@ -236,7 +236,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		}
 		WriteChunk reply = null;
 		int replyHeader = RpcRdmaConstants.FIXED_HEADER_LENGTH
-				+ TransportHeaderEncoder.encodedLength(new ChunkLists(List.of(), writes, null));
+				+ TransportHeaderEncoder.encodedLength(ChunkAssembler.lists(List.of(), writes, null));
 		if (pc.call.maxReplySize() + replyHeader > receiveThreshold(vers)) {
 			RegisteredBuffer buffer = lease(BufferRole.WRITE_CHUNK, pc.call.maxReplySize());
 			pc.add(buffer);
@@ -244,7 +244,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			reply = WriteChunk.of(new RdmaSegment(buffer.stag(), pc.call.maxReplySize(), buffer.address()));
 		}
 		int inlineLength = message.remaining() - moved;
-		TransportHeader header = chunked(pc.xid, vers, false, new ChunkLists(reads, writes, reply));
+		TransportHeader header = chunked(pc.xid, vers, false, ChunkAssembler.lists(reads, writes, reply));
 		int headerLength = TransportHeaderEncoder.encodedLength(header);
 		ByteBuffer inline = inlineStream(pc, inlineLength);
 		if (headerLength + inlineLength <= threshold) {

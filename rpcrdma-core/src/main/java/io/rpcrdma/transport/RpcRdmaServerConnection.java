@@ -307,11 +307,13 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		ByteBuffer message = reply.message();
 		int base = message.position();
 		List<WriteChunk> offered = context.lists.writeList();
-		List<WriteChunk> returned = new ArrayList<>(offered.size());
-		List<ReadSegment> reads = new ArrayList<>();
-		List<DdpRange> moved = new ArrayList<>();
-		List<RegisteredBuffer> readBuffers = new ArrayList<>();
 		List<DdpRange> items = reply.ddpItems();
+		boolean plain = offered.isEmpty() && items.isEmpty();
+		// A reply with nothing DDP-eligible and no Write chunk, the common case, allocates no lists.
+		List<WriteChunk> returned = plain ? List.of() : new ArrayList<>(offered.size());
+		List<ReadSegment> reads = plain ? List.of() : new ArrayList<>();
+		List<DdpRange> moved = plain ? List.of() : new ArrayList<>();
+		List<RegisteredBuffer> readBuffers = plain ? new ArrayList<>(0) : new ArrayList<>();
 		for (int i = 0; i < items.size(); i++) {
 			DdpRange item = items.get(i);
 			if (i < offered.size() && item.length() <= offered.get(i).totalLength()) {
@@ -345,8 +347,8 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		ByteBuffer inline = removeItems(message, moved);
 		int threshold = sendThreshold(context.version);
 		TransportHeader header = (context.version == RpcRdmaConstants.VERSION_1)
-				? new RdmaMsg(context.xid, this.grant, new ChunkLists(reads, returned, null))
-				: new Rdma2Msg(context.xid, this.grant, new ChunkLists(reads, returned, null));
+				? new RdmaMsg(context.xid, this.grant, ChunkAssembler.lists(reads, returned, null))
+				: new Rdma2Msg(context.xid, this.grant, ChunkAssembler.lists(reads, returned, null));
 		ByteBuffer payload = inline;
 		if (TransportHeaderEncoder.encodedLength(header) + inline.remaining() > threshold) {
 			WriteChunk replyChunk = context.lists.replyChunk();
