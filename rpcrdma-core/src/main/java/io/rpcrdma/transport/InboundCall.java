@@ -1,0 +1,27 @@
+package io.rpcrdma.transport;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+/**
+ * A call as the transport delivers it to the responder's RPC layer.
+ *
+ * @param xid the call's XID
+ * @param version the RPC-over-RDMA version it arrived in; the reply goes back in the same
+ * @param message the whole RPC call from its XID on, with every Read chunk reinserted at its
+ * position (RFC 8166 §3.4.4, with XDR roundup restored); owned by the receiver
+ * @param writeChunkCapacities the capacity of each Write chunk the requester offered, for
+ * DDP-eligible results, in order
+ * @param replyChunkCapacity the capacity of the requester's Reply chunk, 0 if none
+ */
+public record InboundCall(int xid, int version, ByteBuffer message, List<Long> writeChunkCapacities,
+		long replyChunkCapacity) {
+
+	/**
+	 * Copies the list.
+	 */
+	public InboundCall {
+		writeChunkCapacities = List.copyOf(writeChunkCapacities);
+	}
+
+}

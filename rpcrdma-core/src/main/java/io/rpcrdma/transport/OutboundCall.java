@@ -1,0 +1,87 @@
+package io.rpcrdma.transport;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+import io.rpcrdma.xdr.XdrEncoder;
+
+/**
+ * An encoded RPC call for the transport to convey: the whole RPC message from its XID on,
+ * which DDP-eligible argument items may go in Read chunks, the Write chunks to offer for
+ * DDP-eligible results, and how large the reply may grow.
+ *
+ * @param message the encoded RPC call between position and limit; the transport copies it
+ * before {@link RpcTransport#call} returns, so the caller may reuse it at once
+ * @param readChunkItems DDP-eligible argument items in increasing, non-overlapping order;
+ * the transport moves them into Read chunks (RFC 8166 §3.4.5); empty for none
+ * @param writeChunkSizes the capacity of each Write chunk to offer for a DDP-eligible result
+ * (RFC 8166 §3.4.6), in result order; empty for none
+ * @param maxReplySize the largest reply the upper layer expects, without Write chunk data;
+ * when it exceeds what fits inline a Reply chunk of this size is offered (RFC 8166 §3.5.4)
+ */
+public record OutboundCall(ByteBuffer message, List<DdpRange> readChunkItems, List<Integer> writeChunkSizes,
+		int maxReplySize) {
+
+	/**
+	 * Validates the call.
+	 */
+	public OutboundCall {
+		Objects.requireNonNull(message, "message");
+		readChunkItems = List.copyOf(readChunkItems);
+		writeChunkSizes = List.copyOf(writeChunkSizes);
+		if (message.remaining() < 8) {
+			throw new IllegalArgumentException("An RPC call has at least an XID and a message type, got "
+					+ message.remaining() + " bytes");
+		}
+		int end = 0;
+		for (DdpRange item : readChunkItems) {
+			if (item.offset() < end || item.paddedEnd() > message.remaining() || item.offset() < 8) {
+				throw new IllegalArgumentException("DDP-eligible item " + item + " overlaps another, precedes the RPC"
+						+ " header or exceeds the " + message.remaining() + "-byte message");
+			}
+			end = item.paddedEnd();
+		}
+		for (Integer size : writeChunkSizes) {
+			if (size == null || size < 0) {
+				throw new IllegalArgumentException("Write chunk sizes must be non-negative, got " + writeChunkSizes);
+			}
+		}
+		if (maxReplySize < 0) {
+			throw new IllegalArgumentException("maxReplySize must be non-negative, got " + maxReplySize);
+		}
+	}
+
+	/**
+	 * A call without chunks whose reply is expected to fit inline.
+	 * @param message the encoded call
+	 * @return the call
+	 */
+	public static OutboundCall inline(ByteBuffer message) {
+		return new OutboundCall(message, List.of(), List.of(), 0);
+	}
+
+	/**
+	 * A call encoded by a writer callback, for RPC layers that encode straight into an
+	 * {@link XdrEncoder} instead of handing over a finished buffer.
+	 * @param maxLength the most bytes the writer produces
+	 * @param writer encodes the whole RPC call, XID first
+	 * @param readChunkItems DDP-eligible argument items, offsets relative to the call's start
+	 * @param writeChunkSizes Write chunk capacities to offer
+	 * @param maxReplySize the largest expected reply
+	 * @return the call
+	 */
+	public static OutboundCall write(int maxLength, Consumer<XdrEncoder> writer, List<DdpRange> readChunkItems,
+			List<Integer> writeChunkSizes, int maxReplySize) {
+		ByteBuffer buffer = ByteBuffer.allocate(maxLength);
+		writer.accept(new XdrEncoder(buffer));
+		return new OutboundCall(buffer.flip(), readChunkItems, writeChunkSizes, maxReplySize);
+	}
+
+	/** @return the call's XID, its first word */
+	public int xid() {
+		return this.message.getInt(this.message.position());
+	}
+
+}

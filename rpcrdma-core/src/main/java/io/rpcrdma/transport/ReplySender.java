@@ -1,0 +1,25 @@
+package io.rpcrdma.transport;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Sends the reply to one {@link InboundCall}, once. May be called from any thread.
+ */
+public interface ReplySender {
+
+	/**
+	 * Conveys the reply: inline, with Write chunks, in the Reply chunk, or as RDMA_ERROR when
+	 * it cannot be conveyed at all.
+	 * @param reply the encoded reply
+	 * @return completes when the reply was sent (and, for RFC 5666 Read chunk replies, when
+	 * the requester sent RDMA_DONE or the wait timed out)
+	 */
+	CompletableFuture<Void> reply(OutboundReply reply);
+
+	/**
+	 * Gives up on the call without an RPC reply: the requester's credit is returned. Use when
+	 * the RPC layer drops the call (for example a duplicate in progress).
+	 */
+	void drop();
+
+}

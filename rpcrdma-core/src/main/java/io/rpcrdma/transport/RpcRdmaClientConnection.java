@@ -1,0 +1,588 @@
+package io.rpcrdma.transport;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.rpcrdma.memory.BufferRole;
+import io.rpcrdma.memory.RegisteredBuffer;
+import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.protocol.ChunkLists;
+import io.rpcrdma.protocol.ChunkedHeader;
+import io.rpcrdma.protocol.ErrVers;
+import io.rpcrdma.protocol.HeaderDecodeResult;
+import io.rpcrdma.protocol.Rdma2ErrInvalOption;
+import io.rpcrdma.protocol.Rdma2Msg;
+import io.rpcrdma.protocol.Rdma2Nomsg;
+import io.rpcrdma.protocol.Rdma2Optional;
+import io.rpcrdma.protocol.RdmaDone;
+import io.rpcrdma.protocol.RdmaErrorHeader;
+import io.rpcrdma.protocol.RdmaMsg;
+import io.rpcrdma.protocol.RdmaMsgp;
+import io.rpcrdma.protocol.RdmaNomsg;
+import io.rpcrdma.protocol.RdmaSegment;
+import io.rpcrdma.protocol.ReadChunk;
+import io.rpcrdma.protocol.ReadSegment;
+import io.rpcrdma.protocol.RpcRdmaConstants;
+import io.rpcrdma.protocol.TransportHeader;
+import io.rpcrdma.protocol.TransportHeaderEncoder;
+import io.rpcrdma.protocol.VersionRange;
+import io.rpcrdma.protocol.WriteChunk;
+import io.rpcrdma.verbs.ConnectParameters;
+import io.rpcrdma.verbs.RdmaProvider;
+
+/**
+ * The requester end of one RPC-over-RDMA connection: marshals calls (inline, Read chunks,
+ * Position-Zero Read chunk for long calls, Write chunks, Reply chunk), holds them by XID
+ * until their replies arrive, keeps the {@link CreditWindow}, and negotiates the version
+ * (draft-cel-nfsv4-rpcrdma-version-two §5: try the preferred one, continue within the
+ * responder's range after ERR_VERS, remember the answer for reconnects).
+ */
+public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements RpcTransport {
+
+	/** RFC 8166 §3.3.2: what any receiver accepts before anything is known about it. */
+	private static final int FIRST_MESSAGE_LIMIT = 1024;
+
+	private final InetSocketAddress remote;
+
+	private final PeerVersionCache versionCache;
+
+	private final CreditWindow credits;
+
+	private final ConcurrentHashMap<Integer, PendingCall> pending = new ConcurrentHashMap<>();
+
+	private volatile int version;
+
+	private volatile boolean versionConfirmed;
+
+	/** Whether a message went out before any reply confirmed the version. */
+	private volatile boolean unconfirmedSent;
+
+	private RpcRdmaClientConnection(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress remote,
+			TransportConfig config, PeerVersionCache versionCache) {
+		super(provider, pool, config);
+		this.remote = remote;
+		this.versionCache = versionCache;
+		this.credits = new CreditWindow(config.creditsRequested());
+		int remembered = versionCache.get(remote);
+		this.version = config.supportedVersions().contains(remembered) && remembered != 0 ? remembered
+				: config.preferredVersion();
+		this.versionConfirmed = false;
+	}
+
+	/**
+	 * Connects to a responder, sending RFC 8797 private data, with the process-wide
+	 * {@link PeerVersionCache}.
+	 * @param provider the RDMA provider
+	 * @param pool registered memory; its receive buffers must hold
+	 * {@link TransportConfig#receiveBufferSize()}
+	 * @param remote where the responder listens
+	 * @param config the settings
+	 * @return the connection once established
+	 */
+	public static CompletableFuture<RpcRdmaClientConnection> connect(RdmaProvider provider, RegisteredMemoryPool pool,
+			InetSocketAddress remote, TransportConfig config) {
+		return connect(provider, pool, remote, config, PeerVersionCache.shared());
+	}
+
+	/**
+	 * Connects to a responder.
+	 * @param provider the RDMA provider
+	 * @param pool registered memory
+	 * @param remote where the responder listens
+	 * @param config the settings
+	 * @param versionCache where responders' versions are remembered
+	 * @return the connection once established
+	 */
+	public static CompletableFuture<RpcRdmaClientConnection> connect(RdmaProvider provider, RegisteredMemoryPool pool,
+			InetSocketAddress remote, TransportConfig config, PeerVersionCache versionCache) {
+		RpcRdmaClientConnection client = new RpcRdmaClientConnection(provider, pool, remote, config, versionCache);
+		ConnectParameters parameters = new ConnectParameters(remote, client.localPrivateData(), config.connectTimeout(),
+				client::onConnectionEvent);
+		return provider.connect(client.qp, parameters).handle((connection, error) -> {
+			if (error != null) {
+				client.fail(new ConnectionLostException("Connecting to " + remote + " failed: " + error.getMessage()));
+				throw new ConnectionLostException("Connecting to " + remote + " failed: " + error.getMessage());
+			}
+			client.acceptPeerPrivateData(connection.remotePrivateData());
+			client.connection = connection;
+			if (!connection.isConnected()) {
+				client.fail(new ConnectionLostException("The connection to " + remote + " went down at once"));
+			}
+			return client;
+		});
+	}
+
+	// ---- RpcTransport ------------------------------------------------------------------------
+
+	@Override
+	public CompletableFuture<InboundReply> call(OutboundCall call) {
+		TransportException failure = failure();
+		if (failure != null) {
+			return CompletableFuture.failedFuture(failure);
+		}
+		PendingCall pc = new PendingCall(call);
+		if (this.pending.putIfAbsent(pc.xid, pc) != null) {
+			return CompletableFuture.failedFuture(new IllegalArgumentException(
+					"XID 0x" + Integer.toHexString(pc.xid) + " is already outstanding on this connection"));
+		}
+		if (!isUsable()) {
+			// fail() may have run between the check above and the insertion.
+			this.pending.remove(pc.xid, pc);
+			return CompletableFuture.failedFuture(failure());
+		}
+		this.credits.acquire(this.config.creditWaitTimeout()).whenComplete((ignored, error) -> {
+			if (error != null) {
+				this.pending.remove(pc.xid, pc);
+				pc.future.completeExceptionally(error);
+				return;
+			}
+			pc.creditHeld = true;
+			send(pc);
+		});
+		return pc.future;
+	}
+
+	@Override
+	public boolean isOpen() {
+		return isUsable() && this.connection != null;
+	}
+
+	@Override
+	public CompletableFuture<Void> closeFuture() {
+		return this.closeFuture;
+	}
+
+	@Override
+	public void close() {
+		fail(new ConnectionLostException("The connection was closed locally"));
+	}
+
+	/** @return the version calls are sent in now */
+	public int version() {
+		return this.version;
+	}
+
+	/** @return whether a reply has confirmed the version */
+	public boolean isVersionConfirmed() {
+		return this.versionConfirmed;
+	}
+
+	/** @return the credit window */
+	public CreditWindow credits() {
+		return this.credits;
+	}
+
+	/** @return the responder's address */
+	public InetSocketAddress remoteAddress() {
+		return this.remote;
+	}
+
+	/** @return the inline threshold for calls in the current version */
+	public int sendThreshold() {
+		return sendThreshold(this.version);
+	}
+
+	// ---- marshalling ---------------------------------------------------------------------
+
+	private void send(PendingCall pc) {
+		try {
+			marshalAndSend(pc);
+			if (this.pending.get(pc.xid) != pc) {
+				// The connection failed while the call was being marshalled: whatever was
+				// leased after finish() released the call's buffers is released here.
+				pc.releaseBuffers();
+			}
+		}
+		catch (RuntimeException ex) {
+			finish(pc, null, (ex instanceof TransportException te) ? te
+					: new TransportException("Sending XID 0x" + Integer.toHexString(pc.xid) + " failed: " + ex, ex));
+		}
+	}
+
+	private void marshalAndSend(PendingCall pc) {
+		int vers = this.version;
+		pc.version = vers;
+		if (!this.versionConfirmed) {
+			this.unconfirmedSent = true;
+		}
+		int threshold = sendThreshold(vers);
+		if (!this.versionConfirmed && vers != RpcRdmaConstants.VERSION_1) {
+			threshold = Math.min(threshold, FIRST_MESSAGE_LIMIT);
+		}
+		ByteBuffer message = pc.message;
+		int base = message.position();
+		List<ReadSegment> reads = pc.call.readChunkItems().isEmpty() ? List.of() : new ArrayList<>();
+		int moved = 0;
+		for (DdpRange item : pc.call.readChunkItems()) {
+			if (item.length() == 0) {
+				continue;
+			}
+			RegisteredBuffer buffer = lease(BufferRole.READ_CHUNK, item.length());
+			pc.add(buffer);
+			buffer.buffer().put(0, message, base + item.offset(), item.length());
+			reads.add(new ReadSegment(item.offset(), buffer.stag(), item.length(), buffer.address()));
+			moved += item.paddedLength();
+		}
+		List<WriteChunk> writes = pc.call.writeChunkSizes().isEmpty() ? List.of() : new ArrayList<>();
+		for (int size : pc.call.writeChunkSizes()) {
+			RegisteredBuffer buffer = lease(BufferRole.WRITE_CHUNK, size);
+			pc.add(buffer);
+			pc.writeBuffers.add(buffer);
+			writes.add(WriteChunk.of(new RdmaSegment(buffer.stag(), size, buffer.address())));
+		}
+		WriteChunk reply = null;
+		int replyHeader = RpcRdmaConstants.FIXED_HEADER_LENGTH
+				+ TransportHeaderEncoder.encodedLength(ChunkAssembler.lists(List.of(), writes, null));
+		if (pc.call.maxReplySize() + replyHeader > receiveThreshold(vers)) {
+			RegisteredBuffer buffer = lease(BufferRole.WRITE_CHUNK, pc.call.maxReplySize());
+			pc.add(buffer);
+			pc.replyBuffer = buffer;
+			reply = WriteChunk.of(new RdmaSegment(buffer.stag(), pc.call.maxReplySize(), buffer.address()));
+		}
+		int inlineLength = message.remaining() - moved;
+		TransportHeader header = chunked(pc.xid, vers, false, ChunkAssembler.lists(reads, writes, reply));
+		int headerLength = TransportHeaderEncoder.encodedLength(header);
+		ByteBuffer inline = inlineStream(pc, inlineLength);
+		if (headerLength + inlineLength <= threshold) {
+			sendMessage(header, inline, 0, (ok) -> {
+			});
+			return;
+		}
+		// RFC 8166 §3.5.3 Long Call: the whole Payload stream goes in a Position-Zero Read
+		// chunk and the header travels alone as RDMA_NOMSG.
+		RegisteredBuffer buffer = lease(BufferRole.READ_CHUNK, inlineLength);
+		pc.add(buffer);
+		buffer.buffer().put(0, inline, 0, inlineLength);
+		List<ReadSegment> withZero = new ArrayList<>(reads.size() + 1);
+		withZero.add(new ReadSegment(0, buffer.stag(), inlineLength, buffer.address()));
+		withZero.addAll(reads);
+		header = chunked(pc.xid, vers, true, new ChunkLists(withZero, writes, reply));
+		headerLength = TransportHeaderEncoder.encodedLength(header);
+		if (headerLength > threshold) {
+			throw new MessageTooLargeException("The transport header of XID 0x" + Integer.toHexString(pc.xid) + " takes "
+					+ headerLength + " bytes, more than the " + threshold + "-byte inline threshold; use fewer chunks");
+		}
+		sendMessage(header, null, 0, (ok) -> {
+		});
+	}
+
+	/** The Payload stream: the message without the items moved into Read chunks. */
+	private static ByteBuffer inlineStream(PendingCall pc, int inlineLength) {
+		ByteBuffer message = pc.message;
+		if (pc.call.readChunkItems().isEmpty()) {
+			return message.duplicate();
+		}
+		ByteBuffer out = ByteBuffer.allocate(inlineLength);
+		int base = message.position();
+		int from = 0;
+		for (DdpRange item : pc.call.readChunkItems()) {
+			if (item.length() == 0) {
+				continue;
+			}
+			out.put(message.slice(base + from, item.offset() - from));
+			from = item.paddedEnd();
+		}
+		out.put(message.slice(base + from, message.remaining() - from));
+		return out.flip();
+	}
+
+	private TransportHeader chunked(int xid, int vers, boolean nomsg, ChunkLists lists) {
+		int requested = this.config.creditsRequested();
+		if (vers == RpcRdmaConstants.VERSION_1) {
+			return nomsg ? new RdmaNomsg(xid, requested, lists) : new RdmaMsg(xid, requested, lists);
+		}
+		return nomsg ? new Rdma2Nomsg(xid, requested, lists) : new Rdma2Msg(xid, requested, lists);
+	}
+
+	// ---- receiving -------------------------------------------------------------------------
+
+	@Override
+	void onMessage(HeaderDecodeResult result, ByteBuffer message, int invalidatedStag) {
+		if (!(result instanceof HeaderDecodeResult.Valid valid)) {
+			// RFC 8166 §4.5.2: a requester does not answer what it cannot parse. If the XID of
+			// an outstanding call can be read, fail that call rather than let it hang.
+			int xid = (result instanceof HeaderDecodeResult.Malformed malformed) ? malformed.xid()
+					: (result instanceof HeaderDecodeResult.UnsupportedVersion unsupported) ? unsupported.xid() : 0;
+			PendingCall pc = this.pending.get(xid);
+			if (pc != null && pc.sent()) {
+				finish(pc, null, new ChunkValidationException("The reply to XID 0x" + Integer.toHexString(xid)
+						+ " has an invalid transport header: " + result));
+			}
+			return;
+		}
+		TransportHeader header = valid.header();
+		if (header instanceof Rdma2Optional optional) {
+			// No optional features are implemented: every type is unknown (draft §3.1).
+			sendMessage(new Rdma2ErrInvalOption(optional.xid(), this.config.creditsRequested()), null, 0, null);
+			return;
+		}
+		if (header instanceof RdmaDone) {
+			return;
+		}
+		PendingCall pc = this.pending.get(header.xid());
+		if (pc == null || !pc.sent()) {
+			return;
+		}
+		if (header instanceof RdmaErrorHeader) {
+			this.counters.rdmaErrorsReceived.increment();
+		}
+		else {
+			// draft-cel-nfsv4-rpcrdma-version-two §5: only a non-error message reports the
+			// responder's actual credit limit; until then one message at a time.
+			this.credits.updateGrant(header.credits());
+		}
+		if (header instanceof ErrVers errVers) {
+			onErrVers(pc, errVers);
+			return;
+		}
+		if (header instanceof RdmaErrorHeader error) {
+			finish(pc, null, new RdmaErrorReceivedException(error));
+			return;
+		}
+		confirmVersion(header.version());
+		ChunkedHeader chunked = (ChunkedHeader) header;
+		ChunkLists lists = chunked.chunkLists();
+		try {
+			if (header instanceof RdmaMsgp msgp && Integer.compareUnsigned(msgp.align(), 4) > 0) {
+				throw new ChunkValidationException("The reply to XID 0x" + Integer.toHexString(pc.xid)
+						+ " is RDMA_MSGP padded to " + Integer.toUnsignedString(msgp.align())
+						+ " bytes, which this transport does not undo (RFC 8166 §4.6.1 removed RDMA_MSGP)");
+			}
+			List<ByteBuffer> writeData = collectWriteChunks(pc, lists);
+			if (!lists.readList().isEmpty()) {
+				if (header.version() != RpcRdmaConstants.VERSION_1) {
+					throw new ChunkValidationException("The Version " + header.version() + " reply to XID 0x"
+							+ Integer.toHexString(pc.xid) + " carries Read chunks, which only RFC 5666 replies may");
+				}
+				// RFC 5666 §3.5 and §5.1: reply data, or the whole long reply at position zero,
+				// in Read chunks the requester pulls and acknowledges with RDMA_DONE.
+				ByteBuffer inline = lists.hasPositionZeroReadChunk() ? null
+						: message.slice(valid.payloadOffset(), valid.payloadLength());
+				fetchReplyReadChunks(pc, lists, inline, writeData);
+				return;
+			}
+			ByteBuffer payload;
+			if (header instanceof RdmaNomsg || header instanceof Rdma2Nomsg) {
+				payload = collectReplyChunk(pc, lists.replyChunk());
+			}
+			else {
+				payload = message.slice(valid.payloadOffset(), valid.payloadLength());
+			}
+			finish(pc, new InboundReply(pc.xid, header.version(), payload, writeData), null);
+		}
+		catch (TransportException ex) {
+			finish(pc, null, ex);
+		}
+	}
+
+	private List<ByteBuffer> collectWriteChunks(PendingCall pc, ChunkLists lists) {
+		List<WriteChunk> returned = lists.writeList();
+		if (returned.isEmpty()) {
+			return List.of();
+		}
+		if (returned.size() > pc.writeBuffers.size()) {
+			throw new ChunkValidationException("The reply to XID 0x" + Integer.toHexString(pc.xid) + " returns "
+					+ returned.size() + " Write chunks but " + pc.writeBuffers.size() + " were offered");
+		}
+		List<ByteBuffer> data = new ArrayList<>(returned.size());
+		for (int i = 0; i < returned.size(); i++) {
+			long length = returned.get(i).totalLength();
+			int offered = pc.call.writeChunkSizes().get(i);
+			if (length > offered) {
+				throw new ChunkValidationException("The reply to XID 0x" + Integer.toHexString(pc.xid) + " claims "
+						+ length + " bytes in Write chunk " + i + " of " + offered);
+			}
+			byte[] bytes = new byte[(int) length];
+			pc.writeBuffers.get(i).buffer().get(0, bytes);
+			data.add(ByteBuffer.wrap(bytes));
+		}
+		return data;
+	}
+
+	private ByteBuffer collectReplyChunk(PendingCall pc, WriteChunk replyChunk) {
+		if (replyChunk == null || pc.replyBuffer == null) {
+			throw new ChunkValidationException("RDMA_NOMSG reply to XID 0x" + Integer.toHexString(pc.xid)
+					+ " without the Reply chunk that was " + ((pc.replyBuffer == null) ? "never offered" : "offered"));
+		}
+		long length = replyChunk.totalLength();
+		if (length > pc.call.maxReplySize() || length < RpcRdmaConstants.MIN_RPC_MESSAGE_LENGTH) {
+			throw new ChunkValidationException("The Reply chunk of XID 0x" + Integer.toHexString(pc.xid) + " claims "
+					+ length + " bytes of the " + pc.call.maxReplySize() + " offered");
+		}
+		byte[] bytes = new byte[(int) length];
+		pc.replyBuffer.buffer().get(0, bytes);
+		ByteBuffer payload = ByteBuffer.wrap(bytes);
+		if (payload.getInt(0) != pc.xid) {
+			throw new ChunkValidationException("The Reply chunk of XID 0x" + Integer.toHexString(pc.xid)
+					+ " holds a message with XID 0x" + Integer.toHexString(payload.getInt(0)));
+		}
+		return payload;
+	}
+
+	/**
+	 * RFC 5666 §3.4 and §11: a responder may return reply data in Read chunks; the requester
+	 * pulls them and then sends RDMA_DONE so the responder can free its buffers. The call
+	 * keeps its credit until the RDMA_DONE has gone out, because RDMA_DONE takes a receive
+	 * at the responder like any other message (RFC 5666 §3.3).
+	 */
+	private void fetchReplyReadChunks(PendingCall pc, ChunkLists lists, ByteBuffer payload, List<ByteBuffer> writeData) {
+		List<ReadChunk> chunks = lists.readChunks();
+		fetch(chunks, (data) -> {
+			ByteBuffer whole;
+			try {
+				ByteBuffer inline = payload;
+				List<ReadChunk> rest = chunks;
+				ByteBuffer[] restData = data;
+				if (inline == null) {
+					inline = data[0];
+					rest = chunks.subList(1, chunks.size());
+					restData = java.util.Arrays.copyOfRange(data, 1, data.length);
+				}
+				whole = ChunkAssembler.reassemble(inline, rest, restData, false);
+				if (whole.remaining() < RpcRdmaConstants.MIN_RPC_MESSAGE_LENGTH || whole.getInt(0) != pc.xid) {
+					throw new ChunkValidationException("The reply pulled for XID 0x" + Integer.toHexString(pc.xid)
+							+ " does not begin with that XID");
+				}
+			}
+			catch (TransportException ex) {
+				sendDone(pc, null, ex);
+				return;
+			}
+			sendDone(pc, new InboundReply(pc.xid, RpcRdmaConstants.VERSION_1, whole, writeData), null);
+		}, (error) -> finish(pc, null, error));
+	}
+
+	private void sendDone(PendingCall pc, InboundReply reply, TransportException error) {
+		try {
+			sendMessage(new RdmaDone(pc.xid, this.config.creditsRequested()), null, 0,
+					(ok) -> finish(pc, reply, error));
+		}
+		catch (TransportException ex) {
+			finish(pc, null, ex);
+		}
+	}
+
+	private void onErrVers(PendingCall pc, ErrVers errVers) {
+		VersionRange theirs = errVers.supported();
+		VersionRange ours = this.config.supportedVersions();
+		int chosen = 0;
+		for (int v = ours.high(); v >= ours.low(); v--) {
+			if (theirs.contains(v)) {
+				chosen = v;
+				break;
+			}
+		}
+		if (chosen == 0 || chosen == pc.version) {
+			finish(pc, null, (chosen == 0) ? new VersionNegotiationException(ours, theirs)
+					: new RdmaErrorReceivedException(errVers));
+			return;
+		}
+		this.version = chosen;
+		this.versionCache.put(this.remote, chosen);
+		// The call was not executed (RFC 5666 §4.2): send it again in the common version,
+		// keeping its credit.
+		pc.releaseBuffers();
+		send(pc);
+	}
+
+	private void confirmVersion(int vers) {
+		if (!this.versionConfirmed || this.version != vers) {
+			this.version = vers;
+			this.versionConfirmed = true;
+			this.versionCache.put(this.remote, vers);
+		}
+	}
+
+	private void finish(PendingCall pc, InboundReply reply, Throwable error) {
+		if (!this.pending.remove(pc.xid, pc)) {
+			return;
+		}
+		pc.releaseBuffers();
+		if (pc.creditHeld) {
+			pc.creditHeld = false;
+			this.credits.release();
+		}
+		if (error != null) {
+			pc.future.completeExceptionally(error);
+		}
+		else {
+			pc.future.complete(reply);
+		}
+	}
+
+	@Override
+	void onFailure(TransportException cause) {
+		if (this.unconfirmedSent && !this.versionConfirmed && this.version != RpcRdmaConstants.VERSION_1
+				&& this.config.supportedVersions().contains(RpcRdmaConstants.VERSION_1)) {
+			// draft-cel-nfsv4-rpcrdma-version-two §5.2: the first Version 2 message was lost or
+			// dropped; assume the responder lacks Version 2 so the reconnect does not loop.
+			this.versionCache.put(this.remote, RpcRdmaConstants.VERSION_1);
+		}
+		this.credits.close(cause);
+		for (PendingCall pc : new ArrayList<>(this.pending.values())) {
+			finish(pc, null, cause);
+		}
+	}
+
+	/** @return the calls sent or waiting for a credit */
+	public int pendingCalls() {
+		return this.pending.size();
+	}
+
+	/**
+	 * One call from {@link #call} to its reply; the message is copied so the RPC layer may
+	 * reuse its buffer and the call can be sent again after ERR_VERS.
+	 */
+	private static final class PendingCall {
+
+		final OutboundCall call;
+
+		final int xid;
+
+		final ByteBuffer message;
+
+		final CompletableFuture<InboundReply> future = new CompletableFuture<>();
+
+		final List<RegisteredBuffer> buffers = new ArrayList<>(2);
+
+		final List<RegisteredBuffer> writeBuffers = new ArrayList<>(1);
+
+		RegisteredBuffer replyBuffer;
+
+		volatile boolean creditHeld;
+
+		volatile int version;
+
+		PendingCall(OutboundCall call) {
+			this.call = call;
+			ByteBuffer source = call.message();
+			byte[] copy = new byte[source.remaining()];
+			source.get(source.position(), copy);
+			this.message = ByteBuffer.wrap(copy);
+			this.xid = this.message.getInt(0);
+		}
+
+		boolean sent() {
+			return this.creditHeld;
+		}
+
+		synchronized void add(RegisteredBuffer buffer) {
+			this.buffers.add(buffer);
+		}
+
+		synchronized void releaseBuffers() {
+			for (RegisteredBuffer buffer : this.buffers) {
+				buffer.release();
+			}
+			this.buffers.clear();
+			this.writeBuffers.clear();
+			this.replyBuffer = null;
+		}
+
+	}
+
+}

@@ -1,0 +1,566 @@
+package io.rpcrdma.transport;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import io.rpcrdma.memory.BufferRole;
+import io.rpcrdma.memory.RegisteredBuffer;
+import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.protocol.ChunkedHeader;
+import io.rpcrdma.protocol.HeaderDecodeResult;
+import io.rpcrdma.protocol.RdmaDone;
+import io.rpcrdma.protocol.RdmaErrorHeader;
+import io.rpcrdma.protocol.RdmaSegment;
+import io.rpcrdma.protocol.ReadChunk;
+import io.rpcrdma.protocol.RpcRdmaConstants;
+import io.rpcrdma.protocol.Rfc8797PrivateData;
+import io.rpcrdma.protocol.TransportHeader;
+import io.rpcrdma.protocol.TransportHeaderDecoder;
+import io.rpcrdma.protocol.TransportHeaderEncoder;
+import io.rpcrdma.verbs.CompletionQueue;
+import io.rpcrdma.verbs.ConnectionEvent;
+import io.rpcrdma.verbs.ConnectionEventType;
+import io.rpcrdma.verbs.PrivateData;
+import io.rpcrdma.verbs.QueuePair;
+import io.rpcrdma.verbs.QueuePairAttributes;
+import io.rpcrdma.verbs.RdmaConnection;
+import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.ReceiveWorkRequest;
+import io.rpcrdma.verbs.RemoteAddress;
+import io.rpcrdma.verbs.ScatterGatherEntry;
+import io.rpcrdma.verbs.SendWorkRequest;
+import io.rpcrdma.verbs.WorkCompletion;
+import io.rpcrdma.xdr.XdrEncoder;
+
+/**
+ * What both ends of an RPC-over-RDMA connection share: the queue pair and its completion
+ * queue, the posted receives (RFC 5666 §3.3: one per credit, reposted as soon as a message
+ * was copied out), work requests tracked by wr_id, RFC 8797 inline sizes, and connection
+ * failure. Completions of one connection are handled one at a time on the provider's
+ * thread, which never blocks here.
+ */
+abstract class RpcRdmaEndpoint {
+
+	private static final long RECEIVE_TAG = 1L << 62;
+
+	private static final int SEND_QUEUE_DEPTH = 512;
+
+	final TransportConfig config;
+
+	final RegisteredMemoryPool pool;
+
+	final TransportHeaderDecoder decoder;
+
+	final CompletionQueue cq;
+
+	final QueuePair qp;
+
+	final CompletableFuture<Void> closeFuture = new CompletableFuture<>();
+
+	volatile RdmaConnection connection;
+
+	final TransportCounters counters = new TransportCounters();
+
+	/** The peer's RFC 8797 data, or {@code null} if it sent none. */
+	volatile Rfc8797PrivateData peerPrivateData;
+
+	private final RegisteredBuffer[] receives;
+
+	private final ReceiveWorkRequest[] receiveRequests;
+
+	private final AtomicInteger postedReceives = new AtomicInteger();
+
+	private final ConcurrentHashMap<Long, Consumer<WorkCompletion>> operations = new ConcurrentHashMap<>();
+
+	private final AtomicLong nextWrId = new AtomicLong(1);
+
+	private final WorkCompletion[] polled = new WorkCompletion[32];
+
+	private final AtomicBoolean failed = new AtomicBoolean();
+
+	private volatile TransportException failure;
+
+	RpcRdmaEndpoint(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config) {
+		this.config = config;
+		this.pool = pool;
+		this.decoder = new TransportHeaderDecoder(config.headerLimits(), config.supportedVersions());
+		int receiveSize = config.receiveBufferSize();
+		if (pool.largestBufferSize(BufferRole.RECEIVE) < receiveSize) {
+			throw new IllegalArgumentException("The memory pool's receive buffers hold "
+					+ pool.largestBufferSize(BufferRole.RECEIVE) + " bytes but the inline threshold needs " + receiveSize
+					+ "; build the pool with MemoryPoolConfig.defaults(" + receiveSize + ")");
+		}
+		int count = config.receiveCount();
+		this.cq = provider.createCompletionQueue(SEND_QUEUE_DEPTH + count + 16, this::onCompletion);
+		this.qp = provider.createQueuePair(
+				QueuePairAttributes.of(pool.protectionDomain(), this.cq).withQueueDepths(SEND_QUEUE_DEPTH, count));
+		this.receives = new RegisteredBuffer[count];
+		this.receiveRequests = new ReceiveWorkRequest[count];
+		try {
+			for (int i = 0; i < count; i++) {
+				RegisteredBuffer buffer = pool.tryLease(BufferRole.RECEIVE, receiveSize);
+				if (buffer == null) {
+					throw new TransportResourceException("The memory pool has no receive buffer left for receive " + i
+							+ " of " + count + "; raise its limit or lower receiveCount", null);
+				}
+				this.receives[i] = buffer;
+				this.receiveRequests[i] = ReceiveWorkRequest.of(RECEIVE_TAG | i,
+						ScatterGatherEntry.of(buffer.region(), buffer.offset(), receiveSize));
+			}
+			this.cq.requestNotification();
+			for (int i = 0; i < count; i++) {
+				this.postedReceives.incrementAndGet();
+				this.qp.postRecv(this.receiveRequests[i]);
+			}
+		}
+		catch (RuntimeException ex) {
+			this.qp.close();
+			this.cq.close();
+			for (RegisteredBuffer buffer : this.receives) {
+				if (buffer != null) {
+					buffer.release();
+				}
+			}
+			throw ex;
+		}
+	}
+
+	// ---- RFC 8797 --------------------------------------------------------------------------
+
+	/** @return the private data this side sends: its receive size and remote invalidation */
+	PrivateData localPrivateData() {
+		int size = this.config.receiveBufferSize();
+		return PrivateData.of(Rfc8797PrivateData.of(this.config.remoteInvalidate(), size, size).encode());
+	}
+
+	void acceptPeerPrivateData(PrivateData data) {
+		Optional<Rfc8797PrivateData> decoded = Rfc8797PrivateData.decode(data.bytes());
+		this.peerPrivateData = decoded.orElse(null);
+	}
+
+	/**
+	 * The most this side may send inline in a version (RFC 8797 §4: the smaller of what this
+	 * side sends and what the peer receives; without private data, the version's default).
+	 * @param version 1 or 2
+	 * @return the threshold in bytes
+	 */
+	int sendThreshold(int version) {
+		Rfc8797PrivateData peer = this.peerPrivateData;
+		int ours = this.config.inlineThreshold(version);
+		if (peer == null) {
+			int fallback = (version == RpcRdmaConstants.VERSION_2) ? TransportConfig.DEFAULT_INLINE_THRESHOLD_V2
+					: TransportConfig.DEFAULT_INLINE_THRESHOLD_V1;
+			return Math.min(ours, fallback);
+		}
+		return Math.min(this.config.receiveBufferSize(), peer.maxReceiveSize());
+	}
+
+	/**
+	 * The most the peer may send this side inline: what this side receives, limited by what
+	 * the peer said it sends.
+	 * @param version 1 or 2
+	 * @return the threshold in bytes
+	 */
+	int receiveThreshold(int version) {
+		Rfc8797PrivateData peer = this.peerPrivateData;
+		int ours = this.config.inlineThreshold(version);
+		if (peer == null) {
+			return ours;
+		}
+		return Math.min(this.config.receiveBufferSize(), peer.maxSendSize());
+	}
+
+	/** @return whether the peer said it accepts Send With Invalidate */
+	boolean peerAcceptsInvalidate() {
+		Rfc8797PrivateData peer = this.peerPrivateData;
+		return peer != null && peer.remoteInvalidate();
+	}
+
+	// ---- completions -------------------------------------------------------------------------
+
+	private void onCompletion(CompletionQueue queue) {
+		drain(queue);
+		if (!queue.isClosed()) {
+			queue.requestNotification();
+			drain(queue);
+		}
+	}
+
+	private void drain(CompletionQueue queue) {
+		while (!queue.isClosed()) {
+			int n;
+			try {
+				n = queue.poll(this.polled);
+			}
+			catch (RuntimeException ex) {
+				fail(new ConnectionLostException("Completion queue failed: " + ex.getMessage()));
+				return;
+			}
+			if (n == 0) {
+				return;
+			}
+			for (int i = 0; i < n; i++) {
+				dispatch(this.polled[i]);
+			}
+		}
+	}
+
+	private void dispatch(WorkCompletion wc) {
+		try {
+			dispatchOne(wc);
+		}
+		finally {
+			if (this.failed.get() && this.postedReceives.get() == 0 && this.operations.isEmpty()) {
+				// Everything was flushed and its buffers released: the queue has no more use.
+				this.cq.close();
+			}
+		}
+	}
+
+	private void dispatchOne(WorkCompletion wc) {
+		long wrId = wc.wrId();
+		if ((wrId & RECEIVE_TAG) != 0) {
+			onReceive((int) (wrId & ~RECEIVE_TAG), wc);
+			return;
+		}
+		Consumer<WorkCompletion> operation = this.operations.remove(wrId);
+		if (operation == null) {
+			return;
+		}
+		if (!wc.isSuccess() && !this.failed.get()) {
+			fail(new ConnectionLostException("A " + wc.opcode() + " work request failed: " + wc.status()
+					+ ((wc.detail() != null) ? " (" + wc.detail() + ")" : "")));
+		}
+		try {
+			operation.accept(wc);
+		}
+		catch (RuntimeException ex) {
+			fail(new ConnectionLostException("Handling a completion failed: " + ex));
+		}
+	}
+
+	private void onReceive(int index, WorkCompletion wc) {
+		this.postedReceives.decrementAndGet();
+		RegisteredBuffer buffer = this.receives[index];
+		if (!wc.isSuccess()) {
+			this.receives[index] = null;
+			buffer.release();
+			if (!this.failed.get()) {
+				fail(new ConnectionLostException("A receive failed: " + wc.status()
+						+ ((wc.detail() != null) ? " (" + wc.detail() + ")" : "")));
+			}
+			return;
+		}
+		// Copy the message out and repost at once (RFC 5666 §3.3: the credit is a posted
+		// receive); the copy is what the upper layer gets to own.
+		int length = wc.byteLength();
+		byte[] copy = new byte[length];
+		buffer.buffer().get(0, copy, 0, length);
+		boolean invalidated = wc.withInvalidate();
+		int invalidatedStag = wc.invalidatedStag();
+		if (this.failed.get()) {
+			this.receives[index] = null;
+			buffer.release();
+		}
+		else {
+			try {
+				this.postedReceives.incrementAndGet();
+				this.qp.postRecv(this.receiveRequests[index]);
+			}
+			catch (RuntimeException ex) {
+				this.postedReceives.decrementAndGet();
+				this.receives[index] = null;
+				buffer.release();
+				fail(new ConnectionLostException("Reposting a receive failed: " + ex.getMessage()));
+				return;
+			}
+		}
+		ByteBuffer message = ByteBuffer.wrap(copy);
+		if (invalidated) {
+			this.counters.invalidatedByPeer.increment();
+		}
+		try {
+			onMessage(this.decoder.decode(message.duplicate()), message, invalidated ? invalidatedStag : 0);
+		}
+		catch (RuntimeException ex) {
+			fail(new ConnectionLostException("Handling a received message failed: " + ex));
+		}
+	}
+
+	/**
+	 * A message arrived.
+	 * @param result the decoded header
+	 * @param message the whole message, header included
+	 * @param invalidatedStag the STag the peer invalidated with Send With Invalidate, or 0
+	 */
+	abstract void onMessage(HeaderDecodeResult result, ByteBuffer message, int invalidatedStag);
+
+	// ---- posting -----------------------------------------------------------------------------
+
+	long register(Consumer<WorkCompletion> operation) {
+		long wrId = this.nextWrId.getAndIncrement();
+		this.operations.put(wrId, operation);
+		return wrId;
+	}
+
+	void post(SendWorkRequest request) {
+		try {
+			this.qp.postSend(request);
+		}
+		catch (RuntimeException ex) {
+			Consumer<WorkCompletion> operation = this.operations.remove(request.wrId());
+			TransportException failure = new TransportResourceException(
+					"Posting a " + request.opcode() + " failed: " + ex.getMessage(), ex);
+			if (operation != null) {
+				operation.accept(new WorkCompletion().set(request.wrId(), null,
+						io.rpcrdma.verbs.CompletionStatus.GENERAL_ERR, 0, 0, false, 0, ex.getMessage()));
+			}
+			throw failure;
+		}
+	}
+
+	/**
+	 * Leases a buffer without blocking (completion handlers must not wait).
+	 */
+	RegisteredBuffer lease(BufferRole role, int length) {
+		if (length > this.pool.largestBufferSize(role)) {
+			throw new MessageTooLargeException(length + " bytes exceed the largest " + role.label()
+					+ " buffer of " + this.pool.largestBufferSize(role) + " bytes");
+		}
+		RegisteredBuffer buffer = this.pool.tryLease(role, Math.max(1, length));
+		if (buffer == null) {
+			throw new TransportResourceException(
+					"The memory pool has no free " + role.label() + " buffer of " + length + " bytes", null);
+		}
+		return buffer;
+	}
+
+	/**
+	 * Sends a transport header followed by a payload as one Send.
+	 * @param header the header
+	 * @param payload the bytes after it, or {@code null}
+	 * @param invalidateStag the peer's STag to invalidate, or 0
+	 * @param done told the outcome, on the completion thread
+	 */
+	void sendMessage(TransportHeader header, ByteBuffer payload, int invalidateStag, Consumer<Boolean> done) {
+		int headerLength = TransportHeaderEncoder.encodedLength(header);
+		int payloadLength = (payload != null) ? payload.remaining() : 0;
+		count(header, payloadLength);
+		RegisteredBuffer buffer = lease(BufferRole.SEND, headerLength + payloadLength);
+		XdrEncoder encoder = new XdrEncoder(buffer.buffer().clear());
+		TransportHeaderEncoder.encode(header, encoder);
+		if (payload != null) {
+			buffer.buffer().put(headerLength, payload, payload.position(), payloadLength);
+		}
+		long wrId = register((wc) -> {
+			buffer.release();
+			if (done != null) {
+				done.accept(wc.isSuccess());
+			}
+		});
+		ScatterGatherEntry sge = ScatterGatherEntry.of(buffer.region(), buffer.offset(), headerLength + payloadLength);
+		post((invalidateStag != 0) ? SendWorkRequest.sendWithInvalidate(wrId, invalidateStag, sge)
+				: SendWorkRequest.send(wrId, sge));
+	}
+
+	private void count(TransportHeader header, int payloadLength) {
+		if (header instanceof RdmaErrorHeader) {
+			this.counters.rdmaErrorsSent.increment();
+		}
+		else if (header instanceof RdmaDone) {
+			this.counters.doneSent.increment();
+		}
+		else if (header instanceof ChunkedHeader chunked) {
+			if (payloadLength > 0) {
+				this.counters.inlineMessages.increment();
+			}
+			List<ReadChunk> reads = chunked.chunkLists().readChunks();
+			this.counters.readChunksSent.add(reads.size());
+			if (chunked.chunkLists().hasPositionZeroReadChunk()) {
+				this.counters.positionZeroChunksSent.increment();
+			}
+		}
+	}
+
+	/**
+	 * Pulls Read chunks with RDMA Read (RFC 5666 §3.4) into local bulk buffers, copies the
+	 * data out and releases the buffers.
+	 * @param chunks the chunks
+	 * @param done given each chunk's data in order, or the failure
+	 */
+	void fetch(List<ReadChunk> chunks, Consumer<ByteBuffer[]> done, Consumer<TransportException> failed) {
+		ByteBuffer[] data = new ByteBuffer[chunks.size()];
+		List<RegisteredBuffer> buffers = new ArrayList<>(chunks.size());
+		AtomicInteger pending = new AtomicInteger(1);
+		AtomicBoolean broken = new AtomicBoolean();
+		Runnable finish = () -> {
+			if (pending.decrementAndGet() != 0) {
+				return;
+			}
+			if (!broken.get()) {
+				for (int i = 0; i < chunks.size(); i++) {
+					RegisteredBuffer buffer = buffers.get(i);
+					int length = (int) chunks.get(i).totalLength();
+					byte[] bytes = new byte[length];
+					if (length > 0) {
+						buffer.buffer().get(0, bytes, 0, length);
+					}
+					data[i] = ByteBuffer.wrap(bytes);
+				}
+			}
+			for (RegisteredBuffer buffer : buffers) {
+				buffer.release();
+			}
+			if (broken.get()) {
+				failed.accept(new ConnectionLostException("An RDMA Read of a chunk failed"));
+			}
+			else {
+				done.accept(data);
+			}
+		};
+		try {
+			for (ReadChunk chunk : chunks) {
+				long total = chunk.totalLength();
+				if (total > this.pool.largestBufferSize(BufferRole.LOCAL_BULK)) {
+					throw new ChunkValidationException("Read chunk at position " + Integer.toUnsignedString(chunk.position())
+							+ " of " + total + " bytes exceeds the largest local buffer");
+				}
+				buffers.add(lease(BufferRole.LOCAL_BULK, (int) total));
+			}
+			this.counters.readChunksPulled.add(chunks.size());
+			for (int i = 0; i < chunks.size(); i++) {
+				RegisteredBuffer buffer = buffers.get(i);
+				int offset = 0;
+				for (RdmaSegment segment : chunks.get(i).segments()) {
+					int length = segment.length();
+					if (length != 0) {
+						pending.incrementAndGet();
+						long wrId = register((wc) -> {
+							if (!wc.isSuccess()) {
+								broken.set(true);
+							}
+							finish.run();
+						});
+						post(SendWorkRequest.rdmaRead(wrId, new RemoteAddress(segment.offset(), segment.handle()),
+								ScatterGatherEntry.of(buffer.region(), buffer.offset() + offset, length)));
+					}
+					offset += length;
+				}
+			}
+		}
+		catch (TransportException ex) {
+			broken.set(true);
+			if (pending.get() == 1) {
+				pending.set(0);
+				for (RegisteredBuffer buffer : buffers) {
+					buffer.release();
+				}
+				failed.accept(ex);
+				return;
+			}
+			finish.run();
+			return;
+		}
+		finish.run();
+	}
+
+	/**
+	 * Writes bytes into a peer's chunk, spreading them over its segments in order (RFC 8166
+	 * §3.4.6).
+	 * @param data the bytes
+	 * @param segments the peer's segments
+	 * @param bulk a local buffer holding the data at offset 0
+	 * @return the segments with their lengths set to what was written
+	 */
+	List<RdmaSegment> writeInto(ByteBuffer data, List<RdmaSegment> segments, RegisteredBuffer bulk) {
+		int length = data.remaining();
+		bulk.buffer().put(0, data, data.position(), length);
+		List<RdmaSegment> actual = new ArrayList<>(segments.size());
+		int written = 0;
+		if (length > 0) {
+			this.counters.writeChunksFilled.increment();
+		}
+		for (RdmaSegment segment : segments) {
+			int take = (int) Math.min(segment.unsignedLength(), length - written);
+			if (take > 0) {
+				long wrId = register((wc) -> {
+				});
+				post(SendWorkRequest.rdmaWrite(wrId, new RemoteAddress(segment.offset(), segment.handle()),
+						ScatterGatherEntry.of(bulk.region(), bulk.offset() + written, take)));
+			}
+			actual.add(new RdmaSegment(segment.handle(), take, segment.offset()));
+			written += take;
+		}
+		return actual;
+	}
+
+	// ---- connection state ------------------------------------------------------------------
+
+	void onConnectionEvent(RdmaConnection source, ConnectionEvent event) {
+		if (event.type() == ConnectionEventType.DISCONNECTED || event.type() == ConnectionEventType.ERROR) {
+			fail(new ConnectionLostException("The connection went down: " + event.detail()));
+		}
+	}
+
+	/** @return whether the connection has not failed */
+	boolean isUsable() {
+		return !this.failed.get();
+	}
+
+	/** @return why the connection failed, or {@code null} */
+	TransportException failure() {
+		return this.failure;
+	}
+
+	/**
+	 * Takes the connection down once: disconnects and lets the subclass fail its work.
+	 * @param cause why
+	 */
+	void fail(TransportException cause) {
+		if (!this.failed.compareAndSet(false, true)) {
+			return;
+		}
+		this.failure = cause;
+		try {
+			onFailure(cause);
+		}
+		finally {
+			RdmaConnection current = this.connection;
+			if (current != null) {
+				current.disconnect();
+			}
+			// Destroying the queue pair flushes every posted receive and work request; their
+			// completions release the buffers.
+			this.qp.close();
+			this.closeFuture.complete(null);
+		}
+	}
+
+	/**
+	 * The connection failed; fail everything outstanding.
+	 * @param cause why
+	 */
+	abstract void onFailure(TransportException cause);
+
+	/**
+	 * What this connection conveyed so far.
+	 * @return a snapshot of the counters
+	 */
+	public TransportStats stats() {
+		return this.counters.snapshot();
+	}
+
+	/** @return the number of receives currently posted */
+	int postedReceives() {
+		return this.postedReceives.get();
+	}
+
+}

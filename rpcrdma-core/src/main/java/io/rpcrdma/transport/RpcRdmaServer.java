@@ -1,0 +1,116 @@
+package io.rpcrdma.transport;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+
+import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.verbs.ConnectionRequest;
+import io.rpcrdma.verbs.PrivateData;
+import io.rpcrdma.verbs.RdmaConnection;
+import io.rpcrdma.verbs.RdmaListener;
+import io.rpcrdma.verbs.RdmaProvider;
+
+/**
+ * Listens for RPC-over-RDMA requesters and runs a {@link RpcRdmaServerConnection} for each:
+ * receives are posted before the accept, and the accept carries this side's RFC 8797
+ * private data.
+ */
+public final class RpcRdmaServer implements AutoCloseable {
+
+	private final RdmaProvider provider;
+
+	private final RegisteredMemoryPool pool;
+
+	private final TransportConfig config;
+
+	private final CreditBudget budget;
+
+	private final Executor executor;
+
+	private final InboundCallHandler handler;
+
+	private final List<RpcRdmaServerConnection> connections = new CopyOnWriteArrayList<>();
+
+	private final RdmaListener listener;
+
+	private RpcRdmaServer(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress address,
+			TransportConfig config, CreditBudget budget, Executor executor, InboundCallHandler handler) {
+		this.provider = provider;
+		this.pool = pool;
+		this.config = config;
+		this.budget = budget;
+		this.executor = executor;
+		this.handler = handler;
+		this.listener = provider.listen(address, this::onRequest);
+	}
+
+	/**
+	 * Starts listening.
+	 * @param provider the RDMA provider
+	 * @param pool registered memory
+	 * @param address where to listen
+	 * @param config the settings
+	 * @param budget the credits all connections share
+	 * @param executor where {@code handler} runs; a direct executor only for handlers that
+	 * never block
+	 * @param handler the RPC layer
+	 * @return the server
+	 */
+	public static RpcRdmaServer listen(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress address,
+			TransportConfig config, CreditBudget budget, Executor executor, InboundCallHandler handler) {
+		return new RpcRdmaServer(Objects.requireNonNull(provider), Objects.requireNonNull(pool),
+				Objects.requireNonNull(address), Objects.requireNonNull(config), Objects.requireNonNull(budget),
+				Objects.requireNonNull(executor), Objects.requireNonNull(handler));
+	}
+
+	private void onRequest(ConnectionRequest request) {
+		RpcRdmaServerConnection connection;
+		try {
+			connection = new RpcRdmaServerConnection(this.provider, this.pool, this.config, this.budget, this.executor,
+					this.handler, request.remoteAddress());
+		}
+		catch (RuntimeException ex) {
+			request.reject(PrivateData.EMPTY);
+			return;
+		}
+		connection.acceptPeerPrivateData(request.privateData());
+		try {
+			RdmaConnection established = request.accept(connection.qp, connection.localPrivateData(),
+					connection::onConnectionEvent);
+			connection.connection = established;
+			this.connections.add(connection);
+			connection.closeFuture.whenComplete((ignored, error) -> this.connections.remove(connection));
+		}
+		catch (RuntimeException ex) {
+			connection.fail(new ConnectionLostException("Accepting " + request.remoteAddress() + " failed: " + ex));
+		}
+	}
+
+	/** @return where requesters connect */
+	public InetSocketAddress localAddress() {
+		return this.listener.localAddress();
+	}
+
+	/** @return the live connections */
+	public List<RpcRdmaServerConnection> connections() {
+		return List.copyOf(this.connections);
+	}
+
+	/** @return the shared credit budget */
+	public CreditBudget budget() {
+		return this.budget;
+	}
+
+	/** Stops listening and disconnects every connection. */
+	@Override
+	public void close() {
+		this.listener.close();
+		for (RpcRdmaServerConnection connection : this.connections) {
+			connection.close();
+		}
+	}
+
+}

@@ -1,0 +1,570 @@
+package io.rpcrdma.transport;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.rpcrdma.memory.BufferRole;
+import io.rpcrdma.memory.RegisteredBuffer;
+import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.protocol.ChunkLists;
+import io.rpcrdma.protocol.ChunkedHeader;
+import io.rpcrdma.protocol.HeaderDecodeResult;
+import io.rpcrdma.protocol.Rdma2Msg;
+import io.rpcrdma.protocol.Rdma2Nomsg;
+import io.rpcrdma.protocol.Rdma2Optional;
+import io.rpcrdma.protocol.RdmaDone;
+import io.rpcrdma.protocol.RdmaErrorHeader;
+import io.rpcrdma.protocol.RdmaErrorReplies;
+import io.rpcrdma.protocol.RdmaMsg;
+import io.rpcrdma.protocol.RdmaMsgp;
+import io.rpcrdma.protocol.RdmaNomsg;
+import io.rpcrdma.protocol.RdmaSegment;
+import io.rpcrdma.protocol.ReadChunk;
+import io.rpcrdma.protocol.ReadSegment;
+import io.rpcrdma.protocol.RpcRdmaConstants;
+import io.rpcrdma.protocol.TransportHeader;
+import io.rpcrdma.protocol.TransportHeaderEncoder;
+import io.rpcrdma.protocol.WriteChunk;
+import io.rpcrdma.verbs.RdmaProvider;
+
+/**
+ * The responder end of one RPC-over-RDMA connection: validates incoming headers (answering
+ * ERR_VERS, ERR_CHUNK / RDMA_ERR_BAD_HEADER, RDMA_ERR_INVAL_OPTION), enforces and grants
+ * credits, pulls Read chunks, hands complete calls to the {@link InboundCallHandler}, and
+ * conveys replies in the requester's version (inline, Write chunks, Reply chunk, or RFC 5666
+ * Read chunks awaiting RDMA_DONE).
+ */
+public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
+
+	private final InboundCallHandler handler;
+
+	private final Executor executor;
+
+	private final CreditBudget budget;
+
+	private final InetSocketAddress remote;
+
+	/** Requests received and not yet answered, RDMA_DONE awaited included (RFC 5666 §3.3). */
+	private final AtomicInteger outstanding = new AtomicInteger();
+
+	private final AtomicInteger violations = new AtomicInteger();
+
+	private final ConcurrentHashMap<Integer, DoneWait> awaitingDone = new ConcurrentHashMap<>();
+
+	private volatile int grant;
+
+	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
+			CreditBudget budget, Executor executor, InboundCallHandler handler, InetSocketAddress remote) {
+		super(provider, pool, config);
+		this.handler = handler;
+		this.executor = executor;
+		this.budget = budget;
+		this.remote = remote;
+	}
+
+	/** @return the requester's address */
+	public InetSocketAddress remoteAddress() {
+		return this.remote;
+	}
+
+	/** @return the credits currently granted to this requester; 0 before its first request */
+	public int grant() {
+		return this.grant;
+	}
+
+	/** @return requests received and not yet answered */
+	public int outstanding() {
+		return this.outstanding.get();
+	}
+
+	/** @return requests that arrived beyond the grant */
+	public int creditViolations() {
+		return this.violations.get();
+	}
+
+	/** @return replies whose Read chunks await RDMA_DONE */
+	public int awaitingDone() {
+		return this.awaitingDone.size();
+	}
+
+	/** @return whether the connection is usable */
+	public boolean isOpen() {
+		return isUsable();
+	}
+
+	/** @return completes when the connection is down */
+	public CompletableFuture<Void> closeFuture() {
+		return this.closeFuture;
+	}
+
+	/** Disconnects. */
+	public void close() {
+		fail(new ConnectionLostException("The connection was closed by the responder"));
+	}
+
+	// ---- receiving ---------------------------------------------------------------------------
+
+	@Override
+	void onMessage(HeaderDecodeResult result, ByteBuffer message, int invalidatedStag) {
+		if (result instanceof HeaderDecodeResult.UnsupportedVersion unsupported) {
+			// RFC 5666 §4.2: answer with the versions supported, in one of them.
+			sendError(RdmaErrorReplies.forUnsupportedVersion(unsupported, this.config.supportedVersions(), grantFor(0)));
+		}
+		else if (result instanceof HeaderDecodeResult.Malformed malformed) {
+			sendError(RdmaErrorReplies.forMalformed(malformed, grantFor(0)));
+		}
+		else if (result instanceof HeaderDecodeResult.Valid valid) {
+			onValid(valid, message);
+		}
+		else {
+			// Fewer than eight bytes: no XID to answer to. A peer sending these is broken.
+			fail(new ConnectionLostException("The requester sent a message too short for a transport header: " + result));
+		}
+	}
+
+	private void onValid(HeaderDecodeResult.Valid valid, ByteBuffer message) {
+		TransportHeader header = valid.header();
+		if (header instanceof RdmaDone done) {
+			this.counters.doneReceived.increment();
+			DoneWait wait = this.awaitingDone.remove(done.xid());
+			if (wait != null) {
+				wait.finish(true);
+			}
+			return;
+		}
+		if (header instanceof Rdma2Optional optional) {
+			// No optional features are implemented, so every type is unknown (draft §3.1).
+			sendError(RdmaErrorReplies.forInvalidOption(optional, grantFor(0)));
+			return;
+		}
+		if (header instanceof RdmaErrorHeader) {
+			this.counters.rdmaErrorsReceived.increment();
+			return;
+		}
+		ChunkedHeader call = (ChunkedHeader) header;
+		int granted = grantFor(header.credits());
+		if (header instanceof RdmaMsgp msgp && Integer.compareUnsigned(msgp.align(), 4) > 0) {
+			// RFC 5666 §3.9: padding to rdma_align may sit inside opaques the transport cannot
+			// see; rather than hand the RPC layer shifted data, refuse (RFC 8166 §4.6.1
+			// removed RDMA_MSGP). Alignment of 4 or less needs no padding beyond XDR's own.
+			sendError(RdmaErrorReplies.forMalformed(header.version(), header.xid(), granted));
+			return;
+		}
+		if (this.outstanding.incrementAndGet() > granted) {
+			this.outstanding.decrementAndGet();
+			this.violations.incrementAndGet();
+			if (this.config.creditViolation() == CreditViolationPolicy.DISCONNECT) {
+				fail(new ConnectionLostException("The requester exceeded its grant of " + granted
+						+ " credits (RFC 5666 §3.3) and was disconnected"));
+			}
+			else {
+				sendError(RdmaErrorReplies.forMalformed(header.version(), header.xid(), granted));
+			}
+			return;
+		}
+		try {
+			receiveCall(call, message.slice(valid.payloadOffset(), valid.payloadLength()));
+		}
+		catch (TransportException ex) {
+			answerWithError(header.version(), header.xid());
+		}
+	}
+
+	/**
+	 * The grant for this connection: what the requester asks (capped by configuration and the
+	 * shared budget), never less than one and never shrinking below what was said before.
+	 */
+	private int grantFor(int requested) {
+		int current = this.grant;
+		int wanted = (int) Math.min(Integer.toUnsignedLong(requested), this.config.creditsGranted());
+		if (current == 0 || wanted > current) {
+			int next = this.budget.grow(current, Math.max(wanted, 1));
+			this.grant = next;
+			return next;
+		}
+		return current;
+	}
+
+	private void receiveCall(ChunkedHeader header, ByteBuffer payload) {
+		ChunkLists lists = header.chunkLists();
+		ChunkAssembler.checkNoOverlap(lists);
+		boolean nomsg = header instanceof RdmaNomsg || header instanceof Rdma2Nomsg;
+		if (nomsg && !lists.hasPositionZeroReadChunk()) {
+			throw new ChunkValidationException("RDMA_NOMSG call without a Position-Zero Read chunk");
+		}
+		List<ReadChunk> chunks = lists.readChunks();
+		CallContext context = new CallContext(header);
+		if (chunks.isEmpty()) {
+			dispatch(context, payload);
+			return;
+		}
+		fetch(chunks, (data) -> {
+			try {
+				ByteBuffer inline = payload;
+				List<ReadChunk> rest = chunks;
+				ByteBuffer[] restData = data;
+				if (chunks.get(0).isPositionZero()) {
+					inline = data[0];
+					rest = chunks.subList(1, chunks.size());
+					restData = java.util.Arrays.copyOfRange(data, 1, data.length);
+				}
+				ByteBuffer whole = ChunkAssembler.reassemble(inline, rest, restData, this.config.checkChunkLengthWords());
+				if (whole.remaining() < RpcRdmaConstants.MIN_RPC_MESSAGE_LENGTH || whole.getInt(0) != header.xid()) {
+					throw new ChunkValidationException("The reassembled call does not begin with XID 0x"
+							+ Integer.toHexString(header.xid()));
+				}
+				dispatch(context, whole);
+			}
+			catch (TransportException ex) {
+				answerWithError(header.version(), header.xid());
+			}
+		}, (error) -> {
+			if (error instanceof ConnectionLostException) {
+				// The RDMA Read failed: the provider already terminated the connection.
+				this.outstanding.decrementAndGet();
+			}
+			else {
+				// A chunk larger than any local buffer, or the pool is exhausted: refuse the call.
+				answerWithError(header.version(), header.xid());
+			}
+		});
+	}
+
+	private void answerWithError(int version, int xid) {
+		this.outstanding.decrementAndGet();
+		sendError(RdmaErrorReplies.forMalformed(version, xid, grantFor(0)));
+	}
+
+	private void sendError(RdmaErrorHeader error) {
+		if (!isUsable()) {
+			return;
+		}
+		try {
+			sendMessage(error, null, 0, null);
+		}
+		catch (TransportException ex) {
+			fail(new ConnectionLostException("Sending " + error + " failed: " + ex.getMessage()));
+		}
+	}
+
+	private void dispatch(CallContext context, ByteBuffer message) {
+		List<Long> capacities = new ArrayList<>(context.lists.writeList().size());
+		for (WriteChunk chunk : context.lists.writeList()) {
+			capacities.add(chunk.totalLength());
+		}
+		WriteChunk reply = context.lists.replyChunk();
+		InboundCall call = new InboundCall(context.xid, context.version, message, capacities,
+				(reply != null) ? reply.totalLength() : 0);
+		try {
+			this.executor.execute(() -> {
+				try {
+					this.handler.onCall(call, context);
+				}
+				catch (RuntimeException ex) {
+					// A failing RPC layer must not keep the requester's credit forever; the
+					// requester's RPC layer times the call out.
+					context.drop();
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			context.drop();
+		}
+	}
+
+	// ---- replying ----------------------------------------------------------------------------
+
+	private CompletableFuture<Void> sendReply(CallContext context, OutboundReply reply) {
+		CompletableFuture<Void> done = new CompletableFuture<>();
+		List<RegisteredBuffer> buffers = new ArrayList<>(2);
+		try {
+			conveyReply(context, reply, buffers, done);
+		}
+		catch (TransportException ex) {
+			for (RegisteredBuffer buffer : buffers) {
+				buffer.release();
+			}
+			answerWithError(context.version, context.xid);
+			done.completeExceptionally(ex);
+		}
+		return done;
+	}
+
+	private void conveyReply(CallContext context, OutboundReply reply, List<RegisteredBuffer> buffers,
+			CompletableFuture<Void> done) {
+		if (!isUsable()) {
+			throw failure();
+		}
+		ByteBuffer message = reply.message();
+		int base = message.position();
+		List<WriteChunk> offered = context.lists.writeList();
+		List<DdpRange> items = reply.ddpItems();
+		boolean plain = offered.isEmpty() && items.isEmpty();
+		// A reply with nothing DDP-eligible and no Write chunk, the common case, allocates no lists.
+		List<WriteChunk> returned = plain ? List.of() : new ArrayList<>(offered.size());
+		List<ReadSegment> reads = plain ? List.of() : new ArrayList<>();
+		List<DdpRange> moved = plain ? List.of() : new ArrayList<>();
+		List<RegisteredBuffer> readBuffers = plain ? new ArrayList<>(0) : new ArrayList<>();
+		for (int i = 0; i < items.size(); i++) {
+			DdpRange item = items.get(i);
+			if (i < offered.size() && item.length() <= offered.get(i).totalLength()) {
+				// RFC 8166 §3.4.6: the data goes by RDMA Write; the XDR length word stays in
+				// the Payload stream and the segments return the lengths actually written.
+				RegisteredBuffer bulk = lease(BufferRole.LOCAL_BULK, item.length());
+				buffers.add(bulk);
+				returned.add(new WriteChunk(
+						writeInto(message.slice(base + item.offset(), item.length()), offered.get(i).segments(), bulk)));
+				moved.add(item);
+			}
+			else if (this.config.replyDataInReadChunks() && context.version == RpcRdmaConstants.VERSION_1
+					&& item.length() > 0) {
+				// RFC 5666 §3.4: reply data offered for the requester to pull; the buffer is
+				// kept until RDMA_DONE (RFC 5666 §11).
+				RegisteredBuffer chunk = lease(BufferRole.READ_CHUNK, item.length());
+				readBuffers.add(chunk);
+				chunk.buffer().put(0, message, base + item.offset(), item.length());
+				reads.add(new ReadSegment(item.offset(), chunk.stag(), item.length(), chunk.address()));
+				moved.add(item);
+			}
+		}
+		for (int i = returned.size(); i < offered.size(); i++) {
+			// An unused Write chunk goes back with its segments emptied.
+			List<RdmaSegment> empty = new ArrayList<>();
+			for (RdmaSegment segment : offered.get(i).segments()) {
+				empty.add(new RdmaSegment(segment.handle(), 0, segment.offset()));
+			}
+			returned.add(new WriteChunk(empty));
+		}
+		ByteBuffer inline = removeItems(message, moved);
+		int threshold = sendThreshold(context.version);
+		TransportHeader header = (context.version == RpcRdmaConstants.VERSION_1)
+				? new RdmaMsg(context.xid, this.grant, ChunkAssembler.lists(reads, returned, null))
+				: new Rdma2Msg(context.xid, this.grant, ChunkAssembler.lists(reads, returned, null));
+		ByteBuffer payload = inline;
+		if (TransportHeaderEncoder.encodedLength(header) + inline.remaining() > threshold) {
+			WriteChunk replyChunk = context.lists.replyChunk();
+			boolean fitsReplyChunk = replyChunk != null && inline.remaining() <= replyChunk.totalLength();
+			if (!fitsReplyChunk && this.config.replyDataInReadChunks()
+					&& context.version == RpcRdmaConstants.VERSION_1) {
+				// RFC 5666 §5.1: the long reply as a Position-Zero Read chunk the requester
+				// pulls, acknowledged with RDMA_DONE.
+				RegisteredBuffer chunk;
+				try {
+					chunk = lease(BufferRole.READ_CHUNK, inline.remaining());
+				}
+				catch (TransportException ex) {
+					for (RegisteredBuffer buffer : readBuffers) {
+						buffer.release();
+					}
+					throw ex;
+				}
+				readBuffers.add(chunk);
+				chunk.buffer().put(0, inline, inline.position(), inline.remaining());
+				List<ReadSegment> withZero = new ArrayList<>(reads.size() + 1);
+				withZero.add(new ReadSegment(0, chunk.stag(), inline.remaining(), chunk.address()));
+				withZero.addAll(reads);
+				header = new RdmaNomsg(context.xid, this.grant, new ChunkLists(withZero, returned, null));
+				payload = null;
+			}
+			else if (!fitsReplyChunk) {
+				for (RegisteredBuffer buffer : readBuffers) {
+					buffer.release();
+				}
+				throw new MessageTooLargeException("The reply to XID 0x" + Integer.toHexString(context.xid) + " needs "
+						+ inline.remaining() + " bytes but the requester accepts " + threshold + " inline and offered "
+						+ ((replyChunk == null) ? "no Reply chunk" : "a Reply chunk of " + replyChunk.totalLength()));
+			}
+			else {
+				// RFC 8166 §3.5.4 Long Reply: the whole reply goes into the Reply chunk.
+				RegisteredBuffer bulk = lease(BufferRole.LOCAL_BULK, inline.remaining());
+				buffers.add(bulk);
+				WriteChunk written = new WriteChunk(writeInto(inline, replyChunk.segments(), bulk));
+				this.counters.writeChunksFilled.decrement();
+				this.counters.replyChunksFilled.increment();
+				header = (context.version == RpcRdmaConstants.VERSION_1)
+						? new RdmaNomsg(context.xid, this.grant, new ChunkLists(reads, returned, written))
+						: new Rdma2Nomsg(context.xid, this.grant, new ChunkLists(reads, returned, written));
+				payload = null;
+			}
+		}
+		int invalidate = (peerAcceptsInvalidate() && readBuffers.isEmpty()) ? context.firstAdvertisedStag() : 0;
+		boolean awaitDone = !readBuffers.isEmpty();
+		if (awaitDone) {
+			DoneWait wait = new DoneWait(context.xid, readBuffers, done);
+			this.awaitingDone.put(context.xid, wait);
+			wait.timer = TransportTimers.TIMER.schedule(() -> {
+				if (this.awaitingDone.remove(context.xid, wait)) {
+					wait.finish(false);
+				}
+			}, this.config.doneTimeout().toNanos(), TimeUnit.NANOSECONDS);
+		}
+		else {
+			// The credit is free again before the requester can see the reply (RFC 5666 §3.3).
+			this.outstanding.decrementAndGet();
+		}
+		try {
+			sendReplyMessage(header, payload, invalidate, buffers, awaitDone, done);
+		}
+		catch (TransportException ex) {
+			// Not sent: undo the bookkeeping above so the caller's error reply settles the credit.
+			if (awaitDone) {
+				DoneWait wait = this.awaitingDone.remove(context.xid);
+				if (wait != null) {
+					wait.timer.cancel(false);
+					for (RegisteredBuffer buffer : wait.buffers) {
+						buffer.release();
+					}
+				}
+			}
+			else {
+				this.outstanding.incrementAndGet();
+			}
+			throw ex;
+		}
+	}
+
+	private void sendReplyMessage(TransportHeader header, ByteBuffer payload, int invalidate,
+			List<RegisteredBuffer> buffers, boolean awaitDone, CompletableFuture<Void> done) {
+		sendMessage(header, payload, invalidate, (ok) -> {
+			for (RegisteredBuffer buffer : buffers) {
+				buffer.release();
+			}
+			if (!awaitDone) {
+				if (ok) {
+					done.complete(null);
+				}
+				else {
+					done.completeExceptionally(new ConnectionLostException("The reply could not be sent"));
+				}
+			}
+		});
+	}
+
+	private static ByteBuffer removeItems(ByteBuffer message, List<DdpRange> items) {
+		if (items.isEmpty()) {
+			return message.duplicate();
+		}
+		int removed = 0;
+		for (DdpRange item : items) {
+			removed += item.paddedLength();
+		}
+		ByteBuffer out = ByteBuffer.allocate(message.remaining() - removed);
+		int base = message.position();
+		int from = 0;
+		for (DdpRange item : items) {
+			out.put(message.slice(base + from, item.offset() - from));
+			from = item.paddedEnd();
+		}
+		out.put(message.slice(base + from, message.remaining() - from));
+		return out.flip();
+	}
+
+	@Override
+	void onFailure(TransportException cause) {
+		for (DoneWait wait : new ArrayList<>(this.awaitingDone.values())) {
+			if (this.awaitingDone.remove(wait.xid, wait)) {
+				wait.finish(false);
+			}
+		}
+		int held = this.grant;
+		if (held > 0) {
+			this.budget.release(held);
+		}
+	}
+
+	/** One received call until its reply is sent. */
+	private final class CallContext implements ReplySender {
+
+		final int xid;
+
+		final int version;
+
+		final ChunkLists lists;
+
+		private final AtomicBoolean answered = new AtomicBoolean();
+
+		CallContext(ChunkedHeader header) {
+			this.xid = header.xid();
+			this.version = header.version();
+			this.lists = header.chunkLists();
+		}
+
+		int firstAdvertisedStag() {
+			for (WriteChunk chunk : this.lists.writeList()) {
+				if (!chunk.segments().isEmpty()) {
+					return chunk.segments().get(0).handle();
+				}
+			}
+			WriteChunk reply = this.lists.replyChunk();
+			if (reply != null && !reply.segments().isEmpty()) {
+				return reply.segments().get(0).handle();
+			}
+			return 0;
+		}
+
+		@Override
+		public CompletableFuture<Void> reply(OutboundReply reply) {
+			if (!this.answered.compareAndSet(false, true)) {
+				return CompletableFuture.failedFuture(new IllegalStateException(
+						"XID 0x" + Integer.toHexString(this.xid) + " was already answered"));
+			}
+			return sendReply(this, reply);
+		}
+
+		@Override
+		public void drop() {
+			if (this.answered.compareAndSet(false, true)) {
+				RpcRdmaServerConnection.this.outstanding.decrementAndGet();
+			}
+		}
+
+	}
+
+	/** A reply whose Read chunks the requester is pulling (RFC 5666 §11). */
+	private final class DoneWait {
+
+		final int xid;
+
+		final List<RegisteredBuffer> buffers;
+
+		final CompletableFuture<Void> done;
+
+		volatile ScheduledFuture<?> timer;
+
+		DoneWait(int xid, List<RegisteredBuffer> buffers, CompletableFuture<Void> done) {
+			this.xid = xid;
+			this.buffers = buffers;
+			this.done = done;
+		}
+
+		void finish(boolean received) {
+			ScheduledFuture<?> scheduled = this.timer;
+			if (scheduled != null) {
+				scheduled.cancel(false);
+			}
+			// Releasing rotates the STags: a late RDMA Read now fails (RFC 5666 §11).
+			for (RegisteredBuffer buffer : this.buffers) {
+				buffer.release();
+			}
+			RpcRdmaServerConnection.this.outstanding.decrementAndGet();
+			if (received) {
+				this.done.complete(null);
+			}
+			else {
+				this.done.completeExceptionally(new ConnectionLostException("No RDMA_DONE for XID 0x"
+						+ Integer.toHexString(this.xid) + " arrived; its Read chunk buffers were reclaimed"));
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,34 @@
+package io.rpcrdma.transport;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A requester's RPC-over-RDMA connection as the RPC layer sees it: calls in, replies out,
+ * matched by XID. The RPC layer owns XIDs, retransmission and per-call deadlines.
+ */
+public interface RpcTransport extends AutoCloseable {
+
+	/**
+	 * Conveys a call once a credit is free (RFC 5666 §3.3) and completes with its reply.
+	 * Fails with {@link CreditWaitTimeoutException}, {@link RdmaErrorReceivedException},
+	 * {@link VersionNegotiationException}, {@link MessageTooLargeException},
+	 * {@link TransportResourceException} or {@link ConnectionLostException}. Cancelling the
+	 * future does not return the credit: only the reply does.
+	 * @param call the encoded call; its XID must not be outstanding already
+	 * @return the reply
+	 */
+	CompletableFuture<InboundReply> call(OutboundCall call);
+
+	/** @return whether the connection is usable */
+	boolean isOpen();
+
+	/** @return completes when the connection is down, for whatever reason */
+	CompletableFuture<Void> closeFuture();
+
+	/**
+	 * Disconnects; outstanding calls fail with {@link ConnectionLostException}. Idempotent.
+	 */
+	@Override
+	void close();
+
+}

@@ -1,0 +1,37 @@
+package io.rpcrdma.transport;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** The live counters behind {@link TransportStats}. */
+final class TransportCounters {
+
+	final LongAdder inlineMessages = new LongAdder();
+
+	final LongAdder readChunksSent = new LongAdder();
+
+	final LongAdder positionZeroChunksSent = new LongAdder();
+
+	final LongAdder readChunksPulled = new LongAdder();
+
+	final LongAdder writeChunksFilled = new LongAdder();
+
+	final LongAdder replyChunksFilled = new LongAdder();
+
+	final LongAdder rdmaErrorsSent = new LongAdder();
+
+	final LongAdder rdmaErrorsReceived = new LongAdder();
+
+	final LongAdder doneSent = new LongAdder();
+
+	final LongAdder doneReceived = new LongAdder();
+
+	final LongAdder invalidatedByPeer = new LongAdder();
+
+	TransportStats snapshot() {
+		return new TransportStats(this.inlineMessages.sum(), this.readChunksSent.sum(),
+				this.positionZeroChunksSent.sum(), this.readChunksPulled.sum(), this.writeChunksFilled.sum(),
+				this.replyChunksFilled.sum(), this.rdmaErrorsSent.sum(), this.rdmaErrorsReceived.sum(),
+				this.doneSent.sum(), this.doneReceived.sum(), this.invalidatedByPeer.sum());
+	}
+
+}

@@ -1,0 +1,266 @@
+package io.rpcrdma.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.rpcrdma.protocol.RpcRdmaConstants;
+
+/**
+ * Calls and replies conveyed inline and through each kind of chunk (RFC 5666 §3.4, §3.5,
+ * §3.6, RFC 8166 §3.4 and §3.5), alone and combined, with RFC 8797 private data.
+ */
+abstract class ConveyanceTests extends RpcRdmaTransportKit {
+
+	@Test
+	void anInlineCallGetsItsReplyMatchedByXid() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection client = client(server, config());
+		byte[] data = RpcWorkload.pattern(200, 1);
+
+		InboundReply reply = await(client.call(RpcWorkload.echo(0x1234, data, false, 0, 0)));
+
+		assertThat(reply.xid()).isEqualTo(0x1234);
+		assertThat(reply.version()).isEqualTo(RpcRdmaConstants.VERSION_2);
+		assertThat(reply.writeChunks()).isEmpty();
+		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(data);
+		assertThat(client.isVersionConfirmed()).isTrue();
+		assertThat(client.stats().inlineMessages()).isEqualTo(1);
+		assertThat(client.stats().readChunksSent()).isZero();
+		assertThat(onlyConnection(server).stats().inlineMessages()).isEqualTo(1);
+	}
+
+	@Test
+	void privateDataSetsTheInlineThresholdToTheSmallerOfBothSides() throws Exception {
+		RpcRdmaServer server = echoServer(config().withInlineThresholds(1024, 2048));
+		RpcRdmaClientConnection client = client(server, config());
+
+		// The client receives 4096 and sends up to 4096, the server receives 2048 (RFC 8797).
+		assertThat(client.sendThreshold(2)).isEqualTo(2048);
+		assertThat(client.receiveThreshold(2)).isEqualTo(2048);
+		byte[] data = RpcWorkload.pattern(1900, 2);
+		InboundReply reply = await(client.call(RpcWorkload.echo(1, data, false, 0, 0)));
+		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(data);
+	}
+
+	@Test
+	void manyConcurrentInlineCallsAllGetTheirOwnReplies() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection client = client(server, config());
+		List<java.util.concurrent.CompletableFuture<InboundReply>> futures = new java.util.ArrayList<>();
+		for (int i = 0; i < 200; i++) {
+			futures.add(client.call(RpcWorkload.echo(100 + i, RpcWorkload.pattern(16 + i, i), false, 0, 0)));
+		}
+		for (int i = 0; i < 200; i++) {
+			InboundReply reply = await(futures.get(i));
+			assertThat(reply.xid()).isEqualTo(100 + i);
+			assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(RpcWorkload.pattern(16 + i, i));
+		}
+		assertThat(client.credits().outstanding()).isZero();
+	}
+
+	@Test
+	void aReadChunkCarriesADdpEligibleArgument() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection client = client(server, config());
+		byte[] data = RpcWorkload.pattern(50_001, 5);
+		OutboundCall call = new OutboundCall(RpcWorkload.call(7, RpcWorkload.DIGEST, data),
+				List.of(RpcWorkload.argumentItem(7, RpcWorkload.DIGEST, data.length)), List.of(), 0);
+
+		long[] digest = RpcWorkload.digestResult(await(client.call(call)));
+
+		assertThat(digest[0]).isEqualTo(data.length);
+		assertThat(digest[1]).isEqualTo(RpcWorkload.crc(data));
+		assertThat(client.stats().readChunksSent()).isEqualTo(1);
+		assertThat(client.stats().positionZeroChunksSent()).isZero();
+		assertThat(onlyConnection(server).stats().readChunksPulled()).isEqualTo(1);
+	}
+
+	@Test
+	void aWriteChunkCarriesADdpEligibleResult() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection client = client(server, config());
+
+		InboundReply reply = await(client.call(RpcWorkload.generate(9, 30_000, 32_768, 0)));
+
+		assertThat(reply.writeChunks()).hasSize(1);
+		assertThat(reply.writeChunks().get(0).remaining()).isEqualTo(30_000);
+		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(RpcWorkload.pattern(30_000, 3));
+		assertThat(reply.message().remaining()).isLessThan(100);
+		assertThat(onlyConnection(server).stats().writeChunksFilled()).isEqualTo(1);
+	}
+
+	@Test
+	void anUnneededWriteChunkComesBackEmptyAndTheResultStaysInline() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection client = client(server, config());
+
+		// The result (100 bytes) exceeds the offered 64-byte Write chunk: it stays inline.
+		InboundReply reply = await(client.call(RpcWorkload.generate(10, 100, 64, 0)));
+
+		assertThat(reply.writeChunks()).hasSize(1);
+		assertThat(reply.writeChunks().get(0).remaining()).isZero();
+		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(RpcWorkload.pattern(100, 3));
+		assertThat(onlyConnection(server).stats().writeChunksFilled()).isZero();
+	}
+
+	@Test
+	void aReplyChunkCarriesALongReply() throws Exception {
+		RpcRdmaServer server = server(config(), (call, replier) -> {
+			// Nothing DDP-eligible: the whole 20 KB reply must go in the Reply chunk.
+			int xid = call.message().getInt(0);
+			replier.reply(OutboundReply.inline(RpcWorkload.reply(xid, RpcWorkload.pattern(20_000, 3), true).message()));
+		});
+		RpcRdmaClientConnection client = client(server, config());
+
+		InboundReply reply = await(client.call(RpcWorkload.generate(11, 20_000, 0, 20_100)));
+
+		assertThat(reply.writeChunks()).isEmpty();
+		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(RpcWorkload.pattern(20_000, 3));
+		assertThat(onlyConnection(server).stats().replyChunksFilled()).isEqualTo(1);
+		assertThat(onlyConnection(server).stats().inlineMessages()).isZero();
+	}
+
+	@Test
+	void aPositionZeroReadChunkCarriesALongCall() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection client = client(server, config());
+		byte[] data = RpcWorkload.pattern(10_000, 9);
+
+		long[] digest = RpcWorkload
+			.digestResult(await(client.call(OutboundCall.inline(RpcWorkload.call(12, RpcWorkload.DIGEST, data)))));
+
+		assertThat(digest[0]).isEqualTo(10_000);
+		assertThat(digest[1]).isEqualTo(RpcWorkload.crc(data));
+		assertThat(client.stats().positionZeroChunksSent()).isEqualTo(1);
+		assertThat(client.stats().inlineMessages()).isZero();
+	}
+
+	@Test
+	void readWriteAndReplyChunksCombinedInOneCall() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection client = client(server, config());
+		byte[] data = RpcWorkload.pattern(12_345, 11);
+
+		// Argument by Read chunk, result by Write chunk, and a Reply chunk offered as well.
+		InboundReply reply = await(client.call(RpcWorkload.echo(13, data, true, 16_384, 8_000)));
+
+		assertThat(reply.writeChunks().get(0).remaining()).isEqualTo(12_345);
+		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(data);
+		assertThat(client.stats().readChunksSent()).isEqualTo(1);
+		assertThat(onlyConnection(server).stats().writeChunksFilled()).isEqualTo(1);
+	}
+
+	@Test
+	void aLongCallWithAReadChunkKeepsPositionsRelativeToTheWholeMessage() throws Exception {
+		RpcRdmaServer server = server(config(), (call, replier) -> {
+			// Echo back the reassembled message's digest: it must equal the original call.
+			ByteBuffer whole = call.message();
+			byte[] bytes = new byte[whole.remaining()];
+			whole.duplicate().get(bytes);
+			replier.reply(RpcWorkload.reply(call.xid(), ByteBuffer.allocate(8).putLong(RpcWorkload.crc(bytes)).array(),
+					false));
+		});
+		RpcRdmaClientConnection client = client(server, config().withInlineThresholds(1024, 1024));
+		// A 3000-byte argument in a Read chunk plus a header padded so the rest exceeds 1 KB.
+		byte[] data = RpcWorkload.pattern(3001, 4);
+		ByteBuffer message = RpcWorkload.call(14, RpcWorkload.ECHO, data);
+		ByteBuffer big = ByteBuffer.allocate(message.remaining() + 2000);
+		big.put(message.duplicate());
+		big.put(new byte[2000]).flip();
+		byte[] original = new byte[big.remaining()];
+		big.duplicate().get(original);
+		OutboundCall call = new OutboundCall(big, List.of(RpcWorkload.argumentItem(14, RpcWorkload.ECHO, 3001)),
+				List.of(), 0);
+
+		InboundReply reply = await(client.call(call));
+
+		io.rpcrdma.xdr.XdrDecoder decoder = new io.rpcrdma.xdr.XdrDecoder(reply.message().duplicate());
+		io.rpcrdma.oncrpc.RpcMessageCodec.decodeReply(decoder);
+		assertThat(decoder.readHyper()).isEqualTo(RpcWorkload.crc(original));
+		assertThat(client.stats().positionZeroChunksSent()).isEqualTo(1);
+		assertThat(client.stats().readChunksSent()).isEqualTo(2);
+	}
+
+	@Test
+	void aPeerThatAcceptsRemoteInvalidationGetsItsWriteChunkInvalidatedBySendWithInvalidate() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection client = client(server, config());
+		await(client.call(RpcWorkload.generate(20, 5000, 8192, 0)));
+		assertThat(client.stats().invalidatedByPeer()).isEqualTo(1);
+	}
+
+	@Test
+	void aPeerThatRefusesRemoteInvalidationGetsPlainSends() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection client = client(server, config().withFeatures(false, false, true));
+		InboundReply reply = await(client.call(RpcWorkload.generate(21, 5000, 8192, 0)));
+		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(RpcWorkload.pattern(5000, 3));
+		assertThat(client.stats().invalidatedByPeer()).isZero();
+	}
+
+	@Test
+	void aCallEncodedByAWriterCallbackIsConveyedLikeABuffer() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection client = client(server, config());
+		byte[] data = RpcWorkload.pattern(77, 6);
+		OutboundCall call = OutboundCall.write(512, (encoder) -> {
+			io.rpcrdma.oncrpc.RpcMessageCodec
+				.encodeCall(io.rpcrdma.oncrpc.RpcCall.of(22, RpcWorkload.PROGRAM, 1, RpcWorkload.ECHO), encoder);
+			encoder.writeOpaque(data);
+		}, List.of(), List.of(), 0);
+
+		InboundReply reply = await(client.call(call));
+
+		assertThat(reply.xid()).isEqualTo(22);
+		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(data);
+	}
+
+	@Test
+	void manyThreadsMixingEveryConveyanceAllGetTheirOwnCorrectReplies() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection client = client(server, config());
+		int threads = 6;
+		int perThread = 40;
+		java.util.concurrent.ConcurrentLinkedQueue<Throwable> errors = new java.util.concurrent.ConcurrentLinkedQueue<>();
+		List<Thread> workers = new java.util.ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			int thread = t;
+			Thread worker = new Thread(() -> {
+				for (int i = 0; i < perThread; i++) {
+					int xid = thread * 1000 + i;
+					int kind = (thread + i) % 4;
+					byte[] data = RpcWorkload.pattern(kind == 0 ? 100 : 5000 + i, xid);
+					OutboundCall call = switch (kind) {
+						case 0 -> RpcWorkload.echo(xid, data, false, 0, 0);
+						case 1 -> RpcWorkload.echo(xid, data, true, 8192, 0);
+						case 2 -> RpcWorkload.echo(xid, data, false, 0, 8192);
+						default -> RpcWorkload.echo(xid, data, true, 0, 8192);
+					};
+					try {
+						InboundReply reply = client.call(call).get(30, java.util.concurrent.TimeUnit.SECONDS);
+						if (reply.xid() != xid || !java.util.Arrays.equals(RpcWorkload.opaqueResult(reply), data)) {
+							errors.add(new AssertionError("wrong reply for XID " + xid));
+						}
+					}
+					catch (Exception | AssertionError ex) {
+						errors.add(ex);
+					}
+				}
+			});
+			workers.add(worker);
+			worker.start();
+		}
+		for (Thread worker : workers) {
+			worker.join();
+		}
+		assertThat(errors).isEmpty();
+		assertThat(client.credits().outstanding()).isZero();
+		eventually("the client returned every chunk buffer", () -> this.clientPool.stats().leasedBytes()
+				== (long) client.postedReceives() * this.clientPool.largestBufferSize(io.rpcrdma.memory.BufferRole.RECEIVE));
+	}
+
+}
