@@ -1,5 +1,7 @@
 package io.rpcrdma.protocol;
 
+import io.rpcrdma.oncrpc.VersionRange;
+
 /**
  * RDMA_ERROR with ERR_VERS (RFC 5666 §4.2, §4.3; RDMA_ERR_VERS in
  * draft-cel-nfsv4-rpcrdma-version-two-00 §4.2): the sender does not support the version it was

@@ -1,5 +1,6 @@
 package io.rpcrdma.protocol;
 
+import io.rpcrdma.oncrpc.VersionRange;
 import java.util.Objects;
 
 /**

@@ -1,5 +1,6 @@
 package io.rpcrdma.server;
 
+import io.rpcrdma.oncrpc.VersionRange;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -141,15 +142,6 @@ public final class ProgramRegistry {
 					new Resolution.Unavailable(Resolution.Unavailable.Kind.PROGRAM_VERSION, low, high)));
 		});
 		this.programs = IntMap.of(snapshot);
-	}
-
-	/**
-	 * The versions of a program a server supports, unsigned and inclusive.
-	 *
-	 * @param low the lowest version
-	 * @param high the highest version
-	 */
-	public record VersionRange(int low, int high) {
 	}
 
 	/** One program: its versions and their procedures, and its PROG_MISMATCH answer. */

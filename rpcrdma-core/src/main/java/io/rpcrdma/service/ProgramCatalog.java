@@ -1,5 +1,6 @@
 package io.rpcrdma.service;
 
+import io.rpcrdma.oncrpc.VersionRange;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -107,15 +108,6 @@ public final class ProgramCatalog {
 			return new Dispatch.ProcedureUnavailable(service, procedure);
 		}
 		return new Dispatch.Found(service, found.get());
-	}
-
-	/**
-	 * The lowest and highest versions of a program, unsigned.
-	 *
-	 * @param low the lowest version
-	 * @param high the highest version
-	 */
-	public record VersionRange(int low, int high) {
 	}
 
 	/**

@@ -29,7 +29,7 @@ import io.rpcrdma.protocol.ReadSegment;
 import io.rpcrdma.protocol.RpcRdmaConstants;
 import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
-import io.rpcrdma.protocol.VersionRange;
+import io.rpcrdma.oncrpc.VersionRange;
 import io.rpcrdma.protocol.WriteChunk;
 import io.rpcrdma.verbs.ConnectParameters;
 import io.rpcrdma.verbs.RdmaProvider;
@@ -104,13 +104,13 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 				client::onConnectionEvent);
 		return provider.connect(client.qp, parameters).handle((connection, error) -> {
 			if (error != null) {
-				client.fail(new ConnectionLostException("Connecting to " + remote + " failed: " + error.getMessage()));
-				throw new ConnectionLostException("Connecting to " + remote + " failed: " + error.getMessage());
+				client.fail(new TransportClosedException("Connecting to " + remote + " failed: " + error.getMessage()));
+				throw new TransportClosedException("Connecting to " + remote + " failed: " + error.getMessage());
 			}
 			client.acceptPeerPrivateData(connection.remotePrivateData());
 			client.connection = connection;
 			if (!connection.isConnected()) {
-				client.fail(new ConnectionLostException("The connection to " + remote + " went down at once"));
+				client.fail(new TransportClosedException("The connection to " + remote + " went down at once"));
 			}
 			return client;
 		});
@@ -158,7 +158,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 
 	@Override
 	public void close() {
-		fail(new ConnectionLostException("The connection was closed locally"));
+		fail(new TransportClosedException("The connection was closed locally"));
 	}
 
 	/** @return the version calls are sent in now */

@@ -201,7 +201,7 @@ abstract class RpcRdmaEndpoint {
 				n = queue.poll(this.polled);
 			}
 			catch (RuntimeException ex) {
-				fail(new ConnectionLostException("Completion queue failed: " + ex.getMessage()));
+				fail(new TransportClosedException("Completion queue failed: " + ex.getMessage()));
 				return;
 			}
 			if (n == 0) {
@@ -236,14 +236,14 @@ abstract class RpcRdmaEndpoint {
 			return;
 		}
 		if (!wc.isSuccess() && !this.failed.get()) {
-			fail(new ConnectionLostException("A " + wc.opcode() + " work request failed: " + wc.status()
+			fail(new TransportClosedException("A " + wc.opcode() + " work request failed: " + wc.status()
 					+ ((wc.detail() != null) ? " (" + wc.detail() + ")" : "")));
 		}
 		try {
 			operation.accept(wc);
 		}
 		catch (RuntimeException ex) {
-			fail(new ConnectionLostException("Handling a completion failed: " + ex));
+			fail(new TransportClosedException("Handling a completion failed: " + ex));
 		}
 	}
 
@@ -254,7 +254,7 @@ abstract class RpcRdmaEndpoint {
 			this.receives[index] = null;
 			buffer.release();
 			if (!this.failed.get()) {
-				fail(new ConnectionLostException("A receive failed: " + wc.status()
+				fail(new TransportClosedException("A receive failed: " + wc.status()
 						+ ((wc.detail() != null) ? " (" + wc.detail() + ")" : "")));
 			}
 			return;
@@ -279,7 +279,7 @@ abstract class RpcRdmaEndpoint {
 				this.postedReceives.decrementAndGet();
 				this.receives[index] = null;
 				buffer.release();
-				fail(new ConnectionLostException("Reposting a receive failed: " + ex.getMessage()));
+				fail(new TransportClosedException("Reposting a receive failed: " + ex.getMessage()));
 				return;
 			}
 		}
@@ -291,7 +291,7 @@ abstract class RpcRdmaEndpoint {
 			onMessage(this.decoder.decode(message.duplicate()), message, invalidated ? invalidatedStag : 0);
 		}
 		catch (RuntimeException ex) {
-			fail(new ConnectionLostException("Handling a received message failed: " + ex));
+			fail(new TransportClosedException("Handling a received message failed: " + ex));
 		}
 	}
 
@@ -420,7 +420,7 @@ abstract class RpcRdmaEndpoint {
 				buffer.release();
 			}
 			if (broken.get()) {
-				failed.accept(new ConnectionLostException("An RDMA Read of a chunk failed"));
+				failed.accept(new TransportClosedException("An RDMA Read of a chunk failed"));
 			}
 			else {
 				done.accept(data);
@@ -506,7 +506,7 @@ abstract class RpcRdmaEndpoint {
 
 	void onConnectionEvent(RdmaConnection source, ConnectionEvent event) {
 		if (event.type() == ConnectionEventType.DISCONNECTED || event.type() == ConnectionEventType.ERROR) {
-			fail(new ConnectionLostException("The connection went down: " + event.detail()));
+			fail(new TransportClosedException("The connection went down: " + event.detail()));
 		}
 	}
 

@@ -85,7 +85,7 @@ public final class RpcRdmaServer implements AutoCloseable {
 			connection.closeFuture.whenComplete((ignored, error) -> this.connections.remove(connection));
 		}
 		catch (RuntimeException ex) {
-			connection.fail(new ConnectionLostException("Accepting " + request.remoteAddress() + " failed: " + ex));
+			connection.fail(new TransportClosedException("Accepting " + request.remoteAddress() + " failed: " + ex));
 		}
 	}
 

@@ -108,7 +108,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	/** Disconnects. */
 	public void close() {
-		fail(new ConnectionLostException("The connection was closed by the responder"));
+		fail(new TransportClosedException("The connection was closed by the responder"));
 	}
 
 	// ---- receiving ---------------------------------------------------------------------------
@@ -127,7 +127,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		else {
 			// Fewer than eight bytes: no XID to answer to. A peer sending these is broken.
-			fail(new ConnectionLostException("The requester sent a message too short for a transport header: " + result));
+			fail(new TransportClosedException("The requester sent a message too short for a transport header: " + result));
 		}
 	}
 
@@ -163,7 +163,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			this.outstanding.decrementAndGet();
 			this.violations.incrementAndGet();
 			if (this.config.creditViolation() == CreditViolationPolicy.DISCONNECT) {
-				fail(new ConnectionLostException("The requester exceeded its grant of " + granted
+				fail(new TransportClosedException("The requester exceeded its grant of " + granted
 						+ " credits (RFC 5666 §3.3) and was disconnected"));
 			}
 			else {
@@ -228,7 +228,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 				answerWithError(header.version(), header.xid());
 			}
 		}, (error) -> {
-			if (error instanceof ConnectionLostException) {
+			if (error instanceof TransportClosedException) {
 				// The RDMA Read failed: the provider already terminated the connection.
 				this.outstanding.decrementAndGet();
 			}
@@ -252,7 +252,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			sendMessage(error, null, 0, null);
 		}
 		catch (TransportException ex) {
-			fail(new ConnectionLostException("Sending " + error + " failed: " + ex.getMessage()));
+			fail(new TransportClosedException("Sending " + error + " failed: " + ex.getMessage()));
 		}
 	}
 
@@ -443,7 +443,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 					done.complete(null);
 				}
 				else {
-					done.completeExceptionally(new ConnectionLostException("The reply could not be sent"));
+					done.completeExceptionally(new TransportClosedException("The reply could not be sent"));
 				}
 			}
 		});
@@ -560,7 +560,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 				this.done.complete(null);
 			}
 			else {
-				this.done.completeExceptionally(new ConnectionLostException("No RDMA_DONE for XID 0x"
+				this.done.completeExceptionally(new TransportClosedException("No RDMA_DONE for XID 0x"
 						+ Integer.toHexString(this.xid) + " arrived; its Read chunk buffers were reclaimed"));
 			}
 		}

@@ -12,7 +12,7 @@ public interface RpcTransport extends AutoCloseable {
 	 * Conveys a call once a credit is free (RFC 5666 §3.3) and completes with its reply.
 	 * Fails with {@link CreditWaitTimeoutException}, {@link RdmaErrorReceivedException},
 	 * {@link VersionNegotiationException}, {@link MessageTooLargeException},
-	 * {@link TransportResourceException} or {@link ConnectionLostException}. Cancelling the
+	 * {@link TransportResourceException} or {@link TransportClosedException}. Cancelling the
 	 * future does not return the credit: only the reply does.
 	 * @param call the encoded call; its XID must not be outstanding already
 	 * @return the reply
@@ -26,7 +26,7 @@ public interface RpcTransport extends AutoCloseable {
 	CompletableFuture<Void> closeFuture();
 
 	/**
-	 * Disconnects; outstanding calls fail with {@link ConnectionLostException}. Idempotent.
+	 * Disconnects; outstanding calls fail with {@link TransportClosedException}. Idempotent.
 	 */
 	@Override
 	void close();

@@ -6,7 +6,7 @@ import java.util.Objects;
 import io.rpcrdma.protocol.HeaderLimits;
 import io.rpcrdma.protocol.RpcRdmaConstants;
 import io.rpcrdma.protocol.Rfc8797PrivateData;
-import io.rpcrdma.protocol.VersionRange;
+import io.rpcrdma.oncrpc.VersionRange;
 
 /**
  * The settings of one RPC-over-RDMA connection, requester or responder side.

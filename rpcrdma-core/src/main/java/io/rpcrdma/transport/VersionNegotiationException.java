@@ -1,6 +1,6 @@
 package io.rpcrdma.transport;
 
-import io.rpcrdma.protocol.VersionRange;
+import io.rpcrdma.oncrpc.VersionRange;
 
 /**
  * The responder supports no RPC-over-RDMA version this requester speaks (ERR_VERS with a

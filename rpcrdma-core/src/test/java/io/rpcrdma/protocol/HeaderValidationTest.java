@@ -10,6 +10,7 @@ import static io.rpcrdma.xdr.Hex.hex;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import io.rpcrdma.oncrpc.VersionRange;
 import java.nio.ByteBuffer;
 import java.util.List;
 

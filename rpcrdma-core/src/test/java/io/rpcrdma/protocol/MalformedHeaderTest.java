@@ -6,6 +6,7 @@ import static io.rpcrdma.xdr.Hex.concat;
 import static io.rpcrdma.xdr.Hex.hex;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rpcrdma.oncrpc.VersionRange;
 import java.nio.ByteBuffer;
 
 import org.junit.jupiter.api.Test;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import io.rpcrdma.oncrpc.VersionRange;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

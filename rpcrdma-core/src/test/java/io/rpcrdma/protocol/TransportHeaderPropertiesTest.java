@@ -1,5 +1,6 @@
 package io.rpcrdma.protocol;
 
+import io.rpcrdma.oncrpc.VersionRange;
 import io.rpcrdma.xdr.Hex;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -3,6 +3,7 @@ package io.rpcrdma.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rpcrdma.oncrpc.VersionRange;
 import org.junit.jupiter.api.Test;
 
 import io.rpcrdma.oncrpc.RpcReply;
@@ -67,7 +68,7 @@ class ProgramRegistryTest {
 
 		Resolution resolution = registry.resolve(PROGRAM, 5, 1);
 		assertThat(((Resolution.Unavailable) resolution).reply(42)).isEqualTo(RpcReply.progMismatch(42, 2, 4));
-		assertThat(registry.versions(PROGRAM)).contains(new ProgramRegistry.VersionRange(2, 4));
+		assertThat(registry.versions(PROGRAM)).contains(new VersionRange(2, 4));
 		assertThat(registry.versions(PROGRAM + 1)).isEmpty();
 	}
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import org.junit.jupiter.api.Test;
 
 import io.rpcrdma.service.ProgramCatalog.Dispatch;
-import io.rpcrdma.service.ProgramCatalog.VersionRange;
+import io.rpcrdma.oncrpc.VersionRange;
 import io.rpcrdma.service.codec.CodecRegistry;
 
 /**

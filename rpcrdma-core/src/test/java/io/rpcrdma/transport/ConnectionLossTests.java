@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Connection loss fails every pending call with {@link ConnectionLostException}, whether it
+ * Connection loss fails every pending call with {@link TransportClosedException}, whether it
  * was sent or still waiting for a credit, and leaves no buffer leased.
  */
 abstract class ConnectionLossTests extends RpcRdmaTransportKit {
@@ -40,11 +40,11 @@ abstract class ConnectionLossTests extends RpcRdmaTransportKit {
 		onlyConnection(server).close();
 
 		for (CompletableFuture<InboundReply> call : calls) {
-			assertFails(call, ConnectionLostException.class);
+			assertFails(call, TransportClosedException.class);
 		}
 		await(client.closeFuture());
 		assertThat(client.isOpen()).isFalse();
-		assertFails(client.call(RpcWorkload.echo(99, new byte[4], false, 0, 0)), ConnectionLostException.class);
+		assertFails(client.call(RpcWorkload.echo(99, new byte[4], false, 0, 0)), TransportClosedException.class);
 		eventually("the client returned every buffer", () -> this.clientPool.stats().leasedBytes() == 0);
 		eventually("the server returned every buffer", () -> this.serverPool.stats().leasedBytes() == 0);
 	}
@@ -58,7 +58,7 @@ abstract class ConnectionLossTests extends RpcRdmaTransportKit {
 		client.close();
 
 		for (CompletableFuture<InboundReply> call : calls) {
-			assertFails(call, ConnectionLostException.class);
+			assertFails(call, TransportClosedException.class);
 		}
 		assertThat(client.pendingCalls()).isZero();
 		eventually("the client returned every buffer", () -> this.clientPool.stats().leasedBytes() == 0);
@@ -70,7 +70,7 @@ abstract class ConnectionLossTests extends RpcRdmaTransportKit {
 	void connectingToNobodyFailsWithConnectionLost() throws Exception {
 		CompletableFuture<RpcRdmaClientConnection> connect = RpcRdmaClientConnection.connect(this.clientProvider,
 				this.clientPool, listenAddressWithoutServer(), config(), this.versionCache);
-		assertFails(connect, ConnectionLostException.class);
+		assertFails(connect, TransportClosedException.class);
 		eventually("the client returned every buffer", () -> this.clientPool.stats().leasedBytes() == 0);
 	}
 

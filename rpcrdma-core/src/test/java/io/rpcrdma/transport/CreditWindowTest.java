@@ -121,7 +121,7 @@ class CreditWindowTest {
 		CreditWindow window = new CreditWindow(1);
 		assertThat(window.tryAcquire()).isTrue();
 		CompletableFuture<Void> waiter = window.acquire(LONG);
-		ConnectionLostException lost = new ConnectionLostException("gone");
+		TransportClosedException lost = new TransportClosedException("gone");
 		window.close(lost);
 		assertThat(waiter).isCompletedExceptionally();
 		assertThat(window.acquire(LONG)).isCompletedExceptionally();

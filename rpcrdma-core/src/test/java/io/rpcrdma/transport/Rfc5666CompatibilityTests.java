@@ -66,7 +66,7 @@ abstract class Rfc5666CompatibilityTests extends RpcRdmaTransportKit {
 
 		Throwable reclaimed = failure(sent.take());
 
-		assertThat(reclaimed).isInstanceOf(ConnectionLostException.class).hasMessageContaining("RDMA_DONE");
+		assertThat(reclaimed).isInstanceOf(TransportClosedException.class).hasMessageContaining("RDMA_DONE");
 		RpcRdmaServerConnection connection = onlyConnection(server);
 		assertThat(connection.awaitingDone()).isZero();
 		assertThat(connection.outstanding()).isZero();

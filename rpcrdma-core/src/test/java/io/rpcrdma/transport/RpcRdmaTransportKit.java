@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 
 import io.rpcrdma.memory.MemoryPoolConfig;
 import io.rpcrdma.memory.RegisteredMemoryPool;
-import io.rpcrdma.protocol.VersionRange;
+import io.rpcrdma.oncrpc.VersionRange;
 import io.rpcrdma.verbs.RdmaProvider;
 
 /**

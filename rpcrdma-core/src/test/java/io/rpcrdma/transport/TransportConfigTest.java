@@ -7,7 +7,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
-import io.rpcrdma.protocol.VersionRange;
+import io.rpcrdma.oncrpc.VersionRange;
 
 class TransportConfigTest {
 

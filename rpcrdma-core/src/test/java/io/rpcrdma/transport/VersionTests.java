@@ -9,7 +9,7 @@ import io.rpcrdma.protocol.ErrVers;
 import io.rpcrdma.protocol.RdmaMsg;
 import io.rpcrdma.protocol.RpcRdmaConstants;
 import io.rpcrdma.protocol.TransportHeader;
-import io.rpcrdma.protocol.VersionRange;
+import io.rpcrdma.oncrpc.VersionRange;
 import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.xdr.XdrEncoder;
 
@@ -143,7 +143,7 @@ abstract class VersionTests extends RpcRdmaTransportKit {
 			assertThat(header(server.receive()).version()).isEqualTo(2);
 			server.close();
 
-			assertFails(call, ConnectionLostException.class);
+			assertFails(call, TransportClosedException.class);
 			assertThat(this.versionCache.get(listener.localAddress())).isEqualTo(1);
 		}
 		finally {
