@@ -22,4 +22,13 @@ public interface ReplySender {
 	 */
 	void drop();
 
+	/**
+	 * The address of the requester that sent the call, for an RPC layer that identifies
+	 * clients by host (for example a duplicate request cache keyed by address without port).
+	 * @return the requester's address, or {@code null} if unknown
+	 */
+	default java.net.InetSocketAddress peerAddress() {
+		return null;
+	}
+
 }

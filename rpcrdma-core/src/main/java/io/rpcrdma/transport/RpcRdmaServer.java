@@ -104,6 +104,11 @@ public final class RpcRdmaServer implements AutoCloseable {
 		return this.budget;
 	}
 
+	/** Stops accepting new connections; the established ones carry on. Idempotent. */
+	public void stopListening() {
+		this.listener.close();
+	}
+
 	/** Stops listening and disconnects every connection. */
 	@Override
 	public void close() {

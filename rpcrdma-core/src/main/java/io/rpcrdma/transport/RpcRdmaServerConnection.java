@@ -521,6 +521,11 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 
 		@Override
+		public java.net.InetSocketAddress peerAddress() {
+			return remoteAddress();
+		}
+
+		@Override
 		public void drop() {
 			if (this.answered.compareAndSet(false, true)) {
 				RpcRdmaServerConnection.this.outstanding.decrementAndGet();

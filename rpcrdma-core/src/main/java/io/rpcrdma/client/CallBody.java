@@ -1,0 +1,20 @@
+package io.rpcrdma.client;
+
+import io.rpcrdma.xdr.XdrEncoder;
+
+/**
+ * Writes a call's arguments, after the RPC call header {@link RpcClient} has encoded.
+ */
+@FunctionalInterface
+public interface CallBody {
+
+	/** No arguments (procedure 0, for example). */
+	CallBody NONE = (encoder) -> {
+	};
+
+	/**
+	 * @param encoder where the arguments go, positioned just after the call header
+	 */
+	void write(XdrEncoder encoder);
+
+}

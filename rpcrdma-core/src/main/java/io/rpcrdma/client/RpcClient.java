@@ -1,0 +1,202 @@
+package io.rpcrdma.client;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.oncrpc.RpcCall;
+import io.rpcrdma.oncrpc.RpcMessageCodec;
+import io.rpcrdma.transport.DdpRange;
+import io.rpcrdma.transport.InboundReply;
+import io.rpcrdma.transport.OutboundCall;
+import io.rpcrdma.transport.RpcRdmaClientConnection;
+import io.rpcrdma.transport.RpcTransport;
+import io.rpcrdma.transport.TransportClosedException;
+import io.rpcrdma.transport.TransportConfig;
+import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.xdr.XdrEncoder;
+
+/**
+ * An ONC RPC client over one RPC-over-RDMA connection: {@link PendingCalls} allocates xids and
+ * keeps deadlines, the {@link RpcTransport} conveys calls and replies, and the
+ * {@link ReplyRouter} matches replies to calls and turns error replies into
+ * {@link RpcCallException}s.
+ *
+ * <p>One client is one connection; when it closes (either side, or a failure), every pending
+ * call fails at once with {@link ConnectionLostException} whose cause is the transport's
+ * {@link TransportClosedException}, and later calls fail the same way. Reconnecting is the
+ * business of a pool of clients.
+ *
+ * <p>Futures complete on the transport's receive thread or the timer thread; non-async
+ * dependents must not block.
+ */
+public final class RpcClient implements AutoCloseable {
+
+	/** The encoded call size {@link #call(int, int, int, CallBody, Duration)} allows. */
+	public static final int DEFAULT_MAX_CALL_SIZE = 64 * 1024;
+
+	private final RpcTransport transport;
+
+	private final PendingCalls<ReceivedReply> pending;
+
+	private final ReplyRouter router;
+
+	private final String endpoint;
+
+	/**
+	 * Joins a connected transport.
+	 * @param transport the connection
+	 * @param endpoint the server, named in exceptions
+	 * @param maxPending the most calls awaiting replies at once
+	 * @param timer runs the deadlines
+	 */
+	public RpcClient(RpcTransport transport, String endpoint, int maxPending, CallTimer timer) {
+		this.transport = Objects.requireNonNull(transport, "transport");
+		this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+		this.pending = new PendingCalls<>(endpoint, maxPending, timer);
+		this.router = new ReplyRouter(this.pending);
+		transport.closeFuture().whenComplete((ignored, error) -> connectionLost(
+				new TransportClosedException("The connection to " + endpoint + " closed")));
+		if (!transport.isOpen()) {
+			connectionLost(new TransportClosedException("The connection to " + endpoint + " is closed"));
+		}
+	}
+
+	/**
+	 * Connects to a server.
+	 * @param provider the RDMA provider
+	 * @param pool registered memory
+	 * @param address the server
+	 * @param config the transport settings
+	 * @param maxPending the most calls awaiting replies at once
+	 * @return completes with the client once connected
+	 */
+	public static CompletableFuture<RpcClient> connect(RdmaProvider provider, RegisteredMemoryPool pool,
+			InetSocketAddress address, TransportConfig config, int maxPending) {
+		return RpcRdmaClientConnection.connect(provider, pool, address, config)
+			.thenApply((connection) -> new RpcClient(connection, address.toString(), maxPending, CallTimer.shared()));
+	}
+
+	/**
+	 * Calls a procedure whose call and reply fit inline.
+	 * @param program the program
+	 * @param version its version
+	 * @param procedure the procedure
+	 * @param arguments writes the arguments
+	 * @param timeout how long to wait for the reply
+	 * @return completes with the reply (release it after decoding the results), or fails with
+	 * an {@link RpcCallException}
+	 */
+	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
+			Duration timeout) {
+		return call(program, version, procedure, arguments, CallShape.of(DEFAULT_MAX_CALL_SIZE, 0), timeout);
+	}
+
+	/**
+	 * Calls a procedure, with bulk data moved by RDMA as {@code shape} says.
+	 * @param program the program
+	 * @param version its version
+	 * @param procedure the procedure
+	 * @param arguments writes the arguments
+	 * @param shape DDP-eligible argument items, Write chunks to offer, size limits
+	 * @param timeout how long to wait for the reply
+	 * @return completes with the reply (release it after decoding the results), or fails with
+	 * an {@link RpcCallException}; a call the arguments or shape make impossible to send fails
+	 * with {@link IllegalArgumentException}
+	 */
+	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
+			CallShape shape, Duration timeout) {
+		Objects.requireNonNull(arguments, "arguments");
+		Objects.requireNonNull(shape, "shape");
+		PendingCall<ReceivedReply> call;
+		try {
+			call = this.pending.register(program, version, procedure, timeout);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		OutboundCall outbound;
+		try {
+			ByteBuffer buffer = ByteBuffer.allocate(shape.maxCallSize());
+			XdrEncoder encoder = new XdrEncoder(buffer);
+			RpcMessageCodec.encodeCall(RpcCall.of(call.xid(), program, version, procedure), encoder);
+			int header = encoder.position();
+			arguments.write(encoder);
+			List<DdpRange> items = new ArrayList<>(shape.argumentItems().size());
+			for (DdpRange item : shape.argumentItems()) {
+				items.add(new DdpRange(header + item.offset(), item.length()));
+			}
+			outbound = new OutboundCall(buffer.flip(), items, shape.writeChunkSizes(), shape.maxReplySize());
+		}
+		catch (RuntimeException ex) {
+			this.pending.fail(call.xid(), ex);
+			return call.reply();
+		}
+		CompletableFuture<InboundReply> sent;
+		try {
+			sent = this.transport.call(outbound);
+		}
+		catch (RuntimeException ex) {
+			sent = CompletableFuture.failedFuture(ex);
+		}
+		sent.whenComplete((reply, error) -> {
+			if (error == null) {
+				// Heap message owned by this layer: nothing to give back.
+				this.router.route(reply.message(), () -> {
+				});
+				return;
+			}
+			Throwable cause = (error instanceof CompletionException && error.getCause() != null) ? error.getCause()
+					: error;
+			if (cause instanceof TransportClosedException) {
+				connectionLost(cause);
+			}
+			else {
+				this.pending.fail(call.xid(), cause);
+			}
+		});
+		return call.reply();
+	}
+
+	private void connectionLost(Throwable cause) {
+		this.pending.failAll(cause);
+	}
+
+	/** @return the server, as named in exceptions */
+	public String endpoint() {
+		return this.endpoint;
+	}
+
+	/** @return whether the connection is up */
+	public boolean isOpen() {
+		return this.transport.isOpen();
+	}
+
+	/** @return completes when the connection is down */
+	public CompletableFuture<Void> closeFuture() {
+		return this.transport.closeFuture();
+	}
+
+	/** @return the number of calls awaiting replies */
+	public int pendingCalls() {
+		return this.pending.size();
+	}
+
+	/** @return the transport under this client */
+	public RpcTransport transport() {
+		return this.transport;
+	}
+
+	/** Closes the connection; pending calls fail with {@link ConnectionLostException}. */
+	@Override
+	public void close() {
+		this.transport.close();
+	}
+
+}

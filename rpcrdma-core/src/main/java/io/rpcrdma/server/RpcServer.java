@@ -1,0 +1,318 @@
+package io.rpcrdma.server;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.transport.CreditBudget;
+import io.rpcrdma.transport.InboundCall;
+import io.rpcrdma.transport.OutboundReply;
+import io.rpcrdma.transport.ReplySender;
+import io.rpcrdma.transport.RpcRdmaServer;
+import io.rpcrdma.transport.TransportConfig;
+import io.rpcrdma.verbs.RdmaProvider;
+
+/**
+ * An ONC RPC server over RPC-over-RDMA: an {@link RpcRdmaServer} listening for connections
+ * joined to an {@link RpcDispatcher} running the procedures of a {@link ProgramRegistry}.
+ *
+ * <p>Each {@link InboundCall} is dispatched with the peer's address without its port as the
+ * client key, so the duplicate request cache recognises a retransmission that arrives on a new
+ * connection from the same host. Replies are encoded into a heap buffer as large as the larger
+ * of the inline threshold and the requester's Reply chunk, and conveyed by the transport
+ * (inline or in the Reply chunk); calls the dispatcher drops give the requester's credit back
+ * through {@link ReplySender#drop()}. The call's message (owned by the RPC layer once the
+ * transport hands it over) is kept referenced until the dispatch outcome completes.
+ *
+ * <p>{@link #shutdown(Duration)} stops accepting connections, lets running calls finish for
+ * the grace period (new calls are dropped), then closes every connection; the clients' pending
+ * calls then fail with {@code io.rpcrdma.client.ConnectionLostException}.
+ */
+public final class RpcServer implements AutoCloseable {
+
+	private static final Logger logger = System.getLogger(RpcServer.class.getName());
+
+	private final Config config;
+
+	private final ServerExecutor handlers;
+
+	private final ExecutorService delivery;
+
+	private final RpcDispatcher dispatcher;
+
+	private final RpcRdmaServer transport;
+
+	private final AtomicReference<CompletableFuture<InFlightTracker.ShutdownReport>> shutdown = new AtomicReference<>();
+
+	/** Replies handed to the transport and not yet sent, so a shutdown lets them go out first. */
+	private final Set<CompletableFuture<Void>> sending = ConcurrentHashMap.newKeySet();
+
+	private RpcServer(Config config, ProgramRegistry registry) {
+		this.config = config;
+		this.handlers = config.executor().create();
+		DuplicateRequestCache cache = config.duplicateRequestCache()
+				? new DuplicateRequestCache(config.drcEntriesPerClient(), config.drcEntries(), config.drcTtl())
+				: null;
+		this.dispatcher = new RpcDispatcher(registry, this.handlers, cache, new InFlightTracker());
+		this.delivery = Executors.newCachedThreadPool((task) -> {
+			Thread thread = new Thread(task, "rpc-server-delivery");
+			thread.setDaemon(true);
+			return thread;
+		});
+		try {
+			this.transport = RpcRdmaServer.listen(config.provider(), config.pool(), config.bindAddress(),
+					config.transport(), new CreditBudget(Math.max(1, config.transport().creditsGranted()) * 1024,
+							config.transport().creditsGranted()),
+					this.delivery, this::onCall);
+		}
+		catch (RuntimeException ex) {
+			this.handlers.close();
+			this.delivery.shutdownNow();
+			throw ex;
+		}
+	}
+
+	/**
+	 * Starts a server.
+	 * @param config its settings
+	 * @param registry the procedures it serves
+	 * @return the listening server
+	 */
+	public static RpcServer start(Config config, ProgramRegistry registry) {
+		return new RpcServer(Objects.requireNonNull(config, "config"), Objects.requireNonNull(registry, "registry"));
+	}
+
+	/**
+	 * The client key of a peer: its address without the port, stable across reconnections.
+	 * @param peer the peer's socket address
+	 * @return the key
+	 */
+	public static Object clientKey(InetSocketAddress peer) {
+		InetAddress address = peer.getAddress();
+		return (address != null) ? address : peer.getHostString();
+	}
+
+	private void onCall(InboundCall call, ReplySender sender) {
+		InetSocketAddress peer = sender.peerAddress();
+		Object key = (peer != null) ? clientKey(peer) : "unknown";
+		ByteBuffer message = call.message();
+		int capacity = Math.max(this.config.transport().inlineThreshold(call.version()),
+				(int) Math.min(Integer.MAX_VALUE - 8, call.replyChunkCapacity()));
+		CompletableFuture<DispatchOutcome> outcome;
+		try {
+			outcome = this.dispatcher.dispatch(message, key, (xid) -> ByteBuffer.allocate(capacity),
+					(xid, reply) -> send(sender, xid, reply));
+		}
+		catch (RuntimeException ex) {
+			logger.log(Level.WARNING, "Dispatching a call from " + key + " failed", ex);
+			sender.drop();
+			return;
+		}
+		outcome.whenComplete((result, error) -> {
+			// Keeps the message reachable until the dispatcher is done reading it.
+			Objects.requireNonNull(message);
+			if (error != null || result != DispatchOutcome.REPLIED && result != DispatchOutcome.REPLIED_FROM_CACHE
+					&& result != DispatchOutcome.REJECTED_OVERLOADED) {
+				sender.drop();
+			}
+		});
+	}
+
+	private void send(ReplySender sender, int xid, ByteBuffer reply) {
+		CompletableFuture<Void> sent = sender.reply(OutboundReply.inline(reply));
+		this.sending.add(sent);
+		sent.whenComplete((ignored, error) -> {
+			this.sending.remove(sent);
+			if (error != null) {
+				logger.log(Level.DEBUG, () -> "Reply to xid " + Integer.toHexString(xid) + " failed: " + error);
+			}
+		});
+	}
+
+	/** @return where clients connect (the bound port when the configuration asked for port 0) */
+	public InetSocketAddress localAddress() {
+		return this.transport.localAddress();
+	}
+
+	/** @return the dispatcher, for its statistics and in-flight count */
+	public RpcDispatcher dispatcher() {
+		return this.dispatcher;
+	}
+
+	/**
+	 * Shuts down gracefully: stops accepting connections, waits up to {@code grace} for running
+	 * calls (calls arriving meanwhile are dropped), then closes every connection and the
+	 * executors. Idempotent.
+	 * @param grace how long running calls may take
+	 * @return completes with the report of calls still running when the grace period ended
+	 */
+	public CompletableFuture<InFlightTracker.ShutdownReport> shutdown(Duration grace) {
+		CompletableFuture<InFlightTracker.ShutdownReport> done = new CompletableFuture<>();
+		if (!this.shutdown.compareAndSet(null, done)) {
+			return this.shutdown.get();
+		}
+		this.transport.stopListening();
+		this.dispatcher.shutdown(grace).thenCompose((report) -> {
+			// Every reply of a finished call was handed to the transport before the call left
+			// the in-flight count; let those go out before the connections close.
+			Duration limit = this.config.transport().doneTimeout().plusSeconds(1);
+			return CompletableFuture.allOf(this.sending.toArray(CompletableFuture[]::new))
+				.handle((ignored, error) -> report)
+				.completeOnTimeout(report, limit.toMillis(), TimeUnit.MILLISECONDS);
+		}).whenComplete((report, error) -> {
+			this.transport.close();
+			this.handlers.close();
+			this.delivery.shutdown();
+			if (error != null) {
+				done.completeExceptionally(error);
+			}
+			else {
+				done.complete(report);
+			}
+		});
+		return done;
+	}
+
+	/** Shuts down with the configured grace period and waits for it. */
+	@Override
+	public void close() {
+		shutdown(this.config.gracePeriod()).join();
+	}
+
+	/** Which {@link ServerExecutor} runs the handlers. */
+	public enum ExecutorKind {
+
+		/** On the transport's delivery thread: handlers that never block. */
+		DIRECT,
+		/** A bounded pool of platform threads. */
+		BOUNDED_POOL,
+		/** Virtual threads on Java 21+, a bounded pool on Java 17. */
+		VIRTUAL_THREADS;
+
+	}
+
+	/**
+	 * How the handlers' executor is built.
+	 * @param kind the kind
+	 * @param threads worker threads (or the concurrent call bound for virtual threads)
+	 * @param queueCapacity calls that may wait for a worker
+	 */
+	public record ExecutorSpec(ExecutorKind kind, int threads, int queueCapacity) {
+
+		/** Validates. */
+		public ExecutorSpec {
+			Objects.requireNonNull(kind, "kind");
+			if (threads < 1 || queueCapacity < 0) {
+				throw new IllegalArgumentException("threads must be at least 1 and queueCapacity not negative");
+			}
+		}
+
+		ServerExecutor create() {
+			return switch (this.kind) {
+				case DIRECT -> ServerExecutor.direct();
+				case BOUNDED_POOL -> ServerExecutor.boundedPool(this.threads, this.queueCapacity);
+				case VIRTUAL_THREADS -> ServerExecutor.virtualThreads(this.threads);
+			};
+		}
+
+	}
+
+	/**
+	 * An RPC server's settings.
+	 * @param provider the RDMA provider
+	 * @param pool registered memory
+	 * @param bindAddress where to listen; port 0 picks a free port ({@link RpcServer#localAddress()})
+	 * @param transport the RPC-over-RDMA settings
+	 * @param executor how handlers run
+	 * @param duplicateRequestCache whether non-idempotent calls go through a duplicate request cache
+	 * @param drcEntriesPerClient the most cached replies per client key
+	 * @param drcEntries the most cached replies in all
+	 * @param drcTtl how long a cached reply is kept
+	 * @param gracePeriod how long {@link RpcServer#close()} lets running calls finish
+	 */
+	public record Config(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress bindAddress,
+			TransportConfig transport, ExecutorSpec executor, boolean duplicateRequestCache, int drcEntriesPerClient,
+			int drcEntries, Duration drcTtl, Duration gracePeriod) {
+
+		/** Validates. */
+		public Config {
+			Objects.requireNonNull(provider, "provider");
+			Objects.requireNonNull(pool, "pool");
+			Objects.requireNonNull(bindAddress, "bindAddress");
+			Objects.requireNonNull(transport, "transport");
+			Objects.requireNonNull(executor, "executor");
+			Objects.requireNonNull(drcTtl, "drcTtl");
+			Objects.requireNonNull(gracePeriod, "gracePeriod");
+			if (duplicateRequestCache && (drcEntriesPerClient < 1 || drcEntries < drcEntriesPerClient)) {
+				throw new IllegalArgumentException("DRC bounds must be positive with drcEntries >= drcEntriesPerClient");
+			}
+		}
+
+		/**
+		 * Defaults: default transport settings, a bounded pool of 4 threads queueing 64 calls,
+		 * a DRC of 256 entries per client and 8192 in all kept 2 minutes, 10 seconds' grace.
+		 * @param provider the RDMA provider
+		 * @param pool registered memory
+		 * @param bindAddress where to listen
+		 * @return the settings
+		 */
+		public static Config defaults(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress bindAddress) {
+			return new Config(provider, pool, bindAddress, TransportConfig.defaults(),
+					new ExecutorSpec(ExecutorKind.BOUNDED_POOL, 4, 64), true, 256, 8192, Duration.ofMinutes(2),
+					Duration.ofSeconds(10));
+		}
+
+		/**
+		 * @param value the transport settings
+		 * @return a copy with them
+		 */
+		public Config withTransport(TransportConfig value) {
+			return new Config(this.provider, this.pool, this.bindAddress, value, this.executor,
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod);
+		}
+
+		/**
+		 * @param value how handlers run
+		 * @return a copy with it
+		 */
+		public Config withExecutor(ExecutorSpec value) {
+			return new Config(this.provider, this.pool, this.bindAddress, this.transport, value,
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod);
+		}
+
+		/**
+		 * @param enabled whether to use a DRC
+		 * @param perClient entries per client
+		 * @param total entries in all
+		 * @param ttl how long entries live
+		 * @return a copy with these DRC settings
+		 */
+		public Config withDuplicateRequestCache(boolean enabled, int perClient, int total, Duration ttl) {
+			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor, enabled,
+					perClient, total, ttl, this.gracePeriod);
+		}
+
+		/**
+		 * @param value the grace period
+		 * @return a copy with it
+		 */
+		public Config withGracePeriod(Duration value) {
+			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, value);
+		}
+
+	}
+
+}
