@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -65,11 +66,13 @@ abstract class RpcEndToEndTests {
 
 	private RegisteredMemoryPool clientPool;
 
-	private final List<AutoCloseable> closeables = new ArrayList<>();
+	private final List<AutoCloseable> closeables = Collections.synchronizedList(new ArrayList<>());
 
 	final AtomicInteger counted = new AtomicInteger();
 
 	final AtomicInteger countExecutions = new AtomicInteger();
+
+	final AtomicInteger blockExecutions = new AtomicInteger();
 
 	volatile CountDownLatch blockStarted = new CountDownLatch(0);
 
@@ -124,6 +127,7 @@ abstract class RpcEndToEndTests {
 				throw new IllegalStateException("the handler failed");
 			}))
 			.register(PROGRAM, 1, BLOCK, Idempotence.IDEMPOTENT, ProcedureHandler.of((call, arguments, results) -> {
+				this.blockExecutions.incrementAndGet();
 				this.blockStarted.countDown();
 				if (!this.release.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)) {
 					throw new IllegalStateException("never released");
@@ -346,6 +350,76 @@ abstract class RpcEndToEndTests {
 		assertThat(intResult(await(two))).isEqualTo(2);
 		assertThat(await(shutdown).quiescent()).isTrue();
 		assertThat(failure(late)).as("a call arriving during the shutdown").isInstanceOf(ConnectionLostException.class);
+	}
+
+	@Test
+	void aPoolRetriesAnIdempotentCallOnAnotherConnectionAndReplacesTheLostOne() throws Exception {
+		RpcServer server = server();
+		CountDownLatch connects = new CountDownLatch(3);
+		RpcClientPool pool = new RpcClientPool("e2e", () -> RpcClient
+			.connect(this.clientProvider, this.clientPool, server.localAddress(), transportConfig(), 16)
+			.thenApply((client) -> {
+				this.closeables.add(client);
+				connects.countDown();
+				return client;
+			}), RpcClientPool.Config.of(2, 2), CallTimer.shared());
+		this.closeables.add(pool);
+		assertThat(intResult(await(pool.call(PROGRAM, 1, ADD, ints(1, 2), true, DEADLINE)))).isEqualTo(3);
+
+		this.blockStarted = new CountDownLatch(1);
+		CompletableFuture<ReceivedReply> idempotent = pool.call(PROGRAM, 1, BLOCK, ints(7), true, DEADLINE);
+		assertThat(this.blockStarted.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+		this.blockStarted = new CountDownLatch(1);
+		carrier(pool).close();
+		// The retry runs the handler again on the other connection.
+		assertThat(this.blockStarted.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).as("retried").isTrue();
+		this.release.countDown();
+		assertThat(intResult(await(idempotent))).isEqualTo(7);
+		assertThat(this.blockExecutions).hasValue(2);
+		assertThat(connects.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).as("the lost connection replaced")
+			.isTrue();
+	}
+
+	@Test
+	void aPoolDoesNotRetryANonIdempotentCallLostWithItsConnection() throws Exception {
+		RpcServer server = server();
+		RpcClientPool pool = RpcClientPool.connect(this.clientProvider, this.clientPool, server.localAddress(),
+				transportConfig(), 16, RpcClientPool.Config.of(1, 1));
+		this.closeables.add(pool);
+		assertThat(intResult(await(pool.call(PROGRAM, 1, ADD, ints(1, 2), true, DEADLINE)))).isEqualTo(3);
+		this.blockStarted = new CountDownLatch(1);
+		CompletableFuture<ReceivedReply> once = pool.call(PROGRAM, 1, BLOCK, ints(7), false, DEADLINE);
+		assertThat(this.blockStarted.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+		carrier(pool).close();
+
+		assertThat(failure(once)).isInstanceOf(ConnectionLostException.class);
+		assertThat(this.blockExecutions).hasValue(1);
+	}
+
+	private static RpcClient carrier(RpcClientPool pool) {
+		return pool.connections()
+			.stream()
+			.filter((client) -> client.pendingCalls() > 0)
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no connection carries the call"));
+	}
+
+	@Test
+	void aPoolWithoutAConnectionBoundsTheCallsWaitingForOne() throws Exception {
+		CompletableFuture<RpcClient> never = new CompletableFuture<>();
+		RpcClientPool pool = new RpcClientPool("nowhere", () -> never,
+				new RpcClientPool.Config(1, 1, 1, Backoff.exponential(Duration.ofMillis(1), Duration.ofMillis(10)),
+						RetryPolicy.none()),
+				CallTimer.shared());
+		this.closeables.add(pool);
+
+		CompletableFuture<ReceivedReply> waiting = pool.call(PROGRAM, 1, ADD, ints(1, 2), true, Duration.ofMillis(200));
+		CompletableFuture<ReceivedReply> refused = pool.call(PROGRAM, 1, ADD, ints(1, 2), true, DEADLINE);
+
+		assertThat(refused).isCompletedExceptionally();
+		assertThat(failure(refused)).isInstanceOf(PoolExhaustedException.class).hasMessageContaining("already wait");
+		assertThat(failure(waiting)).isInstanceOf(PoolExhaustedException.class).hasMessageContaining("within");
 	}
 
 }
