@@ -140,11 +140,29 @@ public final class RpcClientPool implements AutoCloseable {
 	 */
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
 			boolean idempotent, Duration timeout) {
+		return call(program, version, procedure, arguments, CallShape.of(RpcClient.DEFAULT_MAX_CALL_SIZE, 0),
+				idempotent, timeout);
+	}
+
+	/**
+	 * Calls a procedure, with bulk data moved by RDMA as {@code shape} says.
+	 * @param program the program
+	 * @param version its version
+	 * @param procedure the procedure
+	 * @param arguments writes the arguments (again for each retry)
+	 * @param shape DDP-eligible argument items, Write chunks to offer, size limits
+	 * @param idempotent whether the call may be retried on another connection if its connection is lost
+	 * @param timeout the deadline for the whole call, retries included
+	 * @return completes with the reply (release it after decoding), or the last failure
+	 */
+	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
+			CallShape shape, boolean idempotent, Duration timeout) {
+		Objects.requireNonNull(shape, "shape");
 		return this.config.retry().execute((remaining) -> {
 			long start = System.nanoTime();
 			return acquire(remaining).thenCompose((client) -> {
 				Duration left = remaining.minusNanos(System.nanoTime() - start);
-				return client.call(program, version, procedure, arguments,
+				return client.call(program, version, procedure, arguments, shape,
 						left.isNegative() ? Duration.ofMillis(1) : left);
 			});
 		}, idempotent, timeout, this.timer, System::nanoTime);

@@ -12,5 +12,13 @@
  * {@link io.rpcrdma.client.RpcCallException} hierarchy, and
  * {@link io.rpcrdma.client.RetryPolicy} with {@link io.rpcrdma.client.Backoff} retries
  * idempotent calls after a lost connection.
+ * <p>
+ * Joined: {@link io.rpcrdma.client.RpcClient} is one connection ({@link io.rpcrdma.client.CallBody}
+ * writes arguments, {@link io.rpcrdma.client.CallShape} marks bulk data for Read, Write and Reply
+ * chunks); when its connection closes every pending call fails with
+ * {@link io.rpcrdma.client.ConnectionLostException}, caused by the transport's
+ * {@link io.rpcrdma.transport.TransportClosedException}. {@link io.rpcrdma.client.RpcClientPool}
+ * holds several connections to one endpoint, picks the one with the most free credits,
+ * reconnects with backoff and retries idempotent calls on another connection.
  */
 package io.rpcrdma.client;

@@ -9,5 +9,9 @@
  * {@link io.rpcrdma.server.ReplySink}. {@link io.rpcrdma.server.DuplicateRequestCache} gives
  * non-idempotent procedures at-most-once execution across retransmissions, and
  * {@link io.rpcrdma.server.InFlightTracker} supports a graceful shutdown.
+ * <p>
+ * Joined: {@link io.rpcrdma.server.RpcServer} listens for RPC-over-RDMA connections and
+ * dispatches their calls, keyed by the client's address without port, and shuts down
+ * gracefully.
  */
 package io.rpcrdma.server;

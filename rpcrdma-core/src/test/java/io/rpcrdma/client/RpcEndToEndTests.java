@@ -387,6 +387,13 @@ abstract class RpcEndToEndTests {
 				transportConfig(), 16, RpcClientPool.Config.of(1, 1));
 		this.closeables.add(pool);
 		assertThat(intResult(await(pool.call(PROGRAM, 1, ADD, ints(1, 2), true, DEADLINE)))).isEqualTo(3);
+		byte[] data = new byte[20_000];
+		data[0] = 1;
+		byte[] echoed = await(pool.call(PROGRAM, 1, ECHO, (encoder) -> encoder.writeOpaque(data),
+				new CallShape(data.length + 512, List.of(new DdpRange(4, data.length)), List.of(), data.length + 512),
+				true, DEADLINE)
+			.thenApply(RpcEndToEndTests::opaqueResult));
+		assertThat(echoed).hasSize(data.length).startsWith((byte) ~1, (byte) ~0);
 		this.blockStarted = new CountDownLatch(1);
 		CompletableFuture<ReceivedReply> once = pool.call(PROGRAM, 1, BLOCK, ints(7), false, DEADLINE);
 		assertThat(this.blockStarted.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
