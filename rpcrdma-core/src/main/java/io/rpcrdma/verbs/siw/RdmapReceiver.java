@@ -86,6 +86,8 @@ final class RdmapReceiver {
 	}
 
 	void run() {
+		this.transmitter.receiveThread(Thread.currentThread());
+		boolean drained = false;
 		try {
 			while (this.connection.isEstablished()) {
 				this.in.flip();
@@ -100,7 +102,18 @@ final class RdmapReceiver {
 				finally {
 					this.in.compact();
 				}
+				this.transmitter.receiverIdle();
+				if (!this.connection.isEstablished()) {
+					return;
+				}
+				if (drained) {
+					// The last read left room, so the socket was empty: wait before reading.
+					this.selector.select(1000);
+					this.selector.selectedKeys().clear();
+				}
+				int room = this.in.remaining();
 				int n = this.channel.read(this.in);
+				drained = n < room;
 				if (n < 0) {
 					this.in.flip();
 					try {
@@ -111,10 +124,6 @@ final class RdmapReceiver {
 					}
 					this.connection.peerClosed();
 					return;
-				}
-				if (n == 0) {
-					this.selector.select(1000);
-					this.selector.selectedKeys().clear();
 				}
 			}
 		}
@@ -146,7 +155,12 @@ final class RdmapReceiver {
 	private boolean placeSend() {
 		Fpdu f = this.fpdu;
 		if (this.receiving == null) {
-			ReceiveWorkRequest wr = this.qp.takeReceive(receiverNotReadyWindow());
+			ReceiveWorkRequest wr = this.qp.takeReceive(0);
+			if (wr == null) {
+				// About to wait: first send what earlier messages produced.
+				this.transmitter.receiverIdle();
+				wr = this.qp.takeReceive(receiverNotReadyWindow());
+			}
 			if (wr == null) {
 				if (!this.connection.isEstablished()) {
 					return false;

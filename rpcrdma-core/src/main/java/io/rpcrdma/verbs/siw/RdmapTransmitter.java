@@ -71,6 +71,10 @@ final class RdmapTransmitter implements Runnable {
 
 	private volatile Thread thread;
 
+	private volatile Thread receiveThread;
+
+	private boolean deferred;
+
 	private volatile boolean closing;
 
 	private volatile TerminateMessage pendingTerminate;
@@ -134,6 +138,10 @@ final class RdmapTransmitter implements Runnable {
 		return this.irq;
 	}
 
+	void receiveThread(Thread rx) {
+		this.receiveThread = rx;
+	}
+
 	void start(String name) {
 		Thread t = new Thread(this, name);
 		t.setDaemon(true);
@@ -149,6 +157,30 @@ final class RdmapTransmitter implements Runnable {
 			return;
 		}
 		Thread current = Thread.currentThread();
+		if (current == this.receiveThread) {
+			// The receive thread transmits once it has executed what it read, so that
+			// replies, fences and Read Responses triggered by one read share one write.
+			this.deferred = true;
+			return;
+		}
+		transmitNow(current);
+	}
+
+	/**
+	 * Called by the receive thread when it has executed everything it read: transmits
+	 * what that work produced.
+	 */
+	void receiverIdle() {
+		if (this.deferred) {
+			this.deferred = false;
+			transmitNow(Thread.currentThread());
+		}
+	}
+
+	private void transmitNow(Thread current) {
+		if (this.stopped) {
+			return;
+		}
 		if (current != this.thread && !this.closing && this.txLock.tryLock()) {
 			boolean done;
 			try {
@@ -446,8 +478,6 @@ final class RdmapTransmitter implements Runnable {
 				this.gather.clear();
 				this.lastNonReadSeq = this.qp.transmitted();
 			}
-			// One write per message keeps small messages in their own TCP segments.
-			return flush(mayBlock);
 		}
 		return true;
 	}

@@ -345,8 +345,6 @@ final class SiwConnection implements RdmaConnection, Runnable {
 	private void configure(SocketChannel ch) throws IOException {
 		ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
 		ch.setOption(StandardSocketOptions.SO_KEEPALIVE, this.settings.keepAlive());
-		ch.setOption(StandardSocketOptions.SO_SNDBUF, 1 << 20);
-		ch.setOption(StandardSocketOptions.SO_RCVBUF, 1 << 20);
 	}
 
 	private void openSelector(SocketChannel ch) throws IOException {
