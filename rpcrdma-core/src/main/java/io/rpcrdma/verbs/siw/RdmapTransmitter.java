@@ -81,6 +81,8 @@ final class RdmapTransmitter implements Runnable {
 
 	private volatile boolean stopped;
 
+	private volatile boolean broken;
+
 	private volatile Selector selector;
 
 	private volatile boolean selecting;
@@ -118,6 +120,10 @@ final class RdmapTransmitter implements Runnable {
 	private long fencedBelow;
 
 	private long lastNonReadSeq = -1;
+
+	private long lastSignaledSeq = -1;
+
+	private boolean signaled;
 
 	RdmapTransmitter(SiwConnection connection, SiwQueuePair qp, SocketChannel channel, boolean crc, int mulpdu,
 			OutboundReadQueue orq, InboundReadQueue irq) {
@@ -188,7 +194,7 @@ final class RdmapTransmitter implements Runnable {
 			}
 			catch (IOException ex) {
 				done = true;
-				this.connection.transportFailed(ex);
+				broken(ex);
 			}
 			finally {
 				this.txLock.unlock();
@@ -251,6 +257,9 @@ final class RdmapTransmitter implements Runnable {
 					}
 					pump(true);
 				}
+				catch (IOException ex) {
+					broken(ex);
+				}
 				finally {
 					this.txLock.unlock();
 				}
@@ -265,6 +274,20 @@ final class RdmapTransmitter implements Runnable {
 			this.stopped = true;
 			this.selector = null;
 			closeChannel();
+		}
+	}
+
+	/**
+	 * Writing failed (the peer reset or closed the connection). The receive thread decides
+	 * what that means: it still reads what the peer sent before, such as a Terminate
+	 * explaining why, and then sees the end of the stream. Until then nothing more is sent.
+	 */
+	private void broken(IOException ex) {
+		if (!this.broken) {
+			this.broken = true;
+			logger.log(System.Logger.Level.DEBUG, "Writing to the iWARP stream failed: " + ex);
+			this.out.clear();
+			this.connection.wakeReceiver();
 		}
 	}
 
@@ -315,6 +338,9 @@ final class RdmapTransmitter implements Runnable {
 	 * thread must continue
 	 */
 	private boolean pump(boolean mayBlock) throws IOException {
+		if (this.broken) {
+			return true;
+		}
 		while (!this.closing) {
 			if (this.inMessage) {
 				if (!continueMessage(mayBlock)) {
@@ -341,7 +367,7 @@ final class RdmapTransmitter implements Runnable {
 				}
 				continue;
 			}
-			if (this.lastNonReadSeq >= this.fencedBelow && !this.orq.isFull()) {
+			if (needsFence() && !this.orq.isFull()) {
 				if (!room(Mpa.fpduLength(ReadRequest.ULPDU_LENGTH), mayBlock)) {
 					return false;
 				}
@@ -359,6 +385,24 @@ final class RdmapTransmitter implements Runnable {
 	}
 
 	/** @return {@code false} if the socket is full and the transmit thread must go on */
+	/**
+	 * Whether Sends or Writes wait for a fence: a signaled one wants its completion, or
+	 * unsignaled ones fill half the send queue and their slots are needed. Unsignaled work
+	 * alone is not fenced at once, which spares a round trip per message; its errors still
+	 * arrive as a Terminate.
+	 */
+	private boolean needsFence() {
+		if (this.lastNonReadSeq < this.fencedBelow) {
+			return false;
+		}
+		if (this.lastSignaledSeq >= this.fencedBelow) {
+			return true;
+		}
+		// One fence at a time suffices to recycle slots: its Response frees them all.
+		return this.orq.isEmpty()
+				&& this.qp.outstanding() >= Math.max(1, this.qp.attributes().maxSendWorkRequests() / 2);
+	}
+
 	private boolean startWorkRequest(SendWorkRequest wr, boolean mayBlock) throws IOException {
 		SendOpcode op = wr.opcode();
 		List<ScatterGatherEntry> sgList = wr.sgList();
@@ -368,6 +412,7 @@ final class RdmapTransmitter implements Runnable {
 			this.connection.failLocally(TerminateError.RDMAP_LOCAL_CATASTROPHIC, "local protection error: " + problem);
 			return true;
 		}
+		this.signaled = wr.signaled();
 		long total = wr.totalLength();
 		if (total > Integer.MAX_VALUE) {
 			String detail = "work request of " + total + " bytes exceeds the maximum message size of 2^31-1";
@@ -477,6 +522,9 @@ final class RdmapTransmitter implements Runnable {
 			if (this.fromSendQueue) {
 				this.gather.clear();
 				this.lastNonReadSeq = this.qp.transmitted();
+				if (this.signaled) {
+					this.lastSignaledSeq = this.lastNonReadSeq;
+				}
 			}
 		}
 		return true;

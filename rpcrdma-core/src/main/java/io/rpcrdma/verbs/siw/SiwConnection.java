@@ -544,6 +544,13 @@ final class SiwConnection implements RdmaConnection, Runnable {
 		emit(ConnectionEvent.of(ConnectionEventType.DISCONNECTED, "disconnected locally"));
 	}
 
+	void wakeReceiver() {
+		Selector s = this.selector;
+		if (s != null) {
+			s.wakeup();
+		}
+	}
+
 	void closeChannel() {
 		SocketChannel ch = this.channel;
 		if (ch != null) {

@@ -274,6 +274,17 @@ final class SiwQueuePair implements QueuePair {
 		}
 	}
 
+	/** @return the send work requests posted and not completed */
+	long outstanding() {
+		this.lock.lock();
+		try {
+			return this.sendTail - this.sendHead;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
 	/**
 	 * A fence or Read Response proved the peer processed every non-Read request below the
 	 * sequence number (RFC 5040 §5.5 ordering).
