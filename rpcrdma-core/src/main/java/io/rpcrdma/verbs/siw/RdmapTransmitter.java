@@ -41,6 +41,9 @@ final class RdmapTransmitter implements Runnable {
 	/** Messages up to this size may be transmitted on the posting thread. */
 	static final int INLINE_LIMIT = 16 * 1024;
 
+	private static final java.util.function.Consumer<SelectionKey> IGNORE = (key) -> {
+	};
+
 	private static final ReadRequest FENCE_REQUEST = new ReadRequest(0, 0, 0, 0, 0);
 
 	private static final long CLOSE_LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
@@ -67,7 +70,18 @@ final class RdmapTransmitter implements Runnable {
 
 	private final ByteBuffer out = ByteBuffer.allocateDirect(4 * Mpa.fpduLength(Mpa.MAX_ULPDU_LENGTH));
 
-	private final SgCursor gather = new SgCursor();
+	private final SgCursor gatherCursor = new SgCursor();
+
+	// Gathering writes of Read Responses: up to GATHER FPDUs per write.
+	private static final int GATHER = 4;
+
+	private final ByteBuffer[] heads = new ByteBuffer[GATHER];
+
+	private final ByteBuffer[] payloads = new ByteBuffer[GATHER];
+
+	private final ByteBuffer[] trailers = new ByteBuffer[GATHER];
+
+	private final ByteBuffer[] gather = new ByteBuffer[3 * GATHER];
 
 	private volatile Thread thread;
 
@@ -131,6 +145,10 @@ final class RdmapTransmitter implements Runnable {
 		this.qp = qp;
 		this.channel = channel;
 		this.writer = new FpduWriter(crc);
+		for (int i = 0; i < GATHER; i++) {
+			this.heads[i] = ByteBuffer.allocateDirect(TaggedHeader.LENGTH + Mpa.LENGTH_FIELD);
+			this.trailers[i] = ByteBuffer.allocateDirect(8);
+		}
 		this.mulpdu = mulpdu;
 		this.orq = orq;
 		this.irq = irq;
@@ -314,7 +332,7 @@ final class RdmapTransmitter implements Runnable {
 	private void drain(long deadline) throws IOException {
 		while (this.out.position() > 0 && System.nanoTime() - deadline < 0) {
 			if (!write()) {
-				this.selector.select(10);
+				this.selector.select(IGNORE, 10);
 			}
 		}
 	}
@@ -445,7 +463,7 @@ final class RdmapTransmitter implements Runnable {
 				begin(true, RdmapOpcode.RDMA_WRITE, length);
 				this.stag = wr.remoteAddress().stag();
 				this.taggedOffset = wr.remoteAddress().address();
-				this.gather.reset(sgList);
+				this.gatherCursor.reset(sgList);
 			}
 			case SEND, SEND_WITH_INVALIDATE -> {
 				boolean invalidate = op == SendOpcode.SEND_WITH_INVALIDATE;
@@ -453,13 +471,16 @@ final class RdmapTransmitter implements Runnable {
 				this.invalidateStag = invalidate ? wr.invalidateStag() : 0;
 				this.msn = this.sendMsn++;
 				this.messageOffset = 0;
-				this.gather.reset(sgList);
+				this.gatherCursor.reset(sgList);
 			}
 		}
 		return true;
 	}
 
 	private void startReadResponse() {
+		for (int i = 0; i < GATHER; i++) {
+			this.payloads[i] = null;
+		}
 		begin(false, RdmapOpcode.RDMA_READ_RESPONSE, this.irq.headLength());
 		this.responseMemory = this.irq.headMemory();
 		this.responseOffset = this.irq.headOffset();
@@ -476,10 +497,76 @@ final class RdmapTransmitter implements Runnable {
 	}
 
 	/**
+	 * Sends Read Response segments straight from the registered memory with a gathering
+	 * write (header, payload, pad and zero CRC per FPDU): no copy into the transmit buffer.
+	 * Transmit thread only, CRC off only.
+	 */
+	private boolean continueResponseWithoutCopy() throws IOException {
+		if (!flush(true)) {
+			return false;
+		}
+		int count = 0;
+		long total = 0;
+		while (count < GATHER && this.inMessage) {
+			int n = Math.min(this.mulpdu - TaggedHeader.LENGTH, this.remaining);
+			boolean last = n == this.remaining;
+			ByteBuffer head = this.heads[count].clear();
+			this.writer.writeTaggedHeader(head, last, this.opcode, this.stag, this.taggedOffset, n);
+			head.flip();
+			ByteBuffer payload = this.payloads[count];
+			payload.limit(this.responseOffset + n).position(this.responseOffset);
+			ByteBuffer trailer = this.trailers[count].clear().limit(FpduWriter.trailerLength(n));
+			this.gather[3 * count] = head;
+			this.gather[3 * count + 1] = payload;
+			this.gather[3 * count + 2] = trailer;
+			total += head.remaining() + n + trailer.remaining();
+			this.taggedOffset += n;
+			this.responseOffset += n;
+			this.remaining -= n;
+			count++;
+			if (last) {
+				this.inMessage = false;
+			}
+		}
+		long written = 0;
+		while (written < total) {
+			long w = this.channel.write(this.gather, 0, 3 * count);
+			written += w;
+			if (w == 0) {
+				this.selecting = true;
+				try {
+					this.selector.select(IGNORE, 100);
+				}
+				finally {
+					this.selecting = false;
+				}
+				if (this.closing) {
+					return false;
+				}
+			}
+		}
+		if (!this.inMessage) {
+			for (int i = 0; i < GATHER; i++) {
+				this.payloads[i] = null;
+			}
+			this.responseMemory = null;
+		}
+		return true;
+	}
+
+	/**
 	 * Writes the current message's next segments, each one FPDU of at most MULPDU bytes
 	 * (RFC 5044 §4); segments do not cross scatter/gather entries.
 	 */
 	private boolean continueMessage(boolean mayBlock) throws IOException {
+		if (!this.fromSendQueue && mayBlock && !this.writer.crc() && this.remaining >= INLINE_LIMIT) {
+			if (this.payloads[0] == null) {
+				for (int i = 0; i < GATHER; i++) {
+					this.payloads[i] = this.responseMemory.duplicate();
+				}
+			}
+			return continueResponseWithoutCopy();
+		}
 		boolean tagged = this.opcode.tagged();
 		int header = tagged ? TaggedHeader.LENGTH : UntaggedHeader.LENGTH;
 		int max = Math.min(this.mulpdu - header, this.remaining);
@@ -487,9 +574,9 @@ final class RdmapTransmitter implements Runnable {
 		int sourceOffset;
 		int n;
 		if (this.fromSendQueue) {
-			n = this.gather.piece(max);
-			source = (n > 0) ? this.gather.pieceMemory() : null;
-			sourceOffset = (n > 0) ? this.gather.pieceOffset() : 0;
+			n = this.gatherCursor.piece(max);
+			source = (n > 0) ? this.gatherCursor.pieceMemory() : null;
+			sourceOffset = (n > 0) ? this.gatherCursor.pieceOffset() : 0;
 		}
 		else {
 			n = max;
@@ -511,7 +598,7 @@ final class RdmapTransmitter implements Runnable {
 		}
 		this.remaining -= n;
 		if (this.fromSendQueue) {
-			this.gather.advance(n);
+			this.gatherCursor.advance(n);
 		}
 		else {
 			this.responseOffset += n;
@@ -520,7 +607,7 @@ final class RdmapTransmitter implements Runnable {
 			this.inMessage = false;
 			this.responseMemory = null;
 			if (this.fromSendQueue) {
-				this.gather.clear();
+				this.gatherCursor.clear();
 				this.lastNonReadSeq = this.qp.transmitted();
 				if (this.signaled) {
 					this.lastSignaledSeq = this.lastNonReadSeq;
@@ -552,7 +639,7 @@ final class RdmapTransmitter implements Runnable {
 			}
 			this.selecting = true;
 			try {
-				this.selector.select(100);
+				this.selector.select(IGNORE, 100);
 			}
 			finally {
 				this.selecting = false;

@@ -38,73 +38,113 @@ import io.rpcrdma.verbs.WorkCompletion;
 /**
  * Measures the software iWARP provider against plain Java sockets on the same machine, in
  * the same run: 64-byte ping-pong latency (a blocking {@link Socket} echo vs siw Send/Recv)
- * and 1 MiB transfer bandwidth (1 MiB answers to pipelined requests on a blocking
- * {@link SocketChannel} vs siw 1 MiB RDMA Reads, 16 in flight each). Not a test; run with
+ * and 1 MiB transfer bandwidth (1 MiB answers to pipelined 8-byte requests on a blocking
+ * {@link SocketChannel} vs siw 1 MiB RDMA Reads, 16 in flight in both). Not a test; run with
  * <pre>
  * ./mvnw -q -pl rpcrdma-core test-compile
  * java -cp rpcrdma-core/target/classes:rpcrdma-core/target/test-classes \
- *     io.rpcrdma.verbs.siw.SiwBenchmark [pingPongIterations]
+ *     io.rpcrdma.verbs.siw.SiwBenchmark [pingPongIterationsPerRound]
  * </pre>
+ * The build machine is shared and its load changes from second to second, so the
+ * measurements alternate: each of {@value #ROUNDS} rounds runs the socket ping-pong, the siw
+ * ping-pong, a socket transfer trial and a siw Read trial, and the figures pool the rounds.
+ * <p>
  * In both ping-pongs each side reacts to the other's message on a thread that was blocked
  * waiting for it: the socket client and echo server in {@code read}, the siw client and
  * server in their receive completion handlers, which run on the connections' receive
- * threads. Both clients time each round trip with {@code System.nanoTime}.
+ * threads. Both clients time each round trip with {@code System.nanoTime}. siw Sends are
+ * unsignaled, as RPC-over-RDMA implementations post them.
  */
 public final class SiwBenchmark {
 
 	private static final int MESSAGE = 64;
 
-	private static final int TRIALS = 5;
+	private static final int ROUNDS = 7;
 
 	private static final int DEPTH = 16;
+
+	private static final int SIZE = 1 << 20;
+
+	private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
 	private SiwBenchmark() {
 	}
 
 	/**
 	 * Runs the benchmark and prints the figures.
-	 * @param args optionally the number of ping-pong iterations (default 50000)
+	 * @param args optionally the number of ping-pong iterations per round (default 20000)
 	 * @throws Exception if something fails
 	 */
 	public static void main(String[] args) throws Exception {
-		int iterations = (args.length > 0) ? Integer.parseInt(args[0]) : 50_000;
+		int iterations = (args.length > 0) ? Integer.parseInt(args[0]) : 20_000;
 		System.out.printf(Locale.ROOT, "JDK %s (%s), %d processors, %s %s%n", System.getProperty("java.version"),
 				System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors(),
 				System.getProperty("os.name"), System.getProperty("os.arch"));
-		long[] socket = socketPingPong(iterations);
-		long[] siw;
-		try (RdmaProvider server = RdmaProviders.open("siw", RdmaProviderConfig.defaults());
-				RdmaProvider client = RdmaProviders.open("siw", RdmaProviderConfig.defaults())) {
-			siw = siwPingPong(server, client, iterations);
+		long[] socketSamples = new long[0];
+		long[] siwSamples = new long[0];
+		double[] socketBandwidth = new double[ROUNDS];
+		double[] siwBandwidth = new double[ROUNDS];
+		try (SocketPingPong socket = new SocketPingPong();
+				RdmaProvider serverProvider = RdmaProviders.open("siw", RdmaProviderConfig.defaults());
+				RdmaProvider clientProvider = RdmaProviders.open("siw", RdmaProviderConfig.defaults());
+				SocketTransfers transfers = new SocketTransfers()) {
+			SiwPingPong siw = new SiwPingPong(serverProvider, clientProvider);
+			SiwReads reads = new SiwReads(serverProvider, clientProvider);
+			int warmup = Math.max(10_000, iterations / 2);
+			socket.run(warmup);
+			siw.run(warmup);
+			transfers.trial(64);
+			reads.trial(64);
+			long ops = (512L << 20) / SIZE;
+			for (int round = 0; round < ROUNDS; round++) {
+				socketSamples = concat(socketSamples, socket.run(iterations));
+				siwSamples = concat(siwSamples, siw.run(iterations));
+				socketBandwidth[round] = transfers.trial(ops);
+				siwBandwidth[round] = reads.trial(ops);
+			}
 		}
-		report("plain socket", socket);
-		report("siw Send/Recv", siw);
+		Arrays.sort(socketSamples);
+		Arrays.sort(siwSamples);
+		Arrays.sort(socketBandwidth);
+		Arrays.sort(siwBandwidth);
+		report("plain socket", socketSamples);
+		report("siw Send/Recv", siwSamples);
 		System.out.printf(Locale.ROOT, "ratio siw/socket: p50 %.2f, p99 %.2f%n",
-				(double) percentile(siw, 0.5) / percentile(socket, 0.5),
-				(double) percentile(siw, 0.99) / percentile(socket, 0.99));
-		int size = 1 << 20;
-		double plain = socketBandwidth(size);
-		double read;
-		try (RdmaProvider server = RdmaProviders.open("siw", RdmaProviderConfig.defaults());
-				RdmaProvider client = RdmaProviders.open("siw", RdmaProviderConfig.defaults())) {
-			read = readBandwidth(server, client, size);
-		}
-		System.out.printf(Locale.ROOT, "1 MiB transfers: plain socket median %.2f GB/s, siw RDMA Read median %.2f GB/s,"
-				+ " ratio %.2f%n", plain, read, read / plain);
+				(double) percentile(siwSamples, 0.5) / percentile(socketSamples, 0.5),
+				(double) percentile(siwSamples, 0.99) / percentile(socketSamples, 0.99));
+		System.out.printf(Locale.ROOT, "1 MiB transfers, plain socket: median %.2f GB/s (best %.2f, worst %.2f)%n",
+				socketBandwidth[ROUNDS / 2], socketBandwidth[ROUNDS - 1], socketBandwidth[0]);
+		System.out.printf(Locale.ROOT, "1 MiB RDMA Reads, siw: median %.2f GB/s (best %.2f, worst %.2f)%n",
+				siwBandwidth[ROUNDS / 2], siwBandwidth[ROUNDS - 1], siwBandwidth[0]);
+		System.out.printf(Locale.ROOT, "ratio siw/socket bandwidth: median %.2f%n",
+				siwBandwidth[ROUNDS / 2] / socketBandwidth[ROUNDS / 2]);
 	}
 
 	// ---- latency ------------------------------------------------------------------------
 
-	private static long[] socketPingPong(int iterations) throws Exception {
-		try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+	/** A blocking socket echo: the reference for latency. */
+	private static final class SocketPingPong implements AutoCloseable {
+
+		private final ServerSocket server;
+
+		private final Socket client;
+
+		private final InputStream in;
+
+		private final OutputStream out;
+
+		private final byte[] message = new byte[MESSAGE];
+
+		SocketPingPong() throws IOException {
+			this.server = new ServerSocket(0, 1, LOOPBACK);
 			Thread echo = new Thread(() -> {
-				try (Socket s = server.accept()) {
+				try (Socket s = this.server.accept()) {
 					s.setTcpNoDelay(true);
-					InputStream in = s.getInputStream();
-					OutputStream out = s.getOutputStream();
+					InputStream sin = s.getInputStream();
+					OutputStream sout = s.getOutputStream();
 					byte[] buffer = new byte[MESSAGE];
-					while (readFully(in, buffer)) {
-						out.write(buffer);
+					while (readFully(sin, buffer)) {
+						sout.write(buffer);
 					}
 				}
 				catch (IOException ex) {
@@ -113,27 +153,29 @@ public final class SiwBenchmark {
 			}, "socket-echo");
 			echo.setDaemon(true);
 			echo.start();
-			try (Socket client = new Socket(server.getInetAddress(), server.getLocalPort())) {
-				client.setTcpNoDelay(true);
-				InputStream in = client.getInputStream();
-				OutputStream out = client.getOutputStream();
-				byte[] message = new byte[MESSAGE];
-				int warmup = Math.max(10_000, iterations / 4);
-				for (int i = 0; i < warmup; i++) {
-					out.write(message);
-					readFully(in, message);
-				}
-				long[] samples = new long[iterations];
-				for (int i = 0; i < iterations; i++) {
-					long start = System.nanoTime();
-					out.write(message);
-					readFully(in, message);
-					samples[i] = System.nanoTime() - start;
-				}
-				Arrays.sort(samples);
-				return samples;
-			}
+			this.client = new Socket(LOOPBACK, this.server.getLocalPort());
+			this.client.setTcpNoDelay(true);
+			this.in = this.client.getInputStream();
+			this.out = this.client.getOutputStream();
 		}
+
+		long[] run(int iterations) throws IOException {
+			long[] samples = new long[iterations];
+			for (int i = 0; i < iterations; i++) {
+				long start = System.nanoTime();
+				this.out.write(this.message);
+				readFully(this.in, this.message);
+				samples[i] = System.nanoTime() - start;
+			}
+			return samples;
+		}
+
+		@Override
+		public void close() throws IOException {
+			this.client.close();
+			this.server.close();
+		}
+
 	}
 
 	private static boolean readFully(InputStream in, byte[] buffer) throws IOException {
@@ -148,47 +190,57 @@ public final class SiwBenchmark {
 		return true;
 	}
 
-	private static long[] siwPingPong(RdmaProvider serverProvider, RdmaProvider clientProvider, int iterations)
-			throws Exception {
-		ProtectionDomain serverPd = serverProvider.allocateProtectionDomain();
-		MemoryRegion serverBuffer = serverPd.registerMemory(ByteBuffer.allocateDirect(MESSAGE),
-				EnumSet.of(AccessFlag.LOCAL_WRITE));
-		ReceiveWorkRequest serverRecv = ReceiveWorkRequest.of(1, ScatterGatherEntry.of(serverBuffer));
-		SendWorkRequest reply = SendWorkRequest.send(2, ScatterGatherEntry.of(serverBuffer)).unsignaled();
-		QueuePair[] serverQp = new QueuePair[1];
-		WorkCompletion[] serverBatch = new WorkCompletion[16];
-		CompletionQueue serverSendCq = serverProvider.createCompletionQueue(1024, null);
-		CompletionQueue serverRecvCq = serverProvider.createCompletionQueue(1024, (cq) -> {
-			echo(cq, serverBatch, serverQp[0], serverRecv, reply);
-			cq.requestNotification();
-			echo(cq, serverBatch, serverQp[0], serverRecv, reply);
-		});
-		serverQp[0] = serverProvider.createQueuePair(QueuePairAttributes.of(serverPd, serverSendCq, serverRecvCq));
-		serverQp[0].postRecv(serverRecv);
-		serverRecvCq.requestNotification();
+	/** siw Send/Recv ping-pong, both ends driven by completion handlers. */
+	private static final class SiwPingPong {
 
-		ProtectionDomain clientPd = clientProvider.allocateProtectionDomain();
-		MemoryRegion request = clientPd.registerMemory(ByteBuffer.allocateDirect(MESSAGE), EnumSet.noneOf(AccessFlag.class));
-		MemoryRegion response = clientPd.registerMemory(ByteBuffer.allocateDirect(MESSAGE),
-				EnumSet.of(AccessFlag.LOCAL_WRITE));
-		CompletionQueue clientSendCq = clientProvider.createCompletionQueue(1024, null);
-		PingPongClient pinger = new PingPongClient(iterations, Math.max(10_000, iterations / 4));
-		CompletionQueue clientRecvCq = clientProvider.createCompletionQueue(1024, pinger::onCompletion);
-		QueuePair clientQp = clientProvider.createQueuePair(QueuePairAttributes.of(clientPd, clientSendCq, clientRecvCq));
-		pinger.qp = clientQp;
-		pinger.ping = SendWorkRequest.send(3, ScatterGatherEntry.of(request)).unsignaled();
-		pinger.pong = ReceiveWorkRequest.of(4, ScatterGatherEntry.of(response));
-		RdmaConnection connection = connect(serverProvider, clientProvider, serverQp[0], clientQp);
-		clientRecvCq.requestNotification();
-		pinger.next();
-		if (!pinger.done.await(5, TimeUnit.MINUTES)) {
-			throw new IllegalStateException("siw ping-pong stalled after " + pinger.count + " round trips");
+		private final PingPongClient pinger = new PingPongClient();
+
+		SiwPingPong(RdmaProvider serverProvider, RdmaProvider clientProvider) throws Exception {
+			ProtectionDomain serverPd = serverProvider.allocateProtectionDomain();
+			MemoryRegion serverBuffer = serverPd.registerMemory(ByteBuffer.allocateDirect(MESSAGE),
+					EnumSet.of(AccessFlag.LOCAL_WRITE));
+			ReceiveWorkRequest serverRecv = ReceiveWorkRequest.of(1, ScatterGatherEntry.of(serverBuffer));
+			SendWorkRequest reply = SendWorkRequest.send(2, ScatterGatherEntry.of(serverBuffer)).unsignaled();
+			QueuePair[] serverQp = new QueuePair[1];
+			WorkCompletion[] serverBatch = new WorkCompletion[16];
+			CompletionQueue serverSendCq = serverProvider.createCompletionQueue(1024, null);
+			CompletionQueue serverRecvCq = serverProvider.createCompletionQueue(1024, (cq) -> {
+				echo(cq, serverBatch, serverQp[0], serverRecv, reply);
+				cq.requestNotification();
+				echo(cq, serverBatch, serverQp[0], serverRecv, reply);
+			});
+			serverQp[0] = serverProvider.createQueuePair(QueuePairAttributes.of(serverPd, serverSendCq, serverRecvCq));
+			serverQp[0].postRecv(serverRecv);
+			serverRecvCq.requestNotification();
+
+			ProtectionDomain clientPd = clientProvider.allocateProtectionDomain();
+			MemoryRegion request = clientPd.registerMemory(ByteBuffer.allocateDirect(MESSAGE),
+					EnumSet.noneOf(AccessFlag.class));
+			MemoryRegion response = clientPd.registerMemory(ByteBuffer.allocateDirect(MESSAGE),
+					EnumSet.of(AccessFlag.LOCAL_WRITE));
+			CompletionQueue clientSendCq = clientProvider.createCompletionQueue(1024, null);
+			CompletionQueue clientRecvCq = clientProvider.createCompletionQueue(1024, this.pinger::onCompletion);
+			QueuePair clientQp = clientProvider
+				.createQueuePair(QueuePairAttributes.of(clientPd, clientSendCq, clientRecvCq));
+			this.pinger.qp = clientQp;
+			this.pinger.ping = SendWorkRequest.send(3, ScatterGatherEntry.of(request)).unsignaled();
+			this.pinger.pong = ReceiveWorkRequest.of(4, ScatterGatherEntry.of(response));
+			connect(serverProvider, clientProvider, serverQp[0], clientQp);
+			clientRecvCq.requestNotification();
 		}
-		long[] samples = pinger.samples;
-		Arrays.sort(samples);
-		connection.close();
-		serverQp[0].close();
-		return samples;
+
+		long[] run(int iterations) throws InterruptedException {
+			PingPongClient p = this.pinger;
+			p.samples = new long[iterations];
+			p.count = 0;
+			p.done = new CountDownLatch(1);
+			p.next();
+			if (!p.done.await(5, TimeUnit.MINUTES)) {
+				throw new IllegalStateException("siw ping-pong stalled after " + p.count + " round trips");
+			}
+			return p.samples;
+		}
+
 	}
 
 	/**
@@ -197,13 +249,11 @@ public final class SiwBenchmark {
 	 */
 	private static final class PingPongClient {
 
-		final long[] samples;
-
-		final int warmup;
-
-		final CountDownLatch done = new CountDownLatch(1);
-
 		final WorkCompletion[] batch = new WorkCompletion[4];
+
+		volatile CountDownLatch done;
+
+		long[] samples;
 
 		QueuePair qp;
 
@@ -214,11 +264,6 @@ public final class SiwBenchmark {
 		int count;
 
 		long start;
-
-		PingPongClient(int iterations, int warmup) {
-			this.samples = new long[iterations];
-			this.warmup = warmup;
-		}
 
 		void next() {
 			this.start = System.nanoTime();
@@ -239,12 +284,8 @@ public final class SiwBenchmark {
 					if (!this.batch[i].isSuccess()) {
 						throw new IllegalStateException("Ping-pong failed: " + this.batch[i]);
 					}
-					long elapsed = System.nanoTime() - this.start;
-					int index = this.count++ - this.warmup;
-					if (index >= 0) {
-						this.samples[index] = elapsed;
-					}
-					if (index + 1 >= this.samples.length) {
+					this.samples[this.count++] = System.nanoTime() - this.start;
+					if (this.count == this.samples.length) {
 						this.done.countDown();
 					}
 					else {
@@ -271,17 +312,28 @@ public final class SiwBenchmark {
 
 	// ---- bandwidth ----------------------------------------------------------------------
 
-	private static double socketBandwidth(int size) throws Exception {
-		try (ServerSocketChannel server = ServerSocketChannel.open()) {
-			server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+	/** 1 MiB answers to 8-byte requests over a blocking socket channel: the reference. */
+	private static final class SocketTransfers implements AutoCloseable {
+
+		private final ServerSocketChannel server;
+
+		private final SocketChannel client;
+
+		private final ByteBuffer sink = ByteBuffer.allocateDirect(SIZE);
+
+		private final ByteBuffer request = ByteBuffer.allocateDirect(8 * DEPTH);
+
+		SocketTransfers() throws IOException {
+			this.server = ServerSocketChannel.open();
+			this.server.bind(new InetSocketAddress(LOOPBACK, 0));
 			Thread responder = new Thread(() -> {
-				try (SocketChannel s = server.accept()) {
-					ByteBuffer data = ByteBuffer.allocateDirect(size);
-					ByteBuffer request = ByteBuffer.allocateDirect(8);
+				try (SocketChannel s = this.server.accept()) {
+					ByteBuffer data = ByteBuffer.allocateDirect(SIZE);
+					ByteBuffer ask = ByteBuffer.allocateDirect(8);
 					while (true) {
-						request.clear();
-						while (request.hasRemaining()) {
-							if (s.read(request) < 0) {
+						ask.clear();
+						while (ask.hasRemaining()) {
+							if (s.read(ask) < 0) {
 								return;
 							}
 						}
@@ -297,104 +349,96 @@ public final class SiwBenchmark {
 			}, "socket-responder");
 			responder.setDaemon(true);
 			responder.start();
-			try (SocketChannel client = SocketChannel.open(server.getLocalAddress())) {
-				ByteBuffer sink = ByteBuffer.allocateDirect(size);
-				ByteBuffer request = ByteBuffer.allocateDirect(8 * DEPTH);
-				long ops = Math.max(200, (512L << 20) / size);
-				socketTransfers(client, sink, request, 64);
-				double[] trials = new double[TRIALS];
-				for (int t = 0; t < TRIALS; t++) {
-					long start = System.nanoTime();
-					socketTransfers(client, sink, request, ops);
-					trials[t] = (double) ops * size / (System.nanoTime() - start);
-				}
-				Arrays.sort(trials);
-				System.out.printf(Locale.ROOT, "plain socket 1 MiB transfers: median %.2f GB/s, best %.2f, worst %.2f%n",
-						trials[TRIALS / 2], trials[TRIALS - 1], trials[0]);
-				return trials[TRIALS / 2];
-			}
+			this.client = SocketChannel.open(this.server.getLocalAddress());
 		}
-	}
 
-	private static void socketTransfers(SocketChannel client, ByteBuffer sink, ByteBuffer request, long ops)
-			throws IOException {
-		long requested = 0;
-		long received = 0;
-		// Keep up to DEPTH requests outstanding, as the RDMA Read benchmark keeps DEPTH reads.
-		while (received < ops) {
-			int more = (int) Math.min(DEPTH - (requested - received), ops - requested);
-			if (more > 0) {
-				request.clear().limit(8 * more);
-				while (request.hasRemaining()) {
-					client.write(request);
-				}
-				requested += more;
-			}
-			sink.clear();
-			while (sink.hasRemaining()) {
-				client.read(sink);
-			}
-			received++;
-		}
-	}
-
-	private static double readBandwidth(RdmaProvider serverProvider, RdmaProvider clientProvider, int size)
-			throws Exception {
-		ProtectionDomain serverPd = serverProvider.allocateProtectionDomain();
-		MemoryRegion source = serverPd.registerMemory(ByteBuffer.allocateDirect(size), EnumSet.of(AccessFlag.REMOTE_READ));
-		CompletionQueue serverCq = serverProvider.createCompletionQueue(64, null);
-		QueuePair serverQp = serverProvider.createQueuePair(QueuePairAttributes.of(serverPd, serverCq));
-		ProtectionDomain clientPd = clientProvider.allocateProtectionDomain();
-		MemoryRegion sink = clientPd.registerMemory(ByteBuffer.allocateDirect(size), EnumSet.of(AccessFlag.LOCAL_WRITE));
-		CompletionQueue clientCq = clientProvider.createCompletionQueue(DEPTH * 2, null);
-		QueuePair clientQp = clientProvider
-			.createQueuePair(QueuePairAttributes.of(clientPd, clientCq).withQueueDepths(DEPTH, 4));
-		RdmaConnection connection = connect(serverProvider, clientProvider, serverQp, clientQp);
-		SendWorkRequest read = SendWorkRequest.rdmaRead(1, source.remoteAddress(0), ScatterGatherEntry.of(sink));
-		WorkCompletion[] batch = new WorkCompletion[DEPTH];
-		long ops = Math.max(200, (512L << 20) / size);
-		runReads(clientQp, clientCq, read, batch, 64);
-		double[] trials = new double[TRIALS];
-		for (int t = 0; t < TRIALS; t++) {
+		double trial(long ops) throws IOException {
 			long start = System.nanoTime();
-			runReads(clientQp, clientCq, read, batch, ops);
-			trials[t] = (double) ops * size / (System.nanoTime() - start);
+			long requested = 0;
+			long received = 0;
+			// Up to DEPTH requests outstanding, as the RDMA Read side keeps DEPTH reads.
+			while (received < ops) {
+				int more = (int) Math.min(DEPTH - (requested - received), ops - requested);
+				if (more > 0) {
+					this.request.clear().limit(8 * more);
+					while (this.request.hasRemaining()) {
+						this.client.write(this.request);
+					}
+					requested += more;
+				}
+				this.sink.clear();
+				while (this.sink.hasRemaining()) {
+					this.client.read(this.sink);
+				}
+				received++;
+			}
+			return (double) ops * SIZE / (System.nanoTime() - start);
 		}
-		Arrays.sort(trials);
-		System.out.printf(Locale.ROOT, "siw RDMA Read 1 MiB: median %.2f GB/s, best %.2f, worst %.2f%n",
-				trials[TRIALS / 2], trials[TRIALS - 1], trials[0]);
-		connection.close();
-		serverQp.close();
-		clientQp.close();
-		return trials[TRIALS / 2];
+
+		@Override
+		public void close() throws IOException {
+			this.client.close();
+			this.server.close();
+		}
+
 	}
 
-	private static void runReads(QueuePair qp, CompletionQueue cq, SendWorkRequest read, WorkCompletion[] batch,
-			long ops) {
-		long posted = 0;
-		long completed = 0;
-		while (completed < ops) {
-			while (posted < ops && posted - completed < DEPTH) {
-				qp.postSend(read);
-				posted++;
-			}
-			int n = cq.poll(batch);
-			for (int i = 0; i < n; i++) {
-				if (!batch[i].isSuccess()) {
-					throw new IllegalStateException("RDMA Read failed: " + batch[i]);
+	/** siw 1 MiB RDMA Reads, DEPTH in flight. */
+	private static final class SiwReads {
+
+		private final QueuePair clientQp;
+
+		private final CompletionQueue clientCq;
+
+		private final SendWorkRequest read;
+
+		private final WorkCompletion[] batch = new WorkCompletion[DEPTH];
+
+		SiwReads(RdmaProvider serverProvider, RdmaProvider clientProvider) throws Exception {
+			ProtectionDomain serverPd = serverProvider.allocateProtectionDomain();
+			MemoryRegion source = serverPd.registerMemory(ByteBuffer.allocateDirect(SIZE),
+					EnumSet.of(AccessFlag.REMOTE_READ));
+			CompletionQueue serverCq = serverProvider.createCompletionQueue(64, null);
+			QueuePair serverQp = serverProvider.createQueuePair(QueuePairAttributes.of(serverPd, serverCq));
+			ProtectionDomain clientPd = clientProvider.allocateProtectionDomain();
+			MemoryRegion sink = clientPd.registerMemory(ByteBuffer.allocateDirect(SIZE),
+					EnumSet.of(AccessFlag.LOCAL_WRITE));
+			this.clientCq = clientProvider.createCompletionQueue(DEPTH * 2, null);
+			this.clientQp = clientProvider
+				.createQueuePair(QueuePairAttributes.of(clientPd, this.clientCq).withQueueDepths(DEPTH, 4));
+			connect(serverProvider, clientProvider, serverQp, this.clientQp);
+			this.read = SendWorkRequest.rdmaRead(1, source.remoteAddress(0), ScatterGatherEntry.of(sink));
+		}
+
+		double trial(long ops) {
+			long start = System.nanoTime();
+			long posted = 0;
+			long completed = 0;
+			while (completed < ops) {
+				while (posted < ops && posted - completed < DEPTH) {
+					this.clientQp.postSend(this.read);
+					posted++;
+				}
+				int n = this.clientCq.poll(this.batch);
+				for (int i = 0; i < n; i++) {
+					if (!this.batch[i].isSuccess()) {
+						throw new IllegalStateException("RDMA Read failed: " + this.batch[i]);
+					}
+				}
+				completed += n;
+				if (n == 0) {
+					Thread.yield();
 				}
 			}
-			completed += n;
-			if (n == 0) {
-				Thread.yield();
-			}
+			return (double) ops * SIZE / (System.nanoTime() - start);
 		}
+
 	}
 
 	private static RdmaConnection connect(RdmaProvider serverProvider, RdmaProvider clientProvider, QueuePair serverQp,
 			QueuePair clientQp) throws Exception {
 		CompletableFuture<RdmaConnection> accepted = new CompletableFuture<>();
-		try (RdmaListener listener = serverProvider.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+		try (RdmaListener listener = serverProvider.listen(new InetSocketAddress(LOOPBACK, 0),
 				(request) -> accepted.complete(request.accept(serverQp, PrivateData.EMPTY, null)))) {
 			RdmaConnection connection = clientProvider
 				.connect(clientQp, ConnectParameters.to(listener.localAddress()))
@@ -402,6 +446,12 @@ public final class SiwBenchmark {
 			accepted.get(10, TimeUnit.SECONDS);
 			return connection;
 		}
+	}
+
+	private static long[] concat(long[] a, long[] b) {
+		long[] all = Arrays.copyOf(a, a.length + b.length);
+		System.arraycopy(b, 0, all, a.length, b.length);
+		return all;
 	}
 
 	private static void report(String label, long[] sorted) {
