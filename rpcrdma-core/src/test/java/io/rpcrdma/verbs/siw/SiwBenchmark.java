@@ -96,12 +96,17 @@ public final class SiwBenchmark {
 			transfers.trial(64);
 			reads.trial(64);
 			long ops = (512L << 20) / SIZE;
+			long siwAllocated = 0;
 			for (int round = 0; round < ROUNDS; round++) {
 				socketSamples = concat(socketSamples, socket.run(iterations));
+				long before = allocatedBytes();
 				siwSamples = concat(siwSamples, siw.run(iterations));
+				siwAllocated += allocatedBytes() - before;
 				socketBandwidth[round] = transfers.trial(ops);
 				siwBandwidth[round] = reads.trial(ops);
 			}
+			System.out.printf(Locale.ROOT, "siw ping-pong allocation: %.2f bytes per round trip (all threads)%n",
+					(double) siwAllocated / ((long) ROUNDS * iterations));
 		}
 		Arrays.sort(socketSamples);
 		Arrays.sort(siwSamples);
@@ -446,6 +451,19 @@ public final class SiwBenchmark {
 			accepted.get(10, TimeUnit.SECONDS);
 			return connection;
 		}
+	}
+
+	/** Bytes allocated so far by all live threads (HotSpot's per-thread counters). */
+	private static long allocatedBytes() {
+		java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+		if (threads instanceof com.sun.management.ThreadMXBean hotspot) {
+			long total = 0;
+			for (long allocated : hotspot.getThreadAllocatedBytes(hotspot.getAllThreadIds())) {
+				total += Math.max(0, allocated);
+			}
+			return total;
+		}
+		return 0;
 	}
 
 	private static long[] concat(long[] a, long[] b) {
