@@ -205,6 +205,12 @@ final class RdmapTransmitter implements Runnable {
 		if (this.stopped) {
 			return;
 		}
+		if (this.txLock.isHeldByCurrentThread()) {
+			// Posted from a completion handler that a transmission produced: the running
+			// pump (or the transmit thread) picks the work up.
+			wake();
+			return;
+		}
 		if (current != this.thread && !this.closing && this.txLock.tryLock()) {
 			boolean done;
 			try {

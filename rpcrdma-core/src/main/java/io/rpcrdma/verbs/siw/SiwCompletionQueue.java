@@ -14,7 +14,7 @@ import io.rpcrdma.verbs.WorkCompletion;
 /**
  * A completion queue: a ring of pre-allocated {@link WorkCompletion} slots, so that
  * producing and polling completions allocates nothing. The notification handler runs on
- * the thread that produced the completion (a connection's receive or transmit thread, or a poster; no thread hop), never twice at once.
+ * the thread that produced the completion, outside the queue pair's lock (a connection's receive or transmit thread, or a poster; no thread hop), never twice at once.
  */
 final class SiwCompletionQueue implements CompletionQueue {
 
@@ -70,7 +70,7 @@ final class SiwCompletionQueue implements CompletionQueue {
 	}
 
 	/**
-	 * Adds a completion and runs the handler if the queue is armed.
+	 * Adds a completion; {@link #notifyIfArmed()} then runs the handler.
 	 */
 	void complete(long wrId, CompletionOpcode opcode, CompletionStatus status, int byteLength, int qpn,
 			boolean withInvalidate, int invalidatedStag, String detail) {
@@ -92,7 +92,15 @@ final class SiwCompletionQueue implements CompletionQueue {
 				this.queued = (int) (this.tail - this.head);
 			}
 		}
-		if (this.handler != null && this.armed.get() && this.armed.compareAndSet(true, false)) {
+	}
+
+	/**
+	 * Runs the handler if the queue is armed. Queue pairs call this after adding completions
+	 * and releasing their own lock, so that a handler never runs under a provider lock and
+	 * may take application locks that posting threads hold.
+	 */
+	void notifyIfArmed() {
+		if (this.handler != null && this.armed.get() && this.queued > 0 && this.armed.compareAndSet(true, false)) {
 			dispatch();
 		}
 	}

@@ -35,8 +35,8 @@ import io.rpcrdma.verbs.soft.SoftwareProtectionDomain;
  * means, and everything else is flushed.
  * <p>
  * Rings of the caller's immutable work requests, so posting allocates nothing. One lock
- * guards the rings and orders completions; completion handlers may run under it on the
- * connection's threads.
+ * guards the rings and orders completions; completion handlers run after it is released, on
+ * the thread that produced the completions.
  */
 final class SiwQueuePair implements QueuePair {
 
@@ -162,6 +162,7 @@ final class SiwQueuePair implements QueuePair {
 		}
 		finally {
 			this.lock.unlock();
+			notifyCompletionQueues();
 		}
 		SiwConnection c = this.connection;
 		if (c != null) {
@@ -202,6 +203,7 @@ final class SiwQueuePair implements QueuePair {
 		}
 		finally {
 			this.lock.unlock();
+			notifyCompletionQueues();
 		}
 	}
 
@@ -222,6 +224,7 @@ final class SiwQueuePair implements QueuePair {
 		}
 		finally {
 			this.lock.unlock();
+			notifyCompletionQueues();
 		}
 		this.provider.queuePairClosed(this);
 	}
@@ -299,6 +302,7 @@ final class SiwQueuePair implements QueuePair {
 		}
 		finally {
 			this.lock.unlock();
+			notifyCompletionQueues();
 		}
 	}
 
@@ -314,6 +318,7 @@ final class SiwQueuePair implements QueuePair {
 		}
 		finally {
 			this.lock.unlock();
+			notifyCompletionQueues();
 		}
 	}
 
@@ -403,6 +408,7 @@ final class SiwQueuePair implements QueuePair {
 		}
 		finally {
 			this.lock.unlock();
+			notifyCompletionQueues();
 		}
 	}
 
@@ -437,6 +443,7 @@ final class SiwQueuePair implements QueuePair {
 		}
 		finally {
 			this.lock.unlock();
+			notifyCompletionQueues();
 		}
 	}
 
@@ -494,6 +501,13 @@ final class SiwQueuePair implements QueuePair {
 		}
 		finally {
 			this.lock.unlock();
+		}
+	}
+
+	private void notifyCompletionQueues() {
+		this.sendCq.notifyIfArmed();
+		if (this.recvCq != this.sendCq) {
+			this.recvCq.notifyIfArmed();
 		}
 	}
 

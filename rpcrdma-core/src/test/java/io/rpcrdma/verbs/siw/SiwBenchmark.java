@@ -39,7 +39,8 @@ import io.rpcrdma.verbs.WorkCompletion;
  * Measures the software iWARP provider against plain Java sockets on the same machine, in
  * the same run: 64-byte ping-pong latency (a blocking {@link Socket} echo vs siw Send/Recv)
  * and 1 MiB transfer bandwidth (1 MiB answers to pipelined 8-byte requests on a blocking
- * {@link SocketChannel} vs siw 1 MiB RDMA Reads, 16 in flight in both). Not a test; run with
+ * {@link SocketChannel} vs siw 1 MiB RDMA Reads re-posted from the completion handler, 16
+ * in flight in both). Not a test; run with
  * <pre>
  * ./mvnw -q -pl rpcrdma-core test-compile
  * java -cp rpcrdma-core/target/classes:rpcrdma-core/target/test-classes \
@@ -92,16 +93,18 @@ public final class SiwBenchmark {
 			SiwReads reads = new SiwReads(serverProvider, clientProvider);
 			int warmup = Math.max(10_000, iterations / 2);
 			socket.run(warmup);
-			siw.run(warmup);
+			siw.run(new long[warmup]);
 			transfers.trial(64);
 			reads.trial(64);
 			long ops = (512L << 20) / SIZE;
 			long siwAllocated = 0;
 			for (int round = 0; round < ROUNDS; round++) {
 				socketSamples = concat(socketSamples, socket.run(iterations));
+				long[] samples = new long[iterations];
 				long before = allocatedBytes();
-				siwSamples = concat(siwSamples, siw.run(iterations));
+				siw.run(samples);
 				siwAllocated += allocatedBytes() - before;
+				siwSamples = concat(siwSamples, samples);
 				socketBandwidth[round] = transfers.trial(ops);
 				siwBandwidth[round] = reads.trial(ops);
 			}
@@ -234,16 +237,15 @@ public final class SiwBenchmark {
 			clientRecvCq.requestNotification();
 		}
 
-		long[] run(int iterations) throws InterruptedException {
+		void run(long[] samples) throws InterruptedException {
 			PingPongClient p = this.pinger;
-			p.samples = new long[iterations];
+			p.samples = samples;
 			p.count = 0;
 			p.done = new CountDownLatch(1);
 			p.next();
 			if (!p.done.await(5, TimeUnit.MINUTES)) {
 				throw new IllegalStateException("siw ping-pong stalled after " + p.count + " round trips");
 			}
-			return p.samples;
 		}
 
 	}
@@ -388,7 +390,11 @@ public final class SiwBenchmark {
 
 	}
 
-	/** siw 1 MiB RDMA Reads, DEPTH in flight. */
+	/**
+	 * siw 1 MiB RDMA Reads, DEPTH in flight, re-posted from the completion handler (on the
+	 * connection's receive thread) while the main thread waits, as the socket client waits
+	 * in {@code read}.
+	 */
 	private static final class SiwReads {
 
 		private final QueuePair clientQp;
@@ -399,6 +405,14 @@ public final class SiwBenchmark {
 
 		private final WorkCompletion[] batch = new WorkCompletion[DEPTH];
 
+		private long posted;
+
+		private long completed;
+
+		private long ops;
+
+		private volatile CountDownLatch done;
+
 		SiwReads(RdmaProvider serverProvider, RdmaProvider clientProvider) throws Exception {
 			ProtectionDomain serverPd = serverProvider.allocateProtectionDomain();
 			MemoryRegion source = serverPd.registerMemory(ByteBuffer.allocateDirect(SIZE),
@@ -408,34 +422,59 @@ public final class SiwBenchmark {
 			ProtectionDomain clientPd = clientProvider.allocateProtectionDomain();
 			MemoryRegion sink = clientPd.registerMemory(ByteBuffer.allocateDirect(SIZE),
 					EnumSet.of(AccessFlag.LOCAL_WRITE));
-			this.clientCq = clientProvider.createCompletionQueue(DEPTH * 2, null);
+			this.clientCq = clientProvider.createCompletionQueue(DEPTH * 2, this::onCompletion);
 			this.clientQp = clientProvider
 				.createQueuePair(QueuePairAttributes.of(clientPd, this.clientCq).withQueueDepths(DEPTH, 4));
 			connect(serverProvider, clientProvider, serverQp, this.clientQp);
 			this.read = SendWorkRequest.rdmaRead(1, source.remoteAddress(0), ScatterGatherEntry.of(sink));
 		}
 
-		double trial(long ops) {
+		double trial(long count) throws InterruptedException {
+			this.ops = count;
+			this.posted = 0;
+			this.completed = 0;
+			this.done = new CountDownLatch(1);
 			long start = System.nanoTime();
-			long posted = 0;
-			long completed = 0;
-			while (completed < ops) {
-				while (posted < ops && posted - completed < DEPTH) {
-					this.clientQp.postSend(this.read);
-					posted++;
-				}
-				int n = this.clientCq.poll(this.batch);
+			synchronized (this) {
+				this.clientCq.requestNotification();
+				postMore();
+			}
+			if (!this.done.await(5, TimeUnit.MINUTES)) {
+				throw new IllegalStateException("RDMA Reads stalled after " + this.completed);
+			}
+			return (double) count * SIZE / (System.nanoTime() - start);
+		}
+
+		private synchronized void onCompletion(CompletionQueue cq) {
+			drain(cq);
+			if (this.completed < this.ops) {
+				cq.requestNotification();
+				drain(cq);
+			}
+		}
+
+		private void drain(CompletionQueue cq) {
+			int n;
+			while ((n = cq.poll(this.batch)) > 0) {
 				for (int i = 0; i < n; i++) {
 					if (!this.batch[i].isSuccess()) {
 						throw new IllegalStateException("RDMA Read failed: " + this.batch[i]);
 					}
 				}
-				completed += n;
-				if (n == 0) {
-					Thread.yield();
+				this.completed += n;
+				if (this.completed == this.ops) {
+					this.done.countDown();
+					return;
 				}
+				postMore();
 			}
-			return (double) ops * SIZE / (System.nanoTime() - start);
+		}
+
+		private void postMore() {
+			while (this.posted < this.ops && this.posted - this.completed < DEPTH) {
+				this.clientQp.postSend(this.read);
+				this.posted++;
+			}
 		}
 
 	}
