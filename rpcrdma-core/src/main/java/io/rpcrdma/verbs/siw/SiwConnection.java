@@ -226,7 +226,7 @@ final class SiwConnection implements RdmaConnection, Runnable {
 
 	// ---- passive side -----------------------------------------------------------------
 
-	private boolean answerPassively() throws IOException {
+	private boolean answerPassively() {
 		SocketChannel ch = this.channel;
 		MpaFrame requestFrame;
 		try {
@@ -249,6 +249,9 @@ final class SiwConnection implements RdmaConnection, Runnable {
 				MpaExchange.send(ch, this.selector, negotiator.rejectReply(requestFrame, new byte[0]),
 						System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
 			}
+			catch (IOException ex) {
+				logger.log(System.Logger.Level.DEBUG, "The refused requester is gone: " + ex);
+			}
 			finally {
 				abandon();
 			}
@@ -259,19 +262,24 @@ final class SiwConnection implements RdmaConnection, Runnable {
 		this.request = req;
 		this.listenerSide.deliver(req);
 		// Wait for the answer; a requester that gives up closes its end, which expires the request.
-		while (req.isPending()) {
-			ByteBuffer probe = this.in;
-			int n = ch.read(probe);
-			if (n < 0) {
-				req.expire();
-				break;
+		try {
+			while (req.isPending()) {
+				int n = ch.read(this.in);
+				if (n < 0) {
+					req.expire();
+					break;
+				}
+				if (n == 0) {
+					SelectionKey key = ch.keyFor(this.selector);
+					key.interestOps(SelectionKey.OP_READ);
+					this.selector.select(50);
+					this.selector.selectedKeys().clear();
+				}
 			}
-			if (n == 0) {
-				SelectionKey key = ch.keyFor(this.selector);
-				key.interestOps(SelectionKey.OP_READ);
-				this.selector.select(50);
-				this.selector.selectedKeys().clear();
-			}
+		}
+		catch (IOException ex) {
+			// The requester reset the connection, or the provider closed.
+			req.expire();
 		}
 		if (!req.isAccepted()) {
 			abandon();
