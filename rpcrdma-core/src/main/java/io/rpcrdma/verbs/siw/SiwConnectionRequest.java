@@ -94,6 +94,8 @@ final class SiwConnectionRequest implements ConnectionRequest {
 					(reply != null) ? reply : PrivateData.EMPTY, events);
 			this.outcome = Outcome.ACCEPTED;
 		}
+		// The receive thread may be waiting for the answer; let it start reading FPDUs now.
+		this.connection.wakeReceiver();
 		return this.connection;
 	}
 
@@ -107,6 +109,7 @@ final class SiwConnectionRequest implements ConnectionRequest {
 			this.outcome = Outcome.REJECTED;
 			this.connection.rejectWith(this.requestFrame, this.negotiator, (reply != null) ? reply : PrivateData.EMPTY);
 		}
+		this.connection.wakeReceiver();
 	}
 
 	void rejectQuietly() {
