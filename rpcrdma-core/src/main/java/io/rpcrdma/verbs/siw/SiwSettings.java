@@ -22,8 +22,9 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * (iWARP has no receiver-not-ready retry on the wire; default 250);</li>
  * <li>{@code siw.mpa-timeout-millis}: how long a responder waits for the initiator's MPA
  * Request (default 10000);</li>
- * <li>{@code siw.keepalive}: {@code true} (default) to set SO_KEEPALIVE, so that the kernel
- * detects a half-open connection.</li>
+ * <li>{@code siw.keepalive}: {@code true} (default) to set SO_KEEPALIVE, probing an idle
+ * peer after 30 s and giving up after 3 unanswered probes 5 s apart (where the platform
+ * supports those options), so that a half-open connection fails within about 45 s.</li>
  * </ul>
  *
  * @param crcPolicy whether to ask for MPA CRC
