@@ -29,6 +29,8 @@ import io.rpcrdma.verbs.ScatterGatherEntry;
 import io.rpcrdma.verbs.SendWorkRequest;
 import io.rpcrdma.verbs.conformance.Completion;
 import io.rpcrdma.verbs.conformance.Endpoint;
+import io.rpcrdma.verbs.siw.wire.TerminateError;
+import io.rpcrdma.verbs.siw.wire.TerminateMessage;
 
 /**
  * Behaviour of the siw provider beyond the conformance kit: it is the default provider,
@@ -94,6 +96,22 @@ class SiwProviderTest {
 				assertThat(inbox.buffer().get(i)).isEqualTo((byte) (7 + i));
 			}
 		}
+	}
+
+	@Test
+	void terminateErrorsMapToTheInitiatorsCompletionStatus() {
+		assertThat(SiwConnection.statusFor(TerminateMessage.of(TerminateError.RDMAP_INVALID_STAG)))
+			.isEqualTo(CompletionStatus.REM_ACCESS_ERR);
+		assertThat(SiwConnection.statusFor(TerminateMessage.of(TerminateError.DDP_TAGGED_BASE_OR_BOUNDS_VIOLATION)))
+			.isEqualTo(CompletionStatus.REM_ACCESS_ERR);
+		assertThat(SiwConnection.statusFor(TerminateMessage.of(TerminateError.DDP_UNTAGGED_INVALID_MSN_NO_BUFFER)))
+			.isEqualTo(CompletionStatus.RNR_RETRY_EXC_ERR);
+		assertThat(SiwConnection.statusFor(TerminateMessage.of(TerminateError.DDP_UNTAGGED_MESSAGE_TOO_LONG)))
+			.isEqualTo(CompletionStatus.REM_INV_REQ_ERR);
+		assertThat(SiwConnection.statusFor(TerminateMessage.of(TerminateError.MPA_CRC_ERROR)))
+			.isEqualTo(CompletionStatus.REM_OP_ERR);
+		assertThat(SiwConnection.statusFor(TerminateMessage.of(TerminateError.RDMAP_LOCAL_CATASTROPHIC)))
+			.isEqualTo(CompletionStatus.REM_OP_ERR);
 	}
 
 	@Test
