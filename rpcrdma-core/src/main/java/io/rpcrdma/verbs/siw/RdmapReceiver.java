@@ -93,6 +93,7 @@ final class RdmapReceiver {
 		this.transmitter.receiveThread(Thread.currentThread());
 		boolean drained = false;
 		try {
+			this.channel.keyFor(this.selector).interestOps(java.nio.channels.SelectionKey.OP_READ);
 			while (this.connection.isEstablished()) {
 				this.in.flip();
 				try {

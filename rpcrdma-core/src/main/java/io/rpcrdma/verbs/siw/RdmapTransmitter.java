@@ -350,6 +350,8 @@ final class RdmapTransmitter implements Runnable {
 		catch (IOException ex) {
 			// closing anyway
 		}
+		// A receive thread waiting in its selector would not notice the close by itself.
+		this.connection.wakeReceiver();
 		this.orq.clear();
 		this.irq.clear();
 	}
