@@ -381,8 +381,12 @@ final class SiwConnection implements RdmaConnection, Runnable {
 	private void startTransmitter() {
 		int mss = this.settings.mss();
 		if (mss == 0) {
-			mss = (this.remoteAddress != null && this.remoteAddress.getAddress() != null
-					&& this.remoteAddress.getAddress().isLoopbackAddress()) ? 65483 : 1448;
+			// The MSS Linux uses with TCP timestamps: a 64 KiB MTU on loopback, else Ethernet's
+			// 1500, less the IP header (20 or 40 bytes), the TCP header and its 12-byte option.
+			java.net.InetAddress peer = (this.remoteAddress != null) ? this.remoteAddress.getAddress() : null;
+			boolean ipv6 = peer instanceof java.net.Inet6Address;
+			int mtu = (peer != null && peer.isLoopbackAddress()) ? 65536 : 1500;
+			mss = mtu - (ipv6 ? 40 : 20) - 20 - 12;
 		}
 		RdmapTransmitter tx = new RdmapTransmitter(this, this.qp, this.channel, this.mpa.crc(), Mpa.mulpdu(mss),
 				new OutboundReadQueue(Math.max(1, Math.min(this.settings.ord(), this.peerIrd))),

@@ -15,8 +15,8 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * <li>{@code siw.ird} and {@code siw.ord}: the inbound and outbound RDMA Read queue depths
  * offered in the RFC 6581 enhanced MPA exchange (default 32 each, at most 16383);</li>
  * <li>{@code siw.mss}: the effective MSS FPDUs are sized for (RFC 5044 §4); 0 (default)
- * picks 65483 on loopback addresses, as Linux does for its 64 KiB loopback MTU, and 1448
- * otherwise;</li>
+ * picks what Linux uses with TCP timestamps: 65483 (IPv4) or 65464 (IPv6) on loopback
+ * addresses, whose MTU is 64 KiB, and 1448 or 1428 over Ethernet;</li>
  * <li>{@code siw.rnr-grace-millis}: how long a Send that finds no posted receive waits for one
  * at least, whatever the receiving queue pair's {@link io.rpcrdma.verbs.RnrPolicy} says
  * (iWARP has no receiver-not-ready retry on the wire; default 250);</li>

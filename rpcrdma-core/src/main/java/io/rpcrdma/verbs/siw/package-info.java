@@ -39,7 +39,8 @@
  * a receive too small is DDP "message too long" ({@code REM_INV_REQ_ERR} at the sender,
  * {@code LOC_LEN_ERR} at the receiver).</li>
  * <li><b>FPDU size.</b> FPDUs carry at most the MULPDU of the effective MSS (RFC 5044 §4):
- * 65483 on loopback addresses, as Linux, else 1448, or {@code siw.mss}.</li>
+ * 65483 on IPv4 loopback (65464 on IPv6), as Linux with TCP timestamps, 1448 (1428) over
+ * Ethernet, or {@code siw.mss}.</li>
  * </ul>
  */
 package io.rpcrdma.verbs.siw;
