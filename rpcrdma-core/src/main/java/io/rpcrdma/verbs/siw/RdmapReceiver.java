@@ -12,6 +12,8 @@ import io.rpcrdma.verbs.RemoteAccessException;
 import io.rpcrdma.verbs.RnrPolicy;
 import io.rpcrdma.verbs.siw.wire.Fpdu;
 import io.rpcrdma.verbs.siw.wire.FpduParser;
+import io.rpcrdma.verbs.siw.wire.FpduTruncatedException;
+import io.rpcrdma.verbs.siw.wire.RdmapOpcode;
 import io.rpcrdma.verbs.siw.wire.DdpReceiveValidator;
 import io.rpcrdma.verbs.siw.wire.IwarpWireException;
 import io.rpcrdma.verbs.siw.wire.Mpa;
@@ -73,6 +75,17 @@ final class RdmapReceiver {
 
 	private ReceiveWorkRequest receiving;
 
+	// Segments at least this large are placed straight from the socket when CRC is off.
+	private static final int DIRECT_MINIMUM = 16 * 1024;
+
+	private final boolean directPlacement;
+
+	private int pendingSkip;
+
+	private ByteBuffer directMemory;
+
+	private ByteBuffer directView;
+
 	private boolean responding;
 
 	RdmapReceiver(SiwConnection connection, SiwQueuePair qp, SocketChannel channel, Selector selector, ByteBuffer in,
@@ -83,6 +96,7 @@ final class RdmapReceiver {
 		this.selector = selector;
 		this.in = in;
 		this.parser = new FpduParser(FpduParser.Config.of(crc));
+		this.directPlacement = !crc;
 		this.settings = settings;
 		this.transmitter = connection.transmitter();
 		this.orq = this.transmitter.outboundReads();
@@ -97,10 +111,24 @@ final class RdmapReceiver {
 			while (this.connection.isEstablished()) {
 				this.in.flip();
 				try {
+					if (this.pendingSkip > 0) {
+						int skip = Math.min(this.pendingSkip, this.in.remaining());
+						this.in.position(this.in.position() + skip);
+						this.pendingSkip -= skip;
+					}
 					while (this.parser.next(this.in, this.fpdu)) {
 						this.validator.validate(this.fpdu);
 						if (!dispatch()) {
 							return;
+						}
+					}
+					if (this.directPlacement && this.pendingSkip == 0) {
+						int direct = placeResponseFromSocket();
+						if (direct < 0) {
+							return;
+						}
+						if (direct > 0) {
+							continue;
 						}
 					}
 				}
@@ -301,6 +329,93 @@ final class RdmapReceiver {
 			return terminate(TerminateError.DDP_TAGGED_BASE_OR_BOUNDS_VIOLATION, "Read Response of "
 					+ this.responseCursor.position() + " bytes for a Read Request of " + this.orq.headLength(), false);
 		}
+		completeResponse();
+		return true;
+	}
+
+	/**
+	 * Places a large Read Response segment whose header has arrived straight from the socket
+	 * into the sink memory, sparing the copy through the receive buffer (CRC off only: with
+	 * CRC the whole FPDU must be checked before any byte is placed, RFC 5044 §4.4). Only a
+	 * segment that passes every check of {@link #placeReadResponse()} goes this way; anything
+	 * else is left to the parser, which reports it.
+	 * @return 1 if placed, 0 if not applicable, -1 if the stream ended
+	 */
+	private int placeResponseFromSocket() throws IOException {
+		ByteBuffer b = this.in;
+		int pos = b.position();
+		int available = b.remaining();
+		int header = Mpa.LENGTH_FIELD + TaggedHeader.LENGTH;
+		if (available < header) {
+			return 0;
+		}
+		int ulpduLength = Short.toUnsignedInt(b.getShort(pos));
+		int ddp = b.get(pos + 2) & 0xFF;
+		int rdmap = b.get(pos + 3) & 0xFF;
+		// T set, reserved bits clear, DDP and RDMAP version 1, Read Response (RFC 5041 §5.1,
+		// RFC 5040 §4.2); anything else is the parser's to judge.
+		if ((ddp & 0xBF) != 0x81 || rdmap != (0x40 | RdmapOpcode.RDMA_READ_RESPONSE.code())
+				|| ulpduLength < TaggedHeader.LENGTH) {
+			return 0;
+		}
+		int length = ulpduLength - TaggedHeader.LENGTH;
+		if (length < DIRECT_MINIMUM || available - header >= length) {
+			return 0;
+		}
+		boolean last = (ddp & 0x40) != 0;
+		int stag = b.getInt(pos + 4);
+		long taggedOffset = b.getLong(pos + 8);
+		if (this.orq.isEmpty() || stag != this.orq.headSinkStag()) {
+			return 0;
+		}
+		if (!this.responding) {
+			this.responding = true;
+			this.responseCursor.reset(this.orq.headSgList());
+		}
+		long placed = this.responseCursor.position();
+		if (taggedOffset != this.orq.headSinkOffset() + placed || placed + length > this.orq.headLength()
+				|| (last && placed + length != this.orq.headLength())) {
+			return 0;
+		}
+		this.validator.validateTagged(RdmapOpcode.RDMA_READ_RESPONSE, stag, taggedOffset, length, last);
+		int buffered = available - header;
+		this.responseCursor.place(b, pos + header, buffered);
+		b.position(b.limit());
+		this.transmitter.receiverIdle();
+		readInto(this.responseCursor, length - buffered);
+		this.pendingSkip = Mpa.fpduLength(ulpduLength) - header - length;
+		if (last) {
+			completeResponse();
+		}
+		return this.connection.isEstablished() ? 1 : -1;
+	}
+
+	private void readInto(SgCursor cursor, int count) throws IOException {
+		int left = count;
+		while (left > 0) {
+			int piece = cursor.piece(left);
+			ByteBuffer memory = cursor.pieceMemory();
+			if (memory != this.directMemory) {
+				this.directMemory = memory;
+				this.directView = memory.duplicate();
+			}
+			int offset = cursor.pieceOffset();
+			this.directView.limit(offset + piece).position(offset);
+			while (this.directView.hasRemaining()) {
+				int n = this.channel.read(this.directView);
+				if (n < 0) {
+					throw new FpduTruncatedException(count - left, count);
+				}
+				if (n == 0) {
+					this.selector.select(IGNORE, 1000);
+				}
+			}
+			cursor.advance(piece);
+			left -= piece;
+		}
+	}
+
+	private void completeResponse() {
 		long seq = this.orq.headSeq();
 		long boundary = this.orq.headBoundary();
 		this.orq.removeHead();
@@ -313,7 +428,6 @@ final class RdmapReceiver {
 			this.qp.readCompleted(seq);
 		}
 		this.transmitter.kick();
-		return true;
 	}
 
 	/**
