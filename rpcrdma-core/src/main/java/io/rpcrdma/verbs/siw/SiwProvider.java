@@ -121,7 +121,7 @@ public final class SiwProvider implements RdmaProvider {
 		checkOpen();
 		Objects.requireNonNull(address, "address");
 		Objects.requireNonNull(handler, "handler");
-		SiwListener listener = new SiwListener(this, handler, address);
+		SiwListener listener = new SiwListener(this, handler, address.isUnresolved() ? resolve(address) : address);
 		this.listeners.add(listener);
 		if (this.closed) {
 			listener.close();
@@ -136,11 +136,12 @@ public final class SiwProvider implements RdmaProvider {
 		if (!(queuePair instanceof SiwQueuePair qp) || qp.provider() != this) {
 			throw new IllegalArgumentException("Connect needs a queue pair created by this siw provider, got " + queuePair);
 		}
+		ConnectParameters resolved = parameters;
 		if (parameters.remoteAddress().isUnresolved()) {
-			throw new IllegalArgumentException("Cannot connect to unresolved address " + parameters.remoteAddress()
-					+ "; give an IP address or a resolvable host name");
+			resolved = new ConnectParameters(resolve(parameters.remoteAddress()), parameters.privateData(),
+					parameters.timeout(), parameters.listener());
 		}
-		SiwConnection connection = SiwConnection.active(this, this.settings, qp, parameters);
+		SiwConnection connection = SiwConnection.active(this, this.settings, qp, resolved);
 		if (!qp.attach(connection)) {
 			throw new QueuePairStateException("Queue pair " + qp.queuePairNumber() + " is " + qp.state()
 					+ " or already connecting; connect a new queue pair in INIT");
@@ -148,6 +149,19 @@ public final class SiwProvider implements RdmaProvider {
 		this.connections.add(connection);
 		start(connection, "siw-rx-" + qp.queuePairNumber());
 		return connection.establishedFuture();
+	}
+
+	/**
+	 * Resolves a host name given as an unresolved address.
+	 * @throws IllegalArgumentException if the name does not resolve
+	 */
+	static InetSocketAddress resolve(InetSocketAddress address) {
+		InetSocketAddress resolved = new InetSocketAddress(address.getHostString(), address.getPort());
+		if (resolved.isUnresolved()) {
+			throw new IllegalArgumentException("Host name '" + address.getHostString() + "' does not resolve to an IP "
+					+ "address; the siw provider needs a real TCP address (give an IP address or a resolvable name)");
+		}
+		return resolved;
 	}
 
 	boolean startPassive(SocketChannel channel, SiwListener listener) {

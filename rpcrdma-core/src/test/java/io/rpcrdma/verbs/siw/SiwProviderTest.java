@@ -99,6 +99,26 @@ class SiwProviderTest {
 	}
 
 	@Test
+	void hostNamesAreResolvedAndUnknownOnesRefused() throws Exception {
+		try (RdmaProvider a = RdmaProviders.open("siw"); RdmaProvider b = RdmaProviders.open("siw")) {
+			Endpoint server = new Endpoint(a, null, DEADLINE, UnaryOperator.identity());
+			Endpoint client = new Endpoint(b, null, DEADLINE, UnaryOperator.identity());
+			CompletableFuture<RdmaConnection> accepted = new CompletableFuture<>();
+			try (RdmaListener listener = a.listen(InetSocketAddress.createUnresolved("localhost", 0),
+					(request) -> accepted.complete(request.accept(server.qp, PrivateData.EMPTY, server.events)))) {
+				client.connection = b.connect(client.qp,
+						ConnectParameters.to(InetSocketAddress.createUnresolved("localhost", listener.localAddress().getPort())))
+					.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+				assertThat(accepted.get(DEADLINE.toSeconds(), TimeUnit.SECONDS).isConnected()).isTrue();
+			}
+			org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+				.isThrownBy(() -> a.listen(InetSocketAddress.createUnresolved("no-such-host.invalid", 0), (request) -> {
+				}))
+				.withMessageContaining("does not resolve");
+		}
+	}
+
+	@Test
 	void terminateErrorsMapToTheInitiatorsCompletionStatus() {
 		assertThat(SiwConnection.statusFor(TerminateMessage.of(TerminateError.RDMAP_INVALID_STAG)))
 			.isEqualTo(CompletionStatus.REM_ACCESS_ERR);
