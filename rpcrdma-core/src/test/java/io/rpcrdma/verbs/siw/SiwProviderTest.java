@@ -99,6 +99,27 @@ class SiwProviderTest {
 	}
 
 	@Test
+	void readsBeyondThePeersIrdWaitTheirTurn() throws Exception {
+		RdmaProviderConfig oneInbound = RdmaProviderConfig.defaults().with(SiwSettings.IRD, "1");
+		try (RdmaProvider a = RdmaProviders.open("siw", oneInbound); RdmaProvider b = RdmaProviders.open("siw")) {
+			Endpoint server = new Endpoint(a, null, DEADLINE, UnaryOperator.identity());
+			Endpoint client = new Endpoint(b, null, DEADLINE, UnaryOperator.identity());
+			connect(client, server);
+			MemoryRegion source = server.registerPattern(64 * 1024, 3, REMOTE_READ);
+			MemoryRegion sink = client.register(64 * 1024, 0, LOCAL_WRITE);
+			// The server advertised IRD 1 (RFC 6581), so the client has one Read in flight at a
+			// time; had it sent more, the server would have terminated the connection.
+			for (int i = 0; i < 16; i++) {
+				client.qp.postSend(SendWorkRequest.rdmaRead(i, source.remoteAddress(i * 4096),
+						ScatterGatherEntry.of(sink, i * 4096, 4096)));
+			}
+			assertThat(client.sends.next(16)).extracting(Completion::status).containsOnly(CompletionStatus.SUCCESS);
+			assertPattern(sink.buffer(), 64 * 1024, 3);
+			assertThat(client.connection.isConnected()).isTrue();
+		}
+	}
+
+	@Test
 	void hostNamesAreResolvedAndUnknownOnesRefused() throws Exception {
 		try (RdmaProvider a = RdmaProviders.open("siw"); RdmaProvider b = RdmaProviders.open("siw")) {
 			Endpoint server = new Endpoint(a, null, DEADLINE, UnaryOperator.identity());
