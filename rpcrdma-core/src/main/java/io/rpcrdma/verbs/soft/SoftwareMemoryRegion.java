@@ -167,12 +167,13 @@ public final class SoftwareMemoryRegion implements MemoryRegion {
 	}
 
 	/**
-	 * The provider's own view of the memory, never handed out, so that absolute bulk
+	 * The provider's own view of the memory, never handed to applications, so that absolute bulk
 	 * operations on it are not affected by what callers do with {@link #buffer()}'s
 	 * position and limit.
+	 * Software providers in other packages (siw) place data through it.
 	 * @return the private view
 	 */
-	ByteBuffer memory() {
+	public ByteBuffer memory() {
 		return this.memory;
 	}
 

@@ -99,17 +99,29 @@ public final class DdpReceiveValidator {
 	}
 
 	private void validateTagged(Fpdu fpdu) {
-		RdmapOpcode opcode = fpdu.opcode();
-		long offset = fpdu.taggedOffset();
-		int length = fpdu.payloadLength();
+		validateTagged(fpdu.opcode(), fpdu.stag(), fpdu.taggedOffset(), fpdu.payloadLength(), fpdu.last());
+	}
+
+	/**
+	 * Checks and records a tagged segment known only by its header fields: for a receiver
+	 * that places a segment's payload straight from the socket instead of parsing the whole
+	 * FPDU first.
+	 * @param opcode RDMA Write or Read Response
+	 * @param stag the segment's STag
+	 * @param offset its tagged offset
+	 * @param length its payload length
+	 * @param last its L flag
+	 * @throws IwarpWireException when the segment breaks a rule of {@link DdpReceiveValidator}
+	 */
+	public void validateTagged(RdmapOpcode opcode, int stag, long offset, int length, boolean last) {
 		if (this.taggedInProgress != null) {
 			if (opcode != this.taggedInProgress) {
 				throw new RdmapHeaderException(TerminateError.RDMAP_UNEXPECTED_OPCODE,
 						"a tagged " + this.taggedInProgress + " message is interrupted by a tagged " + opcode + " segment");
 			}
-			if (fpdu.stag() != this.taggedStag) {
+			if (stag != this.taggedStag) {
 				throw new DdpTaggedBufferException(TerminateError.DDP_TAGGED_INVALID_STAG, String.format(
-						"segment of a tagged %s changes STag from 0x%08x to 0x%08x", opcode, this.taggedStag, fpdu.stag()));
+						"segment of a tagged %s changes STag from 0x%08x to 0x%08x", opcode, this.taggedStag, stag));
 			}
 			if (offset != this.taggedNextOffset) {
 				throw new DdpTaggedBufferException(TerminateError.DDP_TAGGED_BASE_OR_BOUNDS_VIOLATION, String.format(
@@ -122,12 +134,12 @@ public final class DdpReceiveValidator {
 			throw new DdpTaggedBufferException(TerminateError.DDP_TAGGED_TO_WRAP, String.format(
 					"tagged %s of %d bytes at TO 0x%x wraps past 2^64 (RFC 5041 §7)", opcode, length, offset));
 		}
-		if (fpdu.last()) {
+		if (last) {
 			this.taggedInProgress = null;
 		}
 		else {
 			this.taggedInProgress = opcode;
-			this.taggedStag = fpdu.stag();
+			this.taggedStag = stag;
 			this.taggedNextOffset = offset + length;
 		}
 	}

@@ -68,6 +68,47 @@ public final class FpduWriter {
 	}
 
 	/**
+	 * Writes only the ULPDU Length field and the header of a tagged FPDU, for a sender that
+	 * hands the payload to the socket itself (a gathering write, no copy), followed by
+	 * {@link #trailerLength(int)} zero bytes: the pad and a zero CRC field. Without CRC only,
+	 * since the CRC would need the payload (RFC 5044 §4.4).
+	 * @param out target
+	 * @param last L flag
+	 * @param opcode RDMA Write or Read Response
+	 * @param stag data sink STag
+	 * @param taggedOffset data sink tagged offset of this segment
+	 * @param payloadLength payload bytes that follow
+	 * @return bytes written (16)
+	 * @throws IllegalStateException when CRC is on
+	 */
+	public int writeTaggedHeader(ByteBuffer out, boolean last, RdmapOpcode opcode, int stag, long taggedOffset,
+			int payloadLength) {
+		if (this.crc) {
+			throw new IllegalStateException("with MPA CRC the payload must pass through the writer; use writeTagged");
+		}
+		if (!opcode.tagged()) {
+			throw new IllegalArgumentException(opcode + " is not a tagged RDMAP message (RFC 5040 §4.3)");
+		}
+		int ulpduLength = TaggedHeader.LENGTH + payloadLength;
+		if (ulpduLength > Mpa.MAX_ULPDU_LENGTH) {
+			throw new IllegalArgumentException("ULPDU of " + ulpduLength + " bytes exceeds the 16-bit ULPDU Length field");
+		}
+		int start = out.position();
+		Be.put16(out, ulpduLength);
+		TaggedHeader.encode(out, last, opcode, stag, taggedOffset);
+		return out.position() - start;
+	}
+
+	/**
+	 * The bytes after a tagged payload written by {@link #writeTaggedHeader}: pad and CRC field.
+	 * @param payloadLength payload bytes
+	 * @return the trailer length, 4 to 7
+	 */
+	public static int trailerLength(int payloadLength) {
+		return Mpa.padLength(TaggedHeader.LENGTH + payloadLength) + Mpa.CRC_FIELD;
+	}
+
+	/**
 	 * Writes one untagged FPDU (a Send segment, or any untagged message whose payload is given
 	 * as bytes).
 	 * @param out target

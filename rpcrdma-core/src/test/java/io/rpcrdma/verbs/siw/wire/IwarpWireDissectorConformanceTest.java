@@ -77,7 +77,7 @@ class IwarpWireDissectorConformanceTest {
 		try (ServerSocket server = new ServerSocket(0, 8, LOOPBACK); ServerSocket marker = new ServerSocket(0, 8, LOOPBACK)) {
 			Path pcap = this.directory.resolve("iwarp.pcapng");
 			List<Sent> sent = new ArrayList<>();
-			Capture capture = Capture.start(pcap, server.getLocalPort(), marker.getLocalPort());
+			TsharkCapture capture = TsharkCapture.start(tshark, pcap, server.getLocalPort(), marker.getLocalPort());
 			try {
 				capture.awaitMarkerConnection(marker);
 				sent.addAll(converse(server, CrcPolicy.OFF_UNLESS_ASKED));
@@ -347,7 +347,7 @@ class IwarpWireDissectorConformanceTest {
 			command.add(field);
 		}
 		List<Map<String, String>> frames = new ArrayList<>();
-		for (String line : run(command)) {
+		for (String line : TsharkCapture.run(command)) {
 			String[] values = line.split("\t", -1);
 			assertThat(values).as("tshark output line %s", line).hasSize(FIELDS.size());
 			Map<String, String> frame = new LinkedHashMap<>();
@@ -387,7 +387,7 @@ class IwarpWireDissectorConformanceTest {
 	private static void assertCrcVerdicts(Path pcap, int port, List<Sent> sent) throws Exception {
 		long withCrc = sent.stream().filter(Sent::crc).count();
 		assertThat(withCrc).isPositive();
-		List<String> text = run(List.of(tshark.toString(), "-r", pcap.toString(), "-n", "-o",
+		List<String> text = TsharkCapture.run(List.of(tshark.toString(), "-r", pcap.toString(), "-n", "-o",
 				"tcp.try_heuristic_first:TRUE", "-Y", "tcp.port == " + port + " && iwarp_mpa", "-V", "-O", "iwarp_mpa"));
 		long good = text.stream().filter(line -> line.contains("(Good CRC32)")).count();
 		long bad = text.stream().filter(line -> line.contains("Bad CRC32")).count();
@@ -419,158 +419,6 @@ class IwarpWireDissectorConformanceTest {
 			return "0x" + digits;
 		}
 		return v;
-	}
-
-	// ---------------------------------------------------------------- tshark process handling
-
-	/** A running tshark capture whose packet summaries are watched line by line. */
-	private static final class Capture {
-
-		private static final Pattern CAPTURING = Pattern.compile("Capturing on");
-
-		private final Process process;
-
-		private final BlockingQueue<String> packets = new LinkedBlockingQueue<>();
-
-		private final BlockingQueue<String> diagnostics = new LinkedBlockingQueue<>();
-
-		private final StringBuilder transcript = new StringBuilder();
-
-		private Capture(Process process) {
-			this.process = process;
-			pump(process.getInputStream(), this.packets);
-			pump(process.getErrorStream(), this.diagnostics);
-		}
-
-		static Capture start(Path pcap, int port, int markerPort) throws Exception {
-			// -P prints a summary line per captured packet although -w writes them to the file,
-			// and -l flushes each line: the summaries tell us what the file already holds.
-			Process process = new ProcessBuilder(tshark.toString(), "-i", "lo", "-n", "-f",
-					"tcp port " + port + " or tcp port " + markerPort, "-w", pcap.toString(), "-P", "-l").start();
-			Capture capture = new Capture(process);
-			try {
-				capture.awaitLine(capture.diagnostics, CAPTURING, "tshark to start capturing on lo");
-			}
-			catch (AssertionError notReady) {
-				capture.stop();
-				throw notReady;
-			}
-			return capture;
-		}
-
-		/**
-		 * Makes connections to the marker port until tshark reports a packet of one of them:
-		 * then the capture is live, and everything sent before that connection has been
-		 * captured, since tshark reports packets in order. tshark says "Capturing on" a little
-		 * before its filter is in place, so the first connection may go unseen; a later one
-		 * cannot. Waiting per attempt only paces the retries: a late report of an earlier
-		 * marker is as good a proof, so the outcome never depends on timing.
-		 */
-		void awaitMarkerConnection(ServerSocket marker) throws Exception {
-			long deadline = System.nanoTime() + DEADLINE.toNanos();
-			List<String> clientPorts = new ArrayList<>();
-			while (System.nanoTime() < deadline) {
-				try (Socket socket = new Socket()) {
-					socket.connect(new InetSocketAddress(LOOPBACK, marker.getLocalPort()));
-					clientPorts.add(Integer.toString(socket.getLocalPort()));
-					marker.accept().close();
-				}
-				// Only this call's connections count: a late report of an earlier marker's
-				// packets would prove nothing about what was sent since.
-				String ports = String.join("|", clientPorts);
-				String arrow = " (?:\u2192|->) "; // tshark writes U+2192, older versions "->"
-				Pattern ours = Pattern.compile("\\b(" + ports + ")" + arrow + marker.getLocalPort() + "\\b|\\b"
-						+ marker.getLocalPort() + arrow + "(" + ports + ")\\b");
-				if (pollLine(this.packets, ours, Duration.ofMillis(500))) {
-					return;
-				}
-			}
-			fail("tshark reported no packet of the marker connections to port " + marker.getLocalPort() + " within "
-					+ DEADLINE + "; transcript:\n" + this.transcript);
-		}
-
-		/**
-		 * Stops tshark with SIGTERM, so that it finishes the capture file, and makes sure the
-		 * dumpcap it started ends too: killing tshark outright would leave dumpcap capturing.
-		 */
-		void stop() throws InterruptedException {
-			List<ProcessHandle> children = this.process.descendants().toList();
-			this.process.destroy();
-			boolean stopped = this.process.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS);
-			for (ProcessHandle child : children) {
-				if (child.isAlive()) {
-					child.destroy();
-				}
-			}
-			if (!stopped) {
-				this.process.destroyForcibly();
-				children.forEach(ProcessHandle::destroyForcibly);
-				fail("tshark did not stop within " + DEADLINE + "; transcript:\n" + this.transcript);
-			}
-		}
-
-		private void awaitLine(BlockingQueue<String> lines, Pattern pattern, String what) throws InterruptedException {
-			if (!pollLine(lines, pattern, DEADLINE)) {
-				fail("timed out after " + DEADLINE + " waiting for " + what + "; transcript:\n" + this.transcript);
-			}
-		}
-
-		private boolean pollLine(BlockingQueue<String> lines, Pattern pattern, Duration wait) throws InterruptedException {
-			long deadline = System.nanoTime() + wait.toNanos();
-			while (true) {
-				long left = deadline - System.nanoTime();
-				String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
-				if (line == null) {
-					return false;
-				}
-				synchronized (this.transcript) {
-					this.transcript.append(line).append('\n');
-				}
-				if (pattern.matcher(line).find()) {
-					return true;
-				}
-			}
-		}
-
-		private static void pump(InputStream stream, BlockingQueue<String> lines) {
-			Thread thread = new Thread(() -> {
-				try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
-					String line;
-					while ((line = reader.readLine()) != null) {
-						lines.add(line);
-					}
-				}
-				catch (IOException ignored) {
-					// the process ended
-				}
-			}, "tshark-output");
-			thread.setDaemon(true);
-			thread.start();
-		}
-
-	}
-
-	private static List<String> run(List<String> command) throws Exception {
-		Process process = new ProcessBuilder(command).redirectErrorStream(false).start();
-		BlockingQueue<String> errors = new LinkedBlockingQueue<>();
-		Thread drain = new Thread(() -> {
-			try {
-				errors.add(new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-			}
-			catch (IOException ignored) {
-				// process ended
-			}
-		});
-		drain.setDaemon(true);
-		drain.start();
-		List<String> lines = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-		if (!process.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
-			process.destroyForcibly();
-			fail("timed out running " + command);
-		}
-		assertThat(process.exitValue()).as("exit status of %s; stderr: %s", command, errors.poll(DEADLINE.toSeconds(),
-				TimeUnit.SECONDS)).isZero();
-		return lines;
 	}
 
 	private static String bool(boolean value) {

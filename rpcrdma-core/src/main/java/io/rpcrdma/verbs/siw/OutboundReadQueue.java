@@ -1,0 +1,100 @@
+package io.rpcrdma.verbs.siw;
+
+import java.util.List;
+
+import io.rpcrdma.verbs.ScatterGatherEntry;
+
+/**
+ * The RDMA Read Requests this end has sent and whose Read Responses have not all arrived
+ * (the ORD side of RFC 5040 §5.1): at most the peer's IRD at once. Responses come back in
+ * request order (RFC 5040 §5.5), so only the head receives data. An entry is a Read work
+ * request, or a zero-length "fence" Read that proves the peer processed everything sent
+ * before it. Fixed arrays, no allocation; the transmitter adds, the receiver removes.
+ */
+final class OutboundReadQueue {
+
+	static final long FENCE = -1;
+
+	private final long[] seq;
+
+	private final long[] boundary;
+
+	private final int[] sinkStag;
+
+	private final long[] sinkOffset;
+
+	private final int[] length;
+
+	private final Object[] sgList;
+
+	private int head;
+
+	private int count;
+
+	OutboundReadQueue(int capacity) {
+		this.seq = new long[capacity];
+		this.boundary = new long[capacity];
+		this.sinkStag = new int[capacity];
+		this.sinkOffset = new long[capacity];
+		this.length = new int[capacity];
+		this.sgList = new Object[capacity];
+	}
+
+	synchronized boolean isFull() {
+		return this.count == this.seq.length;
+	}
+
+	synchronized boolean isEmpty() {
+		return this.count == 0;
+	}
+
+	synchronized void add(long workSeq, long ackBoundary, int stag, long taggedOffset, int bytes,
+			List<ScatterGatherEntry> sink) {
+		int slot = (this.head + this.count) % this.seq.length;
+		this.seq[slot] = workSeq;
+		this.boundary[slot] = ackBoundary;
+		this.sinkStag[slot] = stag;
+		this.sinkOffset[slot] = taggedOffset;
+		this.length[slot] = bytes;
+		this.sgList[slot] = sink;
+		this.count++;
+	}
+
+	synchronized long headSeq() {
+		return this.seq[this.head];
+	}
+
+	synchronized long headBoundary() {
+		return this.boundary[this.head];
+	}
+
+	synchronized int headSinkStag() {
+		return this.sinkStag[this.head];
+	}
+
+	synchronized long headSinkOffset() {
+		return this.sinkOffset[this.head];
+	}
+
+	synchronized int headLength() {
+		return this.length[this.head];
+	}
+
+	@SuppressWarnings("unchecked")
+	synchronized List<ScatterGatherEntry> headSgList() {
+		return (List<ScatterGatherEntry>) this.sgList[this.head];
+	}
+
+	synchronized void removeHead() {
+		this.sgList[this.head] = null;
+		this.head = (this.head + 1) % this.seq.length;
+		this.count--;
+	}
+
+	synchronized void clear() {
+		while (this.count > 0) {
+			removeHead();
+		}
+	}
+
+}

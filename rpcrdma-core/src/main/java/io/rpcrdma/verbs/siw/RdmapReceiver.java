@@ -1,0 +1,474 @@
+package io.rpcrdma.verbs.siw;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+
+import io.rpcrdma.verbs.AccessFlag;
+import io.rpcrdma.verbs.CompletionStatus;
+import io.rpcrdma.verbs.ReceiveWorkRequest;
+import io.rpcrdma.verbs.RemoteAccessException;
+import io.rpcrdma.verbs.RnrPolicy;
+import io.rpcrdma.verbs.siw.wire.Fpdu;
+import io.rpcrdma.verbs.siw.wire.FpduParser;
+import io.rpcrdma.verbs.siw.wire.FpduTruncatedException;
+import io.rpcrdma.verbs.siw.wire.RdmapOpcode;
+import io.rpcrdma.verbs.siw.wire.DdpReceiveValidator;
+import io.rpcrdma.verbs.siw.wire.IwarpWireException;
+import io.rpcrdma.verbs.siw.wire.Mpa;
+import io.rpcrdma.verbs.siw.wire.ReadRequest;
+import io.rpcrdma.verbs.siw.wire.TaggedHeader;
+import io.rpcrdma.verbs.siw.wire.TerminateError;
+import io.rpcrdma.verbs.siw.wire.TerminateMessage;
+import io.rpcrdma.verbs.siw.wire.UntaggedHeader;
+import io.rpcrdma.verbs.soft.SoftwareMemoryRegion;
+
+/**
+ * The receive side of one iWARP connection: reads the TCP stream, finds FPDUs
+ * ({@link FpduParser}), applies DDP's stream rules ({@link DdpReceiveValidator}) and
+ * executes each RDMAP message (RFC 5040 §5): places Sends into posted receives, RDMA Writes
+ * and Read Responses into registered memory after every check of
+ * {@link io.rpcrdma.verbs.soft.MemoryRegionTable}, and queues checked Read Requests for the
+ * transmitter without waiting for it. Any violation ends the stream with a Terminate naming
+ * the layer, error type and code, quoting the offending DDP header (RFC 5040 §4.8); no byte
+ * is placed outside a region.
+ * <p>
+ * A Send that finds no posted receive waits for one, for the queue pair's RNR policy's
+ * window but at least {@link SiwSettings#rnrGrace()}; meanwhile this connection's receive
+ * stream pauses (later messages must not overtake it), then the Send is refused with DDP's
+ * "no buffer available" Terminate (RFC 5041 §7, untagged error 0x02).
+ */
+final class RdmapReceiver {
+
+	// Selecting with an action instead of the selected-key set allocates nothing per wake-up.
+	private static final java.util.function.Consumer<java.nio.channels.SelectionKey> IGNORE = (key) -> {
+	};
+
+	private final SiwConnection connection;
+
+	private final SiwQueuePair qp;
+
+	private final SocketChannel channel;
+
+	private final Selector selector;
+
+	private final ByteBuffer in;
+
+	private final FpduParser parser;
+
+	private final DdpReceiveValidator validator = new DdpReceiveValidator();
+
+	private final Fpdu fpdu = new Fpdu();
+
+	private final SiwSettings settings;
+
+	private final SgCursor receiveCursor = new SgCursor();
+
+	private final SgCursor responseCursor = new SgCursor();
+
+	private final OutboundReadQueue orq;
+
+	private final InboundReadQueue irq;
+
+	private final RdmapTransmitter transmitter;
+
+	private ReceiveWorkRequest receiving;
+
+	// Segments at least this large are placed straight from the socket when CRC is off.
+	private static final int DIRECT_MINIMUM = 16 * 1024;
+
+	private final boolean directPlacement;
+
+	private int pendingSkip;
+
+	private ByteBuffer directMemory;
+
+	private ByteBuffer directView;
+
+	private boolean responding;
+
+	RdmapReceiver(SiwConnection connection, SiwQueuePair qp, SocketChannel channel, Selector selector, ByteBuffer in,
+			boolean crc, SiwSettings settings) {
+		this.connection = connection;
+		this.qp = qp;
+		this.channel = channel;
+		this.selector = selector;
+		this.in = in;
+		this.parser = new FpduParser(FpduParser.Config.of(crc));
+		this.directPlacement = !crc;
+		this.settings = settings;
+		this.transmitter = connection.transmitter();
+		this.orq = this.transmitter.outboundReads();
+		this.irq = this.transmitter.inboundReads();
+	}
+
+	void run() {
+		this.transmitter.receiveThread(Thread.currentThread());
+		boolean drained = false;
+		try {
+			this.channel.keyFor(this.selector).interestOps(java.nio.channels.SelectionKey.OP_READ);
+			while (this.connection.isEstablished()) {
+				this.in.flip();
+				try {
+					if (this.pendingSkip > 0) {
+						int skip = Math.min(this.pendingSkip, this.in.remaining());
+						this.in.position(this.in.position() + skip);
+						this.pendingSkip -= skip;
+					}
+					while (this.parser.next(this.in, this.fpdu)) {
+						this.validator.validate(this.fpdu);
+						if (!dispatch()) {
+							return;
+						}
+					}
+					if (this.directPlacement && this.pendingSkip == 0) {
+						int direct = placeResponseFromSocket();
+						if (direct < 0) {
+							return;
+						}
+						if (direct > 0) {
+							continue;
+						}
+					}
+				}
+				finally {
+					this.in.compact();
+				}
+				this.transmitter.receiverIdle();
+				if (!this.connection.isEstablished()) {
+					return;
+				}
+				if (drained) {
+					// The last read left room, so the socket was empty: wait before reading.
+					this.selector.select(IGNORE, 1000);
+				}
+				int room = this.in.remaining();
+				int n = this.channel.read(this.in);
+				drained = n < room;
+				if (n < 0) {
+					this.in.flip();
+					try {
+						this.parser.endOfStream(this.in);
+					}
+					finally {
+						this.in.compact();
+					}
+					this.connection.peerClosed();
+					return;
+				}
+			}
+		}
+		catch (IwarpWireException ex) {
+			TerminateError error = ex.terminateError().orElse(TerminateError.RDMAP_UNSPECIFIED_OPERATION_ERROR);
+			this.connection.failWithTerminate(TerminateMessage.of(error),
+					"the peer broke the iWARP protocol: " + ex.getMessage());
+		}
+		catch (IOException ex) {
+			this.connection.transportFailed(ex);
+		}
+	}
+
+	/** @return {@code false} when the stream ended */
+	private boolean dispatch() {
+		return switch (this.fpdu.opcode()) {
+			case SEND, SEND_WITH_INVALIDATE, SEND_WITH_SE, SEND_WITH_SE_AND_INVALIDATE -> placeSend();
+			case RDMA_WRITE -> placeWrite();
+			case RDMA_READ_REQUEST -> queueReadResponse();
+			case RDMA_READ_RESPONSE -> placeReadResponse();
+			case TERMINATE -> {
+				this.connection.terminated(this.fpdu.terminate());
+				yield false;
+			}
+		};
+	}
+
+	// RFC 5040 §5.1, §6.1: a Send goes into the next posted receive, in order.
+	private boolean placeSend() {
+		Fpdu f = this.fpdu;
+		if (this.receiving == null) {
+			ReceiveWorkRequest wr = this.qp.takeReceive(0);
+			if (wr == null) {
+				// About to wait: first send what earlier messages produced.
+				this.transmitter.receiverIdle();
+				wr = this.qp.takeReceive(receiverNotReadyWindow());
+			}
+			if (wr == null) {
+				if (!this.connection.isEstablished()) {
+					return false;
+				}
+				return terminate(TerminateError.DDP_UNTAGGED_INVALID_MSN_NO_BUFFER, "a Send (MSN "
+						+ Integer.toUnsignedString(f.msn()) + ") arrived but no receive was posted in time", false);
+			}
+			String problem = this.qp.table().checkLocalAccess(wr.sgList(), true, this.qp.pd());
+			if (problem != null) {
+				String detail = "receive buffer unusable: " + problem;
+				this.qp.completeReceive(wr, CompletionStatus.LOC_PROT_ERR, 0, false, 0, detail);
+				return terminate(TerminateError.DDP_LOCAL_CATASTROPHIC, detail, false);
+			}
+			this.receiving = wr;
+			this.receiveCursor.reset(wr.sgList());
+		}
+		int length = f.payloadLength();
+		if (this.receiveCursor.position() + length > this.receiveCursor.capacity()) {
+			String detail = "incoming Send of at least " + (this.receiveCursor.position() + length)
+					+ " bytes does not fit the posted receive of " + this.receiveCursor.capacity() + " bytes";
+			this.qp.completeReceive(this.receiving, CompletionStatus.LOC_LEN_ERR, 0, false, 0, detail);
+			this.receiving = null;
+			return terminate(TerminateError.DDP_UNTAGGED_MESSAGE_TOO_LONG, detail, false);
+		}
+		this.receiveCursor.place(f.source(), f.payloadOffset(), length);
+		if (!f.last()) {
+			return true;
+		}
+		ReceiveWorkRequest wr = this.receiving;
+		this.receiving = null;
+		int received = (int) this.receiveCursor.position();
+		this.receiveCursor.clear();
+		boolean invalidate = f.opcode().invalidates();
+		int stag = f.invalidateStag();
+		if (invalidate) {
+			// RFC 5040 §6.10: invalidate the STag before the Send is delivered.
+			try {
+				this.qp.table().invalidateRemotely(stag, this.qp.pd(), this.qp);
+			}
+			catch (RemoteAccessException ex) {
+				this.qp.completeReceive(wr, CompletionStatus.WR_FLUSH_ERR, 0, false, 0,
+						"flushed: the peer's Send with Invalidate named an STag it may not invalidate");
+				return terminate(TerminateError.RDMAP_STAG_CANNOT_BE_INVALIDATED, ex.getMessage(), false);
+			}
+		}
+		this.qp.completeReceive(wr, CompletionStatus.SUCCESS, received, invalidate, invalidate ? stag : 0, null);
+		return true;
+	}
+
+	private long receiverNotReadyWindow() {
+		RnrPolicy policy = this.qp.rnrPolicy();
+		if (policy.isInfinite()) {
+			return Long.MAX_VALUE;
+		}
+		long window = policy.timer().toNanos() * (policy.retryCount() + 1L);
+		return Math.max(window, this.settings.rnrGrace().toNanos());
+	}
+
+	// RFC 5040 §4.3, RFC 5041 §7: a tagged segment is placed only after its buffer checks.
+	private boolean placeWrite() {
+		Fpdu f = this.fpdu;
+		int length = f.payloadLength();
+		SoftwareMemoryRegion region;
+		try {
+			region = this.qp.table().checkRemoteAccess(f.stag(), f.taggedOffset(), length, AccessFlag.REMOTE_WRITE,
+					this.qp.pd(), this.qp);
+		}
+		catch (RemoteAccessException ex) {
+			return terminate(ddpTaggedError(ex), "refused RDMA Write: " + ex.getMessage(), false);
+		}
+		region.memory().put(region.offsetOf(f.taggedOffset()), f.source(), f.payloadOffset(), length);
+		return true;
+	}
+
+	// RFC 5040 §5.4: check the data source, then queue the Read Response for the transmitter.
+	private boolean queueReadResponse() {
+		Fpdu f = this.fpdu;
+		int size = f.readSize();
+		if (size < 0) {
+			return terminate(TerminateError.RDMAP_BASE_OR_BOUNDS_VIOLATION,
+					"Read Request of " + Integer.toUnsignedString(size) + " bytes exceeds 2^31-1", true);
+		}
+		ByteBuffer memory = null;
+		int offset = 0;
+		if (size > 0) {
+			SoftwareMemoryRegion region;
+			try {
+				region = this.qp.table().checkRemoteAccess(f.readSourceStag(), f.readSourceTaggedOffset(), size,
+						AccessFlag.REMOTE_READ, this.qp.pd(), this.qp);
+			}
+			catch (RemoteAccessException ex) {
+				return terminate(rdmapError(ex), "refused RDMA Read Request: " + ex.getMessage(), true);
+			}
+			memory = region.memory();
+			offset = region.offsetOf(f.readSourceTaggedOffset());
+		}
+		if (!this.irq.add(memory, offset, size, f.readSinkStag(), f.readSinkTaggedOffset())) {
+			return terminate(TerminateError.RDMAP_CATASTROPHIC_STREAM, "the peer sent more outstanding Read Requests"
+					+ " than the IRD of " + this.settings.ird() + " agreed in the MPA exchange (RFC 6581)", true);
+		}
+		this.transmitter.kick();
+		return true;
+	}
+
+	// RFC 5040 §5.5: Read Responses arrive in the order of the Read Requests.
+	private boolean placeReadResponse() {
+		Fpdu f = this.fpdu;
+		if (this.orq.isEmpty()) {
+			return terminate(TerminateError.RDMAP_UNEXPECTED_OPCODE, "a Read Response arrived but no Read Request"
+					+ " is outstanding", false);
+		}
+		if (!this.responding) {
+			this.responding = true;
+			this.responseCursor.reset(this.orq.headSgList());
+		}
+		int length = f.payloadLength();
+		long placed = this.responseCursor.position();
+		if (f.stag() != this.orq.headSinkStag()) {
+			return terminate(TerminateError.DDP_TAGGED_INVALID_STAG, String.format(
+					"Read Response names sink STag 0x%08x but the outstanding Read Request named 0x%08x", f.stag(),
+					this.orq.headSinkStag()), false);
+		}
+		if (f.taggedOffset() != this.orq.headSinkOffset() + placed || placed + length > this.orq.headLength()) {
+			return terminate(TerminateError.DDP_TAGGED_BASE_OR_BOUNDS_VIOLATION,
+					"Read Response segment at TO 0x" + Long.toHexString(f.taggedOffset()) + " with " + length
+							+ " bytes lies outside the sink of the outstanding Read Request",
+					false);
+		}
+		this.responseCursor.place(f.source(), f.payloadOffset(), length);
+		if (!f.last()) {
+			return true;
+		}
+		if (this.responseCursor.position() != this.orq.headLength()) {
+			return terminate(TerminateError.DDP_TAGGED_BASE_OR_BOUNDS_VIOLATION, "Read Response of "
+					+ this.responseCursor.position() + " bytes for a Read Request of " + this.orq.headLength(), false);
+		}
+		completeResponse();
+		return true;
+	}
+
+	/**
+	 * Places a large Read Response segment whose header has arrived straight from the socket
+	 * into the sink memory, sparing the copy through the receive buffer (CRC off only: with
+	 * CRC the whole FPDU must be checked before any byte is placed, RFC 5044 §4.4). Only a
+	 * segment that passes every check of {@link #placeReadResponse()} goes this way; anything
+	 * else is left to the parser, which reports it.
+	 * @return 1 if placed, 0 if not applicable, -1 if the stream ended
+	 */
+	private int placeResponseFromSocket() throws IOException {
+		ByteBuffer b = this.in;
+		int pos = b.position();
+		int available = b.remaining();
+		int header = Mpa.LENGTH_FIELD + TaggedHeader.LENGTH;
+		if (available < header) {
+			return 0;
+		}
+		int ulpduLength = Short.toUnsignedInt(b.getShort(pos));
+		int ddp = b.get(pos + 2) & 0xFF;
+		int rdmap = b.get(pos + 3) & 0xFF;
+		// T set, reserved bits clear, DDP and RDMAP version 1, Read Response (RFC 5041 §5.1,
+		// RFC 5040 §4.2); anything else is the parser's to judge.
+		if ((ddp & 0xBF) != 0x81 || rdmap != (0x40 | RdmapOpcode.RDMA_READ_RESPONSE.code())
+				|| ulpduLength < TaggedHeader.LENGTH) {
+			return 0;
+		}
+		int length = ulpduLength - TaggedHeader.LENGTH;
+		if (length < DIRECT_MINIMUM || available - header >= length) {
+			return 0;
+		}
+		boolean last = (ddp & 0x40) != 0;
+		int stag = b.getInt(pos + 4);
+		long taggedOffset = b.getLong(pos + 8);
+		if (this.orq.isEmpty() || stag != this.orq.headSinkStag()) {
+			return 0;
+		}
+		if (!this.responding) {
+			this.responding = true;
+			this.responseCursor.reset(this.orq.headSgList());
+		}
+		long placed = this.responseCursor.position();
+		if (taggedOffset != this.orq.headSinkOffset() + placed || placed + length > this.orq.headLength()
+				|| (last && placed + length != this.orq.headLength())) {
+			return 0;
+		}
+		this.validator.validateTagged(RdmapOpcode.RDMA_READ_RESPONSE, stag, taggedOffset, length, last);
+		int buffered = available - header;
+		this.responseCursor.place(b, pos + header, buffered);
+		b.position(b.limit());
+		this.transmitter.receiverIdle();
+		readInto(this.responseCursor, length - buffered);
+		this.pendingSkip = Mpa.fpduLength(ulpduLength) - header - length;
+		if (last) {
+			completeResponse();
+		}
+		return this.connection.isEstablished() ? 1 : -1;
+	}
+
+	private void readInto(SgCursor cursor, int count) throws IOException {
+		int left = count;
+		while (left > 0) {
+			int piece = cursor.piece(left);
+			ByteBuffer memory = cursor.pieceMemory();
+			if (memory != this.directMemory) {
+				this.directMemory = memory;
+				this.directView = memory.duplicate();
+			}
+			int offset = cursor.pieceOffset();
+			this.directView.limit(offset + piece).position(offset);
+			while (this.directView.hasRemaining()) {
+				int n = this.channel.read(this.directView);
+				if (n < 0) {
+					throw new FpduTruncatedException(count - left, count);
+				}
+				if (n == 0) {
+					this.selector.select(IGNORE, 1000);
+				}
+			}
+			cursor.advance(piece);
+			left -= piece;
+		}
+	}
+
+	private void completeResponse() {
+		long seq = this.orq.headSeq();
+		long boundary = this.orq.headBoundary();
+		this.orq.removeHead();
+		this.responding = false;
+		this.responseCursor.clear();
+		if (seq == OutboundReadQueue.FENCE) {
+			this.qp.acknowledge(boundary);
+		}
+		else {
+			this.qp.readCompleted(seq);
+		}
+		this.transmitter.kick();
+	}
+
+	/**
+	 * Ends the stream with a Terminate quoting the current segment (RFC 5040 §4.8).
+	 * @return {@code false}
+	 */
+	private boolean terminate(TerminateError error, String detail, boolean withReadRequest) {
+		Fpdu f = this.fpdu;
+		ByteBuffer source = f.source();
+		int headerLength = f.tagged() ? TaggedHeader.LENGTH : UntaggedHeader.LENGTH;
+		byte[] ddpHeader = new byte[headerLength];
+		source.get(f.start() + Mpa.LENGTH_FIELD, ddpHeader);
+		byte[] rdmapHeader = null;
+		if (withReadRequest) {
+			rdmapHeader = new byte[ReadRequest.LENGTH];
+			source.get(f.payloadOffset(), rdmapHeader);
+		}
+		this.connection.failWithTerminate(TerminateMessage.of(error, f.ulpduLength(), ddpHeader, rdmapHeader),
+				detail + " (" + error + ")");
+		return false;
+	}
+
+	static TerminateError rdmapError(RemoteAccessException ex) {
+		return switch (ex.error()) {
+			case INVALID_STAG, STAG_INVALIDATED -> TerminateError.RDMAP_INVALID_STAG;
+			case BASE_OR_BOUNDS -> TerminateError.RDMAP_BASE_OR_BOUNDS_VIOLATION;
+			case ACCESS_RIGHTS -> TerminateError.RDMAP_ACCESS_RIGHTS_VIOLATION;
+			case PROTECTION_DOMAIN, WRONG_QUEUE_PAIR -> TerminateError.RDMAP_STAG_NOT_ASSOCIATED;
+			case TO_WRAP -> TerminateError.RDMAP_TO_WRAP;
+			case STAG_CANNOT_BE_INVALIDATED -> TerminateError.RDMAP_STAG_CANNOT_BE_INVALIDATED;
+		};
+	}
+
+	static TerminateError ddpTaggedError(RemoteAccessException ex) {
+		return switch (ex.error()) {
+			case INVALID_STAG, STAG_INVALIDATED, ACCESS_RIGHTS, STAG_CANNOT_BE_INVALIDATED ->
+				TerminateError.DDP_TAGGED_INVALID_STAG;
+			case BASE_OR_BOUNDS -> TerminateError.DDP_TAGGED_BASE_OR_BOUNDS_VIOLATION;
+			case PROTECTION_DOMAIN, WRONG_QUEUE_PAIR -> TerminateError.DDP_TAGGED_STAG_NOT_ASSOCIATED;
+			case TO_WRAP -> TerminateError.DDP_TAGGED_TO_WRAP;
+		};
+	}
+
+}

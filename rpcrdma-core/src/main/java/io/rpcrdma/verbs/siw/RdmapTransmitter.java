@@ -1,0 +1,675 @@
+package io.rpcrdma.verbs.siw;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.rpcrdma.verbs.CompletionStatus;
+import io.rpcrdma.verbs.MemoryRegion;
+import io.rpcrdma.verbs.ScatterGatherEntry;
+import io.rpcrdma.verbs.SendOpcode;
+import io.rpcrdma.verbs.SendWorkRequest;
+import io.rpcrdma.verbs.siw.wire.FpduWriter;
+import io.rpcrdma.verbs.siw.wire.Mpa;
+import io.rpcrdma.verbs.siw.wire.RdmapOpcode;
+import io.rpcrdma.verbs.siw.wire.ReadRequest;
+import io.rpcrdma.verbs.siw.wire.TaggedHeader;
+import io.rpcrdma.verbs.siw.wire.TerminateError;
+import io.rpcrdma.verbs.siw.wire.TerminateMessage;
+import io.rpcrdma.verbs.siw.wire.UntaggedHeader;
+
+/**
+ * The transmit side of one iWARP connection: turns the send queue, queued Read Responses
+ * and a Terminate into FPDUs (RFC 5040 §4, RFC 5041 §5, RFC 5044 §4) sized to the MULPDU,
+ * L set on each message's last segment, and writes them to the non-blocking socket.
+ * <p>
+ * Whoever posts work tries to transmit it at once on its own thread ("inline", no thread
+ * hop) if the transmitter is idle and the message is small; the socket never blocks that
+ * thread: what the kernel does not take is left for the transmit thread, which also sends
+ * large messages and every Read Response. The receive thread therefore never waits for a
+ * send, however much both directions carry.
+ */
+final class RdmapTransmitter implements Runnable {
+
+	/** Messages up to this size may be transmitted on the posting thread. */
+	static final int INLINE_LIMIT = 16 * 1024;
+
+	private static final java.util.function.Consumer<SelectionKey> IGNORE = (key) -> {
+	};
+
+	private static final ReadRequest FENCE_REQUEST = new ReadRequest(0, 0, 0, 0, 0);
+
+	private static final long CLOSE_LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+	private static final System.Logger logger = System.getLogger(RdmapTransmitter.class.getName());
+
+	private final SiwConnection connection;
+
+	private final SiwQueuePair qp;
+
+	private final SocketChannel channel;
+
+	private final FpduWriter writer;
+
+	private final int mulpdu;
+
+	private final OutboundReadQueue orq;
+
+	private final InboundReadQueue irq;
+
+	private final ReentrantLock txLock = new ReentrantLock();
+
+	private final AtomicBoolean workPending = new AtomicBoolean();
+
+	private final ByteBuffer out = ByteBuffer.allocateDirect(4 * Mpa.fpduLength(Mpa.MAX_ULPDU_LENGTH));
+
+	private final SgCursor gatherCursor = new SgCursor();
+
+	// Gathering writes of Read Responses: up to GATHER FPDUs per write.
+	private static final int GATHER = 4;
+
+	private final ByteBuffer[] heads = new ByteBuffer[GATHER];
+
+	private final ByteBuffer[] payloads = new ByteBuffer[GATHER];
+
+	private final ByteBuffer[] trailers = new ByteBuffer[GATHER];
+
+	private final ByteBuffer[] gather = new ByteBuffer[3 * GATHER];
+
+	private volatile Thread thread;
+
+	private volatile Thread receiveThread;
+
+	private boolean deferred;
+
+	private volatile boolean closing;
+
+	private volatile TerminateMessage pendingTerminate;
+
+	private volatile boolean stopped;
+
+	private volatile boolean broken;
+
+	private volatile Selector selector;
+
+	private volatile boolean selecting;
+
+	// The message being segmented.
+	private boolean inMessage;
+
+	private boolean fromSendQueue;
+
+	private RdmapOpcode opcode;
+
+	private int stag;
+
+	private long taggedOffset;
+
+	private int invalidateStag;
+
+	private int msn;
+
+	private int messageOffset;
+
+	private int remaining;
+
+	private ByteBuffer responseMemory;
+
+	private int responseOffset;
+
+	// RFC 5041 §5.3: each untagged queue numbers its messages from 1.
+	private int sendMsn = 1;
+
+	private int readMsn = 1;
+
+	private int terminateMsn = 1;
+
+	private long fencedBelow;
+
+	private long lastNonReadSeq = -1;
+
+	private long lastSignaledSeq = -1;
+
+	private boolean signaled;
+
+	RdmapTransmitter(SiwConnection connection, SiwQueuePair qp, SocketChannel channel, boolean crc, int mulpdu,
+			OutboundReadQueue orq, InboundReadQueue irq) {
+		this.connection = connection;
+		this.qp = qp;
+		this.channel = channel;
+		this.writer = new FpduWriter(crc);
+		for (int i = 0; i < GATHER; i++) {
+			this.heads[i] = ByteBuffer.allocateDirect(TaggedHeader.LENGTH + Mpa.LENGTH_FIELD);
+			this.trailers[i] = ByteBuffer.allocateDirect(8);
+		}
+		this.mulpdu = mulpdu;
+		this.orq = orq;
+		this.irq = irq;
+	}
+
+	OutboundReadQueue outboundReads() {
+		return this.orq;
+	}
+
+	InboundReadQueue inboundReads() {
+		return this.irq;
+	}
+
+	void receiveThread(Thread rx) {
+		this.receiveThread = rx;
+	}
+
+	void start(String name) {
+		Thread t = new Thread(this, name);
+		t.setDaemon(true);
+		this.thread = t;
+		t.start();
+	}
+
+	/**
+	 * New work: transmit it here if possible, else wake the transmit thread.
+	 */
+	void kick() {
+		if (this.stopped) {
+			return;
+		}
+		Thread current = Thread.currentThread();
+		if (current == this.receiveThread) {
+			// The receive thread transmits once it has executed what it read, so that
+			// replies, fences and Read Responses triggered by one read share one write.
+			this.deferred = true;
+			return;
+		}
+		transmitNow(current);
+	}
+
+	/**
+	 * Called by the receive thread when it has executed everything it read: transmits
+	 * what that work produced.
+	 */
+	void receiverIdle() {
+		if (this.deferred) {
+			this.deferred = false;
+			transmitNow(Thread.currentThread());
+		}
+	}
+
+	private void transmitNow(Thread current) {
+		if (this.stopped) {
+			return;
+		}
+		if (this.txLock.isHeldByCurrentThread()) {
+			// Posted from a completion handler that a transmission produced: the running
+			// pump (or the transmit thread) picks the work up.
+			wake();
+			return;
+		}
+		if (current != this.thread && !this.closing && this.txLock.tryLock()) {
+			boolean done;
+			try {
+				done = pump(false);
+			}
+			catch (IOException ex) {
+				done = true;
+				broken(ex);
+			}
+			finally {
+				this.txLock.unlock();
+			}
+			if (done) {
+				return;
+			}
+		}
+		wake();
+	}
+
+	/** Wakes the transmit thread. */
+	void wake() {
+		this.workPending.set(true);
+		Thread t = this.thread;
+		if (t != null) {
+			LockSupport.unpark(t);
+		}
+		Selector s = this.selector;
+		if (s != null && this.selecting) {
+			s.wakeup();
+		}
+	}
+
+	/**
+	 * Ends transmission: after the bytes already framed, the Terminate if given, then the
+	 * TCP stream is closed (RFC 5040 §5.3: a Terminate is the last message of a stream).
+	 * Never blocks.
+	 * @param terminate the Terminate to send, or {@code null} for a plain close
+	 */
+	void close(TerminateMessage terminate) {
+		if (this.closing) {
+			return;
+		}
+		this.pendingTerminate = terminate;
+		this.closing = true;
+		if (this.thread == null) {
+			closeChannel();
+			this.stopped = true;
+			return;
+		}
+		wake();
+	}
+
+	@Override
+	public void run() {
+		try (Selector s = Selector.open()) {
+			this.channel.register(s, SelectionKey.OP_WRITE);
+			this.selector = s;
+			while (!this.stopped) {
+				if (!this.workPending.getAndSet(false) && !this.closing) {
+					LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
+					continue;
+				}
+				this.txLock.lock();
+				try {
+					if (this.closing) {
+						finish();
+						return;
+					}
+					pump(true);
+				}
+				catch (IOException ex) {
+					broken(ex);
+				}
+				finally {
+					this.txLock.unlock();
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			if (!this.closing) {
+				this.connection.transportFailed(ex);
+			}
+		}
+		finally {
+			this.stopped = true;
+			this.selector = null;
+			closeChannel();
+		}
+	}
+
+	/**
+	 * Writing failed (the peer reset or closed the connection). The receive thread decides
+	 * what that means: it still reads what the peer sent before, such as a Terminate
+	 * explaining why, and then sees the end of the stream. Until then nothing more is sent.
+	 */
+	private void broken(IOException ex) {
+		if (!this.broken) {
+			this.broken = true;
+			logger.log(System.Logger.Level.DEBUG, "Writing to the iWARP stream failed: " + ex);
+			this.out.clear();
+			this.connection.wakeReceiver();
+		}
+	}
+
+	private void finish() {
+		long deadline = System.nanoTime() + CLOSE_LINGER_NANOS;
+		try {
+			drain(deadline);
+			TerminateMessage terminate = this.pendingTerminate;
+			if (terminate != null) {
+				this.writer.writeTerminate(this.out, this.terminateMsn++, terminate);
+				drain(deadline);
+			}
+			this.channel.shutdownOutput();
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.log(System.Logger.Level.DEBUG, "Closing the iWARP stream did not complete: " + ex);
+		}
+		finally {
+			this.stopped = true;
+			closeChannel();
+		}
+	}
+
+	private void drain(long deadline) throws IOException {
+		while (this.out.position() > 0 && System.nanoTime() - deadline < 0) {
+			if (!write()) {
+				this.selector.select(IGNORE, 10);
+			}
+		}
+	}
+
+	private void closeChannel() {
+		try {
+			this.channel.close();
+		}
+		catch (IOException ex) {
+			// closing anyway
+		}
+		// A receive thread waiting in its selector would not notice the close by itself.
+		this.connection.wakeReceiver();
+		this.orq.clear();
+		this.irq.clear();
+	}
+
+	/**
+	 * Transmits until there is nothing to do.
+	 * @param mayBlock whether this is the transmit thread, which waits for the socket and
+	 * sends large messages
+	 * @return {@code true} when everything was transmitted, {@code false} when the transmit
+	 * thread must continue
+	 */
+	private boolean pump(boolean mayBlock) throws IOException {
+		if (this.broken) {
+			return true;
+		}
+		while (!this.closing) {
+			if (this.inMessage) {
+				if (!continueMessage(mayBlock)) {
+					return false;
+				}
+				continue;
+			}
+			if (!this.irq.isEmpty()) {
+				if (!mayBlock && this.irq.headLength() > INLINE_LIMIT) {
+					flush(false);
+					return false;
+				}
+				startReadResponse();
+				continue;
+			}
+			SendWorkRequest wr = this.qp.nextToTransmit();
+			if (wr != null && (wr.opcode() != SendOpcode.RDMA_READ || !this.orq.isFull())) {
+				if (!mayBlock && wr.totalLength() > INLINE_LIMIT) {
+					flush(false);
+					return false;
+				}
+				if (!startWorkRequest(wr, mayBlock)) {
+					return false;
+				}
+				continue;
+			}
+			if (needsFence() && !this.orq.isFull()) {
+				if (!room(Mpa.fpduLength(ReadRequest.ULPDU_LENGTH), mayBlock)) {
+					return false;
+				}
+				// A zero-length Read after Sends and Writes: its Response proves they were
+				// processed (RFC 5040 §5.5), which completes them.
+				long boundary = this.lastNonReadSeq + 1;
+				this.orq.add(OutboundReadQueue.FENCE, boundary, 0, 0, 0, List.of());
+				this.writer.writeReadRequest(this.out, this.readMsn++, FENCE_REQUEST);
+				this.fencedBelow = boundary;
+				continue;
+			}
+			return flush(mayBlock);
+		}
+		return flush(mayBlock) && !this.closing;
+	}
+
+	/** @return {@code false} if the socket is full and the transmit thread must go on */
+	/**
+	 * Whether Sends or Writes wait for a fence: a signaled one wants its completion, or
+	 * unsignaled ones fill half the send queue and their slots are needed. Unsignaled work
+	 * alone is not fenced at once, which spares a round trip per message; its errors still
+	 * arrive as a Terminate.
+	 */
+	private boolean needsFence() {
+		if (this.lastNonReadSeq < this.fencedBelow) {
+			return false;
+		}
+		if (this.lastSignaledSeq >= this.fencedBelow) {
+			return true;
+		}
+		// One fence at a time suffices to recycle slots: its Response frees them all.
+		return this.orq.isEmpty()
+				&& this.qp.outstanding() >= Math.max(1, this.qp.attributes().maxSendWorkRequests() / 2);
+	}
+
+	private boolean startWorkRequest(SendWorkRequest wr, boolean mayBlock) throws IOException {
+		SendOpcode op = wr.opcode();
+		List<ScatterGatherEntry> sgList = wr.sgList();
+		String problem = this.qp.table().checkLocalAccess(sgList, op == SendOpcode.RDMA_READ, this.qp.pd());
+		if (problem != null) {
+			this.qp.transmitFailed(CompletionStatus.LOC_PROT_ERR, problem);
+			this.connection.failLocally(TerminateError.RDMAP_LOCAL_CATASTROPHIC, "local protection error: " + problem);
+			return true;
+		}
+		this.signaled = wr.signaled();
+		long total = wr.totalLength();
+		if (total > Integer.MAX_VALUE) {
+			String detail = "work request of " + total + " bytes exceeds the maximum message size of 2^31-1";
+			this.qp.transmitFailed(CompletionStatus.LOC_LEN_ERR, detail);
+			this.connection.failLocally(TerminateError.RDMAP_LOCAL_CATASTROPHIC, detail);
+			return true;
+		}
+		int length = (int) total;
+		switch (op) {
+			case RDMA_READ -> {
+				if (!room(Mpa.fpduLength(ReadRequest.ULPDU_LENGTH), mayBlock)) {
+					return false;
+				}
+				// RFC 5040 §4.4: the sink is named by STag and tagged offset; responses are
+				// placed into the whole scatter list, in order, by the receiver.
+				int sinkStag = 0;
+				long sinkOffset = 0;
+				if (!sgList.isEmpty()) {
+					MemoryRegion first = sgList.get(0).region();
+					sinkStag = first.lkey();
+					sinkOffset = first.address() + sgList.get(0).offset();
+				}
+				long seq = this.qp.transmitted();
+				this.orq.add(seq, seq, sinkStag, sinkOffset, length, sgList);
+				this.writer.writeReadRequest(this.out, this.readMsn++, new ReadRequest(sinkStag, sinkOffset, length,
+						wr.remoteAddress().stag(), wr.remoteAddress().address()));
+				this.fencedBelow = Math.max(this.fencedBelow, seq);
+			}
+			case RDMA_WRITE -> {
+				begin(true, RdmapOpcode.RDMA_WRITE, length);
+				this.stag = wr.remoteAddress().stag();
+				this.taggedOffset = wr.remoteAddress().address();
+				this.gatherCursor.reset(sgList);
+			}
+			case SEND, SEND_WITH_INVALIDATE -> {
+				boolean invalidate = op == SendOpcode.SEND_WITH_INVALIDATE;
+				begin(true, invalidate ? RdmapOpcode.SEND_WITH_INVALIDATE : RdmapOpcode.SEND, length);
+				this.invalidateStag = invalidate ? wr.invalidateStag() : 0;
+				this.msn = this.sendMsn++;
+				this.messageOffset = 0;
+				this.gatherCursor.reset(sgList);
+			}
+		}
+		return true;
+	}
+
+	private void startReadResponse() {
+		for (int i = 0; i < GATHER; i++) {
+			this.payloads[i] = null;
+		}
+		begin(false, RdmapOpcode.RDMA_READ_RESPONSE, this.irq.headLength());
+		this.responseMemory = this.irq.headMemory();
+		this.responseOffset = this.irq.headOffset();
+		this.stag = this.irq.headSinkStag();
+		this.taggedOffset = this.irq.headSinkOffset();
+		this.irq.removeHead();
+	}
+
+	private void begin(boolean sendQueue, RdmapOpcode op, int length) {
+		this.inMessage = true;
+		this.fromSendQueue = sendQueue;
+		this.opcode = op;
+		this.remaining = length;
+	}
+
+	/**
+	 * Sends Read Response segments straight from the registered memory with a gathering
+	 * write (header, payload, pad and zero CRC per FPDU): no copy into the transmit buffer.
+	 * Transmit thread only, CRC off only.
+	 */
+	private boolean continueResponseWithoutCopy() throws IOException {
+		if (!flush(true)) {
+			return false;
+		}
+		int count = 0;
+		long total = 0;
+		while (count < GATHER && this.inMessage) {
+			int n = Math.min(this.mulpdu - TaggedHeader.LENGTH, this.remaining);
+			boolean last = n == this.remaining;
+			ByteBuffer head = this.heads[count].clear();
+			this.writer.writeTaggedHeader(head, last, this.opcode, this.stag, this.taggedOffset, n);
+			head.flip();
+			ByteBuffer payload = this.payloads[count];
+			payload.limit(this.responseOffset + n).position(this.responseOffset);
+			ByteBuffer trailer = this.trailers[count].clear().limit(FpduWriter.trailerLength(n));
+			this.gather[3 * count] = head;
+			this.gather[3 * count + 1] = payload;
+			this.gather[3 * count + 2] = trailer;
+			total += head.remaining() + n + trailer.remaining();
+			this.taggedOffset += n;
+			this.responseOffset += n;
+			this.remaining -= n;
+			count++;
+			if (last) {
+				this.inMessage = false;
+			}
+		}
+		long written = 0;
+		while (written < total) {
+			long w = this.channel.write(this.gather, 0, 3 * count);
+			written += w;
+			if (w == 0) {
+				this.selecting = true;
+				try {
+					this.selector.select(IGNORE, 100);
+				}
+				finally {
+					this.selecting = false;
+				}
+				if (this.closing) {
+					return false;
+				}
+			}
+		}
+		if (!this.inMessage) {
+			for (int i = 0; i < GATHER; i++) {
+				this.payloads[i] = null;
+			}
+			this.responseMemory = null;
+		}
+		return true;
+	}
+
+	/**
+	 * Writes the current message's next segments, each one FPDU of at most MULPDU bytes
+	 * (RFC 5044 §4); segments do not cross scatter/gather entries.
+	 */
+	private boolean continueMessage(boolean mayBlock) throws IOException {
+		if (!this.fromSendQueue && mayBlock && !this.writer.crc() && this.remaining >= INLINE_LIMIT) {
+			if (this.payloads[0] == null) {
+				for (int i = 0; i < GATHER; i++) {
+					this.payloads[i] = this.responseMemory.duplicate();
+				}
+			}
+			return continueResponseWithoutCopy();
+		}
+		boolean tagged = this.opcode.tagged();
+		int header = tagged ? TaggedHeader.LENGTH : UntaggedHeader.LENGTH;
+		int max = Math.min(this.mulpdu - header, this.remaining);
+		ByteBuffer source;
+		int sourceOffset;
+		int n;
+		if (this.fromSendQueue) {
+			n = this.gatherCursor.piece(max);
+			source = (n > 0) ? this.gatherCursor.pieceMemory() : null;
+			sourceOffset = (n > 0) ? this.gatherCursor.pieceOffset() : 0;
+		}
+		else {
+			n = max;
+			source = this.responseMemory;
+			sourceOffset = this.responseOffset;
+		}
+		if (!room(Mpa.fpduLength(header + n), mayBlock)) {
+			return false;
+		}
+		boolean last = n == this.remaining;
+		if (tagged) {
+			this.writer.writeTagged(this.out, last, this.opcode, this.stag, this.taggedOffset, source, sourceOffset, n);
+			this.taggedOffset += n;
+		}
+		else {
+			this.writer.writeUntagged(this.out, last, this.opcode, this.invalidateStag, 0, this.msn,
+					this.messageOffset, source, sourceOffset, n);
+			this.messageOffset += n;
+		}
+		this.remaining -= n;
+		if (this.fromSendQueue) {
+			this.gatherCursor.advance(n);
+		}
+		else {
+			this.responseOffset += n;
+		}
+		if (last) {
+			this.inMessage = false;
+			this.responseMemory = null;
+			if (this.fromSendQueue) {
+				this.gatherCursor.clear();
+				this.lastNonReadSeq = this.qp.transmitted();
+				if (this.signaled) {
+					this.lastSignaledSeq = this.lastNonReadSeq;
+				}
+			}
+		}
+		return true;
+	}
+
+	/** Makes room for an FPDU, writing out what is framed; false if the socket is full. */
+	private boolean room(int needed, boolean mayBlock) throws IOException {
+		if (this.out.remaining() >= needed) {
+			return true;
+		}
+		return flush(mayBlock);
+	}
+
+	/**
+	 * Writes the framed bytes.
+	 * @return {@code true} if all were written
+	 */
+	private boolean flush(boolean mayBlock) throws IOException {
+		while (this.out.position() > 0) {
+			if (write()) {
+				continue;
+			}
+			if (!mayBlock) {
+				return false;
+			}
+			this.selecting = true;
+			try {
+				this.selector.select(IGNORE, 100);
+			}
+			finally {
+				this.selecting = false;
+			}
+			if (this.closing) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/** @return whether bytes were written */
+	private boolean write() throws IOException {
+		this.out.flip();
+		int n;
+		try {
+			n = this.channel.write(this.out);
+		}
+		finally {
+			this.out.compact();
+		}
+		return n > 0;
+	}
+
+}

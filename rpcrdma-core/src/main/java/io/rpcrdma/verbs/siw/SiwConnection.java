@@ -1,0 +1,636 @@
+package io.rpcrdma.verbs.siw;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.rpcrdma.verbs.CompletionStatus;
+import io.rpcrdma.verbs.ConnectParameters;
+import io.rpcrdma.verbs.ConnectTimeoutException;
+import io.rpcrdma.verbs.ConnectionEvent;
+import io.rpcrdma.verbs.ConnectionEventListener;
+import io.rpcrdma.verbs.ConnectionEventType;
+import io.rpcrdma.verbs.ConnectionFailedException;
+import io.rpcrdma.verbs.ConnectionRefusedException;
+import io.rpcrdma.verbs.ConnectionRejectedException;
+import io.rpcrdma.verbs.PrivateData;
+import io.rpcrdma.verbs.QueuePair;
+import io.rpcrdma.verbs.RdmaConnection;
+import io.rpcrdma.verbs.siw.wire.IwarpWireException;
+import io.rpcrdma.verbs.siw.wire.Mpa;
+import io.rpcrdma.verbs.siw.wire.MpaConnectionParameters;
+import io.rpcrdma.verbs.siw.wire.MpaFrame;
+import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
+import io.rpcrdma.verbs.siw.wire.MpaNegotiator;
+import io.rpcrdma.verbs.siw.wire.MpaRejectedException;
+import io.rpcrdma.verbs.siw.wire.TerminateError;
+import io.rpcrdma.verbs.siw.wire.TerminateMessage;
+
+/**
+ * One end of an iWARP connection: a TCP connection that carries the MPA exchange (RFC 5044
+ * §7.1 with RFC 6581's IRD/ORD) and then RDMAP messages, with a receive thread (MPA setup,
+ * then {@link RdmapReceiver}) and a transmit thread ({@link RdmapTransmitter}).
+ * <p>
+ * The SPI's private data travels as the MPA ULP private data, after the 4 IRD/ORD bytes.
+ * Errors end the stream with a Terminate (RFC 5040 §4.8, §5.3) and close it; events go to
+ * the connection's listener on the thread that observed the change.
+ */
+final class SiwConnection implements RdmaConnection, Runnable {
+
+	private static final System.Logger logger = System.getLogger(SiwConnection.class.getName());
+
+	private enum State {
+
+		CONNECTING, ESTABLISHED, CLOSED
+
+	}
+
+	private final SiwProvider provider;
+
+	private final SiwSettings settings;
+
+	private final boolean active;
+
+	private final AtomicReference<State> state = new AtomicReference<>(State.CONNECTING);
+
+	private final CompletableFuture<RdmaConnection> established = new CompletableFuture<>();
+
+	private final ByteBuffer in = ByteBuffer.allocateDirect(4 * Mpa.fpduLength(Mpa.MAX_ULPDU_LENGTH));
+
+	private final ConnectParameters parameters;
+
+	private final SiwListener listenerSide;
+
+	private volatile SiwQueuePair qp;
+
+	private volatile ConnectionEventListener listener;
+
+	private volatile SocketChannel channel;
+
+	private volatile Selector selector;
+
+	private volatile InetSocketAddress localAddress;
+
+	private volatile InetSocketAddress remoteAddress;
+
+	private volatile PrivateData remotePrivateData = PrivateData.EMPTY;
+
+	private volatile RdmapTransmitter transmitter;
+
+	private volatile SiwConnectionRequest request;
+
+	private MpaConnectionParameters mpa;
+
+	private int peerIrd;
+
+	private SiwConnection(SiwProvider provider, SiwSettings settings, boolean active, SiwQueuePair qp,
+			ConnectParameters parameters, SocketChannel channel, SiwListener listenerSide) {
+		this.provider = provider;
+		this.settings = settings;
+		this.active = active;
+		this.qp = qp;
+		this.parameters = parameters;
+		this.channel = channel;
+		this.listenerSide = listenerSide;
+		this.listener = (parameters != null && parameters.listener() != null) ? parameters.listener()
+				: ConnectionEventListener.NONE;
+		this.remoteAddress = (parameters != null) ? parameters.remoteAddress() : null;
+	}
+
+	static SiwConnection active(SiwProvider provider, SiwSettings settings, SiwQueuePair qp,
+			ConnectParameters parameters) {
+		return new SiwConnection(provider, settings, true, qp, parameters, null, null);
+	}
+
+	static SiwConnection passive(SiwProvider provider, SiwSettings settings, SocketChannel channel,
+			SiwListener listener) {
+		return new SiwConnection(provider, settings, false, null, null, channel, listener);
+	}
+
+	CompletableFuture<RdmaConnection> establishedFuture() {
+		return this.established;
+	}
+
+	RdmapTransmitter transmitter() {
+		return this.transmitter;
+	}
+
+	@Override
+	public void run() {
+		try {
+			boolean up = this.active ? connectActively() : answerPassively();
+			if (up) {
+				new RdmapReceiver(this, this.qp, this.channel, this.selector, this.in, this.mpa.crc(), this.settings)
+					.run();
+			}
+		}
+		catch (Throwable ex) {
+			logger.log(System.Logger.Level.ERROR, "iWARP connection thread failed", ex);
+			transportFailed(ex);
+		}
+		finally {
+			Selector s = this.selector;
+			if (s != null) {
+				try {
+					s.close();
+				}
+				catch (IOException ex) {
+					// closing anyway
+				}
+			}
+			if (this.transmitter == null) {
+				closeChannel();
+			}
+		}
+	}
+
+	// ---- active side ------------------------------------------------------------------
+
+	private boolean connectActively() {
+		long timeoutNanos = this.parameters.timeout().toNanos();
+		long deadline = System.nanoTime() + timeoutNanos;
+		MpaNegotiator negotiator = new MpaNegotiator(this.settings.crcPolicy());
+		MpaFrame request = negotiator.request(MpaIrdOrd.of(this.settings.ird(), this.settings.ord()),
+				this.parameters.privateData().bytes());
+		MpaFrame reply = null;
+		try {
+			SocketChannel ch = SocketChannel.open();
+			this.channel = ch;
+			if (this.state.get() != State.CONNECTING) {
+				closeChannel();
+				return false;
+			}
+			configure(ch);
+			ch.socket().connect(this.parameters.remoteAddress(),
+					(int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
+			ch.configureBlocking(false);
+			openSelector(ch);
+			MpaExchange.send(ch, this.selector, request, deadline);
+			reply = MpaExchange.receive(ch, this.selector, this.in, MpaFrame.Kind.REPLY, deadline);
+			this.mpa = negotiator.initiatorParameters(request, reply);
+		}
+		catch (MpaRejectedException ex) {
+			PrivateData data = privateDataOf(ex.reply().privateData());
+			connectFailed(new ConnectionRejectedException("The peer at " + this.parameters.remoteAddress()
+					+ " rejected the connection request (MPA Reply with R set, RFC 5044 §7.1)", data), data);
+			return false;
+		}
+		catch (SocketTimeoutException ex) {
+			connectFailed(new ConnectTimeoutException("The peer at " + this.parameters.remoteAddress()
+					+ " did not answer the connection request within " + this.parameters.timeout().toMillis()
+					+ " ms; check that it is up and answers connection requests"), PrivateData.EMPTY);
+			return false;
+		}
+		catch (ConnectException ex) {
+			connectFailed(new ConnectionRefusedException("Nothing accepts TCP connections at "
+					+ this.parameters.remoteAddress() + " (" + ex.getMessage()
+					+ "); start the listener first or check the address"), PrivateData.EMPTY);
+			return false;
+		}
+		catch (IOException | IwarpWireException ex) {
+			connectFailed(new ConnectionFailedException(ConnectionEventType.CONNECT_ERROR, "Connecting to "
+					+ this.parameters.remoteAddress() + " failed: " + ex.getMessage()), PrivateData.EMPTY);
+			return false;
+		}
+		this.peerIrd = (reply.irdOrd() != null) ? reply.irdOrd().ird() : this.settings.ord();
+		PrivateData data = privateDataOf(reply.privateData());
+		this.remotePrivateData = data;
+		try {
+			this.qp.enterReadyToSend();
+		}
+		catch (RuntimeException ex) {
+			connectFailed(new ConnectionFailedException(ConnectionEventType.CONNECT_ERROR,
+					"The queue pair became unusable while connecting: " + ex.getMessage()), PrivateData.EMPTY);
+			return false;
+		}
+		startTransmitter();
+		if (!this.state.compareAndSet(State.CONNECTING, State.ESTABLISHED)) {
+			this.transmitter.close(null);
+			return false;
+		}
+		emit(new ConnectionEvent(ConnectionEventType.ESTABLISHED, data,
+				"connection to " + this.remoteAddress + " established"));
+		this.established.complete(this);
+		return true;
+	}
+
+	// ---- passive side -----------------------------------------------------------------
+
+	private boolean answerPassively() {
+		SocketChannel ch = this.channel;
+		MpaFrame requestFrame;
+		try {
+			configure(ch);
+			this.remoteAddress = (InetSocketAddress) ch.getRemoteAddress();
+			this.localAddress = (InetSocketAddress) ch.getLocalAddress();
+			ch.configureBlocking(false);
+			openSelector(ch);
+			long deadline = System.nanoTime() + this.settings.mpaTimeout().toNanos();
+			requestFrame = MpaExchange.receive(ch, this.selector, this.in, MpaFrame.Kind.REQUEST, deadline);
+		}
+		catch (IOException | IwarpWireException ex) {
+			logger.log(System.Logger.Level.DEBUG, "Dropping a TCP connection that sent no valid MPA Request: " + ex);
+			abandon();
+			return false;
+		}
+		MpaNegotiator negotiator = new MpaNegotiator(this.settings.crcPolicy());
+		if (negotiator.refusal(requestFrame).isPresent()) {
+			try {
+				MpaExchange.send(ch, this.selector, negotiator.rejectReply(requestFrame, new byte[0]),
+						System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
+			}
+			catch (IOException ex) {
+				logger.log(System.Logger.Level.DEBUG, "The refused requester is gone: " + ex);
+			}
+			finally {
+				abandon();
+			}
+			return false;
+		}
+		SiwConnectionRequest req = new SiwConnectionRequest(this, this.listenerSide, requestFrame, negotiator,
+				privateDataOf(requestFrame.privateData()));
+		this.request = req;
+		this.listenerSide.deliver(req);
+		// Wait for the answer; a requester that gives up closes its end, which expires the request.
+		try {
+			while (req.isPending()) {
+				int n = ch.read(this.in);
+				if (n < 0) {
+					req.expire();
+					break;
+				}
+				if (n == 0) {
+					SelectionKey key = ch.keyFor(this.selector);
+					key.interestOps(SelectionKey.OP_READ);
+					this.selector.select(50);
+					this.selector.selectedKeys().clear();
+				}
+			}
+		}
+		catch (IOException ex) {
+			// The requester reset the connection, or the provider closed.
+			req.expire();
+		}
+		if (!req.isAccepted()) {
+			abandon();
+			return false;
+		}
+		return this.state.get() == State.ESTABLISHED;
+	}
+
+	/**
+	 * Whether the requester closed its end while its request waited; for accept.
+	 */
+	boolean requesterGone() {
+		try {
+			ByteBuffer probe = ByteBuffer.allocate(1);
+			return this.channel.read(probe) < 0;
+		}
+		catch (IOException ex) {
+			return true;
+		}
+	}
+
+	/**
+	 * Accepts: sends the MPA Reply and makes the queue pair ready; for
+	 * {@link SiwConnectionRequest#accept}.
+	 */
+	void acceptWith(SiwQueuePair acceptor, MpaFrame requestFrame, MpaNegotiator negotiator, PrivateData data,
+			ConnectionEventListener events) {
+		this.qp = acceptor;
+		this.listener = (events != null) ? events : ConnectionEventListener.NONE;
+		MpaFrame reply = negotiator.acceptReply(requestFrame,
+				requestFrame.enhanced() ? MpaIrdOrd.of(this.settings.ird(), this.settings.ord()) : null, data.bytes());
+		try {
+			MpaExchange.send(this.channel, this.selector, reply, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+		}
+		catch (IOException ex) {
+			acceptor.enterError("accept failed: " + ex.getMessage(), null, null);
+			throw new ConnectionFailedException(ConnectionEventType.CONNECT_ERROR,
+					"Sending the MPA Reply to " + this.remoteAddress + " failed: " + ex.getMessage());
+		}
+		this.mpa = negotiator.responderParameters(requestFrame, reply);
+		this.peerIrd = (requestFrame.irdOrd() != null) ? requestFrame.irdOrd().ird() : this.settings.ord();
+		acceptor.enterReadyToSend();
+		startTransmitter();
+		this.state.set(State.ESTABLISHED);
+		emit(new ConnectionEvent(ConnectionEventType.ESTABLISHED, this.remotePrivateData,
+				"connection from " + this.remoteAddress + " established"));
+		this.selector.wakeup();
+	}
+
+	/**
+	 * Rejects: sends the MPA Reply with R set and closes.
+	 */
+	void rejectWith(MpaFrame requestFrame, MpaNegotiator negotiator, PrivateData data) {
+		try {
+			MpaExchange.send(this.channel, this.selector, negotiator.rejectReply(requestFrame, data.bytes()),
+					System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
+			this.channel.shutdownOutput();
+		}
+		catch (IOException ex) {
+			logger.log(System.Logger.Level.DEBUG, "The rejected requester is gone: " + ex);
+		}
+		this.selector.wakeup();
+	}
+
+	void setRemotePrivateData(PrivateData data) {
+		this.remotePrivateData = data;
+	}
+
+	// ---- common -----------------------------------------------------------------------
+
+	private void configure(SocketChannel ch) throws IOException {
+		ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+		ch.setOption(StandardSocketOptions.SO_KEEPALIVE, this.settings.keepAlive());
+		if (this.settings.keepAlive()) {
+			// Half-open detection: probe an idle peer after 30 s, give up after 3 unanswered
+			// probes 5 s apart, instead of the kernel's default two hours.
+			setIfSupported(ch, jdk.net.ExtendedSocketOptions.TCP_KEEPIDLE, 30);
+			setIfSupported(ch, jdk.net.ExtendedSocketOptions.TCP_KEEPINTERVAL, 5);
+			setIfSupported(ch, jdk.net.ExtendedSocketOptions.TCP_KEEPCOUNT, 3);
+		}
+	}
+
+	private static void setIfSupported(SocketChannel ch, java.net.SocketOption<Integer> option, int value)
+			throws IOException {
+		if (ch.supportedOptions().contains(option)) {
+			ch.setOption(option, value);
+		}
+	}
+
+	private void openSelector(SocketChannel ch) throws IOException {
+		Selector s = Selector.open();
+		this.selector = s;
+		ch.register(s, SelectionKey.OP_READ);
+		if (this.localAddress == null) {
+			this.localAddress = (InetSocketAddress) ch.getLocalAddress();
+		}
+	}
+
+	private void startTransmitter() {
+		int mss = this.settings.mss();
+		if (mss == 0) {
+			// The MSS Linux uses with TCP timestamps: a 64 KiB MTU on loopback, else Ethernet's
+			// 1500, less the IP header (20 or 40 bytes), the TCP header and its 12-byte option.
+			java.net.InetAddress peer = (this.remoteAddress != null) ? this.remoteAddress.getAddress() : null;
+			boolean ipv6 = peer instanceof java.net.Inet6Address;
+			int mtu = (peer != null && peer.isLoopbackAddress()) ? 65536 : 1500;
+			mss = mtu - (ipv6 ? 40 : 20) - 20 - 12;
+		}
+		RdmapTransmitter tx = new RdmapTransmitter(this, this.qp, this.channel, this.mpa.crc(), Mpa.mulpdu(mss),
+				new OutboundReadQueue(Math.max(1, Math.min(this.settings.ord(), this.peerIrd))),
+				new InboundReadQueue(this.settings.ird()));
+		this.transmitter = tx;
+		tx.start("siw-tx-" + this.qp.queuePairNumber());
+	}
+
+	OutboundReadQueue outboundReads() {
+		return this.transmitter.outboundReads();
+	}
+
+	InboundReadQueue inboundReads() {
+		return this.transmitter.inboundReads();
+	}
+
+	boolean isEstablished() {
+		return this.state.get() == State.ESTABLISHED;
+	}
+
+	private static PrivateData privateDataOf(byte[] bytes) {
+		return (bytes.length <= PrivateData.MAX_LENGTH) ? new PrivateData(bytes) : PrivateData.EMPTY;
+	}
+
+	/**
+	 * The connection attempt ended without a connection.
+	 */
+	void connectFailed(ConnectionFailedException failure, PrivateData data) {
+		if (!this.state.compareAndSet(State.CONNECTING, State.CLOSED)) {
+			return;
+		}
+		closeChannel();
+		SiwQueuePair q = this.qp;
+		if (q != null && this.active) {
+			q.enterError(failure.getMessage(), null, null);
+		}
+		this.provider.connectionClosed(this);
+		try {
+			if (this.active) {
+				emit(new ConnectionEvent(failure.eventType(), data, failure.getMessage()));
+			}
+		}
+		finally {
+			this.established.completeExceptionally(failure);
+		}
+	}
+
+	private void abandon() {
+		this.state.compareAndSet(State.CONNECTING, State.CLOSED);
+		closeChannel();
+		this.provider.connectionClosed(this);
+	}
+
+	/**
+	 * A local error: the stream ends with a Terminate reporting it.
+	 */
+	void failLocally(TerminateError error, String detail) {
+		failWithTerminate(TerminateMessage.of(error), detail);
+	}
+
+	/**
+	 * An error this end detected: Terminate, close, ERROR and DISCONNECTED.
+	 */
+	void failWithTerminate(TerminateMessage terminate, String detail) {
+		if (!this.state.compareAndSet(State.ESTABLISHED, State.CLOSED)) {
+			return;
+		}
+		this.qp.enterError(detail, null, null);
+		this.transmitter.close(terminate);
+		this.provider.connectionClosed(this);
+		emit(ConnectionEvent.of(ConnectionEventType.ERROR, detail));
+		emit(ConnectionEvent.of(ConnectionEventType.DISCONNECTED, "connection failed: " + detail));
+	}
+
+	/**
+	 * The peer sent a Terminate (RFC 5040 §4.8): the oldest outstanding work request fails
+	 * with the status its error means.
+	 */
+	void terminated(TerminateMessage terminate) {
+		if (!this.state.compareAndSet(State.ESTABLISHED, State.CLOSED)) {
+			return;
+		}
+		String detail = "the peer terminated the connection: " + terminate.error().map(Enum::name).orElse("error")
+				+ " (layer " + terminate.layer() + ", type " + terminate.errorType() + ", code 0x"
+				+ Integer.toHexString(terminate.errorCode()) + ")";
+		this.qp.enterError(detail, statusFor(terminate), detail);
+		this.transmitter.close(null);
+		this.provider.connectionClosed(this);
+		emit(ConnectionEvent.of(ConnectionEventType.ERROR, detail));
+		emit(ConnectionEvent.of(ConnectionEventType.DISCONNECTED, "connection failed: " + detail));
+	}
+
+	/**
+	 * The completion status a Terminate means for the work request it names: protection
+	 * errors (RFC 5040 §7, RFC 5041 §7) are remote access errors, "no buffer" stands for
+	 * receiver-not-ready, "message too long" for a receive too small.
+	 * @param terminate the Terminate
+	 * @return the status
+	 */
+	static CompletionStatus statusFor(TerminateMessage terminate) {
+		int layer = terminate.layer();
+		int type = terminate.errorType();
+		if (layer == TerminateError.LAYER_RDMAP && type == 0x1) {
+			return CompletionStatus.REM_ACCESS_ERR;
+		}
+		if (layer == TerminateError.LAYER_DDP && type == 0x1) {
+			return CompletionStatus.REM_ACCESS_ERR;
+		}
+		if (layer == TerminateError.LAYER_DDP && type == 0x2) {
+			if (terminate.errorCode() == TerminateError.DDP_UNTAGGED_INVALID_MSN_NO_BUFFER.errorCode()) {
+				return CompletionStatus.RNR_RETRY_EXC_ERR;
+			}
+			if (terminate.errorCode() == TerminateError.DDP_UNTAGGED_MESSAGE_TOO_LONG.errorCode()) {
+				return CompletionStatus.REM_INV_REQ_ERR;
+			}
+		}
+		return CompletionStatus.REM_OP_ERR;
+	}
+
+	/** The peer closed the TCP stream. */
+	void peerClosed() {
+		if (!this.state.compareAndSet(State.ESTABLISHED, State.CLOSED)) {
+			return;
+		}
+		this.qp.enterError("disconnected by the peer", null, null);
+		this.transmitter.close(null);
+		this.provider.connectionClosed(this);
+		emit(ConnectionEvent.of(ConnectionEventType.DISCONNECTED, "disconnected by the peer"));
+	}
+
+	/** The TCP connection failed (reset, keepalive timeout, I/O error). */
+	void transportFailed(Throwable ex) {
+		if (this.state.get() == State.CONNECTING) {
+			if (this.active) {
+				connectFailed(new ConnectionFailedException(ConnectionEventType.CONNECT_ERROR,
+						"Connecting failed: " + ex), PrivateData.EMPTY);
+			}
+			else {
+				abandon();
+			}
+			return;
+		}
+		if (!this.state.compareAndSet(State.ESTABLISHED, State.CLOSED)) {
+			return;
+		}
+		String detail = "the TCP connection failed: " + ex.getMessage();
+		this.qp.enterError(detail, null, null);
+		this.transmitter.close(null);
+		this.provider.connectionClosed(this);
+		emit(ConnectionEvent.of(ConnectionEventType.ERROR, detail));
+		emit(ConnectionEvent.of(ConnectionEventType.DISCONNECTED, "connection failed: " + detail));
+	}
+
+	@Override
+	public void disconnect() {
+		State current = this.state.get();
+		if (current == State.CONNECTING) {
+			if (this.active) {
+				connectFailed(new ConnectionFailedException(ConnectionEventType.CONNECT_ERROR,
+						"The connection attempt to " + this.remoteAddress + " was abandoned locally"), PrivateData.EMPTY);
+			}
+			else {
+				SiwConnectionRequest req = this.request;
+				if (req != null) {
+					req.expire();
+				}
+				abandon();
+				Selector s = this.selector;
+				if (s != null) {
+					s.wakeup();
+				}
+			}
+			return;
+		}
+		if (!this.state.compareAndSet(State.ESTABLISHED, State.CLOSED)) {
+			return;
+		}
+		this.qp.enterError("disconnected locally", null, null);
+		this.transmitter.close(null);
+		this.provider.connectionClosed(this);
+		emit(ConnectionEvent.of(ConnectionEventType.DISCONNECTED, "disconnected locally"));
+	}
+
+	void wakeReceiver() {
+		Selector s = this.selector;
+		if (s != null) {
+			s.wakeup();
+		}
+	}
+
+	void closeChannel() {
+		SocketChannel ch = this.channel;
+		if (ch != null) {
+			try {
+				ch.close();
+			}
+			catch (IOException ex) {
+				// closing anyway
+			}
+		}
+		Selector s = this.selector;
+		if (s != null) {
+			s.wakeup();
+		}
+	}
+
+	private void emit(ConnectionEvent event) {
+		try {
+			this.listener.onEvent(this, event);
+		}
+		catch (Throwable ex) {
+			logger.log(System.Logger.Level.ERROR, "Connection event listener threw; listeners must handle their errors",
+					ex);
+		}
+	}
+
+	@Override
+	public QueuePair queuePair() {
+		return this.qp;
+	}
+
+	@Override
+	public InetSocketAddress localAddress() {
+		return this.localAddress;
+	}
+
+	@Override
+	public InetSocketAddress remoteAddress() {
+		return this.remoteAddress;
+	}
+
+	@Override
+	public PrivateData remotePrivateData() {
+		return this.remotePrivateData;
+	}
+
+	@Override
+	public boolean isConnected() {
+		return this.state.get() == State.ESTABLISHED;
+	}
+
+	@Override
+	public String toString() {
+		return "SiwConnection[" + this.localAddress + " -> " + this.remoteAddress + ", " + this.state.get() + "]";
+	}
+
+}

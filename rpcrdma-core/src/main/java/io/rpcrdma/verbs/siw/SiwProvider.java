@@ -1,0 +1,239 @@
+package io.rpcrdma.verbs.siw;
+
+import java.net.InetSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.rpcrdma.verbs.CompletionHandler;
+import io.rpcrdma.verbs.CompletionQueue;
+import io.rpcrdma.verbs.ConnectParameters;
+import io.rpcrdma.verbs.ConnectionRequestHandler;
+import io.rpcrdma.verbs.ProtectionDomain;
+import io.rpcrdma.verbs.QueuePair;
+import io.rpcrdma.verbs.QueuePairAttributes;
+import io.rpcrdma.verbs.QueuePairStateException;
+import io.rpcrdma.verbs.RdmaConnection;
+import io.rpcrdma.verbs.RdmaListener;
+import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.soft.MemoryRegionTable;
+import io.rpcrdma.verbs.soft.SoftwareProtectionDomain;
+
+/**
+ * The software iWARP provider: one instance is one software RNIC with its own memory region
+ * table. Connections are TCP connections carrying MPA, DDP and RDMAP (RFC 5044, 5041, 5040,
+ * with RFC 6581's enhanced connection setup), wire-compatible with Linux siw; each
+ * connection has a receive thread and a transmit thread. Settings are described by
+ * {@link SiwSettings}.
+ */
+public final class SiwProvider implements RdmaProvider {
+
+	private final SiwSettings settings;
+
+	private final MemoryRegionTable regions = new MemoryRegionTable();
+
+	private final AtomicInteger queuePairNumbers = new AtomicInteger(ThreadLocalRandom.current().nextInt(1, 1 << 20));
+
+	private final Set<SoftwareProtectionDomain> domains = ConcurrentHashMap.newKeySet();
+
+	private final Set<SiwCompletionQueue> completionQueues = ConcurrentHashMap.newKeySet();
+
+	private final Set<SiwQueuePair> queuePairs = ConcurrentHashMap.newKeySet();
+
+	private final Set<SiwListener> listeners = ConcurrentHashMap.newKeySet();
+
+	private final Set<SiwConnection> connections = ConcurrentHashMap.newKeySet();
+
+	private volatile boolean closed;
+
+	/**
+	 * Opens a provider; prefer {@code RdmaProviders.open("siw")}.
+	 * @param settings the settings
+	 */
+	public SiwProvider(SiwSettings settings) {
+		this.settings = Objects.requireNonNull(settings, "settings");
+	}
+
+	/**
+	 * The settings in force.
+	 * @return the settings
+	 */
+	public SiwSettings settings() {
+		return this.settings;
+	}
+
+	@Override
+	public String name() {
+		return SiwProviderFactory.NAME;
+	}
+
+	@Override
+	public ProtectionDomain allocateProtectionDomain() {
+		checkOpen();
+		SoftwareProtectionDomain pd = new SoftwareProtectionDomain(this, this.regions, this.domains::remove);
+		this.domains.add(pd);
+		return pd;
+	}
+
+	@Override
+	public CompletionQueue createCompletionQueue(int capacity, CompletionHandler handler) {
+		checkOpen();
+		SiwCompletionQueue cq = new SiwCompletionQueue(this, capacity, handler);
+		this.completionQueues.add(cq);
+		return cq;
+	}
+
+	@Override
+	public QueuePair createQueuePair(QueuePairAttributes attributes) {
+		checkOpen();
+		Objects.requireNonNull(attributes, "attributes");
+		if (!(attributes.protectionDomain() instanceof SoftwareProtectionDomain pd) || pd.provider() != this) {
+			throw new IllegalArgumentException(
+					"The protection domain was not allocated by this siw provider; allocate it here");
+		}
+		if (pd.isClosed()) {
+			throw new IllegalStateException("The protection domain is closed; allocate a new one");
+		}
+		checkCompletionQueue(attributes.sendCompletionQueue(), "send");
+		checkCompletionQueue(attributes.receiveCompletionQueue(), "receive");
+		SiwQueuePair qp = new SiwQueuePair(this, attributes, this.queuePairNumbers.getAndIncrement() & 0xffffff);
+		this.queuePairs.add(qp);
+		return qp;
+	}
+
+	private void checkCompletionQueue(CompletionQueue cq, String role) {
+		if (!(cq instanceof SiwCompletionQueue siw) || siw.provider() != this) {
+			throw new IllegalArgumentException(
+					"The " + role + " completion queue was not created by this siw provider; create it here");
+		}
+		if (cq.isClosed()) {
+			throw new IllegalStateException("The " + role + " completion queue is closed; create a new one");
+		}
+	}
+
+	@Override
+	public RdmaListener listen(InetSocketAddress address, ConnectionRequestHandler handler) {
+		checkOpen();
+		Objects.requireNonNull(address, "address");
+		Objects.requireNonNull(handler, "handler");
+		SiwListener listener = new SiwListener(this, handler, address.isUnresolved() ? resolve(address) : address);
+		this.listeners.add(listener);
+		if (this.closed) {
+			listener.close();
+		}
+		return listener;
+	}
+
+	@Override
+	public CompletableFuture<RdmaConnection> connect(QueuePair queuePair, ConnectParameters parameters) {
+		checkOpen();
+		Objects.requireNonNull(parameters, "parameters");
+		if (!(queuePair instanceof SiwQueuePair qp) || qp.provider() != this) {
+			throw new IllegalArgumentException("Connect needs a queue pair created by this siw provider, got " + queuePair);
+		}
+		ConnectParameters resolved = parameters;
+		if (parameters.remoteAddress().isUnresolved()) {
+			resolved = new ConnectParameters(resolve(parameters.remoteAddress()), parameters.privateData(),
+					parameters.timeout(), parameters.listener());
+		}
+		SiwConnection connection = SiwConnection.active(this, this.settings, qp, resolved);
+		if (!qp.attach(connection)) {
+			throw new QueuePairStateException("Queue pair " + qp.queuePairNumber() + " is " + qp.state()
+					+ " or already connecting; connect a new queue pair in INIT");
+		}
+		this.connections.add(connection);
+		start(connection, "siw-rx-" + qp.queuePairNumber());
+		return connection.establishedFuture();
+	}
+
+	/**
+	 * Resolves a host name given as an unresolved address.
+	 * @throws IllegalArgumentException if the name does not resolve
+	 */
+	static InetSocketAddress resolve(InetSocketAddress address) {
+		InetSocketAddress resolved = new InetSocketAddress(address.getHostString(), address.getPort());
+		if (resolved.isUnresolved()) {
+			throw new IllegalArgumentException("Host name '" + address.getHostString() + "' does not resolve to an IP "
+					+ "address; the siw provider needs a real TCP address (give an IP address or a resolvable name)");
+		}
+		return resolved;
+	}
+
+	boolean startPassive(SocketChannel channel, SiwListener listener) {
+		if (this.closed) {
+			return false;
+		}
+		SiwConnection connection = SiwConnection.passive(this, this.settings, channel, listener);
+		this.connections.add(connection);
+		start(connection, "siw-rx-passive");
+		return true;
+	}
+
+	private static void start(Runnable runnable, String name) {
+		Thread thread = new Thread(runnable, name);
+		thread.setDaemon(true);
+		thread.start();
+	}
+
+	@Override
+	public boolean isClosed() {
+		return this.closed;
+	}
+
+	@Override
+	public void close() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		for (SiwListener listener : List.copyOf(this.listeners)) {
+			listener.close();
+		}
+		for (SiwConnection connection : List.copyOf(this.connections)) {
+			connection.disconnect();
+		}
+		for (SiwQueuePair qp : List.copyOf(this.queuePairs)) {
+			qp.close();
+		}
+		for (SiwCompletionQueue cq : List.copyOf(this.completionQueues)) {
+			cq.close();
+		}
+		for (SoftwareProtectionDomain pd : List.copyOf(this.domains)) {
+			pd.close();
+		}
+		this.domains.clear();
+	}
+
+	void queuePairClosed(SiwQueuePair qp) {
+		this.queuePairs.remove(qp);
+	}
+
+	void completionQueueClosed(SiwCompletionQueue cq) {
+		this.completionQueues.remove(cq);
+	}
+
+	void listenerClosed(SiwListener listener) {
+		this.listeners.remove(listener);
+	}
+
+	void connectionClosed(SiwConnection connection) {
+		this.connections.remove(connection);
+	}
+
+	private void checkOpen() {
+		if (this.closed) {
+			throw new IllegalStateException("The siw provider is closed; open a new one with RdmaProviders.open(\"siw\")");
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "SiwProvider[" + this.settings + "]";
+	}
+
+}

@@ -1,0 +1,121 @@
+package io.rpcrdma.verbs.siw;
+
+import java.time.Duration;
+
+import io.rpcrdma.verbs.PrivateData;
+import io.rpcrdma.verbs.RdmaProviderConfig;
+import io.rpcrdma.verbs.siw.wire.CrcPolicy;
+import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
+
+/**
+ * The settings of the software iWARP provider, read from {@link RdmaProviderConfig} keys:
+ * <ul>
+ * <li>{@code siw.crc}: {@code off} (default; CRC32c is used when the peer asks, RFC 5044
+ * §7.1) or {@code require} (ask for it and refuse a peer that will not use it);</li>
+ * <li>{@code siw.ird} and {@code siw.ord}: the inbound and outbound RDMA Read queue depths
+ * offered in the RFC 6581 enhanced MPA exchange (default 32 each, at most 16383);</li>
+ * <li>{@code siw.mss}: the effective MSS FPDUs are sized for (RFC 5044 §4); 0 (default)
+ * picks what Linux uses with TCP timestamps: 65483 (IPv4) or 65464 (IPv6) on loopback
+ * addresses, whose MTU is 64 KiB, and 1448 or 1428 over Ethernet;</li>
+ * <li>{@code siw.rnr-grace-millis}: how long a Send that finds no posted receive waits for one
+ * at least, whatever the receiving queue pair's {@link io.rpcrdma.verbs.RnrPolicy} says
+ * (iWARP has no receiver-not-ready retry on the wire; default 250);</li>
+ * <li>{@code siw.mpa-timeout-millis}: how long a responder waits for the initiator's MPA
+ * Request (default 10000);</li>
+ * <li>{@code siw.keepalive}: {@code true} (default) to set SO_KEEPALIVE, probing an idle
+ * peer after 30 s and giving up after 3 unanswered probes 5 s apart (where the platform
+ * supports those options), so that a half-open connection fails within about 45 s.</li>
+ * </ul>
+ *
+ * @param crcPolicy whether to ask for MPA CRC
+ * @param ird inbound Read Requests accepted at once
+ * @param ord outbound Read Requests in flight at once
+ * @param mss the effective MSS, or 0 for automatic
+ * @param rnrGrace the least time a Send waits for a receive
+ * @param mpaTimeout how long a responder waits for the MPA Request
+ * @param keepAlive whether to set SO_KEEPALIVE
+ */
+public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Duration rnrGrace, Duration mpaTimeout,
+		boolean keepAlive) {
+
+	/** Setting key for the CRC policy. */
+	public static final String CRC = "siw.crc";
+
+	/** Setting key for the IRD. */
+	public static final String IRD = "siw.ird";
+
+	/** Setting key for the ORD. */
+	public static final String ORD = "siw.ord";
+
+	/** Setting key for the MSS. */
+	public static final String MSS = "siw.mss";
+
+	/** Setting key for the receiver-not-ready grace time. */
+	public static final String RNR_GRACE_MILLIS = "siw.rnr-grace-millis";
+
+	/** Setting key for the MPA Request timeout. */
+	public static final String MPA_TIMEOUT_MILLIS = "siw.mpa-timeout-millis";
+
+	/** Setting key for SO_KEEPALIVE. */
+	public static final String KEEPALIVE = "siw.keepalive";
+
+	/**
+	 * The most MPA private data this provider sends: IRD/ORD plus the SPI's
+	 * {@link PrivateData#MAX_LENGTH}, within Linux siw's 256-byte limit.
+	 */
+	public static final int MAX_MPA_PRIVATE_DATA = MpaIrdOrd.LENGTH + PrivateData.MAX_LENGTH;
+
+	/**
+	 * Validates the settings.
+	 * @param crcPolicy whether to ask for MPA CRC
+	 * @param ird inbound Read Requests accepted at once
+	 * @param ord outbound Read Requests in flight at once
+	 * @param mss the effective MSS, or 0 for automatic
+	 * @param rnrGrace the least time a Send waits for a receive
+	 * @param mpaTimeout how long a responder waits for the MPA Request
+	 * @param keepAlive whether to set SO_KEEPALIVE
+	 */
+	public SiwSettings {
+		if (ird < 1 || ird > MpaIrdOrd.MAX_VALUE || ord < 1 || ord > MpaIrdOrd.MAX_VALUE) {
+			throw new IllegalArgumentException(IRD + " and " + ORD + " must be 1 to " + MpaIrdOrd.MAX_VALUE
+					+ " (RFC 6581 has 14 bits for them), got " + ird + " and " + ord);
+		}
+		if (mss != 0 && (mss < 128 || mss > 65535)) {
+			throw new IllegalArgumentException(MSS + " must be 0 (automatic) or 128 to 65535, got " + mss);
+		}
+		if (rnrGrace.isNegative() || mpaTimeout.isNegative() || mpaTimeout.isZero()) {
+			throw new IllegalArgumentException(RNR_GRACE_MILLIS + " must not be negative and " + MPA_TIMEOUT_MILLIS
+					+ " must be positive");
+		}
+	}
+
+	/**
+	 * The defaults: CRC when asked, IRD and ORD 32, automatic MSS, 250 ms RNR grace, 10 s MPA
+	 * timeout, keepalive on.
+	 * @return the defaults
+	 */
+	public static SiwSettings defaults() {
+		return from(RdmaProviderConfig.defaults());
+	}
+
+	/**
+	 * Reads the settings from provider properties.
+	 * @param config the properties
+	 * @return the settings
+	 * @throws IllegalArgumentException if a value is malformed or out of range
+	 */
+	public static SiwSettings from(RdmaProviderConfig config) {
+		String crc = config.get(CRC).orElse("off").trim().toLowerCase(java.util.Locale.ROOT);
+		CrcPolicy policy = switch (crc) {
+			case "off", "false", "when-asked" -> CrcPolicy.OFF_UNLESS_ASKED;
+			case "require", "required", "on", "true" -> CrcPolicy.REQUIRE;
+			default -> throw new IllegalArgumentException(
+					"Provider setting '" + CRC + "' must be 'off' or 'require' but is '" + crc + "'");
+		};
+		String keepAlive = config.get(KEEPALIVE).orElse("true").trim();
+		return new SiwSettings(policy, config.getInt(IRD, 32), config.getInt(ORD, 32), config.getInt(MSS, 0),
+				Duration.ofMillis(config.getInt(RNR_GRACE_MILLIS, 250)),
+				Duration.ofMillis(config.getInt(MPA_TIMEOUT_MILLIS, 10_000)), Boolean.parseBoolean(keepAlive));
+	}
+
+}

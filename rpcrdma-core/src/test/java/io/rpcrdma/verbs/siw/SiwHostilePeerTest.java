@@ -1,0 +1,307 @@
+package io.rpcrdma.verbs.siw;
+
+import static io.rpcrdma.verbs.AccessFlag.LOCAL_WRITE;
+import static io.rpcrdma.verbs.AccessFlag.REMOTE_READ;
+import static io.rpcrdma.verbs.AccessFlag.REMOTE_WRITE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.rpcrdma.verbs.CompletionStatus;
+import io.rpcrdma.verbs.ConnectParameters;
+import io.rpcrdma.verbs.MemoryRegion;
+import io.rpcrdma.verbs.PrivateData;
+import io.rpcrdma.verbs.ProtectionDomain;
+import io.rpcrdma.verbs.RdmaListener;
+import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.RdmaProviders;
+import io.rpcrdma.verbs.ScatterGatherEntry;
+import io.rpcrdma.verbs.SendWorkRequest;
+import io.rpcrdma.verbs.conformance.Endpoint;
+import io.rpcrdma.verbs.siw.wire.CrcPolicy;
+import io.rpcrdma.verbs.siw.wire.Fpdu;
+import io.rpcrdma.verbs.siw.wire.FpduParser;
+import io.rpcrdma.verbs.siw.wire.FpduWriter;
+import io.rpcrdma.verbs.siw.wire.MpaCodec;
+import io.rpcrdma.verbs.siw.wire.MpaFrame;
+import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
+import io.rpcrdma.verbs.siw.wire.MpaNegotiator;
+import io.rpcrdma.verbs.siw.wire.RdmapOpcode;
+import io.rpcrdma.verbs.siw.wire.ReadRequest;
+import io.rpcrdma.verbs.siw.wire.TerminateError;
+import io.rpcrdma.verbs.siw.wire.TerminateMessage;
+
+/**
+ * A hostile peer on a raw TCP socket completes the MPA exchange, then breaks the rules:
+ * garbage, a too-short or truncated FPDU, an oversized Read Request, a wrong MSN, a bogus
+ * STag, a Read Request beyond its region. Each time the provider answers with the Terminate
+ * naming the error (RFC 5040 §4.8, codes of RFC 5040 §7, RFC 5041 §7, RFC 5044 §8) and closes
+ * the connection; it places nothing outside its regions, keeps serving other connections,
+ * and leaks no thread or registered region.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SiwHostilePeerTest {
+
+	private static final Duration DEADLINE = Duration.ofSeconds(10);
+
+	private static final int REGION = 4096;
+
+	private RdmaProvider provider;
+
+	private ProtectionDomain pd;
+
+	private MemoryRegion target;
+
+	private RdmaListener listener;
+
+	private final List<Endpoint> accepted = new CopyOnWriteArrayList<>();
+
+	@BeforeEach
+	void listen() {
+		this.provider = RdmaProviders.open("siw");
+		this.pd = this.provider.allocateProtectionDomain();
+		this.target = this.pd.registerMemory(ByteBuffer.allocateDirect(REGION), Set.of(LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ));
+		this.listener = this.provider.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), (request) -> {
+			Endpoint server = new Endpoint(this.provider, this.pd, DEADLINE, UnaryOperator.identity());
+			server.postReceive(1, server.register(64, 0, LOCAL_WRITE));
+			this.accepted.add(server);
+			server.connection = request.accept(server.qp, PrivateData.EMPTY, server.events);
+		});
+	}
+
+	@AfterEach
+	void close() {
+		this.provider.close();
+	}
+
+	@Test
+	void garbageAfterTheMpaExchangeIsTerminated() throws Exception {
+		try (HostilePeer peer = HostilePeer.connect(this.listener)) {
+			peer.write("GARBAGE!GARBAGE!GARBAGE!".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+			// 'GA' announces 18241 bytes; 'R' has DDP version 2 (RFC 5041 §5.1 requires 1).
+			peer.assertTerminatedWith(TerminateError.DDP_UNTAGGED_INVALID_VERSION);
+		}
+	}
+
+	@Test
+	void anFpduShorterThanAnyDdpHeaderIsAFramingError() throws Exception {
+		try (HostilePeer peer = HostilePeer.connect(this.listener)) {
+			peer.write(new byte[] { 0, 5, 0x41, 0x43, 0, 0, 0, 0, 0, 0, 0, 0 });
+			peer.assertTerminatedWith(TerminateError.MPA_FPDU_FRAMING_ERROR);
+		}
+	}
+
+	@Test
+	void aStreamEndingInsideAnFpduIsTerminated() throws Exception {
+		try (HostilePeer peer = HostilePeer.connect(this.listener)) {
+			ByteBuffer send = peer.fpdu((writer, out) -> writer.writeUntagged(out, true, RdmapOpcode.SEND, 0, 0, 1, 0,
+					ByteBuffer.allocate(32), 0, 32));
+			peer.write(java.util.Arrays.copyOf(send.array(), 20));
+			peer.socket.shutdownOutput();
+			peer.assertTerminatedWith(TerminateError.MPA_TCP_CONNECTION_LOST);
+		}
+	}
+
+	@Test
+	void anOversizedReadRequestIsTerminated() throws Exception {
+		try (HostilePeer peer = HostilePeer.connect(this.listener)) {
+			ByteBuffer out = ByteBuffer.allocate(80);
+			// A Read Request must be exactly 46 bytes of ULPDU (RFC 5040 §4.4); this one claims 60.
+			out.putShort((short) 60).put((byte) 0x41).put((byte) 0x41).putInt(0).putInt(1).putInt(1).putInt(0);
+			out.putInt(0).putLong(0).putInt(64).putInt(this.target.stag()).putLong(this.target.address());
+			out.put(new byte[14]).putInt(0);
+			peer.write(java.util.Arrays.copyOf(out.array(), out.position()));
+			peer.assertTerminatedWith(TerminateError.DDP_UNTAGGED_MESSAGE_TOO_LONG);
+		}
+	}
+
+	@Test
+	void aWrongMsnIsTerminated() throws Exception {
+		try (HostilePeer peer = HostilePeer.connect(this.listener)) {
+			peer.write(peer.fpdu((writer, out) -> writer.writeUntagged(out, true, RdmapOpcode.SEND, 0, 0, 7, 0,
+					ByteBuffer.allocate(8), 0, 8)).array());
+			peer.assertTerminatedWith(TerminateError.DDP_UNTAGGED_INVALID_MSN_RANGE);
+		}
+		assertThat(this.accepted.get(0).receives.next().status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+	}
+
+	@Test
+	void anRdmaWriteWithABogusStagIsTerminatedAndPlacesNothing() throws Exception {
+		try (HostilePeer peer = HostilePeer.connect(this.listener)) {
+			peer.write(peer.fpdu((writer, out) -> writer.writeTagged(out, true, RdmapOpcode.RDMA_WRITE,
+					this.target.stag() ^ 0x01020300, this.target.address(), ByteBuffer.wrap(new byte[64]).put(0, (byte) 1), 0, 64))
+				.array());
+			TerminateMessage terminate = peer.assertTerminatedWith(TerminateError.DDP_TAGGED_INVALID_STAG);
+			assertThat(terminate.ddpHeaderIncluded()).isTrue();
+		}
+		assertUntouched();
+	}
+
+	@Test
+	void anRdmaWritePastTheRegionIsTerminatedAndPlacesNothing() throws Exception {
+		try (HostilePeer peer = HostilePeer.connect(this.listener)) {
+			byte[] ones = new byte[64];
+			java.util.Arrays.fill(ones, (byte) 1);
+			peer.write(peer.fpdu((writer, out) -> writer.writeTagged(out, true, RdmapOpcode.RDMA_WRITE,
+					this.target.stag(), this.target.address() + REGION - 32, ByteBuffer.wrap(ones), 0, 64)).array());
+			peer.assertTerminatedWith(TerminateError.DDP_TAGGED_BASE_OR_BOUNDS_VIOLATION);
+		}
+		assertUntouched();
+	}
+
+	@Test
+	void aReadRequestBeyondTheRegionIsTerminatedQuotingIt() throws Exception {
+		try (HostilePeer peer = HostilePeer.connect(this.listener)) {
+			ReadRequest beyond = new ReadRequest(0x1234, 0, 128, this.target.stag(), this.target.address() + REGION - 64);
+			peer.write(peer.fpdu((writer, out) -> writer.writeReadRequest(out, 1, beyond)).array());
+			TerminateMessage terminate = peer.assertTerminatedWith(TerminateError.RDMAP_BASE_OR_BOUNDS_VIOLATION);
+			assertThat(terminate.rdmapHeaderIncluded()).isTrue();
+			assertThat(ReadRequest.decode(ByteBuffer.wrap(terminate.rdmapHeader()), 0)).isEqualTo(beyond);
+		}
+	}
+
+	@Test
+	void afterHostilePeersTheProviderServesOthersAndLeaksNothing() throws Exception {
+		int regionsBefore = this.pd.registeredRegionCount();
+		for (int i = 0; i < 3; i++) {
+			try (HostilePeer peer = HostilePeer.connect(this.listener)) {
+				peer.write(peer.fpdu((writer, out) -> writer.writeTagged(out, true, RdmapOpcode.RDMA_WRITE, 0x0badbad0,
+						0, ByteBuffer.allocate(8), 0, 8)).array());
+				peer.assertTerminatedWith(TerminateError.DDP_TAGGED_INVALID_STAG);
+			}
+		}
+		awaitNoConnectionThreads();
+		try (RdmaProvider other = RdmaProviders.open("siw")) {
+			Endpoint client = new Endpoint(other, null, DEADLINE, UnaryOperator.identity());
+			client.connection = other.connect(client.qp, ConnectParameters.to(this.listener.localAddress()).withTimeout(DEADLINE))
+				.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(client.registerPattern(16, 5))));
+			assertThat(client.sends.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+			Endpoint served = this.accepted.get(this.accepted.size() - 1);
+			assertThat(served.receives.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+			client.connection.disconnect();
+		}
+		for (Endpoint server : this.accepted) {
+			server.qp.close();
+		}
+		awaitNoConnectionThreads();
+		// Each accepted connection registered one receive buffer; nothing else was registered.
+		assertThat(this.pd.registeredRegionCount()).isEqualTo(regionsBefore + this.accepted.size());
+	}
+
+	private void assertUntouched() {
+		ByteBuffer memory = this.target.buffer();
+		for (int i = 0; i < REGION; i++) {
+			assertThat(memory.get(i)).as("byte %d of the target region", i).isZero();
+		}
+	}
+
+	private static void awaitNoConnectionThreads() throws InterruptedException {
+		long end = System.nanoTime() + DEADLINE.toNanos();
+		for (Thread thread : Thread.getAllStackTraces().keySet()) {
+			if (thread.getName().startsWith("siw-rx") || thread.getName().startsWith("siw-tx")) {
+				thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())));
+				assertThat(thread.isAlive()).as("connection thread %s ended", thread.getName()).isFalse();
+			}
+		}
+	}
+
+	@FunctionalInterface
+	interface FpduBuilder {
+
+		void write(FpduWriter writer, ByteBuffer out);
+
+	}
+
+	/** A raw TCP peer that speaks just enough MPA to be accepted. */
+	private static final class HostilePeer implements AutoCloseable {
+
+		final Socket socket;
+
+		private final InputStream in;
+
+		private HostilePeer(Socket socket) throws IOException {
+			this.socket = socket;
+			this.in = socket.getInputStream();
+		}
+
+		static HostilePeer connect(RdmaListener listener) throws IOException {
+			Socket socket = new Socket();
+			socket.setTcpNoDelay(true);
+			socket.setSoTimeout((int) DEADLINE.toMillis());
+			socket.connect(listener.localAddress());
+			HostilePeer peer = new HostilePeer(socket);
+			MpaCodec codec = new MpaCodec();
+			MpaNegotiator negotiator = new MpaNegotiator(CrcPolicy.OFF_UNLESS_ASKED);
+			peer.write(codec.encode(negotiator.request(MpaIrdOrd.of(4, 4), new byte[0])).array());
+			ByteBuffer reply = ByteBuffer.allocate(MpaCodec.HEADER_LENGTH + 512);
+			Optional<MpaFrame> frame = Optional.empty();
+			while (frame.isEmpty()) {
+				int b = peer.in.read();
+				assertThat(b).as("MPA Reply byte").isNotNegative();
+				reply.put((byte) b);
+				reply.flip();
+				frame = codec.decode(reply, MpaFrame.Kind.REPLY);
+				reply.compact();
+			}
+			assertThat(frame.get().reject()).isFalse();
+			return peer;
+		}
+
+		ByteBuffer fpdu(FpduBuilder builder) {
+			ByteBuffer out = ByteBuffer.allocate(256);
+			builder.write(new FpduWriter(false), out);
+			return ByteBuffer.wrap(java.util.Arrays.copyOf(out.array(), out.position()));
+		}
+
+		void write(byte[] bytes) throws IOException {
+			this.socket.getOutputStream().write(bytes);
+		}
+
+		/**
+		 * Reads until the provider closes: it must have sent one Terminate with the error.
+		 */
+		TerminateMessage assertTerminatedWith(TerminateError error) throws IOException {
+			byte[] all = this.in.readAllBytes();
+			ByteBuffer received = ByteBuffer.wrap(all);
+			FpduParser parser = new FpduParser(FpduParser.Config.of(false));
+			Fpdu fpdu = new Fpdu();
+			TerminateMessage terminate = null;
+			while (parser.next(received, fpdu)) {
+				if (fpdu.opcode() == RdmapOpcode.TERMINATE) {
+					assertThat(fpdu.queueNumber()).as("Terminate queue (RFC 5040 §4.8)").isEqualTo(2);
+					assertThat(fpdu.msn()).as("Terminate MSN").isEqualTo(1);
+					terminate = fpdu.terminate();
+				}
+			}
+			assertThat(received.hasRemaining()).as("bytes after the last FPDU").isFalse();
+			assertThat(terminate).as("a Terminate before the connection closed").isNotNull();
+			assertThat(terminate.error()).as("Terminate %s", terminate).contains(error);
+			return terminate;
+		}
+
+		@Override
+		public void close() throws IOException {
+			this.socket.close();
+		}
+
+	}
+
+}

@@ -1,0 +1,200 @@
+package io.rpcrdma.verbs.siw;
+
+import static io.rpcrdma.verbs.AccessFlag.LOCAL_WRITE;
+import static io.rpcrdma.verbs.AccessFlag.REMOTE_READ;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.rpcrdma.verbs.CompletionStatus;
+import io.rpcrdma.verbs.ConnectParameters;
+import io.rpcrdma.verbs.MemoryRegion;
+import io.rpcrdma.verbs.PrivateData;
+import io.rpcrdma.verbs.RdmaConnection;
+import io.rpcrdma.verbs.RdmaListener;
+import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.RdmaProviderConfig;
+import io.rpcrdma.verbs.RdmaProviders;
+import io.rpcrdma.verbs.ScatterGatherEntry;
+import io.rpcrdma.verbs.SendWorkRequest;
+import io.rpcrdma.verbs.conformance.Completion;
+import io.rpcrdma.verbs.conformance.Endpoint;
+import io.rpcrdma.verbs.siw.wire.TerminateError;
+import io.rpcrdma.verbs.siw.wire.TerminateMessage;
+
+/**
+ * Behaviour of the siw provider beyond the conformance kit: it is the default provider,
+ * bulk Reads in both directions of one connection do not deadlock, and its settings are
+ * validated.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SiwProviderTest {
+
+	private static final Duration DEADLINE = Duration.ofSeconds(60);
+
+	@Test
+	void siwIsTheAutomaticChoiceWithoutAnRdmaDevice() {
+		try (RdmaProvider provider = RdmaProviders.open("auto")) {
+			assertThat(provider.name()).isIn("siw", "disni");
+		}
+	}
+
+	@Test
+	void sixtyFourMebibyteReadsInBothDirectionsAtOnceFinish() throws Exception {
+		int size = 64 << 20;
+		try (RdmaProvider a = RdmaProviders.open("siw"); RdmaProvider b = RdmaProviders.open("siw")) {
+			Endpoint server = new Endpoint(a, null, DEADLINE, UnaryOperator.identity());
+			Endpoint client = new Endpoint(b, null, DEADLINE, UnaryOperator.identity());
+			connect(client, server);
+			MemoryRegion serverSource = server.registerPattern(size, 1, REMOTE_READ);
+			MemoryRegion clientSource = client.registerPattern(size, 2, REMOTE_READ);
+			MemoryRegion serverSink = server.register(size, 0, LOCAL_WRITE);
+			MemoryRegion clientSink = client.register(size, 0, LOCAL_WRITE);
+			CountDownLatch start = new CountDownLatch(1);
+			CompletableFuture<Completion> clientRead = CompletableFuture.supplyAsync(() -> {
+				await(start);
+				client.qp.postSend(SendWorkRequest.rdmaRead(1, serverSource.remoteAddress(0), ScatterGatherEntry.of(clientSink)));
+				return client.sends.next();
+			});
+			CompletableFuture<Completion> serverRead = CompletableFuture.supplyAsync(() -> {
+				await(start);
+				server.qp.postSend(SendWorkRequest.rdmaRead(2, clientSource.remoteAddress(0), ScatterGatherEntry.of(serverSink)));
+				return server.sends.next();
+			});
+			start.countDown();
+			assertThat(clientRead.get(DEADLINE.toSeconds(), TimeUnit.SECONDS).status()).isEqualTo(CompletionStatus.SUCCESS);
+			assertThat(serverRead.get(DEADLINE.toSeconds(), TimeUnit.SECONDS).status()).isEqualTo(CompletionStatus.SUCCESS);
+			assertPattern(clientSink.buffer(), size, 1);
+			assertPattern(serverSink.buffer(), size, 2);
+		}
+	}
+
+	@Test
+	void sendsLargerThanOneFpduAreSegmentedAndReassembledWithASmallMss() throws Exception {
+		RdmaProviderConfig smallMss = RdmaProviderConfig.defaults().with(SiwSettings.MSS, "536");
+		try (RdmaProvider a = RdmaProviders.open("siw", smallMss); RdmaProvider b = RdmaProviders.open("siw", smallMss)) {
+			Endpoint server = new Endpoint(a, null, DEADLINE, UnaryOperator.identity());
+			Endpoint client = new Endpoint(b, null, DEADLINE, UnaryOperator.identity());
+			MemoryRegion inbox = server.register(100_000, 0, LOCAL_WRITE);
+			server.postReceive(1, inbox);
+			connect(client, server);
+			client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(client.registerPattern(99_999, 7))));
+			assertThat(client.sends.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+			Completion received = server.receives.next();
+			assertThat(received.byteLength()).isEqualTo(99_999);
+			for (int i = 0; i < 99_999; i++) {
+				assertThat(inbox.buffer().get(i)).isEqualTo((byte) (7 + i));
+			}
+		}
+	}
+
+	@Test
+	void readsBeyondThePeersIrdWaitTheirTurn() throws Exception {
+		RdmaProviderConfig oneInbound = RdmaProviderConfig.defaults().with(SiwSettings.IRD, "1");
+		try (RdmaProvider a = RdmaProviders.open("siw", oneInbound); RdmaProvider b = RdmaProviders.open("siw")) {
+			Endpoint server = new Endpoint(a, null, DEADLINE, UnaryOperator.identity());
+			Endpoint client = new Endpoint(b, null, DEADLINE, UnaryOperator.identity());
+			connect(client, server);
+			MemoryRegion source = server.registerPattern(64 * 1024, 3, REMOTE_READ);
+			MemoryRegion sink = client.register(64 * 1024, 0, LOCAL_WRITE);
+			// The server advertised IRD 1 (RFC 6581), so the client has one Read in flight at a
+			// time; had it sent more, the server would have terminated the connection.
+			for (int i = 0; i < 16; i++) {
+				client.qp.postSend(SendWorkRequest.rdmaRead(i, source.remoteAddress(i * 4096),
+						ScatterGatherEntry.of(sink, i * 4096, 4096)));
+			}
+			assertThat(client.sends.next(16)).extracting(Completion::status).containsOnly(CompletionStatus.SUCCESS);
+			assertPattern(sink.buffer(), 64 * 1024, 3);
+			assertThat(client.connection.isConnected()).isTrue();
+		}
+	}
+
+	@Test
+	void hostNamesAreResolvedAndUnknownOnesRefused() throws Exception {
+		try (RdmaProvider a = RdmaProviders.open("siw"); RdmaProvider b = RdmaProviders.open("siw")) {
+			Endpoint server = new Endpoint(a, null, DEADLINE, UnaryOperator.identity());
+			Endpoint client = new Endpoint(b, null, DEADLINE, UnaryOperator.identity());
+			CompletableFuture<RdmaConnection> accepted = new CompletableFuture<>();
+			try (RdmaListener listener = a.listen(InetSocketAddress.createUnresolved("localhost", 0),
+					(request) -> accepted.complete(request.accept(server.qp, PrivateData.EMPTY, server.events)))) {
+				client.connection = b.connect(client.qp,
+						ConnectParameters.to(InetSocketAddress.createUnresolved("localhost", listener.localAddress().getPort())))
+					.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+				assertThat(accepted.get(DEADLINE.toSeconds(), TimeUnit.SECONDS).isConnected()).isTrue();
+			}
+			org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+				.isThrownBy(() -> a.listen(InetSocketAddress.createUnresolved("no-such-host.invalid", 0), (request) -> {
+				}))
+				.withMessageContaining("does not resolve");
+		}
+	}
+
+	@Test
+	void terminateErrorsMapToTheInitiatorsCompletionStatus() {
+		assertThat(SiwConnection.statusFor(TerminateMessage.of(TerminateError.RDMAP_INVALID_STAG)))
+			.isEqualTo(CompletionStatus.REM_ACCESS_ERR);
+		assertThat(SiwConnection.statusFor(TerminateMessage.of(TerminateError.DDP_TAGGED_BASE_OR_BOUNDS_VIOLATION)))
+			.isEqualTo(CompletionStatus.REM_ACCESS_ERR);
+		assertThat(SiwConnection.statusFor(TerminateMessage.of(TerminateError.DDP_UNTAGGED_INVALID_MSN_NO_BUFFER)))
+			.isEqualTo(CompletionStatus.RNR_RETRY_EXC_ERR);
+		assertThat(SiwConnection.statusFor(TerminateMessage.of(TerminateError.DDP_UNTAGGED_MESSAGE_TOO_LONG)))
+			.isEqualTo(CompletionStatus.REM_INV_REQ_ERR);
+		assertThat(SiwConnection.statusFor(TerminateMessage.of(TerminateError.MPA_CRC_ERROR)))
+			.isEqualTo(CompletionStatus.REM_OP_ERR);
+		assertThat(SiwConnection.statusFor(TerminateMessage.of(TerminateError.RDMAP_LOCAL_CATASTROPHIC)))
+			.isEqualTo(CompletionStatus.REM_OP_ERR);
+	}
+
+	@Test
+	void settingsAreValidated() {
+		assertThat(SiwSettings.defaults().ird()).isEqualTo(32);
+		assertThat(SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.CRC, "require")).crcPolicy())
+			.isEqualTo(io.rpcrdma.verbs.siw.wire.CrcPolicy.REQUIRE);
+		org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+			.isThrownBy(() -> SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.CRC, "maybe")))
+			.withMessageContaining(SiwSettings.CRC);
+		org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+			.isThrownBy(() -> SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.ORD, "0")))
+			.withMessageContaining(SiwSettings.ORD);
+		assertThat(SiwSettings.MAX_MPA_PRIVATE_DATA).isLessThanOrEqualTo(io.rpcrdma.verbs.siw.wire.MpaCodec.SIW_MAX_PRIVATE_DATA_LENGTH);
+	}
+
+	private static void connect(Endpoint client, Endpoint server) throws Exception {
+		CompletableFuture<RdmaConnection> accepted = new CompletableFuture<>();
+		try (RdmaListener listener = server.provider.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+				(request) -> accepted.complete(request.accept(server.qp, PrivateData.EMPTY, server.events)))) {
+			client.connection = client.provider
+				.connect(client.qp, ConnectParameters.to(listener.localAddress()).withListener(client.events))
+				.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			server.connection = accepted.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+		}
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static void assertPattern(ByteBuffer buffer, int size, int seed) {
+		for (int i = 0; i < size; i++) {
+			if (buffer.get(i) != (byte) (seed + i)) {
+				throw new AssertionError("Byte " + i + " is " + buffer.get(i) + " but should be " + (byte) (seed + i));
+			}
+		}
+	}
+
+}
