@@ -1,8 +1,6 @@
 package io.rpcrdma.verbs.siw;
 
 import java.lang.System.Logger.Level;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rpcrdma.verbs.CompletionHandler;
 import io.rpcrdma.verbs.CompletionOpcode;
@@ -10,6 +8,7 @@ import io.rpcrdma.verbs.CompletionQueue;
 import io.rpcrdma.verbs.CompletionQueueOverrunException;
 import io.rpcrdma.verbs.CompletionStatus;
 import io.rpcrdma.verbs.WorkCompletion;
+import io.rpcrdma.verbs.support.CompletionNotifier;
 
 /**
  * A completion queue: a ring of pre-allocated {@link WorkCompletion} slots, so that
@@ -28,11 +27,7 @@ final class SiwCompletionQueue implements CompletionQueue {
 
 	private final int mask;
 
-	private final CompletionHandler handler;
-
-	private final AtomicBoolean armed = new AtomicBoolean();
-
-	private final AtomicInteger dispatching = new AtomicInteger();
+	private final CompletionNotifier notifier;
 
 	private long head;
 
@@ -61,7 +56,7 @@ final class SiwCompletionQueue implements CompletionQueue {
 			this.ring[i] = new WorkCompletion();
 		}
 		this.mask = size - 1;
-		this.handler = handler;
+		this.notifier = new CompletionNotifier(this, handler);
 	}
 
 	@Override
@@ -100,25 +95,9 @@ final class SiwCompletionQueue implements CompletionQueue {
 	 * may take application locks that posting threads hold.
 	 */
 	void notifyIfArmed() {
-		if (this.handler != null && this.armed.get() && this.queued > 0 && this.armed.compareAndSet(true, false)) {
-			dispatch();
+		if (this.queued > 0) {
+			this.notifier.notifyIfArmed();
 		}
-	}
-
-	private void dispatch() {
-		// Serialise handler calls: completions of one queue come from several connections.
-		if (this.dispatching.getAndIncrement() != 0) {
-			return;
-		}
-		do {
-			try {
-				this.handler.onCompletion(this);
-			}
-			catch (Throwable ex) {
-				logger.log(Level.ERROR, "Completion handler threw; handlers must handle their errors", ex);
-			}
-		}
-		while (this.dispatching.decrementAndGet() != 0);
 	}
 
 	@Override
@@ -149,11 +128,7 @@ final class SiwCompletionQueue implements CompletionQueue {
 
 	@Override
 	public void requestNotification() {
-		if (this.handler == null) {
-			throw new IllegalStateException(
-					"This completion queue has no handler to notify; create it with a CompletionHandler or poll it");
-		}
-		this.armed.set(true);
+		this.notifier.arm();
 	}
 
 	@Override
