@@ -25,6 +25,7 @@ import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.RdmaProviderConfig;
 import io.rpcrdma.verbs.soft.MemoryRegionTable;
+import io.rpcrdma.verbs.soft.SoftwareCompletionQueue;
 import io.rpcrdma.verbs.soft.SoftwareProtectionDomain;
 
 /**
@@ -50,7 +51,7 @@ public final class LoopbackProvider implements RdmaProvider {
 
 	private final Set<SoftwareProtectionDomain> domains = ConcurrentHashMap.newKeySet();
 
-	private final Set<LoopbackCompletionQueue> completionQueues = ConcurrentHashMap.newKeySet();
+	private final Set<SoftwareCompletionQueue> completionQueues = ConcurrentHashMap.newKeySet();
 
 	private final Set<LoopbackQueuePair> queuePairs = ConcurrentHashMap.newKeySet();
 
@@ -85,7 +86,7 @@ public final class LoopbackProvider implements RdmaProvider {
 	@Override
 	public CompletionQueue createCompletionQueue(int capacity, CompletionHandler handler) {
 		checkOpen();
-		LoopbackCompletionQueue cq = new LoopbackCompletionQueue(this, capacity, handler);
+		SoftwareCompletionQueue cq = new SoftwareCompletionQueue(this, capacity, handler, this::completionQueueClosed);
 		this.completionQueues.add(cq);
 		return cq;
 	}
@@ -109,7 +110,7 @@ public final class LoopbackProvider implements RdmaProvider {
 	}
 
 	private void checkCompletionQueue(CompletionQueue cq, String role) {
-		if (!(cq instanceof LoopbackCompletionQueue loopback) || loopback.provider() != this) {
+		if (!(cq instanceof SoftwareCompletionQueue loopback) || loopback.provider() != this) {
 			throw new IllegalArgumentException(
 					"The " + role + " completion queue was not created by this loopback provider; create it here");
 		}
@@ -181,7 +182,7 @@ public final class LoopbackProvider implements RdmaProvider {
 		for (LoopbackQueuePair qp : List.copyOf(this.queuePairs)) {
 			qp.close();
 		}
-		for (LoopbackCompletionQueue cq : List.copyOf(this.completionQueues)) {
+		for (SoftwareCompletionQueue cq : List.copyOf(this.completionQueues)) {
 			cq.close();
 		}
 		for (SoftwareProtectionDomain pd : List.copyOf(this.domains)) {
@@ -199,7 +200,7 @@ public final class LoopbackProvider implements RdmaProvider {
 		this.queuePairs.remove(qp);
 	}
 
-	void completionQueueClosed(LoopbackCompletionQueue cq) {
+	void completionQueueClosed(SoftwareCompletionQueue cq) {
 		this.completionQueues.remove(cq);
 	}
 

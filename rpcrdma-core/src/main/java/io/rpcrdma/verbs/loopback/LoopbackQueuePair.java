@@ -20,6 +20,7 @@ import io.rpcrdma.verbs.SendOpcode;
 import io.rpcrdma.verbs.SendWorkRequest;
 import io.rpcrdma.verbs.soft.DataPlacement;
 import io.rpcrdma.verbs.soft.MemoryRegionTable;
+import io.rpcrdma.verbs.soft.SoftwareCompletionQueue;
 import io.rpcrdma.verbs.soft.SoftwareMemoryRegion;
 import io.rpcrdma.verbs.soft.SoftwareProtectionDomain;
 
@@ -48,9 +49,9 @@ final class LoopbackQueuePair implements QueuePair {
 
 	private final MemoryRegionTable table;
 
-	private final LoopbackCompletionQueue sendCq;
+	private final SoftwareCompletionQueue sendCq;
 
-	private final LoopbackCompletionQueue recvCq;
+	private final SoftwareCompletionQueue recvCq;
 
 	private final int qpn;
 
@@ -93,8 +94,8 @@ final class LoopbackQueuePair implements QueuePair {
 		this.attributes = attributes;
 		this.pd = (SoftwareProtectionDomain) attributes.protectionDomain();
 		this.table = this.pd.table();
-		this.sendCq = (LoopbackCompletionQueue) attributes.sendCompletionQueue();
-		this.recvCq = (LoopbackCompletionQueue) attributes.receiveCompletionQueue();
+		this.sendCq = (SoftwareCompletionQueue) attributes.sendCompletionQueue();
+		this.recvCq = (SoftwareCompletionQueue) attributes.receiveCompletionQueue();
 		this.qpn = qpn;
 		this.rnrPolicy = attributes.rnrPolicy();
 		this.sendQueue = new SendWorkRequest[attributes.maxSendWorkRequests()];
@@ -290,7 +291,7 @@ final class LoopbackQueuePair implements QueuePair {
 				target.table.invalidateRemotely(wr.invalidateStag(), target.pd, target);
 			}
 			catch (RemoteAccessException ex) {
-				target.recvCq.complete(recv.wrId(), CompletionOpcode.RECV, CompletionStatus.WR_FLUSH_ERR, 0,
+				target.recvCq.completeAndNotify(recv.wrId(), CompletionOpcode.RECV, CompletionStatus.WR_FLUSH_ERR, 0,
 						target.qpn, false, 0, "flushed: the connection failed");
 				return fail(wr, CompletionStatus.REM_ACCESS_ERR, "peer refused Send with Invalidate ("
 						+ ex.error() + "): " + ex.getMessage());
@@ -298,7 +299,7 @@ final class LoopbackQueuePair implements QueuePair {
 		}
 		String problem = target.table.checkLocalAccess(recv.sgList(), true, target.pd);
 		if (problem != null) {
-			target.recvCq.complete(recv.wrId(), CompletionOpcode.RECV, CompletionStatus.LOC_PROT_ERR, 0, target.qpn,
+			target.recvCq.completeAndNotify(recv.wrId(), CompletionOpcode.RECV, CompletionStatus.LOC_PROT_ERR, 0, target.qpn,
 					false, 0, "receive buffer unusable: " + problem);
 			return fail(wr, CompletionStatus.REM_OP_ERR, "peer's receive buffer is unusable: " + problem);
 		}
@@ -306,12 +307,12 @@ final class LoopbackQueuePair implements QueuePair {
 		if (length > room) {
 			String detail = "incoming Send of " + length + " bytes does not fit the posted receive of " + room
 					+ " bytes";
-			target.recvCq.complete(recv.wrId(), CompletionOpcode.RECV, CompletionStatus.LOC_LEN_ERR, 0, target.qpn,
+			target.recvCq.completeAndNotify(recv.wrId(), CompletionOpcode.RECV, CompletionStatus.LOC_LEN_ERR, 0, target.qpn,
 					false, 0, detail);
 			return fail(wr, CompletionStatus.REM_INV_REQ_ERR, "peer's " + detail);
 		}
 		DataPlacement.copy(wr.sgList(), recv.sgList());
-		target.recvCq.complete(recv.wrId(), CompletionOpcode.RECV, CompletionStatus.SUCCESS, length, target.qpn,
+		target.recvCq.completeAndNotify(recv.wrId(), CompletionOpcode.RECV, CompletionStatus.SUCCESS, length, target.qpn,
 				withInvalidate, withInvalidate ? wr.invalidateStag() : 0, null);
 		succeed(wr, CompletionOpcode.SEND, length);
 		return true;
@@ -350,7 +351,7 @@ final class LoopbackQueuePair implements QueuePair {
 	private void succeed(SendWorkRequest wr, CompletionOpcode opcode, int length) {
 		removeSendHead();
 		if (wr.signaled()) {
-			this.sendCq.complete(wr.wrId(), opcode, CompletionStatus.SUCCESS, length, this.qpn, false, 0, null);
+			this.sendCq.completeAndNotify(wr.wrId(), opcode, CompletionStatus.SUCCESS, length, this.qpn, false, 0, null);
 		}
 	}
 
@@ -362,7 +363,7 @@ final class LoopbackQueuePair implements QueuePair {
 	private boolean fail(SendWorkRequest wr, CompletionStatus status, String detail) {
 		removeSendHead();
 		failConnection(status + ": " + detail);
-		this.sendCq.complete(wr.wrId(), CompletionOpcode.of(wr.opcode()), status, 0, this.qpn, false, 0, detail);
+		this.sendCq.completeAndNotify(wr.wrId(), CompletionOpcode.of(wr.opcode()), status, 0, this.qpn, false, 0, detail);
 		return true;
 	}
 
@@ -469,12 +470,12 @@ final class LoopbackQueuePair implements QueuePair {
 		String detail = "flushed: " + this.errorDetail;
 		SendWorkRequest send;
 		while ((send = pollSend()) != null) {
-			this.sendCq.complete(send.wrId(), CompletionOpcode.of(send.opcode()), CompletionStatus.WR_FLUSH_ERR, 0,
+			this.sendCq.completeAndNotify(send.wrId(), CompletionOpcode.of(send.opcode()), CompletionStatus.WR_FLUSH_ERR, 0,
 					this.qpn, false, 0, detail);
 		}
 		ReceiveWorkRequest recv;
 		while ((recv = pollReceive()) != null) {
-			this.recvCq.complete(recv.wrId(), CompletionOpcode.RECV, CompletionStatus.WR_FLUSH_ERR, 0, this.qpn,
+			this.recvCq.completeAndNotify(recv.wrId(), CompletionOpcode.RECV, CompletionStatus.WR_FLUSH_ERR, 0, this.qpn,
 					false, 0, detail);
 		}
 	}

@@ -22,6 +22,7 @@ import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.soft.MemoryRegionTable;
+import io.rpcrdma.verbs.soft.SoftwareCompletionQueue;
 import io.rpcrdma.verbs.soft.SoftwareProtectionDomain;
 
 /**
@@ -41,7 +42,7 @@ public final class SiwProvider implements RdmaProvider {
 
 	private final Set<SoftwareProtectionDomain> domains = ConcurrentHashMap.newKeySet();
 
-	private final Set<SiwCompletionQueue> completionQueues = ConcurrentHashMap.newKeySet();
+	private final Set<SoftwareCompletionQueue> completionQueues = ConcurrentHashMap.newKeySet();
 
 	private final Set<SiwQueuePair> queuePairs = ConcurrentHashMap.newKeySet();
 
@@ -83,7 +84,7 @@ public final class SiwProvider implements RdmaProvider {
 	@Override
 	public CompletionQueue createCompletionQueue(int capacity, CompletionHandler handler) {
 		checkOpen();
-		SiwCompletionQueue cq = new SiwCompletionQueue(this, capacity, handler);
+		SoftwareCompletionQueue cq = new SoftwareCompletionQueue(this, capacity, handler, this::completionQueueClosed);
 		this.completionQueues.add(cq);
 		return cq;
 	}
@@ -107,7 +108,7 @@ public final class SiwProvider implements RdmaProvider {
 	}
 
 	private void checkCompletionQueue(CompletionQueue cq, String role) {
-		if (!(cq instanceof SiwCompletionQueue siw) || siw.provider() != this) {
+		if (!(cq instanceof SoftwareCompletionQueue siw) || siw.provider() != this) {
 			throw new IllegalArgumentException(
 					"The " + role + " completion queue was not created by this siw provider; create it here");
 		}
@@ -200,7 +201,7 @@ public final class SiwProvider implements RdmaProvider {
 		for (SiwQueuePair qp : List.copyOf(this.queuePairs)) {
 			qp.close();
 		}
-		for (SiwCompletionQueue cq : List.copyOf(this.completionQueues)) {
+		for (SoftwareCompletionQueue cq : List.copyOf(this.completionQueues)) {
 			cq.close();
 		}
 		for (SoftwareProtectionDomain pd : List.copyOf(this.domains)) {
@@ -213,7 +214,7 @@ public final class SiwProvider implements RdmaProvider {
 		this.queuePairs.remove(qp);
 	}
 
-	void completionQueueClosed(SiwCompletionQueue cq) {
+	void completionQueueClosed(SoftwareCompletionQueue cq) {
 		this.completionQueues.remove(cq);
 	}
 

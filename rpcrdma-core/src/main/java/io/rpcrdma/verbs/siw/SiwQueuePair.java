@@ -19,6 +19,7 @@ import io.rpcrdma.verbs.ScatterGatherEntry;
 import io.rpcrdma.verbs.SendOpcode;
 import io.rpcrdma.verbs.SendWorkRequest;
 import io.rpcrdma.verbs.soft.MemoryRegionTable;
+import io.rpcrdma.verbs.soft.SoftwareCompletionQueue;
 import io.rpcrdma.verbs.soft.SoftwareProtectionDomain;
 
 /**
@@ -48,9 +49,9 @@ final class SiwQueuePair implements QueuePair {
 
 	private final MemoryRegionTable table;
 
-	private final SiwCompletionQueue sendCq;
+	private final SoftwareCompletionQueue sendCq;
 
-	private final SiwCompletionQueue recvCq;
+	private final SoftwareCompletionQueue recvCq;
 
 	private final int qpn;
 
@@ -98,8 +99,8 @@ final class SiwQueuePair implements QueuePair {
 		this.attributes = attributes;
 		this.pd = (SoftwareProtectionDomain) attributes.protectionDomain();
 		this.table = this.pd.table();
-		this.sendCq = (SiwCompletionQueue) attributes.sendCompletionQueue();
-		this.recvCq = (SiwCompletionQueue) attributes.receiveCompletionQueue();
+		this.sendCq = (SoftwareCompletionQueue) attributes.sendCompletionQueue();
+		this.recvCq = (SoftwareCompletionQueue) attributes.receiveCompletionQueue();
 		this.qpn = qpn;
 		this.rnrPolicy = attributes.rnrPolicy();
 		int depth = attributes.maxSendWorkRequests();

@@ -1,25 +1,32 @@
-package io.rpcrdma.verbs.siw;
+package io.rpcrdma.verbs.soft;
 
 import java.lang.System.Logger.Level;
+import java.util.function.Consumer;
 
 import io.rpcrdma.verbs.CompletionHandler;
 import io.rpcrdma.verbs.CompletionOpcode;
 import io.rpcrdma.verbs.CompletionQueue;
 import io.rpcrdma.verbs.CompletionQueueOverrunException;
 import io.rpcrdma.verbs.CompletionStatus;
+import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.WorkCompletion;
 import io.rpcrdma.verbs.support.CompletionNotifier;
 
 /**
- * A completion queue: a ring of pre-allocated {@link WorkCompletion} slots, so that
- * producing and polling completions allocates nothing. The notification handler runs on
- * the thread that produced the completion, outside the queue pair's lock (a connection's receive or transmit thread, or a poster; no thread hop), never twice at once.
+ * The completion queue of the software providers (loopback and siw): a ring of pre-allocated
+ * {@link WorkCompletion} slots, so that producing and polling completions allocates nothing.
+ * The notification handler runs on the thread that produced the completion (no thread hop),
+ * never twice at once; providers call {@link #notifyIfArmed()} after releasing their own
+ * locks, so that a handler never runs under a provider lock and may take application locks
+ * that posting threads hold.
  */
-final class SiwCompletionQueue implements CompletionQueue {
+public final class SoftwareCompletionQueue implements CompletionQueue {
 
-	private static final System.Logger logger = System.getLogger(SiwCompletionQueue.class.getName());
+	private static final System.Logger logger = System.getLogger(SoftwareCompletionQueue.class.getName());
 
-	private final SiwProvider provider;
+	private final RdmaProvider provider;
+
+	private final Consumer<SoftwareCompletionQueue> onClose;
 
 	private final int capacity;
 
@@ -41,11 +48,20 @@ final class SiwCompletionQueue implements CompletionQueue {
 
 	private volatile boolean closed;
 
-	SiwCompletionQueue(SiwProvider provider, int capacity, CompletionHandler handler) {
+	/**
+	 * Creates a completion queue.
+	 * @param provider the provider that owns it; queue pairs accept only their own provider's
+	 * @param capacity the number of completions it holds, 1 to 2^24
+	 * @param handler the notification handler, or {@code null} for a queue that is only polled
+	 * @param onClose told once when the queue is closed, so the provider forgets it
+	 */
+	public SoftwareCompletionQueue(RdmaProvider provider, int capacity, CompletionHandler handler,
+			Consumer<SoftwareCompletionQueue> onClose) {
 		if (capacity <= 0 || capacity > (1 << 24)) {
 			throw new IllegalArgumentException("Completion queue capacity must be 1 to 2^24, got " + capacity);
 		}
 		this.provider = provider;
+		this.onClose = onClose;
 		this.capacity = capacity;
 		int size = Integer.highestOneBit(capacity);
 		if (size < capacity) {
@@ -66,8 +82,16 @@ final class SiwCompletionQueue implements CompletionQueue {
 
 	/**
 	 * Adds a completion; {@link #notifyIfArmed()} then runs the handler.
+	 * @param wrId the work request's id
+	 * @param opcode what completed
+	 * @param status how it ended
+	 * @param byteLength bytes transferred
+	 * @param qpn the queue pair number
+	 * @param withInvalidate whether a received Send invalidated an STag
+	 * @param invalidatedStag that STag
+	 * @param detail a description of an error, or {@code null}
 	 */
-	void complete(long wrId, CompletionOpcode opcode, CompletionStatus status, int byteLength, int qpn,
+	public void complete(long wrId, CompletionOpcode opcode, CompletionStatus status, int byteLength, int qpn,
 			boolean withInvalidate, int invalidatedStag, String detail) {
 		synchronized (this) {
 			if (this.closed) {
@@ -90,11 +114,28 @@ final class SiwCompletionQueue implements CompletionQueue {
 	}
 
 	/**
-	 * Runs the handler if the queue is armed. Queue pairs call this after adding completions
-	 * and releasing their own lock, so that a handler never runs under a provider lock and
-	 * may take application locks that posting threads hold.
+	 * Adds a completion and runs the handler at once if the queue is armed, for providers
+	 * that produce completions outside their own locks (loopback).
+	 * @param wrId the work request's id
+	 * @param opcode what completed
+	 * @param status how it ended
+	 * @param byteLength bytes transferred
+	 * @param qpn the queue pair number
+	 * @param withInvalidate whether a received Send invalidated an STag
+	 * @param invalidatedStag that STag
+	 * @param detail a description of an error, or {@code null}
 	 */
-	void notifyIfArmed() {
+	public void completeAndNotify(long wrId, CompletionOpcode opcode, CompletionStatus status, int byteLength, int qpn,
+			boolean withInvalidate, int invalidatedStag, String detail) {
+		complete(wrId, opcode, status, byteLength, qpn, withInvalidate, invalidatedStag, detail);
+		notifyIfArmed();
+	}
+
+	/**
+	 * Runs the handler if the queue is armed and holds completions. Call after adding
+	 * completions and releasing the provider's own locks.
+	 */
+	public void notifyIfArmed() {
 		if (this.queued > 0) {
 			this.notifier.notifyIfArmed();
 		}
@@ -146,10 +187,14 @@ final class SiwCompletionQueue implements CompletionQueue {
 			this.head = this.tail;
 			this.queued = 0;
 		}
-		this.provider.completionQueueClosed(this);
+		this.onClose.accept(this);
 	}
 
-	SiwProvider provider() {
+	/**
+	 * The provider that created this queue.
+	 * @return the owner
+	 */
+	public RdmaProvider provider() {
 		return this.provider;
 	}
 
