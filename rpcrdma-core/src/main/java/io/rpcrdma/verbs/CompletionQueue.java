@@ -20,6 +20,12 @@ package io.rpcrdma.verbs;
 public interface CompletionQueue extends AutoCloseable {
 
 	/**
+	 * The provider (device) that created this queue. Only its queue pairs may use it.
+	 * @return the owning provider
+	 */
+	RdmaProvider provider();
+
+	/**
 	 * The number of completions the queue holds before it overruns.
 	 * @return the capacity
 	 */

@@ -120,7 +120,8 @@ final class DisniCompletionQueue implements CompletionQueue {
 		return this.cq;
 	}
 
-	DisniProvider provider() {
+	@Override
+	public DisniProvider provider() {
 		return this.provider;
 	}
 

@@ -39,6 +39,7 @@ import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.RdmaException;
 import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.support.QueuePairChecks;
 
 /**
  * The {@code disni} provider: one RDMA device (the one that owns the configured or first
@@ -272,16 +273,7 @@ final class DisniProvider implements RdmaProvider {
 	@Override
 	public QueuePair createQueuePair(QueuePairAttributes attributes) {
 		checkOpen();
-		Objects.requireNonNull(attributes, "attributes");
-		if (!(attributes.protectionDomain() instanceof DisniProtectionDomain pd) || pd.provider() != this) {
-			throw new IllegalArgumentException(
-					"The protection domain was not allocated by this disni provider; allocate it here");
-		}
-		if (pd.isClosed()) {
-			throw new IllegalStateException("The protection domain is closed; allocate a new one");
-		}
-		checkCompletionQueue(attributes.sendCompletionQueue(), "send");
-		checkCompletionQueue(attributes.receiveCompletionQueue(), "receive");
+		QueuePairChecks.checkOwnership(this, attributes);
 		if (attributes.maxSendSges() > DisniQueuePair.MAX_SGES || attributes.maxReceiveSges() > DisniQueuePair.MAX_SGES) {
 			throw new IllegalArgumentException("libdisni 2.1 creates queue pairs with at most " + DisniQueuePair.MAX_SGES
 					+ " scatter/gather entries per work request, but " + attributes.maxSendSges() + " (send) and "
@@ -301,15 +293,6 @@ final class DisniProvider implements RdmaProvider {
 		return qp;
 	}
 
-	private void checkCompletionQueue(CompletionQueue cq, String role) {
-		if (!(cq instanceof DisniCompletionQueue disni) || disni.provider() != this) {
-			throw new IllegalArgumentException(
-					"The " + role + " completion queue was not created by this disni provider; create it here");
-		}
-		if (cq.isClosed()) {
-			throw new IllegalStateException("The " + role + " completion queue is closed; create a new one");
-		}
-	}
 
 	@Override
 	public RdmaListener listen(InetSocketAddress address, ConnectionRequestHandler handler) {

@@ -27,6 +27,7 @@ import io.rpcrdma.verbs.RdmaProviderConfig;
 import io.rpcrdma.verbs.soft.MemoryRegionTable;
 import io.rpcrdma.verbs.soft.SoftwareCompletionQueue;
 import io.rpcrdma.verbs.soft.SoftwareProtectionDomain;
+import io.rpcrdma.verbs.support.QueuePairChecks;
 
 /**
  * The in-JVM RDMA provider: one instance is one software device with its own memory
@@ -94,30 +95,12 @@ public final class LoopbackProvider implements RdmaProvider {
 	@Override
 	public QueuePair createQueuePair(QueuePairAttributes attributes) {
 		checkOpen();
-		Objects.requireNonNull(attributes, "attributes");
-		if (!(attributes.protectionDomain() instanceof SoftwareProtectionDomain pd) || pd.provider() != this) {
-			throw new IllegalArgumentException(
-					"The protection domain was not allocated by this loopback provider; allocate it here");
-		}
-		if (pd.isClosed()) {
-			throw new IllegalStateException("The protection domain is closed; allocate a new one");
-		}
-		checkCompletionQueue(attributes.sendCompletionQueue(), "send");
-		checkCompletionQueue(attributes.receiveCompletionQueue(), "receive");
+		QueuePairChecks.checkOwnership(this, attributes);
 		LoopbackQueuePair qp = new LoopbackQueuePair(this, attributes, this.queuePairNumbers.getAndIncrement() & 0xffffff);
 		this.queuePairs.add(qp);
 		return qp;
 	}
 
-	private void checkCompletionQueue(CompletionQueue cq, String role) {
-		if (!(cq instanceof SoftwareCompletionQueue loopback) || loopback.provider() != this) {
-			throw new IllegalArgumentException(
-					"The " + role + " completion queue was not created by this loopback provider; create it here");
-		}
-		if (cq.isClosed()) {
-			throw new IllegalStateException("The " + role + " completion queue is closed; create a new one");
-		}
-	}
 
 	@Override
 	public RdmaListener listen(InetSocketAddress address, ConnectionRequestHandler handler) {

@@ -24,6 +24,7 @@ import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.soft.MemoryRegionTable;
 import io.rpcrdma.verbs.soft.SoftwareCompletionQueue;
 import io.rpcrdma.verbs.soft.SoftwareProtectionDomain;
+import io.rpcrdma.verbs.support.QueuePairChecks;
 
 /**
  * The software iWARP provider: one instance is one software RNIC with its own memory region
@@ -92,30 +93,12 @@ public final class SiwProvider implements RdmaProvider {
 	@Override
 	public QueuePair createQueuePair(QueuePairAttributes attributes) {
 		checkOpen();
-		Objects.requireNonNull(attributes, "attributes");
-		if (!(attributes.protectionDomain() instanceof SoftwareProtectionDomain pd) || pd.provider() != this) {
-			throw new IllegalArgumentException(
-					"The protection domain was not allocated by this siw provider; allocate it here");
-		}
-		if (pd.isClosed()) {
-			throw new IllegalStateException("The protection domain is closed; allocate a new one");
-		}
-		checkCompletionQueue(attributes.sendCompletionQueue(), "send");
-		checkCompletionQueue(attributes.receiveCompletionQueue(), "receive");
+		QueuePairChecks.checkOwnership(this, attributes);
 		SiwQueuePair qp = new SiwQueuePair(this, attributes, this.queuePairNumbers.getAndIncrement() & 0xffffff);
 		this.queuePairs.add(qp);
 		return qp;
 	}
 
-	private void checkCompletionQueue(CompletionQueue cq, String role) {
-		if (!(cq instanceof SoftwareCompletionQueue siw) || siw.provider() != this) {
-			throw new IllegalArgumentException(
-					"The " + role + " completion queue was not created by this siw provider; create it here");
-		}
-		if (cq.isClosed()) {
-			throw new IllegalStateException("The " + role + " completion queue is closed; create a new one");
-		}
-	}
 
 	@Override
 	public RdmaListener listen(InetSocketAddress address, ConnectionRequestHandler handler) {

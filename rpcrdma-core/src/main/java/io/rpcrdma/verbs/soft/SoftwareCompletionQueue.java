@@ -190,10 +190,7 @@ public final class SoftwareCompletionQueue implements CompletionQueue {
 		this.onClose.accept(this);
 	}
 
-	/**
-	 * The provider that created this queue.
-	 * @return the owner
-	 */
+	@Override
 	public RdmaProvider provider() {
 		return this.provider;
 	}

@@ -777,6 +777,29 @@ public abstract class ProviderConformanceKit {
 	}
 
 	@Test
+	void aQueuePairUsesOnlyOpenObjectsOfItsOwnProvider() {
+		ProtectionDomain pd = this.clientProvider.allocateProtectionDomain();
+		CompletionQueue cq = this.clientProvider.createCompletionQueue(16, null);
+		CompletionQueue foreignCq = this.serverProvider.createCompletionQueue(16, null);
+		ProtectionDomain foreignPd = this.serverProvider.allocateProtectionDomain();
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.clientProvider.createQueuePair(QueuePairAttributes.of(foreignPd, cq)))
+			.withMessageContaining("protection domain was not allocated by this");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.clientProvider.createQueuePair(QueuePairAttributes.of(pd, cq, foreignCq)))
+			.withMessageContaining("receive completion queue was not created by this");
+		cq.close();
+		assertThatExceptionOfType(IllegalStateException.class)
+			.isThrownBy(() -> this.clientProvider.createQueuePair(QueuePairAttributes.of(pd, cq)))
+			.withMessageContaining("send completion queue is closed");
+		pd.close();
+		assertThatExceptionOfType(IllegalStateException.class)
+			.isThrownBy(() -> this.clientProvider.createQueuePair(
+					QueuePairAttributes.of(pd, this.clientProvider.createCompletionQueue(16, null))))
+			.withMessageContaining("protection domain is closed");
+	}
+
+	@Test
 	void queueDepthsAreEnforced() throws Exception {
 		Endpoint server = endpoint(this.serverProvider);
 		Endpoint client = endpoint(this.clientProvider, (a) -> a.withQueueDepths(4, 2)
