@@ -17,4 +17,13 @@ public interface CallBody {
 	 */
 	void write(XdrEncoder encoder);
 
+	/**
+	 * What the caller calls the procedure, for exception messages (for example
+	 * {@code FileStore.read}); the numbers alone by default.
+	 * @return the name, or {@code null}
+	 */
+	default String procedureName() {
+		return null;
+	}
+
 }

@@ -83,17 +83,32 @@ public final class PendingCalls<R> {
 	 * @throws ConnectionLostException if the connection was lost ({@link #failAll})
 	 */
 	public PendingCall<R> register(int program, int version, int procedure, Duration timeout) {
+		return register(program, version, procedure, null, timeout);
+	}
+
+	/**
+	 * Allocates an xid and registers a named call under it, before the call is sent.
+	 * @param program the program number
+	 * @param version the program version
+	 * @param procedure the procedure number
+	 * @param name what the caller calls the procedure, named in exceptions, or {@code null}
+	 * @param timeout how long to wait for the reply
+	 * @return the pending call, with its xid to put in the call header
+	 * @throws TooManyPendingCallsException if {@code maxPending} calls already await replies
+	 * @throws ConnectionLostException if the connection was lost ({@link #failAll})
+	 */
+	public PendingCall<R> register(int program, int version, int procedure, String name, Duration timeout) {
 		Objects.requireNonNull(timeout, "timeout");
 		if (this.outstanding.incrementAndGet() > this.maxPending) {
 			this.outstanding.decrementAndGet();
-			throw new TooManyPendingCallsException(new RemoteCall(this.endpoint, 0, program, version, procedure),
+			throw new TooManyPendingCallsException(new RemoteCall(this.endpoint, 0, program, version, procedure, name),
 					this.maxPending);
 		}
 		Entry<R> entry;
 		int xid;
 		do {
 			xid = this.xids.next();
-			entry = new Entry<>(new PendingCall<>(new RemoteCall(this.endpoint, xid, program, version, procedure),
+			entry = new Entry<>(new PendingCall<>(new RemoteCall(this.endpoint, xid, program, version, procedure, name),
 					new CompletableFuture<>()));
 		}
 		while (this.calls.putIfAbsent(xid, entry) != null);

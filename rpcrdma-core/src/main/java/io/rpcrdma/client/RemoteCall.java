@@ -14,11 +14,25 @@ import io.rpcrdma.oncrpc.RpcCall;
  * @param program the program number
  * @param version the program version
  * @param procedure the procedure number
+ * @param name what the caller calls the procedure (for example {@code FileStore.read}), or
+ * {@code null}; named first in messages when present
  */
-public record RemoteCall(String endpoint, int xid, int program, int version, int procedure) {
+public record RemoteCall(String endpoint, int xid, int program, int version, int procedure, String name) {
 
 	public RemoteCall {
 		Objects.requireNonNull(endpoint, "endpoint");
+	}
+
+	/**
+	 * A call known only by its numbers.
+	 * @param endpoint the server
+	 * @param xid the transaction id
+	 * @param program the program number
+	 * @param version the program version
+	 * @param procedure the procedure number
+	 */
+	public RemoteCall(String endpoint, int xid, int program, int version, int procedure) {
+		this(endpoint, xid, program, version, procedure, null);
 	}
 
 	/**
@@ -31,10 +45,16 @@ public record RemoteCall(String endpoint, int xid, int program, int version, int
 	}
 
 	/**
-	 * @return "program P version V procedure N (xid 0x…) at ENDPOINT"
+	 * @return "program P version V procedure N (xid 0x…) at ENDPOINT", preceded by the name
+	 * when there is one: "NAME (program P version V procedure N, xid 0x…) at ENDPOINT"
 	 */
 	@Override
 	public String toString() {
+		if (this.name != null) {
+			return this.name + " (program " + Integer.toUnsignedString(this.program) + " version "
+					+ Integer.toUnsignedString(this.version) + " procedure " + Integer.toUnsignedString(this.procedure)
+					+ ", xid " + String.format("0x%08x", this.xid) + ") at " + this.endpoint;
+		}
 		return "program " + Integer.toUnsignedString(this.program) + " version " + Integer.toUnsignedString(this.version)
 				+ " procedure " + Integer.toUnsignedString(this.procedure) + " (xid " + String.format("0x%08x", this.xid)
 				+ ") at " + this.endpoint;

@@ -36,10 +36,17 @@ import io.rpcrdma.xdr.XdrEncoder;
  * <p>Futures complete on the transport's receive thread or the timer thread; non-async
  * dependents must not block.
  */
-public final class RpcClient implements AutoCloseable {
+public final class RpcClient implements RpcCaller, AutoCloseable {
 
 	/** The encoded call size {@link #call(int, int, int, CallBody, Duration)} allows. */
 	public static final int DEFAULT_MAX_CALL_SIZE = 64 * 1024;
+
+	/**
+	 * The most bytes an RPC call header takes (RFC 5531 §9): six words, then a credential and a
+	 * verifier of at most 400 bytes of body each. Callers sizing a {@link CallShape} add it to
+	 * their arguments' size.
+	 */
+	public static final int MAX_CALL_HEADER_SIZE = 6 * 4 + 2 * (4 + 4 + 400);
 
 	private final RpcTransport transport;
 
@@ -116,7 +123,7 @@ public final class RpcClient implements AutoCloseable {
 		Objects.requireNonNull(shape, "shape");
 		PendingCall<ReceivedReply> call;
 		try {
-			call = this.pending.register(program, version, procedure, timeout);
+			call = this.pending.register(program, version, procedure, arguments.procedureName(), timeout);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -168,7 +175,18 @@ public final class RpcClient implements AutoCloseable {
 		this.pending.failAll(cause);
 	}
 
+	/**
+	 * Calls a procedure on this one connection; a lost connection fails the call, retried or
+	 * not (retrying on another connection is a pool's business).
+	 */
+	@Override
+	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
+			CallShape shape, boolean idempotent, Duration timeout) {
+		return call(program, version, procedure, arguments, shape, timeout);
+	}
+
 	/** @return the server, as named in exceptions */
+	@Override
 	public String endpoint() {
 		return this.endpoint;
 	}

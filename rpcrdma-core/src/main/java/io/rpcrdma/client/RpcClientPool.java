@@ -31,7 +31,7 @@ import io.rpcrdma.verbs.RdmaProvider;
  * {@link RetryPolicy}, within the call's deadline.</li>
  * </ul>
  */
-public final class RpcClientPool implements AutoCloseable {
+public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private final String endpoint;
 
@@ -155,6 +155,7 @@ public final class RpcClientPool implements AutoCloseable {
 	 * @param timeout the deadline for the whole call, retries included
 	 * @return completes with the reply (release it after decoding), or the last failure
 	 */
+	@Override
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
 			CallShape shape, boolean idempotent, Duration timeout) {
 		Objects.requireNonNull(shape, "shape");
@@ -304,6 +305,7 @@ public final class RpcClientPool implements AutoCloseable {
 	}
 
 	/** @return the server, as named in exceptions */
+	@Override
 	public String endpoint() {
 		return this.endpoint;
 	}

@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * range RFC 5531 §7.3 assigns to user-defined programs, {@code 0x20000000–0x3FFFFFFF}. It
  * depends on nothing but the name, so every JVM and every run computes the same number;
  * renaming or moving the interface changes it, and two names may collide (the
- * {@link ProgramCatalog} rejects two interfaces with one program and version). Services that
+ * {@link ServiceExporter} refuses to serve two interfaces with one program and version). Services that
  * evolve give their number explicitly.
  */
 public final class ProgramNumbers {

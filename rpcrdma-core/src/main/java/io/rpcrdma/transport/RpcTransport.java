@@ -22,6 +22,11 @@ public interface RpcTransport extends AutoCloseable {
 	/** @return whether the connection is usable */
 	boolean isOpen();
 
+	/**
+	 * @return what this connection conveyed so far, and how (inline, which chunks)
+	 */
+	TransportStats stats();
+
 	/** @return completes when the connection is down, for whatever reason */
 	CompletableFuture<Void> closeFuture();
 

@@ -1,0 +1,30 @@
+package io.rpcrdma.service;
+
+/**
+ * How a service call's data travelled, as far as the service layer chose it (RFC 8166 §3.5):
+ * the transport may still send a call too long for the inline threshold as a Position-Zero
+ * Read chunk, which its own counters report.
+ */
+public enum Conveyance {
+
+	/** Arguments and results inline in RDMA_MSG. */
+	INLINE,
+
+	/** Bulk arguments in Read chunks (RFC 8166 §3.4.5). */
+	READ_CHUNK,
+
+	/** A bulk result in a Write chunk (RFC 8166 §3.4.6). */
+	WRITE_CHUNK,
+
+	/** Bulk arguments in Read chunks and a bulk result in a Write chunk. */
+	READ_AND_WRITE_CHUNK,
+
+	/** A result too large to go inline, in the Reply chunk (RFC 8166 §3.5.4). */
+	REPLY_CHUNK;
+
+	/** @return the tag value, lower case with hyphens ({@code read-chunk}, …) */
+	public String tag() {
+		return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+	}
+
+}

@@ -1,0 +1,60 @@
+package io.rpcrdma.service;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a service proxy calls.
+ *
+ * @param timeout the deadline of each call, retries of idempotent calls included
+ * @param maxReplySize the reply size to make room for when a result's XDR has no bound (a
+ * string, a list, unbounded opaque data): beyond the inline threshold the transport offers a
+ * Reply chunk of this size (RFC 8166 §3.5.4). Results with a bound get exactly their bound.
+ * A larger result fails the call with {@link ResultTooLargeException}; mark results that
+ * may be large {@link Bulk} instead, so they travel in a Write chunk.
+ * @param ddpThreshold the size from which {@code byte[]} and {@link java.nio.ByteBuffer}
+ * values not marked {@link Bulk} are moved by RDMA rather than inline (RFC 8166 §6)
+ */
+public record ServiceClientOptions(Duration timeout, int maxReplySize, int ddpThreshold) {
+
+	/** 30 seconds, 64 KiB, 4 KiB. */
+	public static final ServiceClientOptions DEFAULTS = new ServiceClientOptions(Duration.ofSeconds(30), 64 * 1024, 4096);
+
+	public ServiceClientOptions {
+		Objects.requireNonNull(timeout, "timeout");
+		if (timeout.isNegative() || timeout.isZero()) {
+			throw new IllegalArgumentException("timeout must be positive, got " + timeout);
+		}
+		if (maxReplySize < 64) {
+			throw new IllegalArgumentException("maxReplySize must be at least 64 bytes, got " + maxReplySize);
+		}
+		if (ddpThreshold < 0) {
+			throw new IllegalArgumentException("ddpThreshold must not be negative, got " + ddpThreshold);
+		}
+	}
+
+	/**
+	 * @param value the call deadline
+	 * @return a copy with it
+	 */
+	public ServiceClientOptions withTimeout(Duration value) {
+		return new ServiceClientOptions(value, this.maxReplySize, this.ddpThreshold);
+	}
+
+	/**
+	 * @param value the reply size for unbounded results
+	 * @return a copy with it
+	 */
+	public ServiceClientOptions withMaxReplySize(int value) {
+		return new ServiceClientOptions(this.timeout, value, this.ddpThreshold);
+	}
+
+	/**
+	 * @param value the DDP threshold
+	 * @return a copy with it
+	 */
+	public ServiceClientOptions withDdpThreshold(int value) {
+		return new ServiceClientOptions(this.timeout, this.maxReplySize, value);
+	}
+
+}

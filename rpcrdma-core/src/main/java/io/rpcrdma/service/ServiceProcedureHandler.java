@@ -1,0 +1,101 @@
+package io.rpcrdma.service;
+
+import java.lang.System.Logger.Level;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+import io.rpcrdma.oncrpc.RpcCall;
+import io.rpcrdma.server.ProcedureHandler;
+import io.rpcrdma.xdr.XdrDecoder;
+import io.rpcrdma.xdr.XdrEncoder;
+import io.rpcrdma.xdr.XdrOverflowException;
+
+/**
+ * Serves one procedure of an exported service: decodes the arguments (a decoding failure is
+ * GARBAGE_ARGS, RFC 5531 §9), calls the implementation through the {@link ServiceInvoker},
+ * and writes its {@link ProcedureResults}: the result, or the {@link RemoteFault} of the
+ * exception it threw. A result that cannot be encoded (too large for the reply the client
+ * made room for, or refused by its codec) becomes a fault too, so the caller learns why
+ * instead of waiting for its deadline. {@link Error}s are not faults: they propagate, and the
+ * dispatcher answers SYSTEM_ERR and logs them.
+ */
+final class ServiceProcedureHandler implements ProcedureHandler {
+
+	private static final System.Logger logger = System.getLogger(ServiceProcedureHandler.class.getName());
+
+	private final ServiceInvoker invoker;
+
+	private final ProcedureDescriptor procedure;
+
+	private final ServiceCallObserver observer;
+
+	private final String qualifiedName;
+
+	ServiceProcedureHandler(ServiceInvoker invoker, ProcedureDescriptor procedure, ServiceCallObserver observer) {
+		this.invoker = invoker;
+		this.procedure = procedure;
+		this.observer = observer;
+		this.qualifiedName = invoker.service().name() + "." + procedure.name();
+	}
+
+	@Override
+	public CompletionStage<Void> handle(RpcCall call, XdrDecoder arguments, XdrEncoder results) {
+		ServiceCallObserver.Observation observation = this.observer.start(CallSide.SERVER, this.invoker.service(),
+				this.procedure, null);
+		Object[] values;
+		try {
+			values = this.procedure.decodeArguments(arguments);
+		}
+		catch (RuntimeException ex) {
+			observation.stop(CallOutcome.ERROR, Conveyance.INLINE, ex);
+			throw ex;
+		}
+		CompletableFuture<Object> result = this.invoker.invoke(this.procedure, values);
+		if (result.isDone()) {
+			complete(result, results, observation);
+			return DONE;
+		}
+		return result.handle((value, error) -> {
+			complete(result, results, observation);
+			return null;
+		});
+	}
+
+	private void complete(CompletableFuture<Object> result, XdrEncoder results, ServiceCallObserver.Observation observation) {
+		Throwable failure;
+		try {
+			Object value = result.join();
+			int start = results.position();
+			try {
+				ProcedureResults.encodeResult(this.procedure, value, results);
+				observation.stop(CallOutcome.SUCCESS, Conveyance.INLINE, null);
+				return;
+			}
+			catch (XdrOverflowException ex) {
+				results.buffer().position(start);
+				failure = new ResultTooLargeException("The result of " + this.qualifiedName + " does not fit in the "
+						+ results.buffer().limit() + "-byte reply the caller made room for (" + ex.getMessage()
+						+ "); mark the method @Bulk(maxBytes = ...) so the result travels in a Write chunk, or raise the"
+						+ " client's maxReplySize so it offers a larger Reply chunk");
+			}
+			catch (RuntimeException ex) {
+				results.buffer().position(start);
+				failure = ex;
+			}
+		}
+		catch (CompletionException | java.util.concurrent.CancellationException ex) {
+			failure = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
+		}
+		if (failure instanceof Error error) {
+			observation.stop(CallOutcome.ERROR, Conveyance.INLINE, error);
+			throw error;
+		}
+		RemoteFault fault = RemoteFault.of(failure).fitting(results.remaining() - 4);
+		Throwable thrown = failure;
+		logger.log(Level.DEBUG, () -> this.qualifiedName + " threw " + thrown + "; it travels back as a fault");
+		ProcedureResults.encodeFault(fault, results);
+		observation.stop(CallOutcome.FAULT, Conveyance.INLINE, failure);
+	}
+
+}

@@ -1,0 +1,260 @@
+package io.rpcrdma.service.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.rpcrdma.client.CallTimeoutException;
+import io.rpcrdma.client.ProgramVersionMismatchException;
+import io.rpcrdma.client.RemoteSystemErrorException;
+import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.memory.MemoryPoolConfig;
+import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.server.ProgramRegistry;
+import io.rpcrdma.server.RpcServer;
+import io.rpcrdma.service.CallOutcome;
+import io.rpcrdma.service.CallSide;
+import io.rpcrdma.service.RemoteRpcException;
+import io.rpcrdma.service.ResultTooLargeException;
+import io.rpcrdma.service.ServiceCallObserver;
+import io.rpcrdma.service.ServiceClientFactory;
+import io.rpcrdma.service.ServiceClientOptions;
+import io.rpcrdma.service.ServiceExporter;
+import io.rpcrdma.service.ServiceIntrospector;
+import io.rpcrdma.service.codec.CodecRegistry;
+import io.rpcrdma.transport.TransportConfig;
+import io.rpcrdma.verbs.RdmaProvider;
+
+/**
+ * Service interfaces called through client proxies and served by an exported implementation,
+ * over a real RDMA provider end to end: every kind of value, exceptions travelling back as
+ * typed faults, asynchronous methods, local methods, version mismatch, deadlines. Subclasses
+ * choose the provider.
+ */
+abstract class ServiceEndToEndTests {
+
+	static final Duration DEADLINE = Duration.ofSeconds(10);
+
+	private RdmaProvider serverProvider;
+
+	private RdmaProvider clientProvider;
+
+	private RegisteredMemoryPool serverPool;
+
+	private RegisteredMemoryPool clientPool;
+
+	private final List<AutoCloseable> closeables = Collections.synchronizedList(new ArrayList<>());
+
+	final InventoryService implementation = new InventoryService();
+
+	final List<String> observed = Collections.synchronizedList(new ArrayList<>());
+
+	final ServiceCallObserver observer = (side, service, procedure, endpoint) -> (outcome, conveyance,
+			failure) -> this.observed.add(side + " " + service.name() + "." + procedure.name() + " " + outcome + " "
+					+ conveyance.tag());
+
+	final ServiceIntrospector introspector = new ServiceIntrospector(CodecRegistry.standard());
+
+	RpcServer server;
+
+	RpcClientPool pool;
+
+	/** @return a newly opened provider of the kind under test */
+	protected abstract RdmaProvider openProvider();
+
+	/** @return where a test server listens; port 0 for any */
+	protected abstract InetSocketAddress listenAddress();
+
+	@BeforeEach
+	void open() {
+		this.serverProvider = openProvider();
+		this.clientProvider = openProvider();
+		MemoryPoolConfig pools = MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2);
+		this.serverPool = new RegisteredMemoryPool(this.serverProvider.allocateProtectionDomain(), pools);
+		this.clientPool = new RegisteredMemoryPool(this.clientProvider.allocateProtectionDomain(), pools);
+		ProgramRegistry registry = new ProgramRegistry();
+		new ServiceExporter(this.introspector, registry, this.observer).export(this.implementation);
+		this.server = RpcServer.start(RpcServer.Config.defaults(this.serverProvider, this.serverPool, listenAddress())
+			.withExecutor(new RpcServer.ExecutorSpec(RpcServer.ExecutorKind.BOUNDED_POOL, 4, 16)), registry);
+		this.closeables.add(() -> this.server.shutdown(Duration.ZERO).get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
+		this.pool = RpcClientPool.connect(this.clientProvider, this.clientPool, this.server.localAddress(),
+				TransportConfig.defaults(), 16, RpcClientPool.Config.of(1, 2));
+		this.closeables.add(this.pool);
+	}
+
+	@AfterEach
+	void closeAll() throws Exception {
+		this.implementation.release.countDown();
+		for (int i = this.closeables.size() - 1; i >= 0; i--) {
+			this.closeables.get(i).close();
+		}
+		this.clientProvider.close();
+		this.serverProvider.close();
+	}
+
+	<T> T client(Class<T> type) {
+		return client(type, ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE));
+	}
+
+	<T> T client(Class<T> type, ServiceClientOptions options) {
+		return new ServiceClientFactory(this.introspector, this.observer).create(type, this.pool, options);
+	}
+
+	@Test
+	void recordsCollectionsAndNullsRoundTrip() throws Exception {
+		Inventory inventory = client(Inventory.class);
+		Inventory.Item lamp = new Inventory.Item("L-1", "Lamp", 1999, Set.of("home", "light"), null);
+		Inventory.Item desk = new Inventory.Item("D-1", "Désk ✓", 25_000, Set.of("home"), "oak");
+		inventory.put(lamp);
+		inventory.put(desk);
+
+		assertThat(inventory.find("L-1")).isEqualTo(lamp);
+		assertThat(inventory.find("missing")).isNull();
+		assertThat(inventory.search(Set.of("home"), 10)).containsExactly(desk, lamp);
+		assertThat(inventory.search(Set.of("light"), 10)).containsExactly(lamp);
+		assertThat(inventory.stock(List.of("L-1", "X"))).containsExactly(Map.entry("L-1", 1), Map.entry("X", 0));
+		assertThat(this.implementation.puts).hasValue(2);
+	}
+
+	@Test
+	void asynchronousMethodCompletesItsFuture() throws Exception {
+		Inventory inventory = client(Inventory.class);
+		inventory.put(new Inventory.Item("A-1", "a", 1, Set.of(), null));
+		inventory.put(new Inventory.Item("A-2", "b", 1, Set.of(), null));
+		inventory.put(new Inventory.Item("B-1", "c", 1, Set.of(), null));
+
+		CompletableFuture<Integer> prefixed = inventory.countAsync(Optional.of("A-"));
+		CompletableFuture<Integer> all = inventory.countAsync(Optional.empty());
+
+		assertThat(prefixed.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(2);
+		assertThat(all.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(3);
+	}
+
+	@Test
+	void defaultAndObjectMethodsRunLocally() throws Exception {
+		Inventory inventory = client(Inventory.class);
+		assertThat(inventory.findOrPlaceholder("nothing").name()).isEqualTo("(none)");
+		assertThat(inventory).isEqualTo(inventory).isNotEqualTo(client(Inventory.class));
+		assertThat(inventory.hashCode()).isEqualTo(System.identityHashCode(inventory));
+		assertThat(inventory.toString()).contains("Inventory client for").contains("version 1");
+		// Only the remote find went over the wire: the default and Object methods are local.
+		assertThat(this.observed).filteredOn((event) -> event.startsWith("CLIENT"))
+			.containsExactly("CLIENT Inventory.find SUCCESS inline");
+	}
+
+	@Test
+	void declaredCheckedExceptionIsRethrownAsItsType() {
+		Inventory inventory = client(Inventory.class);
+		assertThatExceptionOfType(InventoryException.class)
+			.isThrownBy(() -> inventory.put(new Inventory.Item("N-1", "n", -5, Set.of(), null)))
+			.withMessage("price of N-1 must not be negative")
+			.satisfies((ex) -> assertThat(ex.getSuppressed()).singleElement()
+				.isInstanceOfSatisfying(RemoteRpcException.class, (remote) -> {
+					assertThat(remote.code()).isEqualTo(4001);
+					assertThat(remote.getMessage()).contains("Inventory.put at " + this.pool.endpoint());
+				}));
+		assertThat(this.implementation.puts).hasValue(0);
+		assertThat(this.observed).contains("SERVER Inventory.put FAULT inline", "CLIENT Inventory.put FAULT inline");
+	}
+
+	@Test
+	void knownRuntimeExceptionIsRethrownAsItsType() {
+		Inventory inventory = client(Inventory.class);
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> inventory.fail("state"))
+			.withMessage("the inventory is closed");
+	}
+
+	@Test
+	void exceptionTheClientCannotRebuildArrivesAsRemoteRpcException() {
+		Inventory inventory = client(Inventory.class);
+		assertThatExceptionOfType(RemoteRpcException.class).isThrownBy(() -> inventory.fail("server-only"))
+			.satisfies((ex) -> {
+				assertThat(ex.remoteType()).isEqualTo(ServerOnlyException.class.getName());
+				assertThat(ex.remoteMessage()).isEqualTo("server-side reason 7");
+				assertThat(ex.getMessage()).contains("Inventory.fail at " + this.pool.endpoint());
+			});
+		// A checked exception the method does not declare cannot be thrown by the proxy.
+		assertThatExceptionOfType(RemoteRpcException.class).isThrownBy(() -> inventory.fail("undeclared-checked"))
+			.satisfies((ex) -> assertThat(ex.remoteType()).isEqualTo("java.io.IOException"));
+	}
+
+	@Test
+	void errorInTheImplementationIsSystemErrorNamingTheMethod() {
+		Inventory inventory = client(Inventory.class);
+		assertThatExceptionOfType(RemoteSystemErrorException.class).isThrownBy(() -> inventory.fail("error"))
+			.withMessageContaining("Inventory.fail");
+		// The server still serves.
+		assertThat(inventory.fail("fine")).isEqualTo("fine");
+	}
+
+	@Test
+	void resultLargerThanTheReplyRoomFailsClearly() {
+		Inventory inventory = client(Inventory.class, ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE).withMaxReplySize(2048));
+		assertThat(inventory.blob(1000)).hasSize(1000);
+		assertThatExceptionOfType(ResultTooLargeException.class).isThrownBy(() -> inventory.blob(200_000))
+			.withMessageContaining("Inventory.blob")
+			.withMessageContaining("@Bulk");
+	}
+
+	@Test
+	void resultLargerThanTheInlineThresholdTravelsInTheReplyChunk() {
+		Inventory inventory = client(Inventory.class, ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE).withMaxReplySize(256 * 1024));
+		byte[] blob = inventory.blob(100_000);
+		assertThat(blob).hasSize(100_000);
+	}
+
+	@Test
+	void versionsAreServedSideBySideAndAMissingOneIsAMismatch() throws Exception {
+		Inventory v1 = client(Inventory.class);
+		InventoryV2 v2 = client(InventoryV2.class);
+		v1.put(new Inventory.Item("P-1", "p", 300, Set.of(), null));
+		assertThat(v2.totalValueCents()).isEqualTo(300);
+
+		ServiceIntrospector other = this.introspector;
+		InventoryV3 v3 = new ServiceClientFactory(other).create(InventoryV3.class, this.pool,
+				ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE));
+		assertThatExceptionOfType(ProgramVersionMismatchException.class).isThrownBy(v3::ping)
+			.withMessageContaining("Inventory.ping")
+			.withMessageContaining(this.pool.endpoint())
+			.satisfies((ex) -> {
+				assertThat(ex.getMessage()).contains("1").contains("2");
+			});
+	}
+
+	@Test
+	void deadlineNamesTheServiceMethodAndEndpoint() throws Exception {
+		Inventory inventory = client(Inventory.class, ServiceClientOptions.DEFAULTS.withTimeout(Duration.ofMillis(300)));
+		assertThatThrownBy(() -> inventory.awaitRelease(5)).isInstanceOf(CallTimeoutException.class)
+			.hasMessageContaining("Inventory.awaitRelease")
+			.hasMessageContaining(this.pool.endpoint());
+		assertThat(this.implementation.waiting.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+		assertThat(this.observed).contains("CLIENT Inventory.awaitRelease " + CallOutcome.TIMEOUT + " inline");
+		this.implementation.release.countDown();
+		assertThat(client(Inventory.class).awaitRelease(6)).isEqualTo(6);
+	}
+
+	@Test
+	void observerSeesBothSidesOfEveryCall() {
+		Inventory inventory = client(Inventory.class);
+		inventory.find("x");
+		assertThat(this.observed).containsExactlyInAnyOrder("SERVER Inventory.find SUCCESS inline",
+				"CLIENT Inventory.find SUCCESS inline");
+		assertThat(CallSide.values()).hasSize(2);
+	}
+
+}
