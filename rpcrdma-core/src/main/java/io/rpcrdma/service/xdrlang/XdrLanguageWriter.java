@@ -14,7 +14,9 @@ import java.util.TreeMap;
 
 import io.rpcrdma.service.ParameterDescriptor;
 import io.rpcrdma.service.ProcedureDescriptor;
+import io.rpcrdma.service.ProcedureResults;
 import io.rpcrdma.service.ProgramNumbers;
+import io.rpcrdma.service.RemoteFault;
 import io.rpcrdma.service.ServiceDescriptor;
 import io.rpcrdma.service.codec.XdrCodec;
 import io.rpcrdma.service.codec.XdrShape;
@@ -30,6 +32,9 @@ import io.rpcrdma.service.codec.XdrShape;
  * {@code <method>_<version>_args} whose members are the parameters in order. Its encoding
  * is the parameters' encodings one after another, exactly what this library sends, so no
  * {@code -N} (newstyle) is needed;</li>
+ * <li>a procedure returns the union {@code <method>_<version>_res}: its result on status 0,
+ * an {@code rpcrdma_fault} (the exception it threw) on status 1, as
+ * {@link io.rpcrdma.service.ProcedureResults} encodes them;</li>
  * <li>procedure arguments and results must be type names, so strings, opaque data, arrays
  * and optionals there get typedefs ({@code rpcrdma_string}, {@code rpcrdma_opaque},
  * {@code <T>_list}, {@code <T>_opt}, e.g. {@code string_list}); a map becomes an array of a {@code <K>_<V>_entry}
@@ -130,7 +135,7 @@ public final class XdrLanguageWriter {
 			String version = Integer.toUnsignedString(service.version());
 			text.append("\tversion ").append(global(base + "_V" + version)).append(" {\n");
 			for (ProcedureDescriptor procedure : service.procedures()) {
-				String result = procedureType(procedure.resultCodec());
+				String result = resultsUnion(procedure, version);
 				String argument;
 				List<ParameterDescriptor> parameters = procedure.parameters();
 				if (parameters.isEmpty()) {
@@ -157,6 +162,34 @@ public final class XdrLanguageWriter {
 		}
 		text.append("} = ").append(ProgramNumbers.hex(first.program())).append(";\n");
 		return text.toString();
+	}
+
+	/**
+	 * The union every procedure returns (see {@link io.rpcrdma.service.ProcedureResults}): the
+	 * method's result, or the fault of the exception it threw.
+	 */
+	private String resultsUnion(ProcedureDescriptor procedure, String version) {
+		String fault = faultStruct();
+		String name = global(identifier(procedure.name() + "_" + version + "_res"));
+		String result = (shapeOf(procedure.resultCodec()) instanceof XdrShape.Void) ? "void;"
+				: declaration(procedure.resultCodec(), "result");
+		this.definitions.append("union ").append(name).append(" switch (int status) {\ncase ")
+			.append(ProcedureResults.RESULT).append(":\n\t").append(result).append("\ncase ")
+			.append(ProcedureResults.FAULT).append(":\n\t").append(fault).append(" fault;\n};\n\n");
+		return name;
+	}
+
+	/** Defines {@code rpcrdma_fault} ({@link io.rpcrdma.service.RemoteFault}) once. */
+	private String faultStruct() {
+		String name = "rpcrdma_fault";
+		if (this.defined.add(RemoteFault.class)) {
+			this.globalNames.add(name);
+			this.definitions.append("/* An exception a method threw: stable code, class name, message. */\n")
+				.append("struct ").append(name).append(" {\n\tint code;\n\tstring type<")
+				.append(RemoteFault.MAX_TYPE_BYTES).append(">;\n\tstring message<").append(RemoteFault.MAX_MESSAGE_BYTES)
+				.append(">;\n};\n\n");
+		}
+		return name;
 	}
 
 	private String argumentsStruct(ProcedureDescriptor procedure, String version) {

@@ -64,7 +64,8 @@ class RpcgenConformanceTest {
 			.contains("#define SEARCH 7")
 			.contains("#define COUNT 8")
 			.contains("#define SNAPSHOT 9")
-			.contains("extern  ReadResult * read_1(read_1_args *, CLIENT *);")
+			.contains("extern  read_1_res * read_1(read_1_args *, CLIENT *);")
+			.contains("struct rpcrdma_fault {")
 			.contains("struct Entry *next;");
 		assertThat(Files.readString(this.directory.resolve("filestore_xdr.c"))).contains("xdr_Entry (XDR *xdrs, Entry *objp)")
 			.contains("xdr_pointer (xdrs, (char **)&objp->next, sizeof (Entry), (xdrproc_t) xdr_Entry)");
