@@ -1,0 +1,150 @@
+package io.rpcrdma.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import io.rpcrdma.client.CallBody;
+import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.ReceivedReply;
+import io.rpcrdma.client.RpcClient;
+import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.memory.MemoryPoolConfig;
+import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.service.ServiceClientFactory;
+import io.rpcrdma.service.ServiceClientOptions;
+import io.rpcrdma.service.ServiceIntrospector;
+import io.rpcrdma.service.codec.CodecRegistry;
+import io.rpcrdma.transport.TransportConfig;
+import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.RdmaProviders;
+
+/**
+ * One small call at a time over software iWARP: latency, and with {@code -prof gc} the bytes
+ * allocated per call ({@code gc.alloc.rate.norm}). With {@code server=process} the server runs
+ * in a child JVM, so the allocation reported is the client's alone; with {@code server=jvm}
+ * it is client and server together.
+ * <pre>
+ * java -jar rpcrdma-benchmarks/target/rpcrdma-benchmarks.jar SmallCall -prof gc
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = { "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED" })
+public class SmallCallBenchmark {
+
+	private static final CallBody TWO_INTS = (encoder) -> encoder.writeInt(1).writeInt(2);
+
+	private static final CallShape SHAPE = CallShape.of(RpcClient.MAX_CALL_HEADER_SIZE + 8, 0);
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+	/** Where the server runs: {@code jvm} (this one) or {@code process} (a child JVM). */
+	@Param({ "process", "jvm" })
+	public String server;
+
+	private Process child;
+
+	private BenchmarkServer inJvm;
+
+	private RdmaProvider provider;
+
+	private RegisteredMemoryPool pool;
+
+	private RpcClientPool clients;
+
+	private Calculator calculator;
+
+	@Setup(Level.Trial)
+	public void connect() throws Exception {
+		InetSocketAddress address;
+		if ("process".equals(this.server)) {
+			String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+			this.child = new ProcessBuilder(List.of(java, "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED", "-cp",
+					System.getProperty("java.class.path"), BenchmarkServer.class.getName()))
+				.redirectError(ProcessBuilder.Redirect.INHERIT)
+				.start();
+			BufferedReader output = new BufferedReader(new InputStreamReader(this.child.getInputStream(), StandardCharsets.UTF_8));
+			String line = output.readLine();
+			if (line == null || !line.startsWith("PORT ")) {
+				throw new IllegalStateException("The benchmark server did not start: " + line);
+			}
+			address = new InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.parseInt(line.substring(5)));
+		}
+		else {
+			this.inJvm = BenchmarkServer.start("siw", new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+			address = this.inJvm.address();
+		}
+		this.provider = RdmaProviders.open("siw");
+		this.pool = new RegisteredMemoryPool(this.provider.allocateProtectionDomain(),
+				MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2));
+		this.clients = RpcClientPool.connect(this.provider, this.pool, address, TransportConfig.defaults(), 64,
+				RpcClientPool.Config.of(1, 1));
+		this.calculator = new ServiceClientFactory(new ServiceIntrospector(CodecRegistry.standard()))
+			.create(Calculator.class, this.clients, ServiceClientOptions.DEFAULTS.withTimeout(TIMEOUT));
+		if (this.calculator.add(1, 2) != 3) {
+			throw new IllegalStateException("1 + 2 is not 3");
+		}
+	}
+
+	@TearDown(Level.Trial)
+	public void close() throws Exception {
+		this.clients.close();
+		this.pool.close();
+		this.provider.close();
+		if (this.inJvm != null) {
+			this.inJvm.close();
+		}
+		if (this.child != null) {
+			this.child.getOutputStream().close();
+			if (!this.child.waitFor(10, TimeUnit.SECONDS)) {
+				this.child.destroyForcibly();
+			}
+		}
+	}
+
+	/** A call through the service proxy: encoding, the result union, decoding. */
+	@Benchmark
+	public int serviceCall() {
+		return this.calculator.add(1, 2);
+	}
+
+	/** The same call through the RPC client without the service layer. */
+	@Benchmark
+	public int rpcCall() throws Exception {
+		ReceivedReply reply = this.clients
+			.call(Calculator.PROGRAM, 1, Calculator.ADD, TWO_INTS, SHAPE, true, TIMEOUT)
+			.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+		try {
+			reply.results().readInt();
+			return reply.results().readInt();
+		}
+		finally {
+			reply.release();
+		}
+	}
+
+}
