@@ -147,8 +147,8 @@ public final class RpcClient implements AutoCloseable {
 		}
 		sent.whenComplete((reply, error) -> {
 			if (error == null) {
-				// Heap message owned by this layer: nothing to give back.
-				this.router.route(reply.message(), () -> {
+				// Heap message and Write chunk data owned by this layer: nothing to give back.
+				this.router.route(reply.message(), reply.writeChunks(), () -> {
 				});
 				return;
 			}
