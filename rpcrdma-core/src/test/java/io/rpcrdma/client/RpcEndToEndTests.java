@@ -597,4 +597,39 @@ abstract class RpcEndToEndTests {
 		assertNoChunkBufferLeased();
 	}
 
+	@Test
+	void aBulkArgumentReachesTheHandlerAsAViewOfRegisteredMemoryFrom1KiBTo16MiB() throws Exception {
+		RpcServer server = server();
+		RpcClient client = client(server);
+		int[] sizes = { 1024, 65_536 + 1, MIB, 8 * MIB, 16 * MIB };
+		for (int i = 0; i < sizes.length; i++) {
+			int size = sizes[i];
+			byte[] data = pattern(size, i);
+			this.digestChunkLeasesDuringCall.set(-1);
+			ReceivedReply reply = await(client.call(PROGRAM, 1, DIGEST, (encoder) -> encoder.writeOpaque(data),
+					new CallShape(size + 512, List.of(new DdpRange(4, size)), List.of(), 0), DEADLINE));
+			try {
+				assertThat(reply.results().readInt()).isEqualTo(size);
+				assertThat(reply.results().readHyper()).as("CRC of " + size + " bytes").isEqualTo(crc(ByteBuffer.wrap(data)));
+			}
+			finally {
+				reply.release();
+			}
+			boolean fitsOneBuffer = size + 512 <= 16 * MIB;
+			// The call was rebuilt in one registered local buffer the Read chunk was pulled into:
+			// the handler's opaque is a view of it. A message larger than the largest buffer is
+			// rebuilt on the heap instead.
+			assertThat(this.digestArgumentDirect.get()).as("argument of " + size + " bytes in registered memory")
+				.isEqualTo(fitsOneBuffer);
+			if (fitsOneBuffer) {
+				assertThat(this.digestChunkLeasesDuringCall.get()).as("the message's buffer, leased during the call")
+					.isEqualTo(1);
+			}
+			// ...and it went back to the pool once the call was answered.
+			assertNoChunkBufferLeased();
+		}
+		assertThat(clientStats(client).readChunksSent()).isEqualTo(sizes.length);
+		assertThat(serverStats(server).readChunksPulled()).isEqualTo(sizes.length);
+	}
+
 }
