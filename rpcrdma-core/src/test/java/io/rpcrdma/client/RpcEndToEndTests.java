@@ -65,6 +65,9 @@ abstract class RpcEndToEndTests {
 	/** Takes a bulk opaque; returns its length and CRC-32, and notes what kind of memory it read. */
 	static final int DIGEST = 8;
 
+	/** Takes two bulk opaques; returns the CRC-32 of each. */
+	static final int DIGEST2 = 9;
+
 	static final int MIB = 1 << 20;
 
 	static final Duration DEADLINE = Duration.ofSeconds(10);
@@ -164,6 +167,12 @@ abstract class RpcEndToEndTests {
 				this.digestChunkLeasesDuringCall.set(chunkBuffersLeased(this.serverPool));
 				results.writeInt(bulk.remaining());
 				results.writeHyper(crc(bulk));
+			}))
+			.register(PROGRAM, 1, DIGEST2, Idempotence.IDEMPOTENT, ProcedureHandler.of((call, arguments, results) -> {
+				ByteBuffer first = arguments.readOpaque(Integer.MAX_VALUE);
+				ByteBuffer second = arguments.readOpaque(Integer.MAX_VALUE);
+				results.writeHyper(crc(first));
+				results.writeHyper(crc(second));
 			}))
 			.register(PROGRAM, 1, BLOCK, Idempotence.IDEMPOTENT, ProcedureHandler.of((call, arguments, results) -> {
 				this.blockExecutions.incrementAndGet();
@@ -630,6 +639,93 @@ abstract class RpcEndToEndTests {
 		}
 		assertThat(clientStats(client).readChunksSent()).isEqualTo(sizes.length);
 		assertThat(serverStats(server).readChunksPulled()).isEqualTo(sizes.length);
+	}
+
+	@Test
+	void aCallersRegisteredBufferIsReadStraightFromItsMemoryFrom1KiBTo16MiB() throws Exception {
+		RpcServer server = server();
+		RpcClient client = client(server);
+		int[] sizes = { 1024, 65_536 + 2, MIB, 16 * MIB };
+		for (int i = 0; i < sizes.length; i++) {
+			int size = sizes[i];
+			byte[] data = pattern(size, i);
+			io.rpcrdma.memory.RegisteredBuffer argument = this.clientPool.lease(io.rpcrdma.memory.BufferRole.READ_CHUNK,
+					size);
+			argument.buffer().put(0, data);
+			long readChunkLeases = readChunkLeases(this.clientPool);
+			// The arguments hold only the length word: 64 bytes of call, whatever the size.
+			CallShape shape = CallShape.of(64 + 40, 0).withRegisteredArgument(4, argument, size);
+			ReceivedReply reply = await(client.call(PROGRAM, 1, DIGEST, (encoder) -> encoder.writeInt(size), shape,
+					DEADLINE));
+			try {
+				assertThat(reply.results().readInt()).isEqualTo(size);
+				assertThat(reply.results().readHyper()).as("CRC of " + size + " bytes").isEqualTo(crc(ByteBuffer.wrap(data)));
+			}
+			finally {
+				reply.release();
+			}
+			assertThat(readChunkLeases(this.clientPool)).as("no Read chunk buffer leased to copy the argument into")
+				.isEqualTo(readChunkLeases);
+			assertThat(argument.isLeased()).as("the caller's buffer stays the caller's").isTrue();
+			argument.release();
+		}
+		assertThat(clientStats(client).readChunksSent()).isEqualTo(sizes.length);
+		assertThat(clientStats(client).positionZeroChunksSent()).isZero();
+		assertThat(serverStats(server).readChunksPulled()).isEqualTo(sizes.length);
+		assertNoChunkBufferLeased();
+	}
+
+	@Test
+	void registeredArgumentsAmongEncodedOnesKeepTheirXdrPositions() throws Exception {
+		RpcServer server = server();
+		RpcClient client = client(server);
+		byte[] first = pattern(3001, 1);
+		byte[] second = pattern(20_000, 2);
+		io.rpcrdma.memory.RegisteredBuffer argument = this.clientPool.lease(io.rpcrdma.memory.BufferRole.READ_CHUNK,
+				first.length);
+		argument.buffer().put(0, first);
+		// ECHO2 reads two opaques; the first from the caller's buffer, the second encoded and
+		// moved into a Read chunk by the transport: its position counts the first one's data.
+		CallShape shape = new CallShape(second.length + 512, List.of(new DdpRange(8, second.length)), List.of(), 0)
+			.withRegisteredArgument(4, argument, first.length);
+		ReceivedReply reply = await(client.call(PROGRAM, 1, DIGEST2, (encoder) -> {
+			encoder.writeInt(first.length);
+			encoder.writeOpaque(second);
+		}, shape, DEADLINE));
+		try {
+			assertThat(reply.results().readHyper()).isEqualTo(crc(ByteBuffer.wrap(first)));
+			assertThat(reply.results().readHyper()).isEqualTo(crc(ByteBuffer.wrap(second)));
+		}
+		finally {
+			reply.release();
+			argument.release();
+		}
+		assertThat(clientStats(client).readChunksSent()).isEqualTo(2);
+		assertNoChunkBufferLeased();
+	}
+
+	@Test
+	void aRegisteredArgumentInABufferThePeerMayNotReadIsRefused() throws Exception {
+		io.rpcrdma.memory.RegisteredBuffer local = this.clientPool.lease(io.rpcrdma.memory.BufferRole.LOCAL_BULK, 4096);
+		try {
+			org.assertj.core.api.Assertions.assertThatThrownBy(() -> CallShape.of(128, 0)
+				.withRegisteredArgument(4, local, 4096))
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("BufferRole.READ_CHUNK");
+		}
+		finally {
+			local.release();
+		}
+	}
+
+	static long readChunkLeases(RegisteredMemoryPool pool) {
+		long leases = 0;
+		for (io.rpcrdma.memory.SizeClassStats stats : pool.stats().sizeClasses()) {
+			if (stats.role() == io.rpcrdma.memory.BufferRole.READ_CHUNK) {
+				leases += stats.leases();
+			}
+		}
+		return leases;
 	}
 
 }

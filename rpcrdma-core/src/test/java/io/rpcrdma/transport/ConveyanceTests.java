@@ -1,6 +1,7 @@
 package io.rpcrdma.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -320,6 +321,69 @@ abstract class ConveyanceTests extends RpcRdmaTransportKit {
 
 		// The XDR roundup the requester left out is restored as zeros (RFC 5666 §3.7).
 		assertThat(received.get()).isEqualTo(sent);
+	}
+
+	@Test
+	void aRegisteredItemIsAdvertisedFromTheCallersBufferAtItsXdrPositionAlsoInALongCall() throws Exception {
+		RpcRdmaServer server = server(config(), (call, replier) -> {
+			ByteBuffer whole = call.message();
+			byte[] bytes = new byte[whole.remaining()];
+			whole.duplicate().get(bytes);
+			replier.reply(RpcWorkload.reply(call.xid(), ByteBuffer.allocate(8).putLong(RpcWorkload.crc(bytes)).array(),
+					false));
+		});
+		RpcRdmaClientConnection client = client(server, config().withInlineThresholds(1024, 1024));
+		byte[] data = RpcWorkload.pattern(6001, 8);
+		// What the responder must rebuild: header, the opaque, then 2000 bytes more (so the
+		// inline part exceeds 1 KB and goes in a Position-Zero Read chunk).
+		ByteBuffer expected = RpcWorkload.call(15, RpcWorkload.ECHO, data);
+		ByteBuffer full = ByteBuffer.allocate(expected.remaining() + 2000).put(expected.duplicate()).put(new byte[2000]).flip();
+		byte[] original = new byte[full.remaining()];
+		full.duplicate().get(original);
+		// What the requester encodes: the same without the opaque's data.
+		int header = RpcWorkload.headerLength(15, RpcWorkload.ECHO);
+		ByteBuffer encoded = ByteBuffer.allocate(header + 4 + 2000);
+		encoded.put(full.duplicate().limit(header + 4)).put(new byte[2000]).flip();
+		io.rpcrdma.memory.RegisteredBuffer buffer = this.clientPool.lease(io.rpcrdma.memory.BufferRole.READ_CHUNK,
+				data.length);
+		buffer.buffer().put(0, data);
+		try {
+			OutboundCall call = new OutboundCall(encoded, List.of(), List.of(), 0,
+					List.of(new RegisteredItem(header + 4, buffer, data.length)));
+
+			InboundReply reply = await(client.call(call));
+
+			io.rpcrdma.xdr.XdrDecoder decoder = new io.rpcrdma.xdr.XdrDecoder(reply.message().duplicate());
+			io.rpcrdma.oncrpc.RpcMessageCodec.decodeReply(decoder);
+			assertThat(decoder.readHyper()).isEqualTo(RpcWorkload.crc(original));
+			assertThat(client.stats().positionZeroChunksSent()).isEqualTo(1);
+			assertThat(client.stats().readChunksSent()).isEqualTo(2);
+		}
+		finally {
+			buffer.release();
+		}
+	}
+
+	@Test
+	void registeredItemsThatOverlapEncodedItemsOrPrecedeTheHeaderAreRefused() {
+		io.rpcrdma.memory.RegisteredBuffer buffer = this.clientPool.tryLease(io.rpcrdma.memory.BufferRole.READ_CHUNK, 64);
+		try {
+			ByteBuffer message = ByteBuffer.allocate(64);
+			assertThatThrownBy(() -> new OutboundCall(message, List.of(new DdpRange(16, 20)), List.of(), 0,
+					List.of(new RegisteredItem(24, buffer, 8))))
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("inside DDP-eligible item");
+			assertThatThrownBy(() -> new OutboundCall(message, List.of(), List.of(), 0,
+					List.of(new RegisteredItem(4, buffer, 8))))
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("precedes the RPC header");
+			assertThatThrownBy(() -> new RegisteredItem(8, buffer, buffer.length() + 1))
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("between 0 and its buffer's");
+		}
+		finally {
+			buffer.release();
+		}
 	}
 
 	static long localBulkLeased(io.rpcrdma.memory.RegisteredMemoryPool pool) {
