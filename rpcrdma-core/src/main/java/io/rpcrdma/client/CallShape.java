@@ -3,7 +3,9 @@ package io.rpcrdma.client;
 import java.util.List;
 import java.util.Objects;
 
+import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.transport.DdpRange;
+import io.rpcrdma.transport.RegisteredItem;
 
 /**
  * How a call with bulk data travels: which argument items are DDP-eligible (moved into Read
@@ -15,9 +17,13 @@ import io.rpcrdma.transport.DdpRange;
  * arguments (the call header is added by {@link RpcClient}), increasing and non-overlapping
  * @param writeChunkSizes capacities of the Write chunks to offer, in result order
  * @param maxReplySize the largest reply expected, without Write chunk data
+ * @param registeredArguments DDP-eligible argument items whose data the caller already holds
+ * in registered buffers (zero copy, see {@link RegisteredItem}): the arguments encode only
+ * each item's XDR length word, and the offsets (relative to the first byte of the arguments,
+ * just after that length word) count no item's data; increasing
  */
 public record CallShape(int maxCallSize, List<DdpRange> argumentItems, List<Integer> writeChunkSizes,
-		int maxReplySize) {
+		int maxReplySize, List<RegisteredItem> registeredArguments) {
 
 	/** Validates and copies. */
 	public CallShape {
@@ -29,6 +35,36 @@ public record CallShape(int maxCallSize, List<DdpRange> argumentItems, List<Inte
 		if (maxReplySize < 0) {
 			throw new IllegalArgumentException("maxReplySize must not be negative, got " + maxReplySize);
 		}
+		registeredArguments = List.copyOf(Objects.requireNonNull(registeredArguments, "registeredArguments"));
+	}
+
+	/**
+	 * A shape whose DDP-eligible argument items are all encoded in the arguments.
+	 * @param maxCallSize the most bytes the call may take
+	 * @param argumentItems DDP-eligible argument items, offsets relative to the arguments
+	 * @param writeChunkSizes capacities of the Write chunks to offer
+	 * @param maxReplySize the largest reply expected
+	 */
+	public CallShape(int maxCallSize, List<DdpRange> argumentItems, List<Integer> writeChunkSizes, int maxReplySize) {
+		this(maxCallSize, argumentItems, writeChunkSizes, maxReplySize, List.of());
+	}
+
+	/**
+	 * Adds an argument whose data the caller holds in a registered buffer leased from the pool
+	 * with {@code BufferRole.READ_CHUNK}: the responder reads it by RDMA straight from that
+	 * memory (RFC 8166 §3.4.5). The arguments encode only the item's length word
+	 * ({@code encoder.writeInt(length)}), and {@code offset} is the arguments' position just
+	 * after it. The buffer must stay leased and unchanged until the call's future completes;
+	 * the caller releases it afterwards.
+	 * @param offset where the data belongs, relative to the first byte of the arguments
+	 * @param buffer the caller's registered buffer; the data starts at its first byte
+	 * @param length the data's length
+	 * @return a copy with the argument added
+	 */
+	public CallShape withRegisteredArgument(int offset, RegisteredBuffer buffer, int length) {
+		List<RegisteredItem> items = new java.util.ArrayList<>(this.registeredArguments);
+		items.add(new RegisteredItem(offset, buffer, length));
+		return new CallShape(this.maxCallSize, this.argumentItems, this.writeChunkSizes, this.maxReplySize, items);
 	}
 
 	/**

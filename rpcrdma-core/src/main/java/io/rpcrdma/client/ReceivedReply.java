@@ -1,15 +1,24 @@
 package io.rpcrdma.client;
 
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.rpcrdma.oncrpc.RpcReply;
 import io.rpcrdma.xdr.XdrDecoder;
+import io.rpcrdma.xdr.XdrInvalidValueException;
 
 /**
- * A successful reply as the transport received it: the header, and the procedure results
- * read in place from the receive buffer. The buffer is lent: decode the results, then
- * {@link #release()} it (exactly once; later calls have no effect).
+ * A successful reply as the transport received it: the header, the procedure results read in
+ * place from the receive buffer, and the data the responder placed in each Write chunk the
+ * call offered (RFC 8166 §3.4.6). The buffers are lent: decode the results, then
+ * {@link #release()} them (exactly once; later calls have no effect).
+ * <p>
+ * A DDP-eligible result that went by Write chunk leaves only its XDR length word in the
+ * results; its bytes are in {@link #writeChunk(int)}. {@link #readDdpOpaque(int, int)} reads
+ * such an item wherever the responder put it.
  */
 public final class ReceivedReply {
 
@@ -17,19 +26,43 @@ public final class ReceivedReply {
 
 	private final XdrDecoder results;
 
+	private final List<ByteBuffer> writeChunks;
+
 	private final Runnable releaser;
 
 	private final AtomicBoolean released = new AtomicBoolean();
 
 	/**
+	 * A reply without Write chunks.
 	 * @param header the reply header, MSG_ACCEPTED SUCCESS
 	 * @param results positioned at the procedure results
 	 * @param releaser gives the receive buffer back to the transport
 	 */
 	public ReceivedReply(RpcReply header, XdrDecoder results, Runnable releaser) {
+		this(header, results, List.of(), releaser);
+	}
+
+	/**
+	 * @param header the reply header, MSG_ACCEPTED SUCCESS
+	 * @param results positioned at the procedure results
+	 * @param writeChunks the data placed in each offered Write chunk, in the order offered,
+	 * each between position and limit (empty for a chunk the responder did not use)
+	 * @param releaser gives the buffers back to the transport
+	 */
+	public ReceivedReply(RpcReply header, XdrDecoder results, List<ByteBuffer> writeChunks, Runnable releaser) {
 		this.header = Objects.requireNonNull(header, "header");
 		this.results = Objects.requireNonNull(results, "results");
 		this.releaser = Objects.requireNonNull(releaser, "releaser");
+		if (writeChunks.isEmpty()) {
+			this.writeChunks = List.of();
+		}
+		else {
+			List<ByteBuffer> views = new ArrayList<>(writeChunks.size());
+			for (ByteBuffer chunk : writeChunks) {
+				views.add(chunk.asReadOnlyBuffer());
+			}
+			this.writeChunks = List.copyOf(views);
+		}
 	}
 
 	/**
@@ -47,7 +80,60 @@ public final class ReceivedReply {
 	}
 
 	/**
-	 * Gives the receive buffer back; the results may not be read afterwards.
+	 * The data the responder placed in each Write chunk the call offered, in the order offered
+	 * (RFC 8166 §3.4.6); a chunk the responder did not use is empty. Each is a read-only view
+	 * valid until {@link #release()}.
+	 * @return one buffer per Write chunk the reply returned; empty if none
+	 */
+	public List<ByteBuffer> writeChunks() {
+		return this.writeChunks;
+	}
+
+	/**
+	 * The data the responder placed in one Write chunk.
+	 * @param index the chunk, in the order the call offered them
+	 * @return a read-only view valid until {@link #release()}, its bytes between position and limit
+	 * @throws IndexOutOfBoundsException if the reply returned no such chunk
+	 */
+	public ByteBuffer writeChunk(int index) {
+		if (index < 0 || index >= this.writeChunks.size()) {
+			throw new IndexOutOfBoundsException("The reply returned " + this.writeChunks.size()
+					+ " Write chunks, so there is no Write chunk " + index
+					+ "; offer Write chunks through CallShape.writeChunkSizes");
+		}
+		return this.writeChunks.get(index).duplicate();
+	}
+
+	/**
+	 * Reads a DDP-eligible variable-length opaque result (RFC 4506 §4.10) that may have gone
+	 * by Write chunk: reads its XDR length word from the results, then takes the data from
+	 * Write chunk {@code writeChunkIndex} if the responder placed it there, else from the
+	 * results inline (a responder may leave a result inline when it fits, RFC 8166 §3.4.6).
+	 * @param writeChunkIndex the Write chunk offered for this result
+	 * @param maxLength the largest length accepted
+	 * @return a view valid until {@link #release()}
+	 * @throws io.rpcrdma.xdr.XdrException if the length exceeds {@code maxLength}, the results
+	 * are truncated, or the Write chunk holds another number of bytes than the length word says
+	 */
+	public ByteBuffer readDdpOpaque(int writeChunkIndex, int maxLength) {
+		int length = this.results.readLength("DDP-eligible opaque length", maxLength);
+		if (writeChunkIndex >= 0 && writeChunkIndex < this.writeChunks.size()) {
+			ByteBuffer placed = this.writeChunks.get(writeChunkIndex);
+			if (placed.remaining() > 0) {
+				if (placed.remaining() != length) {
+					throw new XdrInvalidValueException("Write chunk " + writeChunkIndex + " holds " + placed.remaining()
+							+ " bytes but the result's XDR length word says " + length
+							+ " (RFC 8166 §3.4.6: the returned Write chunk length is the item's length)");
+				}
+				return placed.duplicate();
+			}
+		}
+		return this.results.readFixedOpaque(length);
+	}
+
+	/**
+	 * Gives the buffers back; neither the results nor the Write chunk data may be read
+	 * afterwards.
 	 */
 	public void release() {
 		if (this.released.compareAndSet(false, true)) {

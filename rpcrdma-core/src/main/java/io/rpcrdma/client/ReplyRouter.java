@@ -2,6 +2,7 @@ package io.rpcrdma.client;
 
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -43,6 +44,19 @@ public final class ReplyRouter {
 	 * @return whether a pending call received it (successfully or as a failure)
 	 */
 	public boolean route(ByteBuffer message, Runnable release) {
+		return route(message, List.of(), release);
+	}
+
+	/**
+	 * Routes one inbound reply whose call offered Write chunks.
+	 * @param message the encoded RPC reply from its position to its limit
+	 * @param writeChunks the data the responder placed in each offered Write chunk (RFC 8166
+	 * §3.4.6), handed to the {@link ReceivedReply}
+	 * @param release gives the message's and the chunks' buffers back to the transport; run
+	 * exactly once
+	 * @return whether a pending call received it (successfully or as a failure)
+	 */
+	public boolean route(ByteBuffer message, List<ByteBuffer> writeChunks, Runnable release) {
 		XdrDecoder decoder = new XdrDecoder(message);
 		RpcReply header;
 		try {
@@ -67,7 +81,7 @@ public final class ReplyRouter {
 			return false;
 		}
 		if (header.isSuccess()) {
-			ReceivedReply reply = new ReceivedReply(header, decoder, release);
+			ReceivedReply reply = new ReceivedReply(header, decoder, writeChunks, release);
 			if (!this.pending.complete(header.xid(), reply)) {
 				reply.release();
 				return false;

@@ -15,6 +15,7 @@ import io.rpcrdma.oncrpc.RpcMessageCodec;
 import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.transport.InboundReply;
 import io.rpcrdma.transport.OutboundCall;
+import io.rpcrdma.transport.RegisteredItem;
 import io.rpcrdma.transport.RpcRdmaClientConnection;
 import io.rpcrdma.transport.RpcTransport;
 import io.rpcrdma.transport.TransportClosedException;
@@ -115,7 +116,8 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 	 * @param timeout how long to wait for the reply
 	 * @return completes with the reply (release it after decoding the results), or fails with
 	 * an {@link RpcCallException}; a call the arguments or shape make impossible to send fails
-	 * with {@link IllegalArgumentException}
+	 * with {@link IllegalArgumentException}. Buffers of {@link CallShape#registeredArguments()}
+	 * must stay leased and unchanged until this future completes.
 	 */
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
 			CallShape shape, Duration timeout) {
@@ -139,7 +141,13 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 			for (DdpRange item : shape.argumentItems()) {
 				items.add(new DdpRange(header + item.offset(), item.length()));
 			}
-			outbound = new OutboundCall(buffer.flip(), items, shape.writeChunkSizes(), shape.maxReplySize());
+			List<RegisteredItem> registered = shape.registeredArguments().isEmpty() ? List.of()
+					: new ArrayList<>(shape.registeredArguments().size());
+			for (RegisteredItem item : shape.registeredArguments()) {
+				registered.add(new RegisteredItem(header + item.offset(), item.buffer(), item.length()));
+			}
+			outbound = new OutboundCall(buffer.flip(), items, shape.writeChunkSizes(), shape.maxReplySize(),
+					registered);
 		}
 		catch (RuntimeException ex) {
 			this.pending.fail(call.xid(), ex);
@@ -154,8 +162,8 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 		}
 		sent.whenComplete((reply, error) -> {
 			if (error == null) {
-				// Heap message owned by this layer: nothing to give back.
-				this.router.route(reply.message(), () -> {
+				// Heap message and Write chunk data owned by this layer: nothing to give back.
+				this.router.route(reply.message(), reply.writeChunks(), () -> {
 				});
 				return;
 			}

@@ -3,7 +3,6 @@ package io.rpcrdma.server;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-import io.rpcrdma.oncrpc.RpcCall;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrEncoder;
 
@@ -19,6 +18,14 @@ import io.rpcrdma.xdr.XdrEncoder;
  * asynchronously by returning a stage that completes once the results have been written; the
  * arguments stay readable until then.
  * <p>
+ * Bulk data (RFC 8166 §6): an argument that arrived by Read chunk is read like any other
+ * opaque, as a view ({@link XdrDecoder#readOpaque(int)}) of the received message, which lies
+ * in registered memory when the transport placed it there. A result written with
+ * {@link ServerCall#writeDdpOpaque(XdrEncoder, java.nio.ByteBuffer)} (or marked with
+ * {@link ServerCall#markDdpEligible(int, int)}) goes by the requester's Write chunk when one
+ * was offered and is large enough; {@link ServerCall#writeChunkCapacities()} tells what was
+ * offered.
+ * <p>
  * Failures become replies (RFC 5531 §9): {@link GarbageArgumentsException}, or any
  * {@link io.rpcrdma.xdr.XdrException} raised while decoding the arguments, answers
  * GARBAGE_ARGS; every other exception answers SYSTEM_ERR and is logged once by the
@@ -32,14 +39,15 @@ public interface ProcedureHandler {
 
 	/**
 	 * Runs the procedure.
-	 * @param call the call header (program, version, procedure, credential)
+	 * @param call the call header (program, version, procedure, credential), what the
+	 * requester offered for the reply, and where the handler marks DDP-eligible results
 	 * @param arguments positioned at the procedure arguments
 	 * @param results positioned where the procedure results go
 	 * @return {@link #DONE} or {@code null} when finished, else a stage completing when the
 	 * results have been written (exceptionally to fail the call)
 	 * @throws Exception to fail the call: see the class description for the reply
 	 */
-	CompletionStage<Void> handle(RpcCall call, XdrDecoder arguments, XdrEncoder results) throws Exception;
+	CompletionStage<Void> handle(ServerCall call, XdrDecoder arguments, XdrEncoder results) throws Exception;
 
 	/**
 	 * Adapts a handler that finishes before returning.
@@ -66,7 +74,7 @@ public interface ProcedureHandler {
 		 * @param results positioned where the procedure results go
 		 * @throws Exception to fail the call
 		 */
-		void handle(RpcCall call, XdrDecoder arguments, XdrEncoder results) throws Exception;
+		void handle(ServerCall call, XdrDecoder arguments, XdrEncoder results) throws Exception;
 
 	}
 

@@ -1,6 +1,9 @@
 package io.rpcrdma.server;
 
 import java.nio.ByteBuffer;
+import java.util.List;
+
+import io.rpcrdma.transport.DdpRange;
 
 /**
  * Sends encoded replies to the client a call came from. Implemented by the transport, one per
@@ -17,5 +20,17 @@ public interface ReplySink {
 	 * throws
 	 */
 	void send(int xid, ByteBuffer reply);
+
+	/**
+	 * Sends a reply with DDP-eligible result items (RFC 8166 §6), which the transport may move
+	 * into the requester's Write chunks. A sink that conveys no chunks sends the reply whole,
+	 * the items inline.
+	 * @param xid the xid of the call answered
+	 * @param reply the encoded RPC reply between its position and limit
+	 * @param ddpItems DDP-eligible items, offsets relative to the reply's position, increasing
+	 */
+	default void send(int xid, ByteBuffer reply, List<DdpRange> ddpItems) {
+		send(xid, reply);
+	}
 
 }

@@ -3,6 +3,7 @@ package io.rpcrdma.server;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -16,6 +17,7 @@ import io.rpcrdma.oncrpc.OncRpcException;
 import io.rpcrdma.oncrpc.RpcCall;
 import io.rpcrdma.oncrpc.RpcMessageCodec;
 import io.rpcrdma.oncrpc.RpcReply;
+import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrEncoder;
 import io.rpcrdma.xdr.XdrException;
@@ -93,6 +95,24 @@ public final class RpcDispatcher {
 	 */
 	public CompletableFuture<DispatchOutcome> dispatch(ByteBuffer message, Object clientKey,
 			ReplyBufferSupplier buffers, ReplySink sink) {
+		return dispatch(message, clientKey, ChunkOffer.NONE, buffers, sink);
+	}
+
+	/**
+	 * Dispatches one inbound call whose requester offered chunks for the reply: handlers see
+	 * the offer in their {@link ServerCall}, and the DDP-eligible items they mark go to
+	 * {@link ReplySink#send(int, ByteBuffer, java.util.List)}.
+	 * @param message the encoded RPC call from its position to its limit; read in place, so it
+	 * must stay valid and unchanged until the returned stage completes
+	 * @param clientKey who sent it, stable across the client's reconnections
+	 * @param offer the Write and Reply chunks the requester offered, and the RPC-over-RDMA version
+	 * @param buffers where the reply is encoded
+	 * @param sink where the reply is sent
+	 * @return completes (never exceptionally) when the call is finished
+	 */
+	public CompletableFuture<DispatchOutcome> dispatch(ByteBuffer message, Object clientKey, ChunkOffer offer,
+			ReplyBufferSupplier buffers, ReplySink sink) {
+		Objects.requireNonNull(offer, "offer");
 		int start = message.position();
 		XdrDecoder decoder = new XdrDecoder(message);
 		RpcCall call;
@@ -121,7 +141,7 @@ public final class RpcDispatcher {
 			return CompletableFuture.completedFuture(outcome);
 		}
 		RegisteredProcedure procedure = (RegisteredProcedure) resolution;
-		Exchange exchange = new Exchange(call, decoder, procedure, clientKey, buffers, sink, ticket);
+		Exchange exchange = new Exchange(new ServerCall(call, offer), decoder, procedure, clientKey, buffers, sink, ticket);
 		if (procedure.builtInNull()) {
 			exchange.run();
 			return exchange.outcome;
@@ -268,6 +288,8 @@ public final class RpcDispatcher {
 
 		private final RpcCall call;
 
+		private final ServerCall serverCall;
+
 		private final XdrDecoder arguments;
 
 		private final RegisteredProcedure procedure;
@@ -292,9 +314,10 @@ public final class RpcDispatcher {
 
 		private int limit;
 
-		Exchange(RpcCall call, XdrDecoder arguments, RegisteredProcedure procedure, Object clientKey,
+		Exchange(ServerCall call, XdrDecoder arguments, RegisteredProcedure procedure, Object clientKey,
 				ReplyBufferSupplier buffers, ReplySink sink, InFlightTracker.Ticket ticket) {
-			this.call = call;
+			this.call = call.header();
+			this.serverCall = call;
 			this.arguments = arguments;
 			this.procedure = procedure;
 			this.clientKey = clientKey;
@@ -316,11 +339,12 @@ public final class RpcDispatcher {
 			}
 			this.start = this.buffer.position();
 			this.limit = this.buffer.limit();
+			this.serverCall.replyStartsAt(this.start);
 			this.results = new XdrEncoder(this.buffer);
 			CompletionStage<Void> stage;
 			try {
 				RpcMessageCodec.encodeReply(RpcReply.success(this.call.xid()), this.results);
-				stage = this.procedure.handler().handle(this.call, this.arguments, this.results);
+				stage = this.procedure.handler().handle(this.serverCall, this.arguments, this.results);
 			}
 			catch (Throwable ex) {
 				finish(ex);
@@ -342,6 +366,7 @@ public final class RpcDispatcher {
 			ByteBuffer sent = null;
 			try {
 				if (failure != null) {
+					this.serverCall.discardMarks();
 					RpcReply error = errorReply(unwrap(failure));
 					this.buffer.limit(this.limit).position(this.start);
 					RpcMessageCodec.encodeReply(error, this.results.reset(this.buffer));
@@ -352,7 +377,13 @@ public final class RpcDispatcher {
 					this.cacheEntry = null;
 				}
 				sent = this.buffer;
-				this.sink.send(this.call.xid(), this.buffer);
+				List<DdpRange> items = this.serverCall.ddpItems();
+				if (items.isEmpty()) {
+					this.sink.send(this.call.xid(), this.buffer);
+				}
+				else {
+					this.sink.send(this.call.xid(), this.buffer, items);
+				}
 				end(DispatchOutcome.REPLIED, null);
 			}
 			catch (Throwable ex) {

@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -15,8 +16,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.transport.CreditBudget;
+import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.transport.InboundCall;
 import io.rpcrdma.transport.OutboundReply;
 import io.rpcrdma.transport.ReplySender;
@@ -30,9 +33,11 @@ import io.rpcrdma.verbs.RdmaProvider;
  *
  * <p>Each {@link InboundCall} is dispatched with the peer's address without its port as the
  * client key, so the duplicate request cache recognises a retransmission that arrives on a new
- * connection from the same host. Replies are encoded into a heap buffer as large as the larger
- * of the inline threshold and the requester's Reply chunk, and conveyed by the transport
- * (inline or in the Reply chunk); calls the dispatcher drops give the requester's credit back
+ * connection from the same host. Handlers see what the requester offered for the reply (a
+ * {@link ChunkOffer} in their {@link ServerCall}); replies are encoded into a heap buffer
+ * sized by {@link #replyCapacity} and conveyed by the transport (inline, with the
+ * DDP-eligible items the handler marked in the requester's Write chunks, or in the Reply
+ * chunk); calls the dispatcher drops give the requester's credit back
  * through {@link ReplySender#drop()}. The call's message (owned by the RPC layer once the
  * transport hands it over) is kept referenced until the dispatch outcome completes.
  *
@@ -43,6 +48,12 @@ import io.rpcrdma.verbs.RdmaProvider;
 public final class RpcServer implements AutoCloseable {
 
 	private static final Logger logger = System.getLogger(RpcServer.class.getName());
+
+	/**
+	 * The largest reply buffer a call gets, whatever chunks its requester offered: 64 MiB
+	 * plus nothing (the Write and Reply chunk capacities are counted in it).
+	 */
+	public static final int MAX_REPLY_BUFFER = 64 << 20;
 
 	private final Config config;
 
@@ -108,12 +119,25 @@ public final class RpcServer implements AutoCloseable {
 		InetSocketAddress peer = sender.peerAddress();
 		Object key = (peer != null) ? clientKey(peer) : "unknown";
 		ByteBuffer message = call.message();
-		int capacity = Math.max(this.config.transport().inlineThreshold(call.version()),
-				(int) Math.min(Integer.MAX_VALUE - 8, call.replyChunkCapacity()));
+		int capacity = replyCapacity(this.config.transport().inlineThreshold(call.version()), call,
+				this.config.pool().largestBufferSize(BufferRole.LOCAL_BULK));
+		ChunkOffer offer = new ChunkOffer(call.version(), call.writeChunkCapacities(), call.replyChunkCapacity());
 		CompletableFuture<DispatchOutcome> outcome;
 		try {
-			outcome = this.dispatcher.dispatch(message, key, (xid) -> ByteBuffer.allocate(capacity),
-					(xid, reply) -> send(sender, xid, reply));
+			outcome = this.dispatcher.dispatch(message, key, offer, (xid) -> ByteBuffer.allocate(capacity),
+					new ReplySink() {
+
+						@Override
+						public void send(int xid, ByteBuffer reply) {
+							RpcServer.this.send(sender, xid, OutboundReply.inline(reply));
+						}
+
+						@Override
+						public void send(int xid, ByteBuffer reply, List<DdpRange> ddpItems) {
+							RpcServer.this.send(sender, xid, new OutboundReply(reply, ddpItems));
+						}
+
+					});
 		}
 		catch (RuntimeException ex) {
 			logger.log(Level.WARNING, "Dispatching a call from " + key + " failed", ex);
@@ -130,8 +154,29 @@ public final class RpcServer implements AutoCloseable {
 		});
 	}
 
-	private void send(ReplySender sender, int xid, ByteBuffer reply) {
-		CompletableFuture<Void> sent = sender.reply(OutboundReply.inline(reply));
+	/**
+	 * How large a reply buffer a call gets: room for what may leave inline or by Reply chunk,
+	 * plus each offered Write chunk, because a result that goes by Write chunk is written to
+	 * the reply buffer first (RFC 8166 §3.4.6: only its length word stays in the reply). The
+	 * requester's capacities are bounded by what the transport could place (the largest local
+	 * bulk buffer each) and the total by {@link #MAX_REPLY_BUFFER}, so a small call cannot make
+	 * the server allocate without limit.
+	 * @param inlineThreshold the inline threshold of the call's version
+	 * @param call the call
+	 * @param largestChunk the largest local bulk buffer, the most one chunk can carry
+	 * @return the buffer size in bytes
+	 */
+	static int replyCapacity(int inlineThreshold, InboundCall call, int largestChunk) {
+		long total = Math.max(inlineThreshold, Math.min(call.replyChunkCapacity(), largestChunk));
+		for (long capacity : call.writeChunkCapacities()) {
+			// The item's XDR padding stays in the reply buffer too.
+			total += Math.min(capacity, largestChunk) + 4;
+		}
+		return (int) Math.min(total, Math.max(inlineThreshold, MAX_REPLY_BUFFER));
+	}
+
+	private void send(ReplySender sender, int xid, OutboundReply reply) {
+		CompletableFuture<Void> sent = sender.reply(reply);
 		this.sending.add(sent);
 		sent.whenComplete((ignored, error) -> {
 			this.sending.remove(sent);
@@ -144,6 +189,11 @@ public final class RpcServer implements AutoCloseable {
 	/** @return where clients connect (the bound port when the configuration asked for port 0) */
 	public InetSocketAddress localAddress() {
 		return this.transport.localAddress();
+	}
+
+	/** @return the listening transport, for its connections and their {@code TransportStats} */
+	public RpcRdmaServer transport() {
+		return this.transport;
 	}
 
 	/** @return the dispatcher, for its statistics and in-flight count */

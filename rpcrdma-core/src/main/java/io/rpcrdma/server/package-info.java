@@ -10,6 +10,11 @@
  * non-idempotent procedures at-most-once execution across retransmissions, and
  * {@link io.rpcrdma.server.InFlightTracker} supports a graceful shutdown.
  * <p>
+ * Bulk data: a handler's {@link io.rpcrdma.server.ServerCall} tells what the requester offered
+ * for the reply ({@link io.rpcrdma.server.ChunkOffer}: Write and Reply chunks, RPC-over-RDMA
+ * version) and collects the DDP-eligible result items the handler marks, which the transport
+ * places in the requester's Write chunks (RFC 8166 §3.4.6).
+ * <p>
  * Joined: {@link io.rpcrdma.server.RpcServer} listens for RPC-over-RDMA connections and
  * dispatches their calls, keyed by the client's address without port, and shuts down
  * gracefully.

@@ -9,7 +9,11 @@ import java.util.List;
  * @param xid the call's XID
  * @param version the RPC-over-RDMA version it arrived in; the reply goes back in the same
  * @param message the whole RPC call from its XID on, with every Read chunk reinserted at its
- * position (RFC 8166 §3.4.4, with XDR roundup restored); owned by the receiver
+ * position (RFC 8166 §3.4.4, with XDR roundup restored). A call that came with Read chunks is
+ * placed in one registered buffer when it fits (the chunks RDMA-Read straight to their
+ * positions, so opaque views of it are registered memory, no copy): the message is then
+ * valid only until the call's {@link ReplySender#reply} or {@link ReplySender#drop()}, after
+ * which the buffer goes back to the pool. Other calls are in heap memory the receiver owns.
  * @param writeChunkCapacities the capacity of each Write chunk the requester offered, for
  * DDP-eligible results, in order
  * @param replyChunkCapacity the capacity of the requester's Reply chunk, 0 if none

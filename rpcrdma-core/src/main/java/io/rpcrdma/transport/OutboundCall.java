@@ -20,9 +20,13 @@ import io.rpcrdma.xdr.XdrEncoder;
  * (RFC 8166 §3.4.6), in result order; empty for none
  * @param maxReplySize the largest reply the upper layer expects, without Write chunk data;
  * when it exceeds what fits inline a Reply chunk of this size is offered (RFC 8166 §3.5.4)
+ * @param registeredItems DDP-eligible argument items whose data is in the caller's registered
+ * buffers, not in {@code message}: each is advertised as a Read chunk read straight from the
+ * caller's memory (zero copy); offsets increasing, outside every {@code readChunkItems} range;
+ * the buffers must stay leased and unchanged until the call completes. Empty for none
  */
 public record OutboundCall(ByteBuffer message, List<DdpRange> readChunkItems, List<Integer> writeChunkSizes,
-		int maxReplySize) {
+		int maxReplySize, List<RegisteredItem> registeredItems) {
 
 	/**
 	 * Validates the call.
@@ -51,6 +55,33 @@ public record OutboundCall(ByteBuffer message, List<DdpRange> readChunkItems, Li
 		if (maxReplySize < 0) {
 			throw new IllegalArgumentException("maxReplySize must be non-negative, got " + maxReplySize);
 		}
+		registeredItems = List.copyOf(registeredItems);
+		int previous = -1;
+		for (RegisteredItem item : registeredItems) {
+			if (item.offset() <= previous || item.offset() < 8 || item.offset() > message.remaining()) {
+				throw new IllegalArgumentException("Registered item at offset " + item.offset() + " repeats or precedes"
+						+ " another, precedes the RPC header or lies beyond the " + message.remaining() + "-byte message");
+			}
+			previous = item.offset();
+			for (DdpRange range : readChunkItems) {
+				if (item.offset() >= range.offset() && item.offset() < Math.max(range.paddedEnd(), range.offset() + 1)) {
+					throw new IllegalArgumentException("Registered item at offset " + item.offset()
+							+ " lies inside DDP-eligible item " + range);
+				}
+			}
+		}
+	}
+
+	/**
+	 * A call whose DDP-eligible items are all in {@code message}.
+	 * @param message the encoded RPC call
+	 * @param readChunkItems DDP-eligible argument items
+	 * @param writeChunkSizes Write chunk capacities to offer
+	 * @param maxReplySize the largest expected reply
+	 */
+	public OutboundCall(ByteBuffer message, List<DdpRange> readChunkItems, List<Integer> writeChunkSizes,
+			int maxReplySize) {
+		this(message, readChunkItems, writeChunkSizes, maxReplySize, List.of());
 	}
 
 	/**

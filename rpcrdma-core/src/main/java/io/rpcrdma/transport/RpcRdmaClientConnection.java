@@ -215,7 +215,9 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		}
 		ByteBuffer message = pc.message;
 		int base = message.position();
-		List<ReadSegment> reads = pc.call.readChunkItems().isEmpty() ? List.of() : new ArrayList<>();
+		List<RegisteredItem> registered = pc.call.registeredItems();
+		List<ReadSegment> reads = (pc.call.readChunkItems().isEmpty() && registered.isEmpty()) ? List.of()
+				: new ArrayList<>();
 		int moved = 0;
 		for (DdpRange item : pc.call.readChunkItems()) {
 			if (item.length() == 0) {
@@ -224,8 +226,12 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			RegisteredBuffer buffer = lease(BufferRole.READ_CHUNK, item.length());
 			pc.add(buffer);
 			buffer.buffer().put(0, message, base + item.offset(), item.length());
-			reads.add(new ReadSegment(item.offset(), buffer.stag(), item.length(), buffer.address()));
+			reads.add(new ReadSegment(item.offset() + registeredBefore(registered, item.offset()), buffer.stag(),
+					item.length(), buffer.address()));
 			moved += item.paddedLength();
+		}
+		if (!registered.isEmpty()) {
+			addRegisteredItems(registered, reads);
 		}
 		List<WriteChunk> writes = pc.call.writeChunkSizes().isEmpty() ? List.of() : new ArrayList<>();
 		for (int size : pc.call.writeChunkSizes()) {
@@ -268,6 +274,35 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		}
 		sendMessage(header, null, 0, (ok) -> {
 		});
+	}
+
+	/**
+	 * Advertises the caller's own registered buffers as Read chunks (zero copy): each at its
+	 * XDR position, which counts the data of the registered items before it (RFC 8166
+	 * §3.4.4); the read list stays in position order.
+	 */
+	private static void addRegisteredItems(List<RegisteredItem> registered, List<ReadSegment> reads) {
+		int before = 0;
+		for (RegisteredItem item : registered) {
+			if (item.length() > 0) {
+				RegisteredBuffer buffer = item.buffer();
+				reads.add(new ReadSegment(item.offset() + before, buffer.stag(), item.length(), buffer.address()));
+			}
+			before += item.paddedLength();
+		}
+		reads.sort(java.util.Comparator.comparingLong(ReadSegment::unsignedPosition));
+	}
+
+	/** The bytes registered items at or before {@code offset} add to the XDR stream. */
+	private static int registeredBefore(List<RegisteredItem> registered, int offset) {
+		int before = 0;
+		for (RegisteredItem item : registered) {
+			if (item.offset() > offset) {
+				break;
+			}
+			before += item.paddedLength();
+		}
+		return before;
 	}
 
 	/** The Payload stream: the message without the items moved into Read chunks. */

@@ -473,6 +473,61 @@ abstract class RpcRdmaEndpoint {
 	}
 
 	/**
+	 * Pulls Read chunks with RDMA Read (RFC 5666 §3.4) straight into one local buffer, each
+	 * chunk at its own offset, with no copy afterwards (see {@link DirectPlacement}).
+	 * @param chunks the chunks
+	 * @param placement where each chunk's data goes in {@code target}
+	 * @param target the local buffer, owned by the caller, who releases it only after
+	 * {@code done} or {@code failed} ran (a Read may still be landing until then)
+	 * @param done run once every Read completed
+	 * @param failed given the failure once no Read is outstanding
+	 */
+	void readInto(List<ReadChunk> chunks, DirectPlacement placement, RegisteredBuffer target, Runnable done,
+			Consumer<TransportException> failed) {
+		AtomicInteger pending = new AtomicInteger(1);
+		AtomicBoolean broken = new AtomicBoolean();
+		java.util.concurrent.atomic.AtomicReference<TransportException> notPosted = new java.util.concurrent.atomic.AtomicReference<>();
+		Runnable finish = () -> {
+			if (pending.decrementAndGet() != 0) {
+				return;
+			}
+			if (broken.get()) {
+				TransportException cause = notPosted.get();
+				failed.accept((cause != null) ? cause : new TransportClosedException("An RDMA Read of a chunk failed"));
+			}
+			else {
+				done.run();
+			}
+		};
+		this.counters.readChunksPulled.add(chunks.size());
+		try {
+			for (int i = 0; i < chunks.size(); i++) {
+				int offset = target.offset() + placement.chunkOffset(i);
+				for (RdmaSegment segment : chunks.get(i).segments()) {
+					int length = segment.length();
+					if (length != 0) {
+						pending.incrementAndGet();
+						long wrId = register((wc) -> {
+							if (!wc.isSuccess()) {
+								broken.set(true);
+							}
+							finish.run();
+						});
+						post(SendWorkRequest.rdmaRead(wrId, new RemoteAddress(segment.offset(), segment.handle()),
+								ScatterGatherEntry.of(target.region(), offset, length)));
+					}
+					offset += length;
+				}
+			}
+		}
+		catch (TransportException ex) {
+			notPosted.set(ex);
+			broken.set(true);
+		}
+		finish.run();
+	}
+
+	/**
 	 * Writes bytes into a peer's chunk, spreading them over its segments in order (RFC 8166
 	 * §3.4.6).
 	 * @param data the bytes

@@ -207,6 +207,11 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			dispatch(context, payload);
 			return;
 		}
+		DirectPlacement placement = directPlacement(chunks, payload);
+		if (placement != null) {
+			placeDirectly(header, context, chunks, payload, placement);
+			return;
+		}
 		fetch(chunks, (data) -> {
 			try {
 				ByteBuffer inline = payload;
@@ -234,6 +239,52 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			}
 			else {
 				// A chunk larger than any local buffer, or the pool is exhausted: refuse the call.
+				answerWithError(header.version(), header.xid());
+			}
+		});
+	}
+
+	/**
+	 * Plans the whole call in one registered buffer when it fits the largest local bulk
+	 * buffer: Read chunks at non-zero positions around the Payload stream, or a lone
+	 * Position-Zero Read chunk. A Position-Zero chunk with further chunks, or a larger message,
+	 * takes the copying path ({@link #fetch}).
+	 */
+	private DirectPlacement directPlacement(List<ReadChunk> chunks, ByteBuffer payload) {
+		int largest = this.pool.largestBufferSize(BufferRole.LOCAL_BULK);
+		if (chunks.get(0).isPositionZero()) {
+			return (chunks.size() == 1) ? DirectPlacement.positionZero(chunks.get(0), largest) : null;
+		}
+		return DirectPlacement.plan(payload, chunks, this.config.checkChunkLengthWords(), largest);
+	}
+
+	/**
+	 * Rebuilds the call in one buffer leased from the pool: the inline fragments copied to
+	 * their places, each Read chunk RDMA-Read straight to its XDR position (RFC 8166 §3.4.4).
+	 * The handler reads bulk arguments as views of this registered memory; the buffer goes back
+	 * to the pool when the call is answered or dropped ({@link CallContext#releaseMessage()}).
+	 */
+	private void placeDirectly(ChunkedHeader header, CallContext context, List<ReadChunk> chunks, ByteBuffer payload,
+			DirectPlacement placement) {
+		RegisteredBuffer target = lease(BufferRole.LOCAL_BULK, placement.length());
+		ByteBuffer message = target.buffer().slice(0, placement.length());
+		if (!chunks.get(0).isPositionZero()) {
+			placement.copyInline(payload, chunks, message);
+		}
+		readInto(chunks, placement, target, () -> {
+			if (message.remaining() < RpcRdmaConstants.MIN_RPC_MESSAGE_LENGTH || message.getInt(0) != header.xid()) {
+				target.release();
+				answerWithError(header.version(), header.xid());
+				return;
+			}
+			context.placed = target;
+			dispatch(context, message);
+		}, (error) -> {
+			target.release();
+			if (error instanceof TransportClosedException) {
+				this.outstanding.decrementAndGet();
+			}
+			else {
 				answerWithError(header.version(), header.xid());
 			}
 		});
@@ -492,6 +543,9 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 		private final AtomicBoolean answered = new AtomicBoolean();
 
+		/** The registered buffer the call was placed in, released once the call is answered. */
+		volatile RegisteredBuffer placed;
+
 		CallContext(ChunkedHeader header) {
 			this.xid = header.xid();
 			this.version = header.version();
@@ -517,7 +571,21 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 				return CompletableFuture.failedFuture(new IllegalStateException(
 						"XID 0x" + Integer.toHexString(this.xid) + " was already answered"));
 			}
-			return sendReply(this, reply);
+			try {
+				return sendReply(this, reply);
+			}
+			finally {
+				// The reply was copied out; the RPC layer is done with the call's message.
+				releaseMessage();
+			}
+		}
+
+		void releaseMessage() {
+			RegisteredBuffer buffer = this.placed;
+			if (buffer != null) {
+				this.placed = null;
+				buffer.release();
+			}
 		}
 
 		@Override
@@ -528,6 +596,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		@Override
 		public void drop() {
 			if (this.answered.compareAndSet(false, true)) {
+				releaseMessage();
 				RpcRdmaServerConnection.this.outstanding.decrementAndGet();
 			}
 		}

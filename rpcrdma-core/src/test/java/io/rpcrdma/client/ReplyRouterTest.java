@@ -107,4 +107,46 @@ class ReplyRouterTest {
 		assertThat(this.pending.lateReplies()).isEqualTo(2);
 	}
 
+	@Test
+	void aSuccessReplyLendsTheWriteChunkDataToTheCall() throws Exception {
+		PendingCall<ReceivedReply> call = register();
+		ByteBuffer placed = ByteBuffer.wrap(new byte[] { 1, 2, 3, 4, 5 });
+
+		// The first result went by Write chunk (only its length word is inline, RFC 8166
+		// §3.4.6); the second Write chunk came back empty and its result stayed inline.
+		ByteBuffer message = encoded(RpcReply.success(call.xid()), 5, 2, 0x0a0b_0000);
+		assertThat(this.router.route(message, java.util.List.of(placed, ByteBuffer.allocate(0)),
+				this.releases::incrementAndGet)).isTrue();
+
+		ReceivedReply reply = call.reply().get();
+		assertThat(reply.writeChunks()).hasSize(2);
+		assertThat(reply.writeChunk(0).remaining()).isEqualTo(5);
+		assertThat(reply.writeChunk(0).isReadOnly()).isTrue();
+		ByteBuffer first = reply.readDdpOpaque(0, 16);
+		assertThat(first.get(0)).isEqualTo((byte) 1);
+		assertThat(first.remaining()).isEqualTo(5);
+		ByteBuffer second = reply.readDdpOpaque(1, 16);
+		assertThat(second.remaining()).isEqualTo(2);
+		assertThat(second.get(0)).isEqualTo((byte) 0x0a);
+		assertThat(reply.results().remaining()).isZero();
+		org.assertj.core.api.Assertions.assertThatThrownBy(() -> reply.writeChunk(2))
+			.isInstanceOf(IndexOutOfBoundsException.class)
+			.hasMessageContaining("no Write chunk 2");
+		reply.release();
+		assertThat(this.releases).hasValue(1);
+	}
+
+	@Test
+	void aWriteChunkWhoseLengthDisagreesWithTheXdrLengthWordIsRejected() throws Exception {
+		PendingCall<ReceivedReply> call = register();
+		ByteBuffer message = encoded(RpcReply.success(call.xid()), 7);
+		this.router.route(message, java.util.List.of(ByteBuffer.allocate(5)), this.releases::incrementAndGet);
+
+		ReceivedReply reply = call.reply().get();
+		org.assertj.core.api.Assertions.assertThatThrownBy(() -> reply.readDdpOpaque(0, 16))
+			.isInstanceOf(io.rpcrdma.xdr.XdrInvalidValueException.class)
+			.hasMessageContaining("holds 5 bytes but the result's XDR length word says 7");
+		reply.release();
+	}
+
 }

@@ -56,6 +56,20 @@ abstract class RpcEndToEndTests {
 
 	static final int BLOCK = 5;
 
+	/** Takes a length and a seed; returns that many pattern bytes as a DDP-eligible opaque. */
+	static final int GENERATE = 6;
+
+	/** Returns what the requester offered: RPC-over-RDMA version, Write chunk capacities, Reply chunk. */
+	static final int OFFER = 7;
+
+	/** Takes a bulk opaque; returns its length and CRC-32, and notes what kind of memory it read. */
+	static final int DIGEST = 8;
+
+	/** Takes two bulk opaques; returns the CRC-32 of each. */
+	static final int DIGEST2 = 9;
+
+	static final int MIB = 1 << 20;
+
 	static final Duration DEADLINE = Duration.ofSeconds(10);
 
 	private RdmaProvider serverProvider;
@@ -76,6 +90,10 @@ abstract class RpcEndToEndTests {
 
 	volatile CountDownLatch blockStarted = new CountDownLatch(0);
 
+	final java.util.concurrent.atomic.AtomicBoolean digestArgumentDirect = new java.util.concurrent.atomic.AtomicBoolean();
+
+	final AtomicInteger digestChunkLeasesDuringCall = new AtomicInteger(-1);
+
 	final CountDownLatch release = new CountDownLatch(1);
 
 	/** @return a newly opened provider of the kind under test */
@@ -88,7 +106,8 @@ abstract class RpcEndToEndTests {
 	void open() {
 		this.serverProvider = openProvider();
 		this.clientProvider = openProvider();
-		MemoryPoolConfig pools = MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2);
+		MemoryPoolConfig pools = MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2)
+			.withLeakTracking(true);
 		this.serverPool = new RegisteredMemoryPool(this.serverProvider.allocateProtectionDomain(), pools);
 		this.clientPool = new RegisteredMemoryPool(this.clientProvider.allocateProtectionDomain(), pools);
 	}
@@ -125,6 +144,35 @@ abstract class RpcEndToEndTests {
 			}))
 			.register(PROGRAM, 1, FAIL, Idempotence.IDEMPOTENT, ProcedureHandler.of((call, arguments, results) -> {
 				throw new IllegalStateException("the handler failed");
+			}))
+			.register(PROGRAM, 1, GENERATE, Idempotence.IDEMPOTENT, ProcedureHandler.of((call, arguments, results) -> {
+				int length = arguments.readInt();
+				int seed = arguments.readInt();
+				call.writeDdpOpaque(results, ByteBuffer.wrap(pattern(length, seed)));
+				if (seed < 0) {
+					throw new IllegalStateException("asked to fail after writing its result");
+				}
+			}))
+			.register(PROGRAM, 1, OFFER, Idempotence.IDEMPOTENT, ProcedureHandler.of((call, arguments, results) -> {
+				results.writeInt(call.rdmaVersion());
+				results.writeInt(call.writeChunkCapacities().size());
+				for (long capacity : call.writeChunkCapacities()) {
+					results.writeHyper(capacity);
+				}
+				results.writeHyper(call.replyChunkCapacity());
+			}))
+			.register(PROGRAM, 1, DIGEST, Idempotence.IDEMPOTENT, ProcedureHandler.of((call, arguments, results) -> {
+				ByteBuffer bulk = arguments.readOpaque(Integer.MAX_VALUE);
+				this.digestArgumentDirect.set(bulk.isDirect());
+				this.digestChunkLeasesDuringCall.set(chunkBuffersLeased(this.serverPool));
+				results.writeInt(bulk.remaining());
+				results.writeHyper(crc(bulk));
+			}))
+			.register(PROGRAM, 1, DIGEST2, Idempotence.IDEMPOTENT, ProcedureHandler.of((call, arguments, results) -> {
+				ByteBuffer first = arguments.readOpaque(Integer.MAX_VALUE);
+				ByteBuffer second = arguments.readOpaque(Integer.MAX_VALUE);
+				results.writeHyper(crc(first));
+				results.writeHyper(crc(second));
 			}))
 			.register(PROGRAM, 1, BLOCK, Idempotence.IDEMPOTENT, ProcedureHandler.of((call, arguments, results) -> {
 				this.blockExecutions.incrementAndGet();
@@ -427,6 +475,257 @@ abstract class RpcEndToEndTests {
 		assertThat(refused).isCompletedExceptionally();
 		assertThat(failure(refused)).isInstanceOf(PoolExhaustedException.class).hasMessageContaining("already wait");
 		assertThat(failure(waiting)).isInstanceOf(PoolExhaustedException.class).hasMessageContaining("within");
+	}
+
+	static byte[] pattern(int length, int seed) {
+		byte[] data = new byte[length];
+		for (int i = 0; i < length; i++) {
+			data[i] = (byte) (i * 31 + seed + (i >>> 10));
+		}
+		return data;
+	}
+
+	static long crc(ByteBuffer data) {
+		java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+		crc.update(data.duplicate());
+		return crc.getValue();
+	}
+
+	/** Buffers of the chunk roles (Read, Write, local bulk) still leased from a pool. */
+	static int chunkBuffersLeased(RegisteredMemoryPool pool) {
+		int leased = 0;
+		for (io.rpcrdma.memory.SizeClassStats stats : pool.stats().sizeClasses()) {
+			if (stats.role() != io.rpcrdma.memory.BufferRole.RECEIVE && stats.role() != io.rpcrdma.memory.BufferRole.SEND) {
+				leased += stats.leased();
+			}
+		}
+		return leased;
+	}
+
+	/** Waits, up to the deadline, for both pools to have every chunk buffer back. */
+	void assertNoChunkBufferLeased() {
+		long end = System.nanoTime() + DEADLINE.toNanos();
+		while (chunkBuffersLeased(this.serverPool) + chunkBuffersLeased(this.clientPool) > 0) {
+			if (System.nanoTime() > end) {
+				throw new AssertionError("Chunk buffers still leased: server " + chunkBuffersLeased(this.serverPool)
+						+ ", client " + chunkBuffersLeased(this.clientPool) + "; leaks " + this.serverPool.leaks()
+						+ this.clientPool.leaks());
+			}
+			java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+		}
+	}
+
+	static io.rpcrdma.transport.TransportStats clientStats(RpcClient client) {
+		return ((RpcRdmaClientConnection) client.transport()).stats();
+	}
+
+	static io.rpcrdma.transport.TransportStats serverStats(RpcServer server) {
+		return server.transport().connections().get(0).stats();
+	}
+
+	@Test
+	void aHandlerSeesTheWriteAndReplyChunksTheRequesterOffered() throws Exception {
+		RpcServer server = server();
+		RpcClient client = client(server);
+
+		ReceivedReply reply = await(client.call(PROGRAM, 1, OFFER, CallBody.NONE,
+				new CallShape(512, List.of(), List.of(8192, 65_536), 20_000), DEADLINE));
+		try {
+			assertThat(reply.results().readInt()).as("RPC-over-RDMA version").isEqualTo(2);
+			assertThat(reply.results().readInt()).as("Write chunks").isEqualTo(2);
+			assertThat(reply.results().readHyper()).isEqualTo(8192);
+			assertThat(reply.results().readHyper()).isEqualTo(65_536);
+			assertThat(reply.results().readHyper()).as("Reply chunk").isEqualTo(20_000);
+		}
+		finally {
+			reply.release();
+		}
+		assertNoChunkBufferLeased();
+	}
+
+	@Test
+	void aDdpEligibleResultTravelsInTheOfferedWriteChunkFrom1KiBTo16MiB() throws Exception {
+		RpcServer server = server();
+		RpcClient client = client(server);
+		int[] sizes = { 1024, 65_536 + 3, MIB, 16 * MIB };
+		for (int i = 0; i < sizes.length; i++) {
+			int size = sizes[i];
+			ReceivedReply reply = await(client.call(PROGRAM, 1, GENERATE, ints(size, i),
+					new CallShape(512, List.of(), List.of(size), 0), DEADLINE));
+			try {
+				// RFC 8166 §3.4.6: only the length word stays in the reply; the data is in the chunk.
+				assertThat(reply.results().remaining()).as("inline results for " + size).isEqualTo(4);
+				assertThat(reply.writeChunk(0).remaining()).isEqualTo(size);
+				ByteBuffer data = reply.readDdpOpaque(0, Integer.MAX_VALUE);
+				byte[] bytes = new byte[data.remaining()];
+				data.get(bytes);
+				assertThat(bytes).as("result of " + size + " bytes").isEqualTo(pattern(size, i));
+			}
+			finally {
+				reply.release();
+			}
+		}
+		assertThat(serverStats(server).writeChunksFilled()).isEqualTo(sizes.length);
+		assertThat(serverStats(server).replyChunksFilled()).isZero();
+		assertNoChunkBufferLeased();
+	}
+
+	@Test
+	void aDdpEligibleResultLargerThanTheOfferedWriteChunkGoesInTheReplyChunk() throws Exception {
+		RpcServer server = server();
+		RpcClient client = client(server);
+
+		ReceivedReply reply = await(client.call(PROGRAM, 1, GENERATE, ints(30_000, 5),
+				new CallShape(512, List.of(), List.of(4096), 31_000), DEADLINE));
+		try {
+			assertThat(reply.writeChunk(0).remaining()).as("the unused Write chunk comes back empty").isZero();
+			ByteBuffer data = reply.readDdpOpaque(0, Integer.MAX_VALUE);
+			byte[] bytes = new byte[data.remaining()];
+			data.get(bytes);
+			assertThat(bytes).isEqualTo(pattern(30_000, 5));
+		}
+		finally {
+			reply.release();
+		}
+		assertThat(serverStats(server).writeChunksFilled()).isZero();
+		assertThat(serverStats(server).replyChunksFilled()).isEqualTo(1);
+		assertNoChunkBufferLeased();
+	}
+
+	@Test
+	void aFailingHandlerDiscardsItsDdpMarks() throws Exception {
+		RpcServer server = server();
+		RpcClient client = client(server);
+
+		// GENERATE with a negative seed fails after marking its result: the SYSTEM_ERR reply
+		// carries no DDP item, so nothing is written into the offered chunk.
+		assertThat(failure(client.call(PROGRAM, 1, GENERATE, ints(5000, -1),
+				new CallShape(512, List.of(), List.of(4096), 0), DEADLINE)))
+			.isInstanceOf(RemoteSystemErrorException.class);
+		assertThat(serverStats(server).writeChunksFilled()).isZero();
+		assertNoChunkBufferLeased();
+	}
+
+	@Test
+	void aBulkArgumentReachesTheHandlerAsAViewOfRegisteredMemoryFrom1KiBTo16MiB() throws Exception {
+		RpcServer server = server();
+		RpcClient client = client(server);
+		int[] sizes = { 1024, 65_536 + 1, MIB, 8 * MIB, 16 * MIB };
+		for (int i = 0; i < sizes.length; i++) {
+			int size = sizes[i];
+			byte[] data = pattern(size, i);
+			this.digestChunkLeasesDuringCall.set(-1);
+			ReceivedReply reply = await(client.call(PROGRAM, 1, DIGEST, (encoder) -> encoder.writeOpaque(data),
+					new CallShape(size + 512, List.of(new DdpRange(4, size)), List.of(), 0), DEADLINE));
+			try {
+				assertThat(reply.results().readInt()).isEqualTo(size);
+				assertThat(reply.results().readHyper()).as("CRC of " + size + " bytes").isEqualTo(crc(ByteBuffer.wrap(data)));
+			}
+			finally {
+				reply.release();
+			}
+			boolean fitsOneBuffer = size + 512 <= 16 * MIB;
+			// The call was rebuilt in one registered local buffer the Read chunk was pulled into:
+			// the handler's opaque is a view of it. A message larger than the largest buffer is
+			// rebuilt on the heap instead.
+			assertThat(this.digestArgumentDirect.get()).as("argument of " + size + " bytes in registered memory")
+				.isEqualTo(fitsOneBuffer);
+			if (fitsOneBuffer) {
+				assertThat(this.digestChunkLeasesDuringCall.get()).as("the message's buffer, leased during the call")
+					.isEqualTo(1);
+			}
+			// ...and it went back to the pool once the call was answered.
+			assertNoChunkBufferLeased();
+		}
+		assertThat(clientStats(client).readChunksSent()).isEqualTo(sizes.length);
+		assertThat(serverStats(server).readChunksPulled()).isEqualTo(sizes.length);
+	}
+
+	@Test
+	void aCallersRegisteredBufferIsReadStraightFromItsMemoryFrom1KiBTo16MiB() throws Exception {
+		RpcServer server = server();
+		RpcClient client = client(server);
+		int[] sizes = { 1024, 65_536 + 2, MIB, 16 * MIB };
+		for (int i = 0; i < sizes.length; i++) {
+			int size = sizes[i];
+			byte[] data = pattern(size, i);
+			io.rpcrdma.memory.RegisteredBuffer argument = this.clientPool.lease(io.rpcrdma.memory.BufferRole.READ_CHUNK,
+					size);
+			argument.buffer().put(0, data);
+			long readChunkLeases = readChunkLeases(this.clientPool);
+			// The arguments hold only the length word: 64 bytes of call, whatever the size.
+			CallShape shape = CallShape.of(64 + 40, 0).withRegisteredArgument(4, argument, size);
+			ReceivedReply reply = await(client.call(PROGRAM, 1, DIGEST, (encoder) -> encoder.writeInt(size), shape,
+					DEADLINE));
+			try {
+				assertThat(reply.results().readInt()).isEqualTo(size);
+				assertThat(reply.results().readHyper()).as("CRC of " + size + " bytes").isEqualTo(crc(ByteBuffer.wrap(data)));
+			}
+			finally {
+				reply.release();
+			}
+			assertThat(readChunkLeases(this.clientPool)).as("no Read chunk buffer leased to copy the argument into")
+				.isEqualTo(readChunkLeases);
+			assertThat(argument.isLeased()).as("the caller's buffer stays the caller's").isTrue();
+			argument.release();
+		}
+		assertThat(clientStats(client).readChunksSent()).isEqualTo(sizes.length);
+		assertThat(clientStats(client).positionZeroChunksSent()).isZero();
+		assertThat(serverStats(server).readChunksPulled()).isEqualTo(sizes.length);
+		assertNoChunkBufferLeased();
+	}
+
+	@Test
+	void registeredArgumentsAmongEncodedOnesKeepTheirXdrPositions() throws Exception {
+		RpcServer server = server();
+		RpcClient client = client(server);
+		byte[] first = pattern(3001, 1);
+		byte[] second = pattern(20_000, 2);
+		io.rpcrdma.memory.RegisteredBuffer argument = this.clientPool.lease(io.rpcrdma.memory.BufferRole.READ_CHUNK,
+				first.length);
+		argument.buffer().put(0, first);
+		// ECHO2 reads two opaques; the first from the caller's buffer, the second encoded and
+		// moved into a Read chunk by the transport: its position counts the first one's data.
+		CallShape shape = new CallShape(second.length + 512, List.of(new DdpRange(8, second.length)), List.of(), 0)
+			.withRegisteredArgument(4, argument, first.length);
+		ReceivedReply reply = await(client.call(PROGRAM, 1, DIGEST2, (encoder) -> {
+			encoder.writeInt(first.length);
+			encoder.writeOpaque(second);
+		}, shape, DEADLINE));
+		try {
+			assertThat(reply.results().readHyper()).isEqualTo(crc(ByteBuffer.wrap(first)));
+			assertThat(reply.results().readHyper()).isEqualTo(crc(ByteBuffer.wrap(second)));
+		}
+		finally {
+			reply.release();
+			argument.release();
+		}
+		assertThat(clientStats(client).readChunksSent()).isEqualTo(2);
+		assertNoChunkBufferLeased();
+	}
+
+	@Test
+	void aRegisteredArgumentInABufferThePeerMayNotReadIsRefused() throws Exception {
+		io.rpcrdma.memory.RegisteredBuffer local = this.clientPool.lease(io.rpcrdma.memory.BufferRole.LOCAL_BULK, 4096);
+		try {
+			org.assertj.core.api.Assertions.assertThatThrownBy(() -> CallShape.of(128, 0)
+				.withRegisteredArgument(4, local, 4096))
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("BufferRole.READ_CHUNK");
+		}
+		finally {
+			local.release();
+		}
+	}
+
+	static long readChunkLeases(RegisteredMemoryPool pool) {
+		long leases = 0;
+		for (io.rpcrdma.memory.SizeClassStats stats : pool.stats().sizeClasses()) {
+			if (stats.role() == io.rpcrdma.memory.BufferRole.READ_CHUNK) {
+				leases += stats.leases();
+			}
+		}
+		return leases;
 	}
 
 }

@@ -1,6 +1,7 @@
 package io.rpcrdma.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -261,6 +262,135 @@ abstract class ConveyanceTests extends RpcRdmaTransportKit {
 		assertThat(client.credits().outstanding()).isZero();
 		eventually("the client returned every chunk buffer", () -> this.clientPool.stats().leasedBytes()
 				== (long) client.postedReceives() * this.clientPool.largestBufferSize(io.rpcrdma.memory.BufferRole.RECEIVE));
+	}
+
+	@Test
+	void aCallWithReadChunksIsPlacedInOneRegisteredBufferHeldUntilTheReply() throws Exception {
+		java.util.concurrent.atomic.AtomicBoolean direct = new java.util.concurrent.atomic.AtomicBoolean();
+		java.util.concurrent.atomic.AtomicLong leasedDuringCall = new java.util.concurrent.atomic.AtomicLong(-1);
+		RpcRdmaServer server = server(config(), (call, replier) -> {
+			direct.set(call.message().isDirect());
+			leasedDuringCall.set(localBulkLeased(this.serverPool));
+			RpcWorkload.serve(call, replier);
+		});
+		RpcRdmaClientConnection client = client(server, config());
+		byte[] first = RpcWorkload.pattern(10_001, 1);
+		byte[] second = RpcWorkload.pattern(70_002, 2);
+		// Two DDP-eligible opaques with a word between them: two Read chunks and three inline fragments.
+		int header = RpcWorkload.headerLength(30, RpcWorkload.ECHO);
+		ByteBuffer message = ByteBuffer.allocate(header + 4 + 10_004 + 4 + 4 + 70_004 + 4);
+		io.rpcrdma.xdr.XdrEncoder encoder = new io.rpcrdma.xdr.XdrEncoder(message);
+		io.rpcrdma.oncrpc.RpcMessageCodec
+			.encodeCall(io.rpcrdma.oncrpc.RpcCall.of(30, RpcWorkload.PROGRAM, 1, RpcWorkload.DIGEST), encoder);
+		encoder.writeOpaque(first).writeInt(0x5a5a_5a5a).writeOpaque(second).writeInt(0x7e7e_7e7e);
+		message.flip();
+		byte[] whole = new byte[message.remaining()];
+		message.duplicate().get(whole);
+		OutboundCall call = new OutboundCall(message, List.of(new DdpRange(header + 4, 10_001),
+				new DdpRange(header + 4 + 10_004 + 4 + 4, 70_002)), List.of(), 0);
+
+		long[] digest = RpcWorkload.digestResult(await(client.call(call)));
+
+		// DIGEST reads the first opaque: it arrived intact, at its place in the rebuilt message.
+		assertThat(digest[0]).isEqualTo(10_001);
+		assertThat(digest[1]).isEqualTo(RpcWorkload.crc(first));
+		assertThat(direct).as("the message is registered (direct) memory").isTrue();
+		assertThat(leasedDuringCall.get()).as("one local bulk buffer holds the whole call").isEqualTo(1);
+		assertThat(onlyConnection(server).stats().readChunksPulled()).isEqualTo(2);
+		eventually("the call's buffer went back to the pool", () -> localBulkLeased(this.serverPool) == 0);
+		assertThat(this.serverPool.leaks()).noneMatch((lease) -> lease.sizeClass().startsWith("local-bulk"));
+	}
+
+	@Test
+	void theWholeCallRebuiltInRegisteredMemoryIsByteForByteTheCallSent() throws Exception {
+		java.util.concurrent.atomic.AtomicReference<byte[]> received = new java.util.concurrent.atomic.AtomicReference<>();
+		RpcRdmaServer server = server(config(), (call, replier) -> {
+			byte[] bytes = new byte[call.message().remaining()];
+			call.message().duplicate().get(bytes);
+			received.set(bytes);
+			replier.reply(RpcWorkload.reply(call.xid(), new byte[8], false));
+		});
+		RpcRdmaClientConnection client = client(server, config());
+		byte[] data = RpcWorkload.pattern(5_003, 7);
+		ByteBuffer message = RpcWorkload.call(31, RpcWorkload.ECHO, data);
+		byte[] sent = new byte[message.remaining()];
+		message.duplicate().get(sent);
+
+		await(client.call(new OutboundCall(message, List.of(RpcWorkload.argumentItem(31, RpcWorkload.ECHO, 5_003)),
+				List.of(), 0)));
+
+		// The XDR roundup the requester left out is restored as zeros (RFC 5666 §3.7).
+		assertThat(received.get()).isEqualTo(sent);
+	}
+
+	@Test
+	void aRegisteredItemIsAdvertisedFromTheCallersBufferAtItsXdrPositionAlsoInALongCall() throws Exception {
+		RpcRdmaServer server = server(config(), (call, replier) -> {
+			ByteBuffer whole = call.message();
+			byte[] bytes = new byte[whole.remaining()];
+			whole.duplicate().get(bytes);
+			replier.reply(RpcWorkload.reply(call.xid(), ByteBuffer.allocate(8).putLong(RpcWorkload.crc(bytes)).array(),
+					false));
+		});
+		RpcRdmaClientConnection client = client(server, config().withInlineThresholds(1024, 1024));
+		byte[] data = RpcWorkload.pattern(6001, 8);
+		// What the responder must rebuild: header, the opaque, then 2000 bytes more (so the
+		// inline part exceeds 1 KB and goes in a Position-Zero Read chunk).
+		ByteBuffer expected = RpcWorkload.call(15, RpcWorkload.ECHO, data);
+		ByteBuffer full = ByteBuffer.allocate(expected.remaining() + 2000).put(expected.duplicate()).put(new byte[2000]).flip();
+		byte[] original = new byte[full.remaining()];
+		full.duplicate().get(original);
+		// What the requester encodes: the same without the opaque's data.
+		int header = RpcWorkload.headerLength(15, RpcWorkload.ECHO);
+		ByteBuffer encoded = ByteBuffer.allocate(header + 4 + 2000);
+		encoded.put(full.duplicate().limit(header + 4)).put(new byte[2000]).flip();
+		io.rpcrdma.memory.RegisteredBuffer buffer = this.clientPool.lease(io.rpcrdma.memory.BufferRole.READ_CHUNK,
+				data.length);
+		buffer.buffer().put(0, data);
+		try {
+			OutboundCall call = new OutboundCall(encoded, List.of(), List.of(), 0,
+					List.of(new RegisteredItem(header + 4, buffer, data.length)));
+
+			InboundReply reply = await(client.call(call));
+
+			io.rpcrdma.xdr.XdrDecoder decoder = new io.rpcrdma.xdr.XdrDecoder(reply.message().duplicate());
+			io.rpcrdma.oncrpc.RpcMessageCodec.decodeReply(decoder);
+			assertThat(decoder.readHyper()).isEqualTo(RpcWorkload.crc(original));
+			assertThat(client.stats().positionZeroChunksSent()).isEqualTo(1);
+			assertThat(client.stats().readChunksSent()).isEqualTo(2);
+		}
+		finally {
+			buffer.release();
+		}
+	}
+
+	@Test
+	void registeredItemsThatOverlapEncodedItemsOrPrecedeTheHeaderAreRefused() {
+		io.rpcrdma.memory.RegisteredBuffer buffer = this.clientPool.tryLease(io.rpcrdma.memory.BufferRole.READ_CHUNK, 64);
+		try {
+			ByteBuffer message = ByteBuffer.allocate(64);
+			assertThatThrownBy(() -> new OutboundCall(message, List.of(new DdpRange(16, 20)), List.of(), 0,
+					List.of(new RegisteredItem(24, buffer, 8))))
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("inside DDP-eligible item");
+			assertThatThrownBy(() -> new OutboundCall(message, List.of(), List.of(), 0,
+					List.of(new RegisteredItem(4, buffer, 8))))
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("precedes the RPC header");
+			assertThatThrownBy(() -> new RegisteredItem(8, buffer, buffer.length() + 1))
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("between 0 and its buffer's");
+		}
+		finally {
+			buffer.release();
+		}
+	}
+
+	static long localBulkLeased(io.rpcrdma.memory.RegisteredMemoryPool pool) {
+		return pool.stats().sizeClasses().stream()
+			.filter((stats) -> stats.role() == io.rpcrdma.memory.BufferRole.LOCAL_BULK)
+			.mapToLong(io.rpcrdma.memory.SizeClassStats::leased)
+			.sum();
 	}
 
 }

@@ -1,0 +1,35 @@
+package io.rpcrdma.server;
+
+import java.util.List;
+
+/**
+ * What the requester of one call offered for its reply, as its transport header said:
+ * Write chunks for DDP-eligible results (RFC 8166 §3.4.6), a Reply chunk for a long reply
+ * (RFC 8166 §3.5.4), and the RPC-over-RDMA version the reply goes back in.
+ *
+ * @param rdmaVersion the RPC-over-RDMA version the call arrived in (1 or 2), 0 when the call
+ * did not come over RPC-over-RDMA
+ * @param writeChunkCapacities the capacity in bytes of each Write chunk offered, in order;
+ * DDP-eligible result item {@code i} goes into chunk {@code i} if it fits
+ * @param replyChunkCapacity the capacity of the Reply chunk, 0 if none was offered
+ */
+public record ChunkOffer(int rdmaVersion, List<Long> writeChunkCapacities, long replyChunkCapacity) {
+
+	/** Nothing offered: every result travels inline. */
+	public static final ChunkOffer NONE = new ChunkOffer(0, List.of(), 0);
+
+	/** Validates and copies. */
+	public ChunkOffer {
+		writeChunkCapacities = List.copyOf(writeChunkCapacities);
+		for (Long capacity : writeChunkCapacities) {
+			if (capacity < 0) {
+				throw new IllegalArgumentException("Write chunk capacities must not be negative, got "
+						+ writeChunkCapacities);
+			}
+		}
+		if (replyChunkCapacity < 0) {
+			throw new IllegalArgumentException("replyChunkCapacity must not be negative, got " + replyChunkCapacity);
+		}
+	}
+
+}

@@ -1,0 +1,165 @@
+package io.rpcrdma.server;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import io.rpcrdma.oncrpc.OpaqueAuth;
+import io.rpcrdma.oncrpc.RpcCall;
+import io.rpcrdma.transport.DdpRange;
+import io.rpcrdma.xdr.XdrEncoder;
+
+/**
+ * One call as a {@link ProcedureHandler} sees it: the RPC call header (the same accessors as
+ * {@link RpcCall}), what the requester offered for the reply ({@link ChunkOffer}), and the
+ * DDP-eligible items the handler marks in the results it writes (RFC 8166 §6).
+ * <p>
+ * A marked item is an opaque's data, without its length word: if the requester offered
+ * Write chunk {@code i} and item {@code i} fits it, the transport RDMA-Writes the data there
+ * and leaves only the length word in the reply (RFC 8166 §3.4.6); otherwise the item stays
+ * in the reply like any other bytes. {@link #writeDdpOpaque(XdrEncoder, ByteBuffer)} writes
+ * and marks in one step.
+ * <p>
+ * Used by one handler at a time: not thread-safe. Marks are discarded when the handler fails.
+ */
+public final class ServerCall {
+
+	private final RpcCall header;
+
+	private final ChunkOffer offer;
+
+	/** Where the reply starts in the results buffer, set when the buffer is acquired. */
+	private int replyStart;
+
+	/** Allocated at the first mark, so calls without bulk results allocate nothing. */
+	private List<DdpRange> ddpItems;
+
+	/**
+	 * @param header the call header
+	 * @param offer what the requester offered for the reply
+	 */
+	public ServerCall(RpcCall header, ChunkOffer offer) {
+		this.header = Objects.requireNonNull(header, "header");
+		this.offer = Objects.requireNonNull(offer, "offer");
+	}
+
+	/** @return the call header */
+	public RpcCall header() {
+		return this.header;
+	}
+
+	/** @return the transaction id */
+	public int xid() {
+		return this.header.xid();
+	}
+
+	/** @return the program number */
+	public int program() {
+		return this.header.program();
+	}
+
+	/** @return the program version */
+	public int version() {
+		return this.header.version();
+	}
+
+	/** @return the procedure number */
+	public int procedure() {
+		return this.header.procedure();
+	}
+
+	/** @return the caller's credential */
+	public OpaqueAuth credential() {
+		return this.header.credential();
+	}
+
+	/** @return the credential's verifier */
+	public OpaqueAuth verifier() {
+		return this.header.verifier();
+	}
+
+	/** @return what the requester offered for the reply */
+	public ChunkOffer offer() {
+		return this.offer;
+	}
+
+	/** @return the RPC-over-RDMA version of the call (1 or 2), 0 if it did not come over RDMA */
+	public int rdmaVersion() {
+		return this.offer.rdmaVersion();
+	}
+
+	/** @return the capacity of each Write chunk the requester offered, in order */
+	public List<Long> writeChunkCapacities() {
+		return this.offer.writeChunkCapacities();
+	}
+
+	/** @return the capacity of the requester's Reply chunk, 0 if none */
+	public long replyChunkCapacity() {
+		return this.offer.replyChunkCapacity();
+	}
+
+	/**
+	 * Writes a variable-length opaque result (RFC 4506 §4.10) and marks its data DDP-eligible,
+	 * so it goes by the next Write chunk when the requester offered one large enough.
+	 * @param results the results encoder the handler was given
+	 * @param data the bytes between position and limit; not moved
+	 * @return {@code results}
+	 */
+	public XdrEncoder writeDdpOpaque(XdrEncoder results, ByteBuffer data) {
+		int start = results.position() + 4;
+		results.writeOpaque(data);
+		markDdpEligible(start, data.remaining());
+		return results;
+	}
+
+	/**
+	 * Marks bytes already written to the results as one DDP-eligible item: an opaque's data,
+	 * after its length word and without its padding (RFC 8166 §3.4.6). Items are marked in
+	 * increasing order; item {@code i} pairs with Write chunk {@code i}.
+	 * @param position where the data starts, as {@link XdrEncoder#position()} reported it
+	 * @param length the data's length, without padding
+	 * @throws IllegalArgumentException if the item is misaligned, lies in the reply header or
+	 * overlaps an item marked before
+	 */
+	public void markDdpEligible(int position, int length) {
+		int offset = position - this.replyStart;
+		if (offset < 8 || (offset & 3) != 0 || length < 0) {
+			throw new IllegalArgumentException("A DDP-eligible item starts at a multiple of four after the reply header,"
+					+ " got offset " + offset + " and length " + length + " (RFC 8166 §3.4.4: chunks begin at XDR"
+					+ " alignment); pass the encoder position just after the item's length word");
+		}
+		DdpRange item = new DdpRange(offset, length);
+		if (this.ddpItems == null) {
+			this.ddpItems = new ArrayList<>(2);
+		}
+		else if (item.offset() < this.ddpItems.get(this.ddpItems.size() - 1).paddedEnd()) {
+			throw new IllegalArgumentException("DDP-eligible item " + item + " overlaps or precedes "
+					+ this.ddpItems.get(this.ddpItems.size() - 1) + "; mark items in the order they are written");
+		}
+		this.ddpItems.add(item);
+	}
+
+	/**
+	 * @return the items marked so far, offsets relative to the reply's first byte (its XID)
+	 */
+	public List<DdpRange> ddpItems() {
+		return (this.ddpItems == null) ? List.of() : List.copyOf(this.ddpItems);
+	}
+
+	/** The results buffer was acquired: positions are translated from here on. */
+	void replyStartsAt(int start) {
+		this.replyStart = start;
+	}
+
+	/** The handler failed: what it marked is discarded with what it wrote. */
+	void discardMarks() {
+		this.ddpItems = null;
+	}
+
+	@Override
+	public String toString() {
+		return this.header + " " + this.offer;
+	}
+
+}
