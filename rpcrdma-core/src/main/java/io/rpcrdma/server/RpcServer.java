@@ -50,10 +50,11 @@ public final class RpcServer implements AutoCloseable {
 	private static final Logger logger = System.getLogger(RpcServer.class.getName());
 
 	/**
-	 * The largest reply buffer a call gets, whatever chunks its requester offered: 64 MiB
-	 * plus nothing (the Write and Reply chunk capacities are counted in it).
+	 * The largest reply buffer a call gets, whatever chunks its requester offered: room for a
+	 * 64 MiB bulk result with its reply header and a little more (the Write and Reply chunk
+	 * capacities are counted in it).
 	 */
-	public static final int MAX_REPLY_BUFFER = 64 << 20;
+	public static final int MAX_REPLY_BUFFER = (64 << 20) + (64 << 10);
 
 	private final Config config;
 

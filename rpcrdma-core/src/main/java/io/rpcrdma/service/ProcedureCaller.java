@@ -1,5 +1,7 @@
 package io.rpcrdma.service;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -11,6 +13,8 @@ import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.RemoteCall;
 import io.rpcrdma.client.RpcCaller;
 import io.rpcrdma.client.RpcClient;
+import io.rpcrdma.service.codec.XdrCodec;
+import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.xdr.XdrException;
 
 /**
@@ -19,6 +23,8 @@ import io.rpcrdma.xdr.XdrException;
  * {@link RemoteFault} back into an exception. Built once per method when a proxy is created.
  */
 final class ProcedureCaller {
+
+	private static final Object[] NO_ARGUMENTS = {};
 
 	private final ServiceDescriptor service;
 
@@ -37,6 +43,16 @@ final class ProcedureCaller {
 	/** The room made for the reply: the RPC reply header, the union's status and the result. */
 	private final int maxReplySize;
 
+	/** Bit {@code i} set when parameter {@code i} is DDP-eligible opaque data the call may place. */
+	private final long bulkParameters;
+
+	/** Whether the result is {@link Bulk}: a Write chunk of its {@code maxBytes} is offered. */
+	private final boolean bulkResult;
+
+	private final List<Integer> writeChunkSizes;
+
+	private final Class<?> resultClass;
+
 	ProcedureCaller(ServiceDescriptor service, ProcedureDescriptor procedure, RpcCaller caller,
 			ServiceClientOptions options, ServiceCallObserver observer, FaultTranslator faults) {
 		this.service = service;
@@ -50,8 +66,25 @@ final class ProcedureCaller {
 		// RFC 5531 §9 accepted reply with an AUTH_NONE verifier: xid, mtype, reply_stat,
 		// verifier (flavor, length), accept_stat; then the union's status word.
 		int header = 6 * 4 + 4;
-		this.maxReplySize = (bound == ResultSizes.UNBOUNDED) ? options.maxReplySize()
-				: (int) Math.min(options.maxReplySize(), header + bound);
+		this.bulkResult = procedure.resultBulk().bulk();
+		this.writeChunkSizes = this.bulkResult ? List.of(procedure.resultBulk().maxBytes()) : List.of();
+		this.resultClass = (procedure.resultType() instanceof Class<?> type) ? type : Object.class;
+		if (this.bulkResult) {
+			// Only the length word stays in the reply; a fault is cut to fit inline.
+			this.maxReplySize = header + 4;
+		}
+		else {
+			this.maxReplySize = (bound == ResultSizes.UNBOUNDED) ? options.maxReplySize()
+					: (int) Math.min(options.maxReplySize(), header + bound);
+		}
+		long bulk = 0;
+		List<ParameterDescriptor> parameters = procedure.parameters();
+		for (int i = 0; i < parameters.size() && i < 64; i++) {
+			if (parameters.get(i).codec().ddpEligible()) {
+				bulk |= 1L << i;
+			}
+		}
+		this.bulkParameters = bulk;
 	}
 
 	/**
@@ -61,42 +94,126 @@ final class ProcedureCaller {
 	 * {@link io.rpcrdma.client.RpcCallException}
 	 */
 	CompletableFuture<Object> call(Object[] arguments) {
-		Object[] values = (arguments != null) ? arguments : new Object[0];
+		Object[] values = (arguments != null) ? arguments : NO_ARGUMENTS;
 		ServiceCallObserver.Observation observation = this.observer.start(CallSide.CLIENT, this.service, this.procedure,
 				this.caller.endpoint());
 		CallShape shape;
+		long registered;
+		Conveyance conveyance;
 		try {
-			shape = CallShape.of(RpcClient.MAX_CALL_HEADER_SIZE + this.procedure.argumentsSize(values), this.maxReplySize);
+			registered = 0;
+			if (this.bulkParameters != 0) {
+				Placement placement = place(values);
+				shape = placement.shape();
+				registered = placement.registered();
+			}
+			else {
+				shape = new CallShape(RpcClient.MAX_CALL_HEADER_SIZE + this.procedure.argumentsSize(values), List.of(),
+						this.writeChunkSizes, this.maxReplySize);
+			}
+			conveyance = conveyance(shape);
 		}
 		catch (RuntimeException ex) {
 			observation.stop(CallOutcome.ERROR, Conveyance.INLINE, ex);
 			return CompletableFuture.failedFuture(new IllegalArgumentException(
 					"Cannot encode the arguments of " + this.name + ": " + ex.getMessage(), ex));
 		}
+		Conveyance used = conveyance;
 		return this.caller
 			.call(this.service.program(), this.service.version(), this.procedure.number(),
-					new ServiceCallBody(this.procedure, values, this.name), shape, this.procedure.idempotent(),
+					new ServiceCallBody(this.procedure, values, registered, this.name), shape, this.procedure.idempotent(),
 					this.options.timeout())
 			.handle((reply, error) -> {
 				if (error != null) {
 					Throwable cause = unwrap(error);
-					observation.stop(outcomeOf(cause), Conveyance.INLINE, cause);
+					observation.stop(outcomeOf(cause), used, cause);
 					throw (cause instanceof CompletionException completion) ? completion : new CompletionException(cause);
 				}
-				return decode(reply, observation);
+				return decode(reply, observation, used);
 			});
 	}
 
-	private Object decode(ReceivedReply reply, ServiceCallObserver.Observation observation) {
+	/**
+	 * Decides which arguments travel by RDMA (RFC 8166 §6): DDP-eligible values marked
+	 * {@link Bulk} or at least {@link ServiceClientOptions#ddpThreshold()} long go in Read
+	 * chunks; a {@link BulkData} in a registered buffer is read from that buffer (zero copy).
+	 * Offsets count the arguments' XDR stream as {@link ServiceCallBody} writes it.
+	 */
+	private Placement place(Object[] values) {
+		List<ParameterDescriptor> parameters = this.procedure.parameters();
+		List<DdpRange> items = new ArrayList<>(2);
+		List<Object[]> registeredItems = null;
+		long registered = 0;
+		int offset = 0;
+		int size = 0;
+		for (int i = 0; i < values.length; i++) {
+			@SuppressWarnings("unchecked")
+			XdrCodec<Object> codec = (XdrCodec<Object>) parameters.get(i).codec();
+			Object value = values[i];
+			if ((this.bulkParameters & (1L << i)) != 0 && value != null) {
+				int length = BulkValues.length(value);
+				if (value instanceof BulkData data && data.registered() != null && i < 64) {
+					BulkSpec bulk = parameters.get(i).bulk();
+					if (bulk.bulk() && length > bulk.maxBytes()) {
+						throw new IllegalArgumentException("argument " + i + " holds " + length
+								+ " bytes, more than its @Bulk(maxBytes = " + bulk.maxBytes() + ")");
+					}
+					registered |= 1L << i;
+					if (registeredItems == null) {
+						registeredItems = new ArrayList<>(1);
+					}
+					registeredItems.add(new Object[] { offset + 4, data, length });
+					offset += 4;
+					size += 4;
+					continue;
+				}
+				if (length >= 0 && (parameters.get(i).bulk().bulk() || length >= this.options.ddpThreshold())) {
+					items.add(new DdpRange(offset + 4, length));
+				}
+			}
+			int encoded = codec.encodedSize(value);
+			offset += encoded;
+			size += encoded;
+		}
+		CallShape shape = new CallShape(RpcClient.MAX_CALL_HEADER_SIZE + size, items, this.writeChunkSizes,
+				this.maxReplySize);
+		if (registeredItems != null) {
+			for (Object[] item : registeredItems) {
+				shape = shape.withRegisteredArgument((Integer) item[0], ((BulkData) item[1]).registered(), (Integer) item[2]);
+			}
+		}
+		return new Placement(shape, registered);
+	}
+
+	private Conveyance conveyance(CallShape shape) {
+		boolean read = !shape.argumentItems().isEmpty() || !shape.registeredArguments().isEmpty();
+		boolean write = !shape.writeChunkSizes().isEmpty();
+		if (read) {
+			return write ? Conveyance.READ_AND_WRITE_CHUNK : Conveyance.READ_CHUNK;
+		}
+		return write ? Conveyance.WRITE_CHUNK : Conveyance.INLINE;
+	}
+
+	private Object decode(ReceivedReply reply, ServiceCallObserver.Observation observation, Conveyance conveyance) {
 		ProcedureResults.Outcome outcome;
 		try {
-			outcome = ProcedureResults.decode(this.procedure, reply.results());
+			if (this.bulkResult) {
+				// The result's data may be in the Write chunk offered for it (RFC 8166 §3.4.6);
+				// copied out, since the reply goes back to the transport below.
+				int status = reply.results().readInt();
+				outcome = (status == ProcedureResults.RESULT) ? new ProcedureResults.Outcome.Returned(
+						BulkValues.copyAs(reply.readDdpOpaque(0, this.procedure.resultBulk().maxBytes()), this.resultClass))
+						: ProcedureResults.decodeAfterStatus(this.procedure, status, reply.results());
+			}
+			else {
+				outcome = ProcedureResults.decode(this.procedure, reply.results());
+			}
 		}
-		catch (XdrException | IllegalArgumentException ex) {
+		catch (XdrException | IllegalArgumentException | IndexOutOfBoundsException ex) {
 			MalformedReplyException malformed = new MalformedReplyException(new RemoteCall(this.caller.endpoint(),
 					reply.header().xid(), this.service.program(), this.service.version(), this.procedure.number(), this.name),
 					ex);
-			observation.stop(CallOutcome.ERROR, Conveyance.INLINE, malformed);
+			observation.stop(CallOutcome.ERROR, conveyance, malformed);
 			throw new CompletionException(malformed);
 		}
 		finally {
@@ -105,11 +222,15 @@ final class ProcedureCaller {
 		if (outcome instanceof ProcedureResults.Outcome.Faulted faulted) {
 			Throwable rethrown = this.faults.translate(faulted.fault(), this.procedure.method(),
 					this.name + " at " + this.caller.endpoint());
-			observation.stop(CallOutcome.FAULT, Conveyance.INLINE, rethrown);
+			observation.stop(CallOutcome.FAULT, conveyance, rethrown);
 			throw new CompletionException(rethrown);
 		}
-		observation.stop(CallOutcome.SUCCESS, Conveyance.INLINE, null);
+		observation.stop(CallOutcome.SUCCESS, conveyance, null);
 		return ((ProcedureResults.Outcome.Returned) outcome).value();
+	}
+
+	/** How one call's arguments travel, and which go from registered buffers. */
+	private record Placement(CallShape shape, long registered) {
 	}
 
 	private static Throwable unwrap(Throwable error) {

@@ -56,7 +56,18 @@ public final class ProcedureResults {
 	 * @throws io.rpcrdma.xdr.XdrException if the results are malformed
 	 */
 	public static Outcome decode(ProcedureDescriptor procedure, XdrDecoder in) {
-		int status = in.readInt();
+		return decodeAfterStatus(procedure, in.readInt(), in);
+	}
+
+	/**
+	 * Reads the results of a call whose status word was read already.
+	 * @param procedure the procedure called
+	 * @param status the union's discriminant
+	 * @param in positioned just after it
+	 * @return the decoded result or fault
+	 * @throws io.rpcrdma.xdr.XdrException if the results are malformed
+	 */
+	public static Outcome decodeAfterStatus(ProcedureDescriptor procedure, int status, XdrDecoder in) {
 		return switch (status) {
 			case RESULT -> new Outcome.Returned(procedure.decodeResult(in));
 			case FAULT -> new Outcome.Faulted(RemoteFault.decode(in));

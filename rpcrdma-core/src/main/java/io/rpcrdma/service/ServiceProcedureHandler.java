@@ -5,8 +5,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
-import io.rpcrdma.oncrpc.RpcCall;
 import io.rpcrdma.server.ProcedureHandler;
+import io.rpcrdma.server.ServerCall;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrEncoder;
 import io.rpcrdma.xdr.XdrOverflowException;
@@ -40,7 +40,7 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 	}
 
 	@Override
-	public CompletionStage<Void> handle(RpcCall call, XdrDecoder arguments, XdrEncoder results) {
+	public CompletionStage<Void> handle(ServerCall call, XdrDecoder arguments, XdrEncoder results) {
 		ServiceCallObserver.Observation observation = this.observer.start(CallSide.SERVER, this.invoker.service(),
 				this.procedure, null);
 		Object[] values;
@@ -53,23 +53,42 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 		}
 		CompletableFuture<Object> result = this.invoker.invoke(this.procedure, values);
 		if (result.isDone()) {
-			complete(result, results, observation);
+			complete(call, result, results, observation);
 			return DONE;
 		}
 		return result.handle((value, error) -> {
-			complete(result, results, observation);
+			complete(call, result, results, observation);
 			return null;
 		});
 	}
 
-	private void complete(CompletableFuture<Object> result, XdrEncoder results, ServiceCallObserver.Observation observation) {
+	/**
+	 * Marks a {@link Bulk} result DDP-eligible, so the transport places it in the Write chunk
+	 * the client offered for it (RFC 8166 §3.4.6).
+	 * @param position where the result's XDR begins: its length word
+	 * @return the conveyance chosen for the result
+	 */
+	private Conveyance markBulkResult(ServerCall call, Object value, int position) {
+		if (!this.procedure.resultBulk().bulk() || call == null) {
+			return Conveyance.INLINE;
+		}
+		int length = BulkValues.length(value);
+		if (length < 0) {
+			return Conveyance.INLINE;
+		}
+		call.markDdpEligible(position + 4, length);
+		return call.writeChunkCapacities().isEmpty() ? Conveyance.INLINE : Conveyance.WRITE_CHUNK;
+	}
+
+	private void complete(ServerCall call, CompletableFuture<Object> result, XdrEncoder results,
+			ServiceCallObserver.Observation observation) {
 		Throwable failure;
 		try {
 			Object value = result.join();
 			int start = results.position();
 			try {
 				ProcedureResults.encodeResult(this.procedure, value, results);
-				observation.stop(CallOutcome.SUCCESS, Conveyance.INLINE, null);
+				observation.stop(CallOutcome.SUCCESS, markBulkResult(call, value, start + 4), null);
 				return;
 			}
 			catch (XdrOverflowException ex) {

@@ -25,6 +25,8 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.rpcrdma.service.BulkData;
+
 /**
  * Builds and caches one {@link XdrCodec} per Java type.
  * <p>
@@ -162,6 +164,9 @@ public final class CodecRegistry {
 		if (type == ByteBuffer.class) {
 			return new OpaqueCodecs.Buffer(maxBytes);
 		}
+		if (type == BulkData.class) {
+			return new OpaqueCodecs.Bulk(maxBytes);
+		}
 		return codecFor(type);
 	}
 
@@ -239,6 +244,9 @@ public final class CodecRegistry {
 				}
 				if (cls == ByteBuffer.class) {
 					return new OpaqueCodecs.Buffer(limits.maxOpaqueBytes());
+				}
+				if (cls == BulkData.class) {
+					return new OpaqueCodecs.Bulk(limits.maxOpaqueBytes());
 				}
 				if (cls.isArray()) {
 					Class<?> component = cls.getComponentType();

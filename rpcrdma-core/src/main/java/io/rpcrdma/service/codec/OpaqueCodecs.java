@@ -2,6 +2,8 @@ package io.rpcrdma.service.codec;
 
 import java.nio.ByteBuffer;
 
+import io.rpcrdma.service.BulkData;
+
 import io.rpcrdma.xdr.Xdr;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrEncoder;
@@ -81,6 +83,48 @@ final class OpaqueCodecs {
 		@Override
 		public int encodedSize(ByteBuffer value) {
 			return Xdr.UNIT + (int) Xdr.pad(Nulls.require(value, "opaque").remaining());
+		}
+
+		@Override
+		public boolean ddpEligible() {
+			return true;
+		}
+
+		@Override
+		public XdrShape shape() {
+			return new XdrShape.Opaque(Integer.MAX_VALUE);
+		}
+
+		@Override
+		public String toString() {
+			return "opaque<" + this.maxBytes + ">";
+		}
+
+	}
+
+	/** {@link BulkData}: opaque data; a decoded value is a view, like {@link Buffer}'s. */
+	static final class Bulk implements XdrCodec<BulkData> {
+
+		private final int maxBytes;
+
+		Bulk(int maxBytes) {
+			this.maxBytes = maxBytes;
+		}
+
+		@Override
+		public void encode(BulkData value, XdrEncoder out) {
+			checkLength(Nulls.require(value, "opaque").length(), this.maxBytes);
+			out.writeOpaque(value.buffer());
+		}
+
+		@Override
+		public BulkData decode(XdrDecoder in) {
+			return BulkData.wrap(in.readOpaque(this.maxBytes));
+		}
+
+		@Override
+		public int encodedSize(BulkData value) {
+			return Xdr.UNIT + (int) Xdr.pad(Nulls.require(value, "opaque").length());
 		}
 
 		@Override

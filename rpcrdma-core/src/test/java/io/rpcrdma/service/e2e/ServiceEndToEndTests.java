@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -23,11 +25,16 @@ import io.rpcrdma.client.CallTimeoutException;
 import io.rpcrdma.client.ProgramVersionMismatchException;
 import io.rpcrdma.client.RemoteSystemErrorException;
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.MemoryPoolConfig;
+import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.memory.SizeClass;
+import io.rpcrdma.protocol.HeaderLimits;
 import io.rpcrdma.server.ProgramRegistry;
 import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.service.CallOutcome;
+import io.rpcrdma.service.BulkData;
 import io.rpcrdma.service.CallSide;
 import io.rpcrdma.service.RemoteRpcException;
 import io.rpcrdma.service.ResultTooLargeException;
@@ -38,6 +45,7 @@ import io.rpcrdma.service.ServiceExporter;
 import io.rpcrdma.service.ServiceIntrospector;
 import io.rpcrdma.service.codec.CodecRegistry;
 import io.rpcrdma.transport.TransportConfig;
+import io.rpcrdma.transport.TransportStats;
 import io.rpcrdma.verbs.RdmaProvider;
 
 /**
@@ -62,6 +70,8 @@ abstract class ServiceEndToEndTests {
 
 	final InventoryService implementation = new InventoryService();
 
+	final BlobService blobService = new BlobService();
+
 	final List<String> observed = Collections.synchronizedList(new ArrayList<>());
 
 	final ServiceCallObserver observer = (side, service, procedure, endpoint) -> (outcome, conveyance,
@@ -84,16 +94,35 @@ abstract class ServiceEndToEndTests {
 	void open() {
 		this.serverProvider = openProvider();
 		this.clientProvider = openProvider();
+		// Chunks up to 64 MiB, the largest blob the tests move.
 		MemoryPoolConfig pools = MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2);
+		List<SizeClass> classes = new ArrayList<>();
+		for (SizeClass sizeClass : pools.sizeClasses()) {
+			if (sizeClass.role() == BufferRole.RECEIVE || sizeClass.role() == BufferRole.SEND) {
+				classes.add(sizeClass);
+			}
+		}
+		for (BufferRole role : List.of(BufferRole.READ_CHUNK, BufferRole.WRITE_CHUNK)) {
+			classes.addAll(SizeClass.powersOfTwo(role, 4096, Blobs.MAX));
+		}
+		// A call is rebuilt in one LOCAL_BULK buffer for zero copy: a 64 MiB argument and its
+		// call header need the next size class up.
+		classes.addAll(SizeClass.powersOfTwo(BufferRole.LOCAL_BULK, 4096, 2 * Blobs.MAX));
+		pools = pools.withSizeClasses(classes).withMaxRegisteredBytes(1L << 30).withLeakTracking(true);
 		this.serverPool = new RegisteredMemoryPool(this.serverProvider.allocateProtectionDomain(), pools);
 		this.clientPool = new RegisteredMemoryPool(this.clientProvider.allocateProtectionDomain(), pools);
+		TransportConfig transport = TransportConfig.defaults()
+			.withHeaderLimits(new HeaderLimits(16, 16, 2L * Blobs.MAX, HeaderLimits.DEFAULT_MAX_OPTIONAL_INFO_LENGTH));
 		ProgramRegistry registry = new ProgramRegistry();
-		new ServiceExporter(this.introspector, registry, this.observer).export(this.implementation);
+		ServiceExporter exporter = new ServiceExporter(this.introspector, registry, this.observer);
+		exporter.export(this.implementation);
+		exporter.export(this.blobService);
 		this.server = RpcServer.start(RpcServer.Config.defaults(this.serverProvider, this.serverPool, listenAddress())
+			.withTransport(transport)
 			.withExecutor(new RpcServer.ExecutorSpec(RpcServer.ExecutorKind.BOUNDED_POOL, 4, 16)), registry);
 		this.closeables.add(() -> this.server.shutdown(Duration.ZERO).get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
-		this.pool = RpcClientPool.connect(this.clientProvider, this.clientPool, this.server.localAddress(),
-				TransportConfig.defaults(), 16, RpcClientPool.Config.of(1, 2));
+		this.pool = RpcClientPool.connect(this.clientProvider, this.clientPool, this.server.localAddress(), transport, 16,
+				RpcClientPool.Config.of(1, 1));
 		this.closeables.add(this.pool);
 	}
 
@@ -255,6 +284,119 @@ abstract class ServiceEndToEndTests {
 		assertThat(this.observed).containsExactlyInAnyOrder("SERVER Inventory.find SUCCESS inline",
 				"CLIENT Inventory.find SUCCESS inline");
 		assertThat(CallSide.values()).hasSize(2);
+	}
+
+
+	static final int[] SIZES = { 1024, 65_536 + 3, 1 << 20, 16 << 20, Blobs.MAX };
+
+	static byte[] pattern(int size, long seed) {
+		byte[] data = new byte[size];
+		new Random(seed).nextBytes(data);
+		return data;
+	}
+
+	TransportStats clientStats() {
+		return this.pool.connections().get(0).transport().stats();
+	}
+
+	TransportStats serverStats() {
+		return this.server.transport().connections().get(0).stats();
+	}
+
+	@Test
+	void bulkArgumentsTravelInReadChunksAndResultsInWriteChunksFrom1KiBTo64MiB() {
+		Blobs blobs = client(Blobs.class);
+		blobs.echo("connect");
+		TransportStats clientBefore = clientStats();
+		TransportStats serverBefore = serverStats();
+		for (int i = 0; i < SIZES.length; i++) {
+			byte[] data = pattern(SIZES[i], i);
+			assertThat(blobs.put("k" + i, data)).isEqualTo(BlobService.crc(ByteBuffer.wrap(data)));
+			assertThat(blobs.get("k" + i)).as("blob of " + SIZES[i] + " bytes").isEqualTo(data);
+		}
+		TransportStats client = clientStats();
+		TransportStats server = serverStats();
+		assertThat(client.readChunksSent() - clientBefore.readChunksSent()).as("Read chunks, one per put")
+			.isEqualTo(SIZES.length);
+		assertThat(server.readChunksPulled() - serverBefore.readChunksPulled()).isEqualTo(SIZES.length);
+		assertThat(server.writeChunksFilled() - serverBefore.writeChunksFilled()).as("Write chunks, one per get")
+			.isEqualTo(SIZES.length);
+		assertThat(client.positionZeroChunksSent() - clientBefore.positionZeroChunksSent()).isZero();
+		assertThat(server.replyChunksFilled() - serverBefore.replyChunksFilled()).isZero();
+		assertThat(this.observed).contains("CLIENT Blobs.put SUCCESS read-chunk", "CLIENT Blobs.get SUCCESS write-chunk",
+				"SERVER Blobs.get SUCCESS write-chunk");
+	}
+
+	@Test
+	void aRegisteredBufferIsReadStraightFromTheCallersMemoryAndReachesTheServerAsRegisteredMemory() throws Exception {
+		Blobs blobs = client(Blobs.class);
+		blobs.echo("connect");
+		long pulledBefore = serverStats().readChunksPulled();
+		for (int i = 0; i < SIZES.length; i++) {
+			byte[] data = pattern(SIZES[i], 100 + i);
+			RegisteredBuffer buffer = this.clientPool.lease(BufferRole.READ_CHUNK, data.length);
+			try {
+				buffer.buffer().put(0, data);
+				assertThat(blobs.putDirect("d" + i, BulkData.of(buffer, data.length)))
+					.isEqualTo(BlobService.crc(ByteBuffer.wrap(data)));
+				assertThat(this.blobService.lastArgumentDirect).as("the handler view of " + data.length + " bytes is registered (direct) memory")
+					.isTrue();
+				assertThat(this.blobService.blobs.get("d" + i)).isEqualTo(data);
+			}
+			finally {
+				buffer.release();
+			}
+		}
+		assertThat(serverStats().readChunksPulled() - pulledBefore).isEqualTo(SIZES.length);
+	}
+
+	@Test
+	void unmarkedBulkGoesByReadChunkFromTheThresholdAndInlineBelowIt() {
+		Blobs blobs = client(Blobs.class, ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE).withDdpThreshold(8192));
+		blobs.echo("connect");
+		long sent = clientStats().readChunksSent();
+		long inline = clientStats().inlineMessages();
+		byte[] small = pattern(2000, 7);
+		assertThat(blobs.checksum(ByteBuffer.wrap(small))).isEqualTo(BlobService.crc(ByteBuffer.wrap(small)));
+		assertThat(clientStats().readChunksSent()).isEqualTo(sent);
+		assertThat(clientStats().inlineMessages()).isEqualTo(inline + 1);
+		byte[] large = pattern(100_000, 8);
+		assertThat(blobs.checksum(ByteBuffer.wrap(large))).isEqualTo(BlobService.crc(ByteBuffer.wrap(large)));
+		assertThat(clientStats().readChunksSent()).isEqualTo(sent + 1);
+		assertThat(this.blobService.lastArgumentDirect).isTrue();
+	}
+
+	@Test
+	void asynchronousBulkBothWays() throws Exception {
+		Blobs blobs = client(Blobs.class);
+		byte[] data = pattern(3 << 20, 9);
+		ByteBuffer reversed = blobs.reverseAsync(ByteBuffer.wrap(data)).get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+		assertThat(reversed.remaining()).isEqualTo(data.length);
+		for (int i = 0; i < data.length; i += 4099) {
+			assertThat(reversed.get(i)).isEqualTo(data[data.length - 1 - i]);
+		}
+		assertThat(this.observed).contains("CLIENT Blobs.reverseAsync SUCCESS read-and-write-chunk");
+	}
+
+	@Test
+	void aBulkResultMethodStillReportsFaults() {
+		Blobs blobs = client(Blobs.class);
+		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> blobs.get("missing"))
+			.withMessage("no blob missing");
+	}
+
+	@Test
+	void aBulkArgumentAboveItsLimitIsRefusedBeforeSending() throws Exception {
+		Blobs blobs = client(Blobs.class);
+		RegisteredBuffer buffer = this.clientPool.lease(BufferRole.READ_CHUNK, Blobs.MAX);
+		try {
+			assertThatExceptionOfType(IllegalArgumentException.class)
+				.isThrownBy(() -> blobs.putDirect("x", BulkData.of(buffer, Blobs.MAX + 1)))
+				.withMessageContaining("outside");
+		}
+		finally {
+			buffer.release();
+		}
 	}
 
 }
