@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.RegisteredBuffer;
@@ -31,6 +32,8 @@ import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
 import io.rpcrdma.oncrpc.VersionRange;
 import io.rpcrdma.protocol.WriteChunk;
+import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
+import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
 import io.rpcrdma.verbs.ConnectParameters;
 import io.rpcrdma.verbs.RdmaProvider;
 
@@ -57,6 +60,8 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	private volatile int version;
 
 	private volatile boolean versionConfirmed;
+
+	private volatile boolean negotiatedInBand;
 
 	/** Whether a message went out before any reply confirmed the version. */
 	private volatile boolean unconfirmedSent;
@@ -113,7 +118,66 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 				client.fail(new TransportClosedException("The connection to " + remote + " went down at once"));
 			}
 			return client;
-		});
+		}).thenCompose((client1) -> client1.needsInBandConfiguration(provider) ? client1.negotiateInBand()
+				: CompletableFuture.completedFuture(client1));
+	}
+
+	// ---- in-band connection configuration (RFC 5666 §6) --------------------------------------
+
+	private boolean needsInBandConfiguration(RdmaProvider provider) {
+		return switch (this.config.inBandCcp()) {
+			case DISABLED -> false;
+			case ALWAYS -> true;
+			case WHEN_NEEDED -> !this.config.privateData() || !provider.capabilities().privateDataExchange();
+		};
+	}
+
+	/**
+	 * Sends CONF_RDMA before any RPC (RFC 5666 §6.1: the requester assumes one message of 1 KB
+	 * until the reply) and raises the thresholds to what both sides support. A responder that
+	 * does not speak CCP answers with an RPC error, drops the call or sends nonsense: the
+	 * connection then keeps the version defaults, after at most {@code ccpTimeout}.
+	 */
+	private CompletableFuture<RpcRdmaClientConnection> negotiateInBand() {
+		int xid = java.util.concurrent.ThreadLocalRandom.current().nextInt();
+		int size = this.config.receiveBufferSize();
+		ConfigRdmaRequest request = new ConfigRdmaRequest(size, size, this.config.maxOutstandingReads());
+		OutboundCall call = new OutboundCall(CcpExchange.call(xid, request), List.of(), List.of(),
+				CcpExchange.MAX_REPLY_SIZE);
+		return call(call).orTimeout(this.config.ccpTimeout().toNanos(), TimeUnit.NANOSECONDS)
+			.handle((reply, error) -> {
+				if (error != null) {
+					// Not answered in time: give the credit back; a late reply finds no call.
+					abandon(xid, error);
+				}
+				else {
+					CcpExchange.readReply(reply.message(), xid).ifPresent(this::applyInBandReply);
+				}
+				TransportException failure = failure();
+				if (failure != null) {
+					throw failure;
+				}
+				return this;
+			});
+	}
+
+	private void applyInBandReply(ConfigRdmaReply reply) {
+		// The responder sends no more than the maxreply_sendsize this side asked for, which is
+		// its own receive size; it receives up to the maxcall_sendsize it returned (§6.2).
+		applyInBandSizes(this.config.receiveBufferSize(), CcpExchange.size(reply.maxCallSendSize()));
+		this.negotiatedInBand = true;
+	}
+
+	/** @return whether the inline sizes were negotiated in band with CCP (RFC 5666 §6) */
+	public boolean negotiatedInBand() {
+		return this.negotiatedInBand;
+	}
+
+	private void abandon(int xid, Throwable why) {
+		PendingCall pc = this.pending.get(xid);
+		if (pc != null) {
+			finish(pc, null, why);
+		}
 	}
 
 	// ---- RpcTransport ------------------------------------------------------------------------

@@ -137,11 +137,18 @@ abstract class RpcRdmaEndpoint {
 
 	/** @return the private data this side sends: its receive size and remote invalidation */
 	PrivateData localPrivateData() {
+		if (!this.config.privateData()) {
+			return PrivateData.EMPTY;
+		}
 		int size = this.config.receiveBufferSize();
 		return PrivateData.of(Rfc8797PrivateData.of(this.config.remoteInvalidate(), size, size).encode());
 	}
 
 	void acceptPeerPrivateData(PrivateData data) {
+		if (!this.config.privateData()) {
+			// Configured as if the provider could not carry it: the sizes come in band or not at all.
+			return;
+		}
 		Optional<Rfc8797PrivateData> decoded = Rfc8797PrivateData.decode(data.bytes());
 		this.peerPrivateData = decoded.orElse(null);
 	}
@@ -156,9 +163,7 @@ abstract class RpcRdmaEndpoint {
 		Rfc8797PrivateData peer = this.peerPrivateData;
 		int ours = this.config.inlineThreshold(version);
 		if (peer == null) {
-			int fallback = (version == RpcRdmaConstants.VERSION_2) ? TransportConfig.DEFAULT_INLINE_THRESHOLD_V2
-					: TransportConfig.DEFAULT_INLINE_THRESHOLD_V1;
-			return Math.min(ours, fallback);
+			return Math.min(ours, defaultThreshold(version));
 		}
 		return Math.min(this.config.receiveBufferSize(), peer.maxReceiveSize());
 	}
@@ -173,9 +178,30 @@ abstract class RpcRdmaEndpoint {
 		Rfc8797PrivateData peer = this.peerPrivateData;
 		int ours = this.config.inlineThreshold(version);
 		if (peer == null) {
-			return ours;
+			// Without private data or CCP the peer assumes the version's default of this side
+			// (RFC 8166 §3.3.2, draft §2.3) and sends no more inline than that.
+			return Math.min(ours, defaultThreshold(version));
 		}
 		return Math.min(this.config.receiveBufferSize(), peer.maxSendSize());
+	}
+
+	/**
+	 * Takes the peer's inline sizes learnt in band with CCP (RFC 5666 §6.2) exactly as if
+	 * they had come as RFC 8797 private data: from then on the thresholds are the smaller of
+	 * both sides' values. Whether the peer accepts Send With Invalidate is kept from its
+	 * private data, if any; CCP does not say.
+	 * @param peerMaxSend the most the peer sends inline
+	 * @param peerMaxReceive the most the peer receives inline
+	 */
+	void applyInBandSizes(int peerMaxSend, int peerMaxReceive) {
+		Rfc8797PrivateData previous = this.peerPrivateData;
+		this.peerPrivateData = Rfc8797PrivateData.of(previous != null && previous.remoteInvalidate(),
+				Math.max(Rfc8797PrivateData.MIN_SIZE, peerMaxSend), Math.max(Rfc8797PrivateData.MIN_SIZE, peerMaxReceive));
+	}
+
+	private static int defaultThreshold(int version) {
+		return (version == RpcRdmaConstants.VERSION_2) ? TransportConfig.DEFAULT_INLINE_THRESHOLD_V2
+				: TransportConfig.DEFAULT_INLINE_THRESHOLD_V1;
 	}
 
 	/** @return whether the peer said it accepts Send With Invalidate */

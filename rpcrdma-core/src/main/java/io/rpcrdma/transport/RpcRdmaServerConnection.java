@@ -34,6 +34,7 @@ import io.rpcrdma.protocol.RpcRdmaConstants;
 import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
 import io.rpcrdma.protocol.WriteChunk;
+import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
 import io.rpcrdma.verbs.RdmaProvider;
 
 /**
@@ -61,6 +62,8 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	private final ConcurrentHashMap<Integer, DoneWait> awaitingDone = new ConcurrentHashMap<>();
 
 	private volatile int grant;
+
+	private volatile boolean negotiatedInBand;
 
 	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
 			CreditBudget budget, Executor executor, InboundCallHandler handler, InetSocketAddress remote) {
@@ -204,6 +207,10 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		List<ReadChunk> chunks = lists.readChunks();
 		CallContext context = new CallContext(header);
 		if (chunks.isEmpty()) {
+			if (this.config.inBandCcp() != CcpMode.DISABLED && CcpExchange.isCcpCall(payload)) {
+				answerInBandConfiguration(context, payload);
+				return;
+			}
 			dispatch(context, payload);
 			return;
 		}
@@ -237,6 +244,26 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 				answerWithError(header.version(), header.xid());
 			}
 		});
+	}
+
+	/**
+	 * RFC 5666 §6.2: answers CONF_RDMA in the transport, takes the requester's sizes as if
+	 * they had come in RFC 8797 private data, and returns this side's. The new sizes apply
+	 * before the reply goes out, so the requester's next call already meets them.
+	 */
+	private void answerInBandConfiguration(CallContext context, ByteBuffer call) {
+		ByteBuffer reply = CcpExchange.answer(call, (request) -> {
+			applyInBandSizes(CcpExchange.size(request.maxCallSendSize()), CcpExchange.size(request.maxReplySendSize()));
+			this.negotiatedInBand = true;
+			// align: this side pads nothing beyond XDR's four bytes.
+			return new ConfigRdmaReply(this.config.receiveBufferSize(), 4, this.config.maxOutstandingReads());
+		});
+		context.reply(OutboundReply.inline(reply));
+	}
+
+	/** @return whether the requester configured this connection in band with CCP (RFC 5666 §6) */
+	public boolean negotiatedInBand() {
+		return this.negotiatedInBand;
 	}
 
 	private void answerWithError(int version, int xid) {
