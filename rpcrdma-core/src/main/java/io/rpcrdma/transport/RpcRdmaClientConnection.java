@@ -165,6 +165,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		// The responder sends no more than the maxreply_sendsize this side asked for, which is
 		// its own receive size; it receives up to the maxcall_sendsize it returned (§6.2).
 		applyInBandSizes(this.config.receiveBufferSize(), CcpExchange.size(reply.maxCallSendSize()));
+		applyPeerReadDepth(reply.maxRdmaRead());
 		this.negotiatedInBand = true;
 	}
 

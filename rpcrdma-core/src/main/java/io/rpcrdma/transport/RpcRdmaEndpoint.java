@@ -69,6 +69,9 @@ abstract class RpcRdmaEndpoint {
 
 	final TransportCounters counters = new TransportCounters();
 
+	/** Keeps this side's RDMA Reads within its ORD and the peer's IRD. */
+	final ReadThrottle readThrottle;
+
 	/** The peer's RFC 8797 data, or {@code null} if it sent none. */
 	volatile Rfc8797PrivateData peerPrivateData;
 
@@ -92,6 +95,7 @@ abstract class RpcRdmaEndpoint {
 		this.config = config;
 		this.pool = pool;
 		this.decoder = new TransportHeaderDecoder(config.headerLimits(), config.supportedVersions());
+		this.readThrottle = new ReadThrottle(config.maxOutstandingReads(), this.counters);
 		int receiveSize = config.receiveBufferSize();
 		if (pool.largestBufferSize(BufferRole.RECEIVE) < receiveSize) {
 			throw new IllegalArgumentException("The memory pool's receive buffers hold "
@@ -202,6 +206,16 @@ abstract class RpcRdmaEndpoint {
 	private static int defaultThreshold(int version) {
 		return (version == RpcRdmaConstants.VERSION_2) ? TransportConfig.DEFAULT_INLINE_THRESHOLD_V2
 				: TransportConfig.DEFAULT_INLINE_THRESHOLD_V1;
+	}
+
+	/**
+	 * Takes the peer's {@code maxrdmaread} learnt with CCP (RFC 5666 §6.2): this side's Reads
+	 * stay within the smaller of its ORD and the peer's IRD. Zero means the peer allows no
+	 * RDMA Read at all; chunks that would need one are then refused.
+	 * @param peerReadDepth the peer's value
+	 */
+	void applyPeerReadDepth(long peerReadDepth) {
+		this.readThrottle.limit((int) Math.min(this.config.maxOutstandingReads(), peerReadDepth));
 	}
 
 	/** @return whether the peer said it accepts Send With Invalidate */
@@ -453,6 +467,10 @@ abstract class RpcRdmaEndpoint {
 			}
 		};
 		try {
+			if (this.readThrottle.limit() == 0) {
+				throw new ChunkValidationException("The peer allows no RDMA Read (CCP maxrdmaread 0, RFC 5666 §6.2), "
+						+ "so its Read chunks cannot be pulled");
+			}
 			for (ReadChunk chunk : chunks) {
 				long total = chunk.totalLength();
 				if (total > this.pool.largestBufferSize(BufferRole.LOCAL_BULK)) {
@@ -469,14 +487,12 @@ abstract class RpcRdmaEndpoint {
 					int length = segment.length();
 					if (length != 0) {
 						pending.incrementAndGet();
-						long wrId = register((wc) -> {
-							if (!wc.isSuccess()) {
-								broken.set(true);
-							}
+						RemoteAddress source = new RemoteAddress(segment.offset(), segment.handle());
+						ScatterGatherEntry sink = ScatterGatherEntry.of(buffer.region(), buffer.offset() + offset, length);
+						this.readThrottle.submit(new ReadThrottle.Read(() -> startRead(source, sink, broken, finish), () -> {
+							broken.set(true);
 							finish.run();
-						});
-						post(SendWorkRequest.rdmaRead(wrId, new RemoteAddress(segment.offset(), segment.handle()),
-								ScatterGatherEntry.of(buffer.region(), buffer.offset() + offset, length)));
+						}));
 					}
 					offset += length;
 				}
@@ -496,6 +512,23 @@ abstract class RpcRdmaEndpoint {
 			return;
 		}
 		finish.run();
+	}
+
+	/** Posts one RDMA Read admitted by the {@link ReadThrottle}; its completion frees the slot. */
+	private void startRead(RemoteAddress source, ScatterGatherEntry sink, AtomicBoolean broken, Runnable finish) {
+		long wrId = register((wc) -> {
+			this.readThrottle.release();
+			if (!wc.isSuccess()) {
+				broken.set(true);
+			}
+			finish.run();
+		});
+		try {
+			post(SendWorkRequest.rdmaRead(wrId, source, sink));
+		}
+		catch (TransportException ex) {
+			// post() already completed the operation as failed: the slot is free, the fetch broken.
+		}
 	}
 
 	/**
@@ -556,6 +589,7 @@ abstract class RpcRdmaEndpoint {
 		}
 		this.failure = cause;
 		try {
+			this.readThrottle.close();
 			onFailure(cause);
 		}
 		finally {

@@ -254,6 +254,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	private void answerInBandConfiguration(CallContext context, ByteBuffer call) {
 		ByteBuffer reply = CcpExchange.answer(call, (request) -> {
 			applyInBandSizes(CcpExchange.size(request.maxCallSendSize()), CcpExchange.size(request.maxReplySendSize()));
+			applyPeerReadDepth(request.maxRdmaRead());
 			this.negotiatedInBand = true;
 			// align: this side pads nothing beyond XDR's four bytes.
 			return new ConfigRdmaReply(this.config.receiveBufferSize(), 4, this.config.maxOutstandingReads());

@@ -3,6 +3,8 @@ package io.rpcrdma.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -200,6 +202,43 @@ abstract class InBandConfigurationTests extends RpcRdmaTransportKit {
 		finally {
 			listener.close();
 		}
+	}
+
+	@Test
+	void theRequestersMaxRdmaReadBoundsTheRespondersReads() throws Exception {
+		RpcRdmaServer server = server(withoutPrivateData(), ConveyanceTests::digestAll);
+		RpcRdmaClientConnection client = client(server, withoutPrivateData().withMaxOutstandingReads(1));
+		List<CompletableFuture<InboundReply>> futures = new ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			futures.add(client.call(ConveyanceTests.multiChunkCall(0x700 + i, RpcWorkload.pattern(1500, i),
+					RpcWorkload.pattern(2500, i + 1))));
+		}
+		for (CompletableFuture<InboundReply> future : futures) {
+			await(future);
+		}
+
+		TransportStats stats = onlyConnection(server).stats();
+		assertThat(stats.readChunksPulled()).isEqualTo(16);
+		assertThat(stats.readsInFlightHighWater()).isEqualTo(1);
+	}
+
+	@Test
+	void aRequesterAllowingNoRdmaReadGetsErrChunkForReadChunks() throws Exception {
+		RpcRdmaServer server = server(withoutPrivateData(), ConveyanceTests::digestAll);
+		RawPeer raw = rawClient(server, PrivateData.EMPTY);
+		raw.send(new RdmaMsg(1, 4, ChunkLists.EMPTY), ccpCall(1, ConfigRdmaProgram.VERSION, 4096, 4096, 0));
+		assertThat(acceptStatus(raw.receive(), 1)).isInstanceOf(AcceptStatus.Success.class);
+
+		io.rpcrdma.verbs.MemoryRegion region = raw.region(64, io.rpcrdma.verbs.AccessFlag.REMOTE_READ);
+		OutboundCall call = ConveyanceTests.multiChunkCall(2, new byte[64]);
+		DdpRange item = call.readChunkItems().get(0);
+		ByteBuffer inline = ByteBuffer.allocate(item.offset());
+		inline.put(call.message().duplicate().limit(item.offset())).flip();
+		raw.send(new RdmaMsg(2, 4, new ChunkLists(List.of(new io.rpcrdma.protocol.ReadSegment(item.offset(),
+				region.stag(), 64, region.address())), List.of(), null)), inline);
+
+		assertThat(header(raw.receive())).isEqualTo(new io.rpcrdma.protocol.RdmaErrChunk(2, 4));
+		assertThat(onlyConnection(server).stats().readChunksPulled()).isZero();
 	}
 
 	private static ByteBuffer encode(RpcReply reply) {
