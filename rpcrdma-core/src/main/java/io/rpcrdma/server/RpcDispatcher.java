@@ -16,6 +16,7 @@ import io.rpcrdma.oncrpc.OncRpcException;
 import io.rpcrdma.oncrpc.RpcCall;
 import io.rpcrdma.oncrpc.RpcMessageCodec;
 import io.rpcrdma.oncrpc.RpcReply;
+import io.rpcrdma.xdr.OpaquePadding;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrEncoder;
 import io.rpcrdma.xdr.XdrException;
@@ -93,8 +94,23 @@ public final class RpcDispatcher {
 	 */
 	public CompletableFuture<DispatchOutcome> dispatch(ByteBuffer message, Object clientKey,
 			ReplyBufferSupplier buffers, ReplySink sink) {
+		return dispatch(message, null, clientKey, buffers, sink);
+	}
+
+	/**
+	 * Dispatches a call whose opaques may carry RFC 5666 §3.9 RDMA_MSGP padding.
+	 * @param message the encoded RPC call
+	 * @param padding the padding to skip, or {@code null}
+	 * @param clientKey who sent it
+	 * @param buffers where the reply is encoded
+	 * @param sink where the reply is sent
+	 * @return completes when the call is finished
+	 * @see #dispatch(ByteBuffer, Object, ReplyBufferSupplier, ReplySink)
+	 */
+	public CompletableFuture<DispatchOutcome> dispatch(ByteBuffer message, OpaquePadding padding, Object clientKey,
+			ReplyBufferSupplier buffers, ReplySink sink) {
 		int start = message.position();
-		XdrDecoder decoder = new XdrDecoder(message);
+		XdrDecoder decoder = new XdrDecoder(message).withOpaquePadding(padding);
 		RpcCall call;
 		try {
 			call = RpcMessageCodec.decodeCall(decoder);

@@ -112,7 +112,7 @@ public final class RpcServer implements AutoCloseable {
 				(int) Math.min(Integer.MAX_VALUE - 8, call.replyChunkCapacity()));
 		CompletableFuture<DispatchOutcome> outcome;
 		try {
-			outcome = this.dispatcher.dispatch(message, key, (xid) -> ByteBuffer.allocate(capacity),
+			outcome = this.dispatcher.dispatch(message, call.padding(), key, (xid) -> ByteBuffer.allocate(capacity),
 					(xid, reply) -> send(sender, xid, reply));
 		}
 		catch (RuntimeException ex) {

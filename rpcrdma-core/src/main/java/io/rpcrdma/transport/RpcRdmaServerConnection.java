@@ -36,6 +36,7 @@ import io.rpcrdma.protocol.TransportHeaderEncoder;
 import io.rpcrdma.protocol.WriteChunk;
 import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
 import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.xdr.OpaquePadding;
 
 /**
  * The responder end of one RPC-over-RDMA connection: validates incoming headers (answering
@@ -155,10 +156,12 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		ChunkedHeader call = (ChunkedHeader) header;
 		int granted = grantFor(header.credits());
-		if (header instanceof RdmaMsgp msgp && Integer.compareUnsigned(msgp.align(), 4) > 0) {
-			// RFC 5666 §3.9: padding to rdma_align may sit inside opaques the transport cannot
-			// see; rather than hand the RPC layer shifted data, refuse (RFC 8166 §4.6.1
-			// removed RDMA_MSGP). Alignment of 4 or less needs no padding beyond XDR's own.
+		if (header instanceof RdmaMsgp msgp && Integer.compareUnsigned(msgp.align(), 4) > 0
+				&& (!msgp.chunkLists().readList().isEmpty()
+						|| Integer.toUnsignedLong(msgp.align()) > this.config.receiveBufferSize())) {
+			// RFC 5666 §3.9: the RPC layer's decoder skips the padding (InboundCall#padding).
+			// Read chunk positions would count a stream the padding shifts, and an alignment
+			// beyond the receive buffer cannot be what a sender meant: refuse those.
 			sendError(RdmaErrorReplies.forMalformed(header.version(), header.xid(), granted));
 			return;
 		}
@@ -175,7 +178,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			return;
 		}
 		try {
-			receiveCall(call, message.slice(valid.payloadOffset(), valid.payloadLength()));
+			receiveCall(call, message.slice(valid.payloadOffset(), valid.payloadLength()), padding(header, valid));
 		}
 		catch (TransportException ex) {
 			answerWithError(header.version(), header.xid());
@@ -197,7 +200,15 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		return current;
 	}
 
-	private void receiveCall(ChunkedHeader header, ByteBuffer payload) {
+	private static OpaquePadding padding(TransportHeader header, HeaderDecodeResult.Valid valid) {
+		if (header instanceof RdmaMsgp msgp && Integer.compareUnsigned(msgp.align(), 4) > 0) {
+			return new OpaquePadding(Integer.toUnsignedLong(msgp.align()), Integer.toUnsignedLong(msgp.threshold()),
+					valid.payloadOffset());
+		}
+		return null;
+	}
+
+	private void receiveCall(ChunkedHeader header, ByteBuffer payload, OpaquePadding padding) {
 		ChunkLists lists = header.chunkLists();
 		ChunkAssembler.checkNoOverlap(lists);
 		boolean nomsg = header instanceof RdmaNomsg || header instanceof Rdma2Nomsg;
@@ -205,7 +216,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			throw new ChunkValidationException("RDMA_NOMSG call without a Position-Zero Read chunk");
 		}
 		List<ReadChunk> chunks = lists.readChunks();
-		CallContext context = new CallContext(header);
+		CallContext context = new CallContext(header, padding);
 		if (chunks.isEmpty()) {
 			if (this.config.inBandCcp() != CcpMode.DISABLED && CcpExchange.isCcpCall(payload)) {
 				answerInBandConfiguration(context, payload);
@@ -291,7 +302,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		WriteChunk reply = context.lists.replyChunk();
 		InboundCall call = new InboundCall(context.xid, context.version, message, capacities,
-				(reply != null) ? reply.totalLength() : 0);
+				(reply != null) ? reply.totalLength() : 0, context.padding);
 		try {
 			this.executor.execute(() -> {
 				try {
@@ -520,7 +531,10 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 		private final AtomicBoolean answered = new AtomicBoolean();
 
-		CallContext(ChunkedHeader header) {
+		final OpaquePadding padding;
+
+		CallContext(ChunkedHeader header, OpaquePadding padding) {
+			this.padding = padding;
 			this.xid = header.xid();
 			this.version = header.version();
 			this.lists = header.chunkLists();
