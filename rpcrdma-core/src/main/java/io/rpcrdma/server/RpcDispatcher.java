@@ -356,6 +356,14 @@ public final class RpcDispatcher {
 				return;
 			}
 			ByteBuffer sent = null;
+			if (failure != null && unwrap(failure) instanceof XdrOverflowException
+					&& this.sink.replyTooLarge(this.call.xid(), this.limit - this.start)) {
+				this.buffers.release(this.buffer);
+				logger.log(Level.DEBUG, () -> "The reply to " + describe() + " outgrew its " + (this.limit - this.start)
+						+ "-byte buffer; the transport refused it");
+				end(DispatchOutcome.FAILED, null);
+				return;
+			}
 			try {
 				if (failure != null) {
 					RpcReply error = errorReply(unwrap(failure));

@@ -113,7 +113,18 @@ public final class RpcServer implements AutoCloseable {
 		CompletableFuture<DispatchOutcome> outcome;
 		try {
 			outcome = this.dispatcher.dispatch(message, call.padding(), key, (xid) -> ByteBuffer.allocate(capacity),
-					(xid, reply) -> send(sender, xid, reply));
+					new ReplySink() {
+						@Override
+						public void send(int xid, ByteBuffer reply) {
+							RpcServer.this.send(sender, xid, reply);
+						}
+
+						@Override
+						public boolean replyTooLarge(int xid, int bufferSize) {
+							sender.replyTooLarge(bufferSize + 1L);
+							return true;
+						}
+					});
 		}
 		catch (RuntimeException ex) {
 			logger.log(Level.WARNING, "Dispatching a call from " + key + " failed", ex);

@@ -15,11 +15,13 @@ import io.rpcrdma.protocol.ChunkLists;
 import io.rpcrdma.protocol.ChunkedHeader;
 import io.rpcrdma.protocol.ErrVers;
 import io.rpcrdma.protocol.HeaderDecodeResult;
+import io.rpcrdma.protocol.Rdma2ErrBadHeader;
 import io.rpcrdma.protocol.Rdma2ErrInvalOption;
 import io.rpcrdma.protocol.Rdma2Msg;
 import io.rpcrdma.protocol.Rdma2Nomsg;
 import io.rpcrdma.protocol.Rdma2Optional;
 import io.rpcrdma.protocol.RdmaDone;
+import io.rpcrdma.protocol.RdmaErrChunk;
 import io.rpcrdma.protocol.RdmaErrorHeader;
 import io.rpcrdma.protocol.RdmaMsg;
 import io.rpcrdma.protocol.RdmaMsgp;
@@ -308,6 +310,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			pc.replyBuffer = buffer;
 			reply = WriteChunk.of(new RdmaSegment(buffer.stag(), pc.call.maxReplySize(), buffer.address()));
 		}
+		pc.readChunksSent = !reads.isEmpty();
 		int inlineLength = message.remaining() - moved;
 		TransportHeader header = chunked(pc.xid, vers, false, ChunkAssembler.lists(reads, writes, reply));
 		int headerLength = TransportHeaderEncoder.encodedLength(header);
@@ -325,6 +328,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		List<ReadSegment> withZero = new ArrayList<>(reads.size() + 1);
 		withZero.add(new ReadSegment(0, buffer.stag(), inlineLength, buffer.address()));
 		withZero.addAll(reads);
+		pc.readChunksSent = true;
 		header = chunked(pc.xid, vers, true, new ChunkLists(withZero, writes, reply));
 		headerLength = TransportHeaderEncoder.encodedLength(header);
 		if (headerLength > threshold) {
@@ -405,7 +409,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			return;
 		}
 		if (header instanceof RdmaErrorHeader error) {
-			finish(pc, null, new RdmaErrorReceivedException(error));
+			finish(pc, null, refusal(pc, error));
 			return;
 		}
 		confirmVersion(header.version());
@@ -442,6 +446,20 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		catch (TransportException ex) {
 			finish(pc, null, ex);
 		}
+	}
+
+	/**
+	 * What an RDMA_ERROR means for a call. ERR_CHUNK (RDMA_ERR_BAD_HEADER in Version 2) to a
+	 * call whose header carried no Read chunk can only be the responder's refusal of a reply
+	 * it could not convey (RFC 8166 §4.5.3): this side's headers are well formed, and with no
+	 * chunk to pull there is nothing else to refuse.
+	 */
+	private RdmaErrorReceivedException refusal(PendingCall pc, RdmaErrorHeader error) {
+		if ((error instanceof RdmaErrChunk || error instanceof Rdma2ErrBadHeader) && !pc.readChunksSent) {
+			return new ReplyTooLargeException(error, receiveThreshold(pc.version),
+					(pc.replyBuffer != null) ? pc.call.maxReplySize() : 0);
+		}
+		return new RdmaErrorReceivedException(error);
 	}
 
 	private List<ByteBuffer> collectWriteChunks(PendingCall pc, ChunkLists lists) {
@@ -617,6 +635,9 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		final List<RegisteredBuffer> writeBuffers = new ArrayList<>(1);
 
 		RegisteredBuffer replyBuffer;
+
+		/** Whether the header sent last carried Read chunks (Position-Zero included). */
+		volatile boolean readChunksSent;
 
 		volatile boolean creditHeld;
 

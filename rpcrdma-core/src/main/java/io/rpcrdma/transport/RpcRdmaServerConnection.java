@@ -563,6 +563,18 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 
 		@Override
+		public CompletableFuture<Void> replyTooLarge(long size) {
+			if (!this.answered.compareAndSet(false, true)) {
+				return CompletableFuture.failedFuture(new IllegalStateException(
+						"XID 0x" + Integer.toHexString(this.xid) + " was already answered"));
+			}
+			// RFC 8166 §4.5.3: a reply the requester's resources cannot hold is refused with
+			// RDMA_ERROR at once rather than dropped.
+			answerWithError(this.version, this.xid);
+			return isUsable() ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(failure());
+		}
+
+		@Override
 		public java.net.InetSocketAddress peerAddress() {
 			return remoteAddress();
 		}

@@ -429,4 +429,28 @@ abstract class RpcEndToEndTests {
 		assertThat(failure(waiting)).isInstanceOf(PoolExhaustedException.class).hasMessageContaining("within");
 	}
 
+	@Test
+	void aReplyLargerThanTheCallCanReceiveFailsThatCallAtOnceWithReplyTooLarge() throws Exception {
+		int generate = 77;
+		RpcServer server = RpcServer.start(
+				RpcServer.Config.defaults(this.serverProvider, this.serverPool, listenAddress())
+					.withTransport(transportConfig()),
+				registry().register(PROGRAM, 1, generate, Idempotence.IDEMPOTENT,
+						ProcedureHandler.of((call, arguments, results) -> results.writeOpaque(new byte[arguments.readInt()]))));
+		this.closeables.add(() -> server.shutdown(Duration.ZERO).get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
+		RpcClient client = client(server);
+
+		// The reply outgrows the server's reply buffer: no Reply chunk was offered for it.
+		Throwable failure = failure(
+				client.call(PROGRAM, 1, generate, ints(20_000), CallShape.of(1024, 0), Duration.ofHours(1)));
+
+		assertThat(failure).isInstanceOf(io.rpcrdma.transport.ReplyTooLargeException.class)
+			.hasMessageContaining("maxReplySize");
+		// Offered a Reply chunk that holds it, the same call succeeds.
+		byte[] result = await(client.call(PROGRAM, 1, generate, ints(20_000), CallShape.of(1024, 21_000), DEADLINE)
+			.thenApply(RpcEndToEndTests::opaqueResult));
+		assertThat(result).hasSize(20_000);
+		assertThat(client.pendingCalls()).isZero();
+	}
+
 }
