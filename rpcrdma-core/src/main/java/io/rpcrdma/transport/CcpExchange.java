@@ -34,7 +34,7 @@ final class CcpExchange {
 
 	private static final int PROGRAM = 12;
 
-	/** The smallest CONF_RDMA reply: accepted reply header with AUTH_NONE plus three words. */
+	/** A successful CONF_RDMA reply with an AUTH_NONE verifier: six header words and three result words. */
 	static final int MAX_REPLY_SIZE = 24 + ConfigRdmaCodec.ENCODED_LENGTH;
 
 	private CcpExchange() {

@@ -75,7 +75,7 @@ final class ReadThrottle {
 	/**
 	 * Changes the limit, as when the peer's IRD became known in band; raising it starts
 	 * waiting Reads at once.
-	 * @param newLimit the most Reads at once; 0 forbids them (the caller refuses chunks then)
+	 * @param newLimit the most Reads at once, at least 1
 	 */
 	void limit(int newLimit) {
 		while (true) {

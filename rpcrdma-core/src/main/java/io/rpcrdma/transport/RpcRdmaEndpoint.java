@@ -72,6 +72,9 @@ abstract class RpcRdmaEndpoint {
 	/** Keeps this side's RDMA Reads within its ORD and the peer's IRD. */
 	final ReadThrottle readThrottle;
 
+	/** The peer said in band that it allows no RDMA Read (CCP maxrdmaread 0). */
+	private volatile boolean readsForbidden;
+
 	/** The peer's RFC 8797 data, or {@code null} if it sent none. */
 	volatile Rfc8797PrivateData peerPrivateData;
 
@@ -215,7 +218,10 @@ abstract class RpcRdmaEndpoint {
 	 * @param peerReadDepth the peer's value
 	 */
 	void applyPeerReadDepth(long peerReadDepth) {
-		this.readThrottle.limit((int) Math.min(this.config.maxOutstandingReads(), peerReadDepth));
+		// Reads already admitted or waiting finish under a limit of at least one; only new
+		// chunks are refused when the peer now allows none.
+		this.readsForbidden = peerReadDepth == 0;
+		this.readThrottle.limit((int) Math.max(1, Math.min(this.config.maxOutstandingReads(), peerReadDepth)));
 	}
 
 	/** @return whether the peer said it accepts Send With Invalidate */
@@ -467,7 +473,7 @@ abstract class RpcRdmaEndpoint {
 			}
 		};
 		try {
-			if (this.readThrottle.limit() == 0) {
+			if (this.readsForbidden) {
 				throw new ChunkValidationException("The peer allows no RDMA Read (CCP maxrdmaread 0, RFC 5666 §6.2), "
 						+ "so its Read chunks cannot be pulled");
 			}
