@@ -4,10 +4,14 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
 
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.transport.CreditWindow;
@@ -29,6 +33,8 @@ import io.rpcrdma.verbs.RdmaProvider;
  * once with {@link PoolExhaustedException}, and so does a waiting call whose deadline passes.</li>
  * <li>An idempotent call whose connection is lost is retried on another connection by the
  * {@link RetryPolicy}, within the call's deadline.</li>
+ * <li>A connection above {@code minConnections} that has carried no call for
+ * {@code idleTimeout} is closed, never while a call is on it.</li>
  * </ul>
  */
 public final class RpcClientPool implements RpcCaller, AutoCloseable {
@@ -51,6 +57,13 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private boolean closed;
 
+	/** Calls on each open connection and when it last finished one, under the lock. */
+	private final Map<RpcClient, Usage> usage = new IdentityHashMap<>();
+
+	private final LongSupplier clock;
+
+	private CallTimer.Timeout sweep;
+
 	/**
 	 * Opens a connection to the endpoint.
 	 */
@@ -69,8 +82,14 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 * @param maxWaiting the most calls waiting for a connection
 	 * @param reconnect delays between connection attempts
 	 * @param retry which failed calls are retried
+	 * @param idleTimeout how long a connection above {@code minConnections} may carry no call
+	 * before it is closed; {@link Duration#ZERO} keeps every connection
 	 */
-	public record Config(int minConnections, int maxConnections, int maxWaiting, Backoff reconnect, RetryPolicy retry) {
+	public record Config(int minConnections, int maxConnections, int maxWaiting, Backoff reconnect, RetryPolicy retry,
+			Duration idleTimeout) {
+
+		/** The default idle timeout. */
+		public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
 
 		/** Validates. */
 		public Config {
@@ -80,13 +99,38 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			}
 			Objects.requireNonNull(reconnect, "reconnect");
 			Objects.requireNonNull(retry, "retry");
+			Objects.requireNonNull(idleTimeout, "idleTimeout");
+			if (idleTimeout.isNegative()) {
+				throw new IllegalArgumentException("idleTimeout must be zero (never evict) or positive, got " + idleTimeout);
+			}
+		}
+
+		/**
+		 * Settings with the default idle timeout of 60 s.
+		 * @param minConnections connections kept open
+		 * @param maxConnections the most connections
+		 * @param maxWaiting the most calls waiting for a connection
+		 * @param reconnect delays between connection attempts
+		 * @param retry which failed calls are retried
+		 */
+		public Config(int minConnections, int maxConnections, int maxWaiting, Backoff reconnect, RetryPolicy retry) {
+			this(minConnections, maxConnections, maxWaiting, reconnect, retry, DEFAULT_IDLE_TIMEOUT);
+		}
+
+		/**
+		 * @param timeout how long a connection above the minimum may stay idle; zero never
+		 * @return a copy with that idle timeout
+		 */
+		public Config withIdleTimeout(Duration timeout) {
+			return new Config(this.minConnections, this.maxConnections, this.maxWaiting, this.reconnect, this.retry,
+					timeout);
 		}
 
 		/**
 		 * @param min connections kept open
 		 * @param max the most connections
 		 * @return 64 waiting calls, reconnecting after 10 ms growing to 5 s, 3 attempts per
-		 * idempotent call
+		 * idempotent call, idle connections above the minimum closed after 60 s
 		 */
 		public static Config of(int min, int max) {
 			Backoff backoff = Backoff.exponential(Duration.ofMillis(10), Duration.ofSeconds(5));
@@ -102,12 +146,25 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 * @param timer runs deadlines and reconnect delays
 	 */
 	public RpcClientPool(String endpoint, Connector connector, Config config, CallTimer timer) {
+		this(endpoint, connector, config, timer, System::nanoTime);
+	}
+
+	/**
+	 * @param endpoint the server, named in exceptions
+	 * @param connector opens connections
+	 * @param config the settings
+	 * @param timer runs deadlines, reconnect delays and idle sweeps
+	 * @param clock the time in nanoseconds that idle times are measured with
+	 */
+	RpcClientPool(String endpoint, Connector connector, Config config, CallTimer timer, LongSupplier clock) {
 		this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
 		this.connector = Objects.requireNonNull(connector, "connector");
 		this.config = Objects.requireNonNull(config, "config");
 		this.timer = Objects.requireNonNull(timer, "timer");
+		this.clock = Objects.requireNonNull(clock, "clock");
 		synchronized (this) {
 			fillToMinimum();
+			scheduleSweep();
 		}
 	}
 
@@ -163,8 +220,16 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			long start = System.nanoTime();
 			return acquire(remaining).thenCompose((client) -> {
 				Duration left = remaining.minusNanos(System.nanoTime() - start);
-				return client.call(program, version, procedure, arguments, shape,
-						left.isNegative() ? Duration.ofMillis(1) : left);
+				CompletableFuture<ReceivedReply> reply;
+				try {
+					reply = client.call(program, version, procedure, arguments, shape,
+							left.isNegative() ? Duration.ofMillis(1) : left);
+				}
+				catch (RuntimeException ex) {
+					reply = CompletableFuture.failedFuture(ex);
+				}
+				reply.whenComplete((ignored, error) -> finished(client));
+				return reply;
 			});
 		}, idempotent, timeout, this.timer, System::nanoTime);
 	}
@@ -188,6 +253,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 				if (bestFree <= 0 && this.open.size() + this.connecting < this.config.maxConnections()) {
 					startConnecting();
 				}
+				busy(best);
 				return CompletableFuture.completedFuture(best);
 			}
 			if (this.waiters.size() >= this.config.maxWaiting()) {
@@ -266,7 +332,12 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			else {
 				this.failedAttempts = 0;
 				this.open.add(client);
-				ready.addAll(this.waiters);
+				this.usage.put(client, new Usage(this.clock.getAsLong()));
+				for (CompletableFuture<RpcClient> waiter : this.waiters) {
+					// Busy before the lock is let go, so that no sweep closes it under the waiter.
+					busy(client);
+					ready.add(waiter);
+				}
 				this.waiters.clear();
 			}
 		}
@@ -276,12 +347,16 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		}
 		client.closeFuture().whenComplete((ignored, failure) -> lost(client));
 		for (CompletableFuture<RpcClient> waiter : ready) {
-			waiter.complete(client);
+			if (!waiter.complete(client)) {
+				// The waiter's deadline passed first: it will not call.
+				finished(client);
+			}
 		}
 	}
 
 	private void lost(RpcClient client) {
 		synchronized (this) {
+			this.usage.remove(client);
 			if (!this.open.remove(client) || this.closed) {
 				return;
 			}
@@ -297,6 +372,79 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 				});
 			}
 		}
+	}
+
+	/** Under the lock: a call is about to go on {@code client}. */
+	private void busy(RpcClient client) {
+		Usage used = this.usage.get(client);
+		if (used != null) {
+			used.calls++;
+		}
+	}
+
+	/** A call on {@code client} finished, well or not. */
+	private synchronized void finished(RpcClient client) {
+		Usage used = this.usage.get(client);
+		if (used != null) {
+			used.calls--;
+			used.lastActive = this.clock.getAsLong();
+		}
+	}
+
+	/** Under the lock. */
+	private void scheduleSweep() {
+		Duration idle = this.config.idleTimeout();
+		if (idle.isZero() || this.closed) {
+			return;
+		}
+		// Half the timeout: a connection is closed between one and one and a half timeouts idle.
+		Duration period = idle.dividedBy(2);
+		this.sweep = this.timer.schedule(period.isZero() ? idle : period, this::sweep);
+	}
+
+	/**
+	 * Closes connections above the minimum that have been idle for the idle timeout, the
+	 * longest idle first, and only those with no call on them.
+	 */
+	private void sweep() {
+		List<RpcClient> evicted = new ArrayList<>();
+		synchronized (this) {
+			if (this.closed) {
+				return;
+			}
+			long now = this.clock.getAsLong();
+			long idleNanos = this.config.idleTimeout().toNanos();
+			List<RpcClient> candidates = new ArrayList<>(this.open);
+			candidates.sort(Comparator.comparingLong((RpcClient c) -> this.usage.get(c).lastActive));
+			for (RpcClient client : candidates) {
+				if (this.open.size() <= this.config.minConnections()) {
+					break;
+				}
+				Usage used = this.usage.get(client);
+				if (used.calls == 0 && client.pendingCalls() == 0 && now - used.lastActive >= idleNanos) {
+					this.open.remove(client);
+					this.usage.remove(client);
+					evicted.add(client);
+				}
+			}
+			scheduleSweep();
+		}
+		for (RpcClient client : evicted) {
+			client.close();
+		}
+	}
+
+	/** How much one open connection is used. */
+	private static final class Usage {
+
+		int calls;
+
+		long lastActive;
+
+		Usage(long now) {
+			this.lastActive = now;
+		}
+
 	}
 
 	/** @return the open connections */
@@ -317,6 +465,9 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		List<CompletableFuture<RpcClient>> waiting;
 		synchronized (this) {
 			this.closed = true;
+			if (this.sweep != null) {
+				this.sweep.cancel();
+			}
 			clients = List.copyOf(this.open);
 			this.open.clear();
 			waiting = List.copyOf(this.waiters);

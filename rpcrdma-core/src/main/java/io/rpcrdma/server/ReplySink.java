@@ -33,4 +33,16 @@ public interface ReplySink {
 		send(xid, reply);
 	}
 
+	/**
+	 * The results did not fit the reply buffer, which is as large as the client can receive
+	 * (inline or in its Reply chunk): the transport tells the client at once (RFC 8166 §4.5.3)
+	 * instead of the dispatcher answering SYSTEM_ERR.
+	 * @param xid the xid of the call
+	 * @param bufferSize the size of the buffer the reply outgrew
+	 * @return whether the transport took care of it; if not, SYSTEM_ERR is sent
+	 */
+	default boolean replyTooLarge(int xid, int bufferSize) {
+		return false;
+	}
+
 }

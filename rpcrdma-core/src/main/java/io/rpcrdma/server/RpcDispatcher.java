@@ -18,6 +18,7 @@ import io.rpcrdma.oncrpc.RpcCall;
 import io.rpcrdma.oncrpc.RpcMessageCodec;
 import io.rpcrdma.oncrpc.RpcReply;
 import io.rpcrdma.transport.DdpRange;
+import io.rpcrdma.xdr.OpaquePadding;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrEncoder;
 import io.rpcrdma.xdr.XdrException;
@@ -95,7 +96,7 @@ public final class RpcDispatcher {
 	 */
 	public CompletableFuture<DispatchOutcome> dispatch(ByteBuffer message, Object clientKey,
 			ReplyBufferSupplier buffers, ReplySink sink) {
-		return dispatch(message, clientKey, ChunkOffer.NONE, buffers, sink);
+		return dispatch(message, null, clientKey, ChunkOffer.NONE, buffers, sink);
 	}
 
 	/**
@@ -112,9 +113,40 @@ public final class RpcDispatcher {
 	 */
 	public CompletableFuture<DispatchOutcome> dispatch(ByteBuffer message, Object clientKey, ChunkOffer offer,
 			ReplyBufferSupplier buffers, ReplySink sink) {
+		return dispatch(message, null, clientKey, offer, buffers, sink);
+	}
+
+	/**
+	 * Dispatches a call whose opaques may carry RFC 5666 §3.9 RDMA_MSGP padding.
+	 * @param message the encoded RPC call
+	 * @param padding the padding to skip, or {@code null}
+	 * @param clientKey who sent it
+	 * @param buffers where the reply is encoded
+	 * @param sink where the reply is sent
+	 * @return completes when the call is finished
+	 * @see #dispatch(ByteBuffer, Object, ReplyBufferSupplier, ReplySink)
+	 */
+	public CompletableFuture<DispatchOutcome> dispatch(ByteBuffer message, OpaquePadding padding, Object clientKey,
+			ReplyBufferSupplier buffers, ReplySink sink) {
+		return dispatch(message, padding, clientKey, ChunkOffer.NONE, buffers, sink);
+	}
+
+	/**
+	 * Dispatches one inbound call: the general form of the other overloads.
+	 * @param message the encoded RPC call from its position to its limit; read in place, so it
+	 * must stay valid and unchanged until the returned stage completes
+	 * @param padding RFC 5666 §3.9 RDMA_MSGP padding to skip before large opaques, or {@code null}
+	 * @param clientKey who sent it, stable across the client's reconnections
+	 * @param offer the Write and Reply chunks the requester offered, and the RPC-over-RDMA version
+	 * @param buffers where the reply is encoded
+	 * @param sink where the reply is sent
+	 * @return completes (never exceptionally) when the call is finished
+	 */
+	public CompletableFuture<DispatchOutcome> dispatch(ByteBuffer message, OpaquePadding padding, Object clientKey,
+			ChunkOffer offer, ReplyBufferSupplier buffers, ReplySink sink) {
 		Objects.requireNonNull(offer, "offer");
 		int start = message.position();
-		XdrDecoder decoder = new XdrDecoder(message);
+		XdrDecoder decoder = new XdrDecoder(message).withOpaquePadding(padding);
 		RpcCall call;
 		try {
 			call = RpcMessageCodec.decodeCall(decoder);
@@ -364,6 +396,14 @@ public final class RpcDispatcher {
 				return;
 			}
 			ByteBuffer sent = null;
+			if (failure != null && unwrap(failure) instanceof XdrOverflowException
+					&& this.sink.replyTooLarge(this.call.xid(), this.limit - this.start)) {
+				this.buffers.release(this.buffer);
+				logger.log(Level.DEBUG, () -> "The reply to " + describe() + " outgrew its " + (this.limit - this.start)
+						+ "-byte buffer; the transport refused it");
+				end(DispatchOutcome.FAILED, null);
+				return;
+			}
 			try {
 				if (failure != null) {
 					this.serverCall.discardMarks();

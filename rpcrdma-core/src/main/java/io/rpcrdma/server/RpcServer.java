@@ -125,7 +125,7 @@ public final class RpcServer implements AutoCloseable {
 		ChunkOffer offer = new ChunkOffer(call.version(), call.writeChunkCapacities(), call.replyChunkCapacity());
 		CompletableFuture<DispatchOutcome> outcome;
 		try {
-			outcome = this.dispatcher.dispatch(message, key, offer, (xid) -> ByteBuffer.allocate(capacity),
+			outcome = this.dispatcher.dispatch(message, call.padding(), key, offer, (xid) -> ByteBuffer.allocate(capacity),
 					new ReplySink() {
 
 						@Override
@@ -136,6 +136,12 @@ public final class RpcServer implements AutoCloseable {
 						@Override
 						public void send(int xid, ByteBuffer reply, List<DdpRange> ddpItems) {
 							RpcServer.this.send(sender, xid, new OutboundReply(reply, ddpItems));
+						}
+
+						@Override
+						public boolean replyTooLarge(int xid, int bufferSize) {
+							sender.replyTooLarge(bufferSize + 1L);
+							return true;
 						}
 
 					});

@@ -3,6 +3,9 @@ package io.rpcrdma.transport;
 import java.nio.ByteBuffer;
 import java.util.List;
 
+import io.rpcrdma.xdr.OpaquePadding;
+import io.rpcrdma.xdr.XdrDecoder;
+
 /**
  * A call as the transport delivers it to the responder's RPC layer.
  *
@@ -17,15 +20,35 @@ import java.util.List;
  * @param writeChunkCapacities the capacity of each Write chunk the requester offered, for
  * DDP-eligible results, in order
  * @param replyChunkCapacity the capacity of the requester's Reply chunk, 0 if none
+ * @param padding the RFC 5666 §3.9 padding of an RDMA_MSGP call, which the RPC layer's XDR
+ * decoder must skip ({@link #decoder()} does), or {@code null}
  */
 public record InboundCall(int xid, int version, ByteBuffer message, List<Long> writeChunkCapacities,
-		long replyChunkCapacity) {
+		long replyChunkCapacity, OpaquePadding padding) {
 
 	/**
 	 * Copies the list.
 	 */
 	public InboundCall {
 		writeChunkCapacities = List.copyOf(writeChunkCapacities);
+	}
+
+	/**
+	 * A call without RDMA_MSGP padding.
+	 * @param xid the XID
+	 * @param version the RPC-over-RDMA version
+	 * @param message the RPC call
+	 * @param writeChunkCapacities the Write chunks offered
+	 * @param replyChunkCapacity the Reply chunk offered, 0 if none
+	 */
+	public InboundCall(int xid, int version, ByteBuffer message, List<Long> writeChunkCapacities,
+			long replyChunkCapacity) {
+		this(xid, version, message, writeChunkCapacities, replyChunkCapacity, null);
+	}
+
+	/** @return a decoder over the message from its XID on, skipping RDMA_MSGP padding if any */
+	public XdrDecoder decoder() {
+		return new XdrDecoder(this.message.duplicate()).withOpaquePadding(this.padding);
 	}
 
 }

@@ -22,6 +22,15 @@ public class RdmaErrorReceivedException extends TransportException {
 	}
 
 	/**
+	 * @param error the RDMA_ERROR received
+	 * @param message what it means for the call
+	 */
+	protected RdmaErrorReceivedException(RdmaErrorHeader error, String message) {
+		super(message);
+		this.error = error;
+	}
+
+	/**
 	 * The error header as received.
 	 * @return the header
 	 */

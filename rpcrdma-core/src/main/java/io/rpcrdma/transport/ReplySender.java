@@ -17,6 +17,19 @@ public interface ReplySender {
 	CompletableFuture<Void> reply(OutboundReply reply);
 
 	/**
+	 * The reply cannot be conveyed: it is larger than the requester receives inline and than
+	 * the Reply chunk it offered, if any. The requester is told at once with RDMA_ERROR
+	 * (RFC 8166 §4.5.3: ERR_CHUNK; RDMA_ERR_BAD_HEADER in Version 2), so it fails the call
+	 * with a {@link ReplyTooLargeException} instead of waiting for its timeout.
+	 * @param size the reply's size, or a lower bound of it, in bytes
+	 * @return completes when the error was sent
+	 */
+	default CompletableFuture<Void> replyTooLarge(long size) {
+		drop();
+		return CompletableFuture.completedFuture(null);
+	}
+
+	/**
 	 * Gives up on the call without an RPC reply: the requester's credit is returned. Use when
 	 * the RPC layer drops the call (for example a duplicate in progress).
 	 */

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.RegisteredBuffer;
@@ -14,11 +15,13 @@ import io.rpcrdma.protocol.ChunkLists;
 import io.rpcrdma.protocol.ChunkedHeader;
 import io.rpcrdma.protocol.ErrVers;
 import io.rpcrdma.protocol.HeaderDecodeResult;
+import io.rpcrdma.protocol.Rdma2ErrBadHeader;
 import io.rpcrdma.protocol.Rdma2ErrInvalOption;
 import io.rpcrdma.protocol.Rdma2Msg;
 import io.rpcrdma.protocol.Rdma2Nomsg;
 import io.rpcrdma.protocol.Rdma2Optional;
 import io.rpcrdma.protocol.RdmaDone;
+import io.rpcrdma.protocol.RdmaErrChunk;
 import io.rpcrdma.protocol.RdmaErrorHeader;
 import io.rpcrdma.protocol.RdmaMsg;
 import io.rpcrdma.protocol.RdmaMsgp;
@@ -31,6 +34,8 @@ import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
 import io.rpcrdma.oncrpc.VersionRange;
 import io.rpcrdma.protocol.WriteChunk;
+import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
+import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
 import io.rpcrdma.verbs.ConnectParameters;
 import io.rpcrdma.verbs.RdmaProvider;
 
@@ -57,6 +62,8 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	private volatile int version;
 
 	private volatile boolean versionConfirmed;
+
+	private volatile boolean negotiatedInBand;
 
 	/** Whether a message went out before any reply confirmed the version. */
 	private volatile boolean unconfirmedSent;
@@ -113,7 +120,67 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 				client.fail(new TransportClosedException("The connection to " + remote + " went down at once"));
 			}
 			return client;
-		});
+		}).thenCompose((client1) -> client1.needsInBandConfiguration(provider) ? client1.negotiateInBand()
+				: CompletableFuture.completedFuture(client1));
+	}
+
+	// ---- in-band connection configuration (RFC 5666 §6) --------------------------------------
+
+	private boolean needsInBandConfiguration(RdmaProvider provider) {
+		return switch (this.config.inBandCcp()) {
+			case DISABLED -> false;
+			case ALWAYS -> true;
+			case WHEN_NEEDED -> !this.config.privateData() || !provider.capabilities().privateDataExchange();
+		};
+	}
+
+	/**
+	 * Sends CONF_RDMA before any RPC (RFC 5666 §6.1: the requester assumes one message of 1 KB
+	 * until the reply) and raises the thresholds to what both sides support. A responder that
+	 * does not speak CCP answers with an RPC error, drops the call or sends nonsense: the
+	 * connection then keeps the version defaults, after at most {@code ccpTimeout}.
+	 */
+	private CompletableFuture<RpcRdmaClientConnection> negotiateInBand() {
+		int xid = java.util.concurrent.ThreadLocalRandom.current().nextInt();
+		int size = this.config.receiveBufferSize();
+		ConfigRdmaRequest request = new ConfigRdmaRequest(size, size, this.config.maxOutstandingReads());
+		OutboundCall call = new OutboundCall(CcpExchange.call(xid, request), List.of(), List.of(),
+				CcpExchange.MAX_REPLY_SIZE);
+		return call(call).orTimeout(this.config.ccpTimeout().toNanos(), TimeUnit.NANOSECONDS)
+			.handle((reply, error) -> {
+				if (error != null) {
+					// Not answered in time: give the credit back; a late reply finds no call.
+					abandon(xid, error);
+				}
+				else {
+					CcpExchange.readReply(reply.message(), xid).ifPresent(this::applyInBandReply);
+				}
+				TransportException failure = failure();
+				if (failure != null) {
+					throw failure;
+				}
+				return this;
+			});
+	}
+
+	private void applyInBandReply(ConfigRdmaReply reply) {
+		// The responder sends no more than the maxreply_sendsize this side asked for, which is
+		// its own receive size; it receives up to the maxcall_sendsize it returned (§6.2).
+		applyInBandSizes(this.config.receiveBufferSize(), CcpExchange.size(reply.maxCallSendSize()));
+		applyPeerReadDepth(reply.maxRdmaRead());
+		this.negotiatedInBand = true;
+	}
+
+	/** @return whether the inline sizes were negotiated in band with CCP (RFC 5666 §6) */
+	public boolean negotiatedInBand() {
+		return this.negotiatedInBand;
+	}
+
+	private void abandon(int xid, Throwable why) {
+		PendingCall pc = this.pending.get(xid);
+		if (pc != null) {
+			finish(pc, null, why);
+		}
 	}
 
 	// ---- RpcTransport ------------------------------------------------------------------------
@@ -249,6 +316,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			pc.replyBuffer = buffer;
 			reply = WriteChunk.of(new RdmaSegment(buffer.stag(), pc.call.maxReplySize(), buffer.address()));
 		}
+		pc.readChunksSent = !reads.isEmpty();
 		int inlineLength = message.remaining() - moved;
 		TransportHeader header = chunked(pc.xid, vers, false, ChunkAssembler.lists(reads, writes, reply));
 		int headerLength = TransportHeaderEncoder.encodedLength(header);
@@ -266,6 +334,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		List<ReadSegment> withZero = new ArrayList<>(reads.size() + 1);
 		withZero.add(new ReadSegment(0, buffer.stag(), inlineLength, buffer.address()));
 		withZero.addAll(reads);
+		pc.readChunksSent = true;
 		header = chunked(pc.xid, vers, true, new ChunkLists(withZero, writes, reply));
 		headerLength = TransportHeaderEncoder.encodedLength(header);
 		if (headerLength > threshold) {
@@ -375,7 +444,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			return;
 		}
 		if (header instanceof RdmaErrorHeader error) {
-			finish(pc, null, new RdmaErrorReceivedException(error));
+			finish(pc, null, refusal(pc, error));
 			return;
 		}
 		confirmVersion(header.version());
@@ -412,6 +481,20 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		catch (TransportException ex) {
 			finish(pc, null, ex);
 		}
+	}
+
+	/**
+	 * What an RDMA_ERROR means for a call. ERR_CHUNK (RDMA_ERR_BAD_HEADER in Version 2) to a
+	 * call whose header carried no Read chunk can only be the responder's refusal of a reply
+	 * it could not convey (RFC 8166 §4.5.3): this side's headers are well formed, and with no
+	 * chunk to pull there is nothing else to refuse.
+	 */
+	private RdmaErrorReceivedException refusal(PendingCall pc, RdmaErrorHeader error) {
+		if ((error instanceof RdmaErrChunk || error instanceof Rdma2ErrBadHeader) && !pc.readChunksSent) {
+			return new ReplyTooLargeException(error, receiveThreshold(pc.version),
+					(pc.replyBuffer != null) ? pc.call.maxReplySize() : 0);
+		}
+		return new RdmaErrorReceivedException(error);
 	}
 
 	private List<ByteBuffer> collectWriteChunks(PendingCall pc, ChunkLists lists) {
@@ -587,6 +670,9 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		final List<RegisteredBuffer> writeBuffers = new ArrayList<>(1);
 
 		RegisteredBuffer replyBuffer;
+
+		/** Whether the header sent last carried Read chunks (Position-Zero included). */
+		volatile boolean readChunksSent;
 
 		volatile boolean creditHeld;
 

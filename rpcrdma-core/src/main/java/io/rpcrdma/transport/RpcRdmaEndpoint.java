@@ -69,6 +69,12 @@ abstract class RpcRdmaEndpoint {
 
 	final TransportCounters counters = new TransportCounters();
 
+	/** Keeps this side's RDMA Reads within its ORD and the peer's IRD. */
+	final ReadThrottle readThrottle;
+
+	/** The peer said in band that it allows no RDMA Read (CCP maxrdmaread 0). */
+	private volatile boolean readsForbidden;
+
 	/** The peer's RFC 8797 data, or {@code null} if it sent none. */
 	volatile Rfc8797PrivateData peerPrivateData;
 
@@ -92,6 +98,7 @@ abstract class RpcRdmaEndpoint {
 		this.config = config;
 		this.pool = pool;
 		this.decoder = new TransportHeaderDecoder(config.headerLimits(), config.supportedVersions());
+		this.readThrottle = new ReadThrottle(config.maxOutstandingReads(), this.counters);
 		int receiveSize = config.receiveBufferSize();
 		if (pool.largestBufferSize(BufferRole.RECEIVE) < receiveSize) {
 			throw new IllegalArgumentException("The memory pool's receive buffers hold "
@@ -137,11 +144,18 @@ abstract class RpcRdmaEndpoint {
 
 	/** @return the private data this side sends: its receive size and remote invalidation */
 	PrivateData localPrivateData() {
+		if (!this.config.privateData()) {
+			return PrivateData.EMPTY;
+		}
 		int size = this.config.receiveBufferSize();
 		return PrivateData.of(Rfc8797PrivateData.of(this.config.remoteInvalidate(), size, size).encode());
 	}
 
 	void acceptPeerPrivateData(PrivateData data) {
+		if (!this.config.privateData()) {
+			// Configured as if the provider could not carry it: the sizes come in band or not at all.
+			return;
+		}
 		Optional<Rfc8797PrivateData> decoded = Rfc8797PrivateData.decode(data.bytes());
 		this.peerPrivateData = decoded.orElse(null);
 	}
@@ -156,9 +170,7 @@ abstract class RpcRdmaEndpoint {
 		Rfc8797PrivateData peer = this.peerPrivateData;
 		int ours = this.config.inlineThreshold(version);
 		if (peer == null) {
-			int fallback = (version == RpcRdmaConstants.VERSION_2) ? TransportConfig.DEFAULT_INLINE_THRESHOLD_V2
-					: TransportConfig.DEFAULT_INLINE_THRESHOLD_V1;
-			return Math.min(ours, fallback);
+			return Math.min(ours, defaultThreshold(version));
 		}
 		return Math.min(this.config.receiveBufferSize(), peer.maxReceiveSize());
 	}
@@ -173,9 +185,43 @@ abstract class RpcRdmaEndpoint {
 		Rfc8797PrivateData peer = this.peerPrivateData;
 		int ours = this.config.inlineThreshold(version);
 		if (peer == null) {
-			return ours;
+			// Without private data or CCP the peer assumes the version's default of this side
+			// (RFC 8166 §3.3.2, draft §2.3) and sends no more inline than that.
+			return Math.min(ours, defaultThreshold(version));
 		}
 		return Math.min(this.config.receiveBufferSize(), peer.maxSendSize());
+	}
+
+	/**
+	 * Takes the peer's inline sizes learnt in band with CCP (RFC 5666 §6.2) exactly as if
+	 * they had come as RFC 8797 private data: from then on the thresholds are the smaller of
+	 * both sides' values. Whether the peer accepts Send With Invalidate is kept from its
+	 * private data, if any; CCP does not say.
+	 * @param peerMaxSend the most the peer sends inline
+	 * @param peerMaxReceive the most the peer receives inline
+	 */
+	void applyInBandSizes(int peerMaxSend, int peerMaxReceive) {
+		Rfc8797PrivateData previous = this.peerPrivateData;
+		this.peerPrivateData = Rfc8797PrivateData.of(previous != null && previous.remoteInvalidate(),
+				Math.max(Rfc8797PrivateData.MIN_SIZE, peerMaxSend), Math.max(Rfc8797PrivateData.MIN_SIZE, peerMaxReceive));
+	}
+
+	private static int defaultThreshold(int version) {
+		return (version == RpcRdmaConstants.VERSION_2) ? TransportConfig.DEFAULT_INLINE_THRESHOLD_V2
+				: TransportConfig.DEFAULT_INLINE_THRESHOLD_V1;
+	}
+
+	/**
+	 * Takes the peer's {@code maxrdmaread} learnt with CCP (RFC 5666 §6.2): this side's Reads
+	 * stay within the smaller of its ORD and the peer's IRD. Zero means the peer allows no
+	 * RDMA Read at all; chunks that would need one are then refused.
+	 * @param peerReadDepth the peer's value
+	 */
+	void applyPeerReadDepth(long peerReadDepth) {
+		// Reads already admitted or waiting finish under a limit of at least one; only new
+		// chunks are refused when the peer now allows none.
+		this.readsForbidden = peerReadDepth == 0;
+		this.readThrottle.limit((int) Math.max(1, Math.min(this.config.maxOutstandingReads(), peerReadDepth)));
 	}
 
 	/** @return whether the peer said it accepts Send With Invalidate */
@@ -427,6 +473,10 @@ abstract class RpcRdmaEndpoint {
 			}
 		};
 		try {
+			if (this.readsForbidden) {
+				throw new ChunkValidationException("The peer allows no RDMA Read (CCP maxrdmaread 0, RFC 5666 §6.2), "
+						+ "so its Read chunks cannot be pulled");
+			}
 			for (ReadChunk chunk : chunks) {
 				long total = chunk.totalLength();
 				if (total > this.pool.largestBufferSize(BufferRole.LOCAL_BULK)) {
@@ -443,14 +493,12 @@ abstract class RpcRdmaEndpoint {
 					int length = segment.length();
 					if (length != 0) {
 						pending.incrementAndGet();
-						long wrId = register((wc) -> {
-							if (!wc.isSuccess()) {
-								broken.set(true);
-							}
+						RemoteAddress source = new RemoteAddress(segment.offset(), segment.handle());
+						ScatterGatherEntry sink = ScatterGatherEntry.of(buffer.region(), buffer.offset() + offset, length);
+						this.readThrottle.submit(new ReadThrottle.Read(() -> startRead(source, sink, broken, finish), () -> {
+							broken.set(true);
 							finish.run();
-						});
-						post(SendWorkRequest.rdmaRead(wrId, new RemoteAddress(segment.offset(), segment.handle()),
-								ScatterGatherEntry.of(buffer.region(), buffer.offset() + offset, length)));
+						}));
 					}
 					offset += length;
 				}
@@ -470,6 +518,23 @@ abstract class RpcRdmaEndpoint {
 			return;
 		}
 		finish.run();
+	}
+
+	/** Posts one RDMA Read admitted by the {@link ReadThrottle}; its completion frees the slot. */
+	private void startRead(RemoteAddress source, ScatterGatherEntry sink, AtomicBoolean broken, Runnable finish) {
+		long wrId = register((wc) -> {
+			this.readThrottle.release();
+			if (!wc.isSuccess()) {
+				broken.set(true);
+			}
+			finish.run();
+		});
+		try {
+			post(SendWorkRequest.rdmaRead(wrId, source, sink));
+		}
+		catch (TransportException ex) {
+			// post() already completed the operation as failed: the slot is free, the fetch broken.
+		}
 	}
 
 	/**
@@ -499,22 +564,25 @@ abstract class RpcRdmaEndpoint {
 				done.run();
 			}
 		};
-		this.counters.readChunksPulled.add(chunks.size());
 		try {
+			if (this.readsForbidden) {
+				throw new ChunkValidationException("The peer allows no RDMA Read (CCP maxrdmaread 0, RFC 5666 §6.2), "
+						+ "so its Read chunks cannot be pulled");
+			}
+			this.counters.readChunksPulled.add(chunks.size());
 			for (int i = 0; i < chunks.size(); i++) {
 				int offset = target.offset() + placement.chunkOffset(i);
 				for (RdmaSegment segment : chunks.get(i).segments()) {
 					int length = segment.length();
 					if (length != 0) {
 						pending.incrementAndGet();
-						long wrId = register((wc) -> {
-							if (!wc.isSuccess()) {
-								broken.set(true);
-							}
+						RemoteAddress source = new RemoteAddress(segment.offset(), segment.handle());
+						ScatterGatherEntry sink = ScatterGatherEntry.of(target.region(), offset, length);
+						// Through the same throttle as fetch: the ORD bounds every RDMA Read.
+						this.readThrottle.submit(new ReadThrottle.Read(() -> startRead(source, sink, broken, finish), () -> {
+							broken.set(true);
 							finish.run();
-						});
-						post(SendWorkRequest.rdmaRead(wrId, new RemoteAddress(segment.offset(), segment.handle()),
-								ScatterGatherEntry.of(target.region(), offset, length)));
+						}));
 					}
 					offset += length;
 				}
@@ -585,6 +653,7 @@ abstract class RpcRdmaEndpoint {
 		}
 		this.failure = cause;
 		try {
+			this.readThrottle.close();
 			onFailure(cause);
 		}
 		finally {

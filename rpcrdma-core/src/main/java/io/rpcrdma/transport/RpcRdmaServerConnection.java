@@ -34,7 +34,9 @@ import io.rpcrdma.protocol.RpcRdmaConstants;
 import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
 import io.rpcrdma.protocol.WriteChunk;
+import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
 import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.xdr.OpaquePadding;
 
 /**
  * The responder end of one RPC-over-RDMA connection: validates incoming headers (answering
@@ -61,6 +63,8 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	private final ConcurrentHashMap<Integer, DoneWait> awaitingDone = new ConcurrentHashMap<>();
 
 	private volatile int grant;
+
+	private volatile boolean negotiatedInBand;
 
 	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
 			CreditBudget budget, Executor executor, InboundCallHandler handler, InetSocketAddress remote) {
@@ -152,10 +156,12 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		ChunkedHeader call = (ChunkedHeader) header;
 		int granted = grantFor(header.credits());
-		if (header instanceof RdmaMsgp msgp && Integer.compareUnsigned(msgp.align(), 4) > 0) {
-			// RFC 5666 §3.9: padding to rdma_align may sit inside opaques the transport cannot
-			// see; rather than hand the RPC layer shifted data, refuse (RFC 8166 §4.6.1
-			// removed RDMA_MSGP). Alignment of 4 or less needs no padding beyond XDR's own.
+		if (header instanceof RdmaMsgp msgp && Integer.compareUnsigned(msgp.align(), 4) > 0
+				&& (!msgp.chunkLists().readList().isEmpty()
+						|| Integer.toUnsignedLong(msgp.align()) > this.config.receiveBufferSize())) {
+			// RFC 5666 §3.9: the RPC layer's decoder skips the padding (InboundCall#padding).
+			// Read chunk positions would count a stream the padding shifts, and an alignment
+			// beyond the receive buffer cannot be what a sender meant: refuse those.
 			sendError(RdmaErrorReplies.forMalformed(header.version(), header.xid(), granted));
 			return;
 		}
@@ -172,7 +178,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			return;
 		}
 		try {
-			receiveCall(call, message.slice(valid.payloadOffset(), valid.payloadLength()));
+			receiveCall(call, message.slice(valid.payloadOffset(), valid.payloadLength()), padding(header, valid));
 		}
 		catch (TransportException ex) {
 			answerWithError(header.version(), header.xid());
@@ -194,7 +200,15 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		return current;
 	}
 
-	private void receiveCall(ChunkedHeader header, ByteBuffer payload) {
+	private static OpaquePadding padding(TransportHeader header, HeaderDecodeResult.Valid valid) {
+		if (header instanceof RdmaMsgp msgp && Integer.compareUnsigned(msgp.align(), 4) > 0) {
+			return new OpaquePadding(Integer.toUnsignedLong(msgp.align()), Integer.toUnsignedLong(msgp.threshold()),
+					valid.payloadOffset());
+		}
+		return null;
+	}
+
+	private void receiveCall(ChunkedHeader header, ByteBuffer payload, OpaquePadding padding) {
 		ChunkLists lists = header.chunkLists();
 		ChunkAssembler.checkNoOverlap(lists);
 		boolean nomsg = header instanceof RdmaNomsg || header instanceof Rdma2Nomsg;
@@ -202,8 +216,12 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			throw new ChunkValidationException("RDMA_NOMSG call without a Position-Zero Read chunk");
 		}
 		List<ReadChunk> chunks = lists.readChunks();
-		CallContext context = new CallContext(header);
+		CallContext context = new CallContext(header, padding);
 		if (chunks.isEmpty()) {
+			if (this.config.inBandCcp() != CcpMode.DISABLED && CcpExchange.isCcpCall(payload)) {
+				answerInBandConfiguration(context, payload);
+				return;
+			}
 			dispatch(context, payload);
 			return;
 		}
@@ -290,6 +308,27 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		});
 	}
 
+	/**
+	 * RFC 5666 §6.2: answers CONF_RDMA in the transport, takes the requester's sizes as if
+	 * they had come in RFC 8797 private data, and returns this side's. The new sizes apply
+	 * before the reply goes out, so the requester's next call already meets them.
+	 */
+	private void answerInBandConfiguration(CallContext context, ByteBuffer call) {
+		ByteBuffer reply = CcpExchange.answer(call, (request) -> {
+			applyInBandSizes(CcpExchange.size(request.maxCallSendSize()), CcpExchange.size(request.maxReplySendSize()));
+			applyPeerReadDepth(request.maxRdmaRead());
+			this.negotiatedInBand = true;
+			// align: this side pads nothing beyond XDR's four bytes.
+			return new ConfigRdmaReply(this.config.receiveBufferSize(), 4, this.config.maxOutstandingReads());
+		});
+		context.reply(OutboundReply.inline(reply));
+	}
+
+	/** @return whether the requester configured this connection in band with CCP (RFC 5666 §6) */
+	public boolean negotiatedInBand() {
+		return this.negotiatedInBand;
+	}
+
 	private void answerWithError(int version, int xid) {
 		this.outstanding.decrementAndGet();
 		sendError(RdmaErrorReplies.forMalformed(version, xid, grantFor(0)));
@@ -314,7 +353,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		WriteChunk reply = context.lists.replyChunk();
 		InboundCall call = new InboundCall(context.xid, context.version, message, capacities,
-				(reply != null) ? reply.totalLength() : 0);
+				(reply != null) ? reply.totalLength() : 0, context.padding);
 		try {
 			this.executor.execute(() -> {
 				try {
@@ -546,7 +585,10 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		/** The registered buffer the call was placed in, released once the call is answered. */
 		volatile RegisteredBuffer placed;
 
-		CallContext(ChunkedHeader header) {
+		final OpaquePadding padding;
+
+		CallContext(ChunkedHeader header, OpaquePadding padding) {
+			this.padding = padding;
 			this.xid = header.xid();
 			this.version = header.version();
 			this.lists = header.chunkLists();
@@ -586,6 +628,18 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 				this.placed = null;
 				buffer.release();
 			}
+		}
+
+		@Override
+		public CompletableFuture<Void> replyTooLarge(long size) {
+			if (!this.answered.compareAndSet(false, true)) {
+				return CompletableFuture.failedFuture(new IllegalStateException(
+						"XID 0x" + Integer.toHexString(this.xid) + " was already answered"));
+			}
+			// RFC 8166 §4.5.3: a reply the requester's resources cannot hold is refused with
+			// RDMA_ERROR at once rather than dropped.
+			answerWithError(this.version, this.xid);
+			return isUsable() ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(failure());
 		}
 
 		@Override

@@ -34,17 +34,32 @@ import io.rpcrdma.oncrpc.VersionRange;
  * chunk as Read chunks of the reply, RFC 5666 style, instead of inline
  * @param checkChunkLengthWords a responder checks that the four bytes before each Read
  * chunk's position (the XDR length of the opaque it carries) equal the chunk's length
+ * @param privateData whether this side sends and honours RFC 8797 private data in the
+ * connection exchange; {@code false} behaves like a provider that cannot carry it
+ * @param inBandCcp when a requester negotiates inline sizes in band with the Connection
+ * Configuration Protocol (RFC 5666 §6) and whether a responder answers it
+ * @param ccpTimeout how long a requester waits for the CCP reply before it gives up and
+ * keeps the version defaults (a responder that does not speak CCP may never answer)
+ * @param maxOutstandingReads this side's ORD: the most RDMA Reads it has outstanding on one
+ * connection at once (RFC 5666 §6.2 {@code maxrdmaread}); further Reads wait in FIFO order
  */
 public record TransportConfig(VersionRange supportedVersions, int preferredVersion, int inlineThresholdV1,
 		int inlineThresholdV2, int creditsRequested, int creditsGranted, int receiveCount, HeaderLimits headerLimits,
 		Duration connectTimeout, Duration creditWaitTimeout, Duration doneTimeout, CreditViolationPolicy creditViolation,
-		boolean remoteInvalidate, boolean replyDataInReadChunks, boolean checkChunkLengthWords) {
+		boolean remoteInvalidate, boolean replyDataInReadChunks, boolean checkChunkLengthWords, boolean privateData,
+		CcpMode inBandCcp, Duration ccpTimeout, int maxOutstandingReads) {
 
 	/** RFC 8166 §3.3.2: the Version 1 default and minimum inline threshold. */
 	public static final int DEFAULT_INLINE_THRESHOLD_V1 = 1024;
 
 	/** draft-cel-nfsv4-rpcrdma-version-two: the Version 2 default inline threshold. */
 	public static final int DEFAULT_INLINE_THRESHOLD_V2 = 4096;
+
+	/**
+	 * The default ORD: RDMA Reads one connection keeps outstanding at once, the usual IRD of
+	 * adapters and of the siw provider's defaults (RFC 5040 §5.1).
+	 */
+	public static final int DEFAULT_MAX_OUTSTANDING_READS = 16;
 
 	/** The default number of credits asked for and granted. */
 	public static final int DEFAULT_CREDITS = 32;
@@ -84,19 +99,28 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 		requirePositive("connectTimeout", connectTimeout);
 		requirePositive("creditWaitTimeout", creditWaitTimeout);
 		requirePositive("doneTimeout", doneTimeout);
+		Objects.requireNonNull(inBandCcp, "inBandCcp");
+		Objects.requireNonNull(ccpTimeout, "ccpTimeout");
+		requirePositive("ccpTimeout", ccpTimeout);
+		if (maxOutstandingReads < 1 || maxOutstandingReads > 65535) {
+			throw new IllegalArgumentException("maxOutstandingReads (the ORD) must be 1 to 65535, got "
+					+ maxOutstandingReads);
+		}
 	}
 
 	/**
 	 * Defaults: Versions 1 and 2, preferring 2; thresholds 1024 and 4096; 32 credits asked
 	 * and granted; 40 receives; default header limits; 10 s connect, 30 s credit wait and
-	 * RDMA_DONE timeouts; a violating requester is disconnected.
+	 * RDMA_DONE timeouts; a violating requester is disconnected; RFC 8797 private data, with
+	 * the in-band CCP where the provider cannot carry it (5 s wait); an ORD of 16.
 	 * @return the defaults
 	 */
 	public static TransportConfig defaults() {
 		return new TransportConfig(VersionRange.VERSIONS_1_AND_2, RpcRdmaConstants.VERSION_2,
 				DEFAULT_INLINE_THRESHOLD_V1, DEFAULT_INLINE_THRESHOLD_V2, DEFAULT_CREDITS, DEFAULT_CREDITS,
 				DEFAULT_CREDITS + 8, HeaderLimits.DEFAULTS, Duration.ofSeconds(10), Duration.ofSeconds(30),
-				Duration.ofSeconds(30), CreditViolationPolicy.DISCONNECT, true, false, true);
+				Duration.ofSeconds(30), CreditViolationPolicy.DISCONNECT, true, false, true, true, CcpMode.WHEN_NEEDED,
+				Duration.ofSeconds(5), DEFAULT_MAX_OUTSTANDING_READS);
 	}
 
 	/**
@@ -131,7 +155,8 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 		return new TransportConfig(supported, preferred, this.inlineThresholdV1, this.inlineThresholdV2,
 				this.creditsRequested, this.creditsGranted, this.receiveCount, this.headerLimits, this.connectTimeout,
 				this.creditWaitTimeout, this.doneTimeout, this.creditViolation, this.remoteInvalidate,
-				this.replyDataInReadChunks, this.checkChunkLengthWords);
+				this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData, this.inBandCcp,
+				this.ccpTimeout, this.maxOutstandingReads);
 	}
 
 	/**
@@ -144,7 +169,8 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 		return new TransportConfig(this.supportedVersions, this.preferredVersion, v1, v2, this.creditsRequested,
 				this.creditsGranted, this.receiveCount, this.headerLimits, this.connectTimeout, this.creditWaitTimeout,
 				this.doneTimeout, this.creditViolation, this.remoteInvalidate, this.replyDataInReadChunks,
-				this.checkChunkLengthWords);
+				this.checkChunkLengthWords, this.privateData, this.inBandCcp,
+				this.ccpTimeout, this.maxOutstandingReads);
 	}
 
 	/**
@@ -158,7 +184,8 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 		return new TransportConfig(this.supportedVersions, this.preferredVersion, this.inlineThresholdV1,
 				this.inlineThresholdV2, requested, granted, receives, this.headerLimits, this.connectTimeout,
 				this.creditWaitTimeout, this.doneTimeout, this.creditViolation, this.remoteInvalidate,
-				this.replyDataInReadChunks, this.checkChunkLengthWords);
+				this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData, this.inBandCcp,
+				this.ccpTimeout, this.maxOutstandingReads);
 	}
 
 	/**
@@ -172,7 +199,8 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 		return new TransportConfig(this.supportedVersions, this.preferredVersion, this.inlineThresholdV1,
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
 				this.headerLimits, connect, creditWait, done, this.creditViolation, this.remoteInvalidate,
-				this.replyDataInReadChunks, this.checkChunkLengthWords);
+				this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData, this.inBandCcp,
+				this.ccpTimeout, this.maxOutstandingReads);
 	}
 
 	/**
@@ -184,7 +212,8 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 		return new TransportConfig(this.supportedVersions, this.preferredVersion, this.inlineThresholdV1,
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
 				this.headerLimits, this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, policy,
-				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords);
+				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData, this.inBandCcp,
+				this.ccpTimeout, this.maxOutstandingReads);
 	}
 
 	/**
@@ -198,7 +227,8 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 		return new TransportConfig(this.supportedVersions, this.preferredVersion, this.inlineThresholdV1,
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
 				this.headerLimits, this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, this.creditViolation,
-				invalidate, readChunkReplies, lengthWords);
+				invalidate, readChunkReplies, lengthWords, this.privateData, this.inBandCcp,
+				this.ccpTimeout, this.maxOutstandingReads);
 	}
 
 	/**
@@ -210,7 +240,36 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 		return new TransportConfig(this.supportedVersions, this.preferredVersion, this.inlineThresholdV1,
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount, limits,
 				this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, this.creditViolation,
-				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords);
+				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData, this.inBandCcp,
+				this.ccpTimeout, this.maxOutstandingReads);
+	}
+
+	/**
+	 * A copy with other connection-configuration settings.
+	 * @param sendPrivateData send and honour RFC 8797 private data
+	 * @param ccp when to negotiate in band with CCP
+	 * @param timeout how long a requester waits for the CCP reply
+	 * @return the new config
+	 */
+	public TransportConfig withConnectionConfiguration(boolean sendPrivateData, CcpMode ccp, Duration timeout) {
+		return new TransportConfig(this.supportedVersions, this.preferredVersion, this.inlineThresholdV1,
+				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
+				this.headerLimits, this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, this.creditViolation,
+				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords, sendPrivateData, ccp,
+				timeout, this.maxOutstandingReads);
+	}
+
+	/**
+	 * A copy with another ORD.
+	 * @param reads the most RDMA Reads outstanding on one connection
+	 * @return the new config
+	 */
+	public TransportConfig withMaxOutstandingReads(int reads) {
+		return new TransportConfig(this.supportedVersions, this.preferredVersion, this.inlineThresholdV1,
+				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
+				this.headerLimits, this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, this.creditViolation,
+				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData,
+				this.inBandCcp, this.ccpTimeout, reads);
 	}
 
 	private static void checkThreshold(String name, int value) {

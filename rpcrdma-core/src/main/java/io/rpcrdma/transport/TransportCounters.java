@@ -1,5 +1,6 @@
 package io.rpcrdma.transport;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /** The live counters behind {@link TransportStats}. */
@@ -27,11 +28,20 @@ final class TransportCounters {
 
 	final LongAdder invalidatedByPeer = new LongAdder();
 
+	final LongAdder readsQueued = new LongAdder();
+
+	private final AtomicInteger readsInFlightHighWater = new AtomicInteger();
+
+	void recordReadsInFlight(int inFlight) {
+		this.readsInFlightHighWater.accumulateAndGet(inFlight, Math::max);
+	}
+
 	TransportStats snapshot() {
 		return new TransportStats(this.inlineMessages.sum(), this.readChunksSent.sum(),
 				this.positionZeroChunksSent.sum(), this.readChunksPulled.sum(), this.writeChunksFilled.sum(),
 				this.replyChunksFilled.sum(), this.rdmaErrorsSent.sum(), this.rdmaErrorsReceived.sum(),
-				this.doneSent.sum(), this.doneReceived.sum(), this.invalidatedByPeer.sum());
+				this.doneSent.sum(), this.doneReceived.sum(), this.invalidatedByPeer.sum(),
+				this.readsQueued.sum(), this.readsInFlightHighWater.get());
 	}
 
 }

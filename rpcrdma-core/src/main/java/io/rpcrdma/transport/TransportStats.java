@@ -16,8 +16,17 @@ package io.rpcrdma.transport;
  * @param doneReceived RDMA_DONE messages received
  * @param invalidatedByPeer messages that arrived as Send With Invalidate, retiring one of
  * this side's chunk STags remotely (RFC 8797 §4.1 "I" flag)
+ * @param readsQueued RDMA Reads that had to wait because the connection's ORD was reached
+ * @param readsInFlightHighWater the most RDMA Reads this side ever had outstanding at once on
+ * the connection; never above its ORD ({@link TransportConfig#maxOutstandingReads()}, lowered
+ * to the peer's IRD when CCP told it)
  */
 public record TransportStats(long inlineMessages, long readChunksSent, long positionZeroChunksSent,
 		long readChunksPulled, long writeChunksFilled, long replyChunksFilled, long rdmaErrorsSent,
-		long rdmaErrorsReceived, long doneSent, long doneReceived, long invalidatedByPeer) {
+		long rdmaErrorsReceived, long doneSent, long doneReceived, long invalidatedByPeer, long readsQueued,
+		int readsInFlightHighWater) {
+
+	/** Nothing conveyed yet. */
+	public static final TransportStats NONE = new TransportStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
 }

@@ -20,6 +20,10 @@ public final class XdrDecoder {
 
 	private ByteBuffer buffer;
 
+	private OpaquePadding padding;
+
+	private int paddingBase;
+
 	public XdrDecoder(ByteBuffer buffer) {
 		reset(buffer);
 	}
@@ -31,6 +35,19 @@ public final class XdrDecoder {
 	 */
 	public XdrDecoder reset(ByteBuffer buffer) {
 		this.buffer = buffer.order(ByteOrder.BIG_ENDIAN);
+		this.padding = null;
+		return this;
+	}
+
+	/**
+	 * Skips RFC 5666 §3.9 RDMA_MSGP padding before the data of counted opaques and strings
+	 * from now on; the message is taken to start at the current position.
+	 * @param padding the sender's rdma_align and rdma_thresh, or {@code null} for none
+	 * @return this decoder
+	 */
+	public XdrDecoder withOpaquePadding(OpaquePadding padding) {
+		this.padding = padding;
+		this.paddingBase = this.buffer.position();
 		return this;
 	}
 
@@ -115,6 +132,13 @@ public final class XdrDecoder {
 	 */
 	public ByteBuffer readOpaque(int maxLength) {
 		int length = readLength("variable opaque length", maxLength);
+		if (this.padding != null) {
+			long pad = this.padding.padding(this.buffer.position() - this.paddingBase, length);
+			if (pad > 0) {
+				ensure("RDMA_MSGP padding", pad);
+				this.buffer.position(this.buffer.position() + (int) pad);
+			}
+		}
 		return readFixedOpaque(length);
 	}
 

@@ -515,6 +515,71 @@ abstract class RpcEndToEndTests {
 		}
 	}
 
+	@Test
+	void aReplyLargerThanTheCallCanReceiveFailsThatCallAtOnceWithReplyTooLarge() throws Exception {
+		int generate = 77;
+		RpcServer server = RpcServer.start(
+				RpcServer.Config.defaults(this.serverProvider, this.serverPool, listenAddress())
+					.withTransport(transportConfig()),
+				registry().register(PROGRAM, 1, generate, Idempotence.IDEMPOTENT,
+						ProcedureHandler.of((call, arguments, results) -> results.writeOpaque(new byte[arguments.readInt()]))));
+		this.closeables.add(() -> server.shutdown(Duration.ZERO).get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
+		RpcClient client = client(server);
+
+		// The reply outgrows the server's reply buffer: no Reply chunk was offered for it.
+		Throwable failure = failure(
+				client.call(PROGRAM, 1, generate, ints(20_000), CallShape.of(1024, 0), Duration.ofHours(1)));
+
+		assertThat(failure).isInstanceOf(io.rpcrdma.transport.ReplyTooLargeException.class)
+			.hasMessageContaining("maxReplySize");
+		// Offered a Reply chunk that holds it, the same call succeeds.
+		byte[] result = await(client.call(PROGRAM, 1, generate, ints(20_000), CallShape.of(1024, 21_000), DEADLINE)
+			.thenApply(RpcEndToEndTests::opaqueResult));
+		assertThat(result).hasSize(20_000);
+		assertThat(client.pendingCalls()).isZero();
+	}
+
+	@Test
+	void aPoolClosesAConnectionAboveItsMinimumOnceItHasBeenIdleLongEnough() throws Exception {
+		RpcServer server = server();
+		RpcClientPool pool = new RpcClientPool("e2e", () -> RpcClient
+			.connect(this.clientProvider, this.clientPool, server.localAddress(), transportConfig(), 16)
+			.thenApply((client) -> {
+				this.closeables.add(client);
+				return client;
+			}), RpcClientPool.Config.of(1, 2).withIdleTimeout(Duration.ofMillis(100)), CallTimer.shared());
+		this.closeables.add(pool);
+		// Until its first reply a connection has one credit: a blocked call uses it up, so the
+		// next call makes the pool open a second connection.
+		this.blockStarted = new CountDownLatch(1);
+		CompletableFuture<ReceivedReply> blocked = pool.call(PROGRAM, 1, BLOCK, ints(7), true, DEADLINE);
+		assertThat(this.blockStarted.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+		CompletableFuture<ReceivedReply> queued = pool.call(PROGRAM, 1, ADD, ints(1, 2), true, DEADLINE);
+		awaitPoolSize(pool, 2, "a second connection opened under load");
+		this.release.countDown();
+		assertThat(intResult(await(blocked))).isEqualTo(7);
+		assertThat(intResult(await(queued))).isEqualTo(3);
+
+		awaitPoolSize(pool, 1, "the idle connection above the minimum closed");
+
+		RpcClient remaining = pool.connections().get(0);
+		assertThat(remaining.isOpen()).isTrue();
+		assertThat(intResult(await(pool.call(PROGRAM, 1, ADD, ints(2, 2), true, DEADLINE)))).isEqualTo(4);
+		assertThat(pool.connections()).containsExactly(remaining);
+	}
+
+	/** Polls observable pool state until the deadline; no fixed sleep decides the outcome. */
+	private static void awaitPoolSize(RpcClientPool pool, int size, String what) {
+		long end = System.nanoTime() + DEADLINE.toNanos();
+		while (pool.connections().size() != size) {
+			if (System.nanoTime() > end) {
+				throw new AssertionError("Not within " + DEADLINE + ": " + what + " (" + pool.connections().size()
+						+ " connections)");
+			}
+			java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+		}
+	}
+
 	static io.rpcrdma.transport.TransportStats clientStats(RpcClient client) {
 		return ((RpcRdmaClientConnection) client.transport()).stats();
 	}

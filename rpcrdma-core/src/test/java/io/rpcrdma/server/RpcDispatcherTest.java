@@ -58,6 +58,25 @@ class RpcDispatcherTest {
 	}
 
 	@Test
+	void opaqueArgumentsOfAnRdmaMsgpCallAreReadPastTheirPadding() throws Exception {
+		this.registry.register(PROGRAM, 2, 2, ProcedureHandler.of((call, arguments, results) -> {
+			byte[] data = arguments.readOpaqueBytes(64);
+			results.writeInt(data.length);
+			results.writeInt(ByteBuffer.wrap(data).getInt(0));
+		}));
+		// The RPC message starts 36 bytes into the Send; the length word ends at 36 + 44 = 80,
+		// so 16 pad bytes put the data at 96, a multiple of rdma_align 32 (RFC 5666 §3.9).
+		ByteBuffer message = call(RpcCall.of(XID, PROGRAM, 2, 2), 8, 0, 0, 0, 0, 0x01020304, 0x05060708);
+
+		DispatchOutcome outcome = this.dispatcher
+			.dispatch(message, new io.rpcrdma.xdr.OpaquePadding(32, 8, 36), "client-a", this.connection, this.connection)
+			.get(10, TimeUnit.SECONDS);
+
+		assertThat(outcome).isEqualTo(DispatchOutcome.REPLIED);
+		assertReply(reply(RpcReply.success(XID), 8, 0x01020304));
+	}
+
+	@Test
 	void theNullProcedureIsAnsweredWithEmptyResultsForEveryRegisteredVersion() throws Exception {
 		this.registry.registerVersion(PROGRAM, 3);
 

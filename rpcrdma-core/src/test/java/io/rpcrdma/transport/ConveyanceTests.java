@@ -393,4 +393,64 @@ abstract class ConveyanceTests extends RpcRdmaTransportKit {
 			.sum();
 	}
 
+	@Test
+	void manyCallsWithSeveralReadChunksNeverHaveMoreReadsOutstandingThanTheOrd() throws Exception {
+		int ord = 2;
+		RpcRdmaServer server = server(config().withMaxOutstandingReads(ord), ConveyanceTests::digestAll);
+		RpcRdmaClientConnection client = client(server, config());
+		List<java.util.concurrent.CompletableFuture<InboundReply>> futures = new java.util.ArrayList<>();
+		List<Long> expected = new java.util.ArrayList<>();
+		for (int i = 0; i < 24; i++) {
+			byte[][] items = { RpcWorkload.pattern(2000 + i, i), RpcWorkload.pattern(3001, i + 1),
+					RpcWorkload.pattern(1500 + 3 * i, i + 2) };
+			futures.add(client.call(multiChunkCall(0x500 + i, items)));
+			java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+			for (byte[] item : items) {
+				crc.update(item);
+			}
+			expected.add(crc.getValue());
+		}
+		for (int i = 0; i < futures.size(); i++) {
+			io.rpcrdma.xdr.XdrDecoder decoder = new io.rpcrdma.xdr.XdrDecoder(await(futures.get(i)).message().duplicate());
+			io.rpcrdma.oncrpc.RpcMessageCodec.decodeReply(decoder);
+			assertThat(decoder.readHyper()).as("digest of call %d", i).isEqualTo(expected.get(i));
+		}
+
+		TransportStats stats = onlyConnection(server).stats();
+		assertThat(stats.readChunksPulled()).isEqualTo(72);
+		assertThat(stats.readsInFlightHighWater()).isBetween(1, ord);
+		assertThat(stats.readsQueued()).as("reads had to wait for the ORD").isPositive();
+		assertThat(onlyConnection(server).outstanding()).isZero();
+	}
+
+	/** A call of the workload program whose arguments are opaques, each in its own Read chunk. */
+	static OutboundCall multiChunkCall(int xid, byte[]... items) {
+		int header = RpcWorkload.headerLength(xid, RpcWorkload.DIGEST);
+		int length = header;
+		for (byte[] item : items) {
+			length += 4 + (int) io.rpcrdma.xdr.Xdr.pad(item.length);
+		}
+		ByteBuffer buffer = ByteBuffer.allocate(length);
+		io.rpcrdma.xdr.XdrEncoder encoder = new io.rpcrdma.xdr.XdrEncoder(buffer);
+		io.rpcrdma.oncrpc.RpcMessageCodec.encodeCall(
+				io.rpcrdma.oncrpc.RpcCall.of(xid, RpcWorkload.PROGRAM, 1, RpcWorkload.DIGEST), encoder);
+		List<DdpRange> ranges = new java.util.ArrayList<>();
+		for (byte[] item : items) {
+			ranges.add(new DdpRange(buffer.position() + 4, item.length));
+			encoder.writeOpaque(item);
+		}
+		return new OutboundCall(buffer.flip(), ranges, List.of(), 0);
+	}
+
+	/** Answers a {@link #multiChunkCall} with the CRC-32 of all its opaques. */
+	static void digestAll(InboundCall call, ReplySender replier) {
+		io.rpcrdma.xdr.XdrDecoder decoder = new io.rpcrdma.xdr.XdrDecoder(call.message().duplicate());
+		io.rpcrdma.oncrpc.RpcMessageCodec.decodeCall(decoder);
+		java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+		while (decoder.remaining() > 0) {
+			crc.update(decoder.readOpaqueBytes(Integer.MAX_VALUE));
+		}
+		replier.reply(RpcWorkload.reply(call.xid(), ByteBuffer.allocate(8).putLong(crc.getValue()).array(), false));
+	}
+
 }

@@ -83,10 +83,58 @@ abstract class ErrorTests extends RpcRdmaTransportKit {
 
 		Throwable failure = failure(client.call(RpcWorkload.generate(6, 9000, 0, 0)));
 
-		assertThat(failure).isInstanceOf(RdmaErrorReceivedException.class);
+		// RFC 8166 §4.5.3: refused at once, and the requester knows why.
+		assertThat(failure).isInstanceOf(ReplyTooLargeException.class)
+			.hasMessageContaining("at most 4096 bytes inline")
+			.hasMessageContaining("no Reply chunk")
+			.hasMessageContaining("maxReplySize");
 		assertThat(((RdmaErrorReceivedException) failure).error()).isInstanceOf(Rdma2ErrBadHeader.class);
 		// The connection is still usable.
 		await(client.call(RpcWorkload.echo(7, new byte[4], false, 0, 0)));
+	}
+
+	@Test
+	void aReplyLargerThanTheOfferedReplyChunkFailsThatCallWithReplyTooLarge() throws Exception {
+		RpcRdmaServer server = server(v1Only(), (call, replier) -> replier
+			.reply(OutboundReply.inline(RpcWorkload.reply(call.xid(), RpcWorkload.pattern(9000, 1), true).message())));
+		RpcRdmaClientConnection client = client(server, v1Only());
+
+		Throwable failure = failure(client.call(RpcWorkload.generate(8, 9000, 0, 5000)));
+
+		assertThat(failure).isInstanceOf(ReplyTooLargeException.class)
+			.hasMessageContaining("a Reply chunk of only 5000 bytes")
+			.hasMessageContaining("at most 1024 bytes inline");
+		assertThat(((ReplyTooLargeException) failure).error()).isInstanceOf(RdmaErrChunk.class);
+		assertThat(((ReplyTooLargeException) failure).replyChunkOffered()).isEqualTo(5000);
+		assertThat(client.credits().outstanding()).isZero();
+		eventually("the server settled the call", () -> onlyConnection(server).outstanding() == 0);
+	}
+
+	@Test
+	void aResponderThatKnowsTheReplyWillNotFitRefusesItAtOnce() throws Exception {
+		CompletableFuture<CompletableFuture<Void>> refused = new CompletableFuture<>();
+		RpcRdmaServer server = server(config(), (call, replier) -> refused.complete(replier.replyTooLarge(1 << 20)));
+		RpcRdmaClientConnection client = client(server, config());
+
+		Throwable failure = failure(client.call(RpcWorkload.generate(9, 1 << 20, 0, 0)));
+
+		assertThat(failure).isInstanceOf(ReplyTooLargeException.class);
+		await(await(refused));
+		RpcRdmaServerConnection connection = onlyConnection(server);
+		assertThat(connection.outstanding()).isZero();
+		assertThat(connection.stats().rdmaErrorsSent()).isEqualTo(1);
+	}
+
+	@Test
+	void errChunkForACallWithReadChunksIsNotTakenForAnOversizeReply() throws Exception {
+		RpcRdmaServer server = server(config(), (call, replier) -> replier.replyTooLarge(1 << 20));
+		RpcRdmaClientConnection client = client(server, config());
+		byte[] data = RpcWorkload.pattern(5000, 2);
+
+		// The responder may have refused the Read chunk itself: the requester cannot tell.
+		Throwable failure = failure(client.call(RpcWorkload.echo(10, data, true, 0, 0)));
+
+		assertThat(failure).isInstanceOf(RdmaErrorReceivedException.class).isNotInstanceOf(ReplyTooLargeException.class);
 	}
 
 	// ---- the client's side ----------------------------------------------------------------

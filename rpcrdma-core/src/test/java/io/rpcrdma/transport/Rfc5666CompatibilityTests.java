@@ -123,16 +123,43 @@ abstract class Rfc5666CompatibilityTests extends RpcRdmaTransportKit {
 	}
 
 	@Test
-	void anRdmaMsgpCallPaddedBeyondXdrAlignmentIsRefusedRatherThanMisread() throws Exception {
+	void anRdmaMsgpCallIsDecodedSkippingThePaddingBeforeItsLargeOpaque() throws Exception {
 		RpcRdmaServer server = echoServer(v1Only());
 		RawPeer raw = rawClient(server, PrivateData.EMPTY);
-		raw.send(new RdmaMsgp(0x22, 1, 64, 16, ChunkLists.EMPTY),
-				RpcWorkload.call(0x22, RpcWorkload.ECHO, new byte[32]));
+		// RFC 5666 §3.9 and §4.3: the opaque's data is padded from stream position 80 to 128,
+		// the next multiple of rdma_align = 64, because its length 32 is at least rdma_thresh 16.
+		raw.send(io.rpcrdma.xdr.Hex.buffer("""
+				00000022 00000001 00000001 00000002   /* xid, vers 1, credits 1, RDMA_MSGP */
+				00000040 00000010                     /* rdma_align 64, rdma_thresh 16 */
+				00000000 00000000 00000000            /* no read, write or reply chunks; 36 bytes */
+				00000022 00000000 00000002 20000099 00000001 00000001  /* CALL ECHO */
+				00000000 00000000 00000000 00000000   /* AUTH_NONE, AUTH_NONE: 76 bytes */
+				00000020                              /* opaque<> of 32 bytes */
+				00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000
+				00000000 00000000 00000000 00000000   /* 48 pad bytes up to 128 */
+				01020304 05060708 090a0b0c 0d0e0f10 11121314 15161718 191a1b1c 1d1e1f20
+				"""));
+
+		ByteBuffer reply = raw.receive();
+
+		assertThat(header(reply)).isEqualTo(new RdmaMsg(0x22, 1, ChunkLists.EMPTY));
+		io.rpcrdma.xdr.XdrDecoder decoder = new io.rpcrdma.xdr.XdrDecoder(payload(reply));
+		assertThat(io.rpcrdma.oncrpc.RpcMessageCodec.decodeReply(decoder).isSuccess()).isTrue();
+		assertThat(io.rpcrdma.xdr.Hex.spaced(decoder.readOpaqueBytes(64)))
+			.isEqualTo("01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f 20");
+	}
+
+	@Test
+	void anRdmaMsgpAlignmentBeyondTheReceiveBufferIsRefusedRatherThanMisread() throws Exception {
+		RpcRdmaServer server = echoServer(v1Only());
+		RawPeer raw = rawClient(server, PrivateData.EMPTY);
+		raw.send(new RdmaMsgp(0x23, 1, 1 << 20, 16, ChunkLists.EMPTY),
+				RpcWorkload.call(0x23, RpcWorkload.ECHO, new byte[32]));
 
 		TransportHeader reply = header(raw.receive());
 
 		assertThat(reply).isInstanceOf(RdmaErrChunk.class);
-		assertThat(reply.xid()).isEqualTo(0x22);
+		assertThat(reply.xid()).isEqualTo(0x23);
 	}
 
 }

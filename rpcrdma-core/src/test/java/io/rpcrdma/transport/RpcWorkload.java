@@ -68,7 +68,7 @@ final class RpcWorkload {
 
 	/** The server side: answers the three procedures. */
 	static void serve(InboundCall call, ReplySender replier) {
-		XdrDecoder decoder = new XdrDecoder(call.message().duplicate());
+		XdrDecoder decoder = call.decoder();
 		RpcCall rpc = RpcMessageCodec.decodeCall(decoder);
 		byte[] argument = decoder.readOpaqueBytes(Integer.MAX_VALUE);
 		byte[] result;
