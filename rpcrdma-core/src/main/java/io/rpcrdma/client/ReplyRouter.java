@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.LongAdder;
 import io.rpcrdma.oncrpc.OncRpcException;
 import io.rpcrdma.oncrpc.RpcMessageCodec;
 import io.rpcrdma.oncrpc.RpcReply;
+import io.rpcrdma.xdr.OpaquePadding;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrException;
 
@@ -57,7 +58,19 @@ public final class ReplyRouter {
 	 * @return whether a pending call received it (successfully or as a failure)
 	 */
 	public boolean route(ByteBuffer message, List<ByteBuffer> writeChunks, Runnable release) {
-		XdrDecoder decoder = new XdrDecoder(message);
+		return route(message, writeChunks, null, release);
+	}
+
+	/**
+	 * Routes one inbound reply that may carry RFC 5666 §3.9 RDMA_MSGP padding.
+	 * @param message the encoded RPC reply from its position to its limit
+	 * @param writeChunks the data the responder placed in each offered Write chunk
+	 * @param padding the padding the results' decoder skips before large opaques, or {@code null}
+	 * @param release gives the buffers back to the transport; run exactly once
+	 * @return whether a pending call received it (successfully or as a failure)
+	 */
+	public boolean route(ByteBuffer message, List<ByteBuffer> writeChunks, OpaquePadding padding, Runnable release) {
+		XdrDecoder decoder = new XdrDecoder(message).withOpaquePadding(padding);
 		RpcReply header;
 		try {
 			header = RpcMessageCodec.decodeReply(decoder);

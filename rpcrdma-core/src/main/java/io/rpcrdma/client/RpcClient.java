@@ -163,7 +163,7 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 		sent.whenComplete((reply, error) -> {
 			if (error == null) {
 				// Heap message and Write chunk data owned by this layer: nothing to give back.
-				this.router.route(reply.message(), reply.writeChunks(), () -> {
+				this.router.route(reply.message(), reply.writeChunks(), reply.padding(), () -> {
 				});
 				return;
 			}

@@ -24,7 +24,6 @@ import io.rpcrdma.protocol.RdmaDone;
 import io.rpcrdma.protocol.RdmaErrChunk;
 import io.rpcrdma.protocol.RdmaErrorHeader;
 import io.rpcrdma.protocol.RdmaMsg;
-import io.rpcrdma.protocol.RdmaMsgp;
 import io.rpcrdma.protocol.RdmaNomsg;
 import io.rpcrdma.protocol.RdmaSegment;
 import io.rpcrdma.protocol.ReadChunk;
@@ -38,6 +37,7 @@ import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
 import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
 import io.rpcrdma.verbs.ConnectParameters;
 import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.xdr.OpaquePadding;
 
 /**
  * The requester end of one RPC-over-RDMA connection: marshals calls (inline, Read chunks,
@@ -451,10 +451,15 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		ChunkedHeader chunked = (ChunkedHeader) header;
 		ChunkLists lists = chunked.chunkLists();
 		try {
-			if (header instanceof RdmaMsgp msgp && Integer.compareUnsigned(msgp.align(), 4) > 0) {
+			OpaquePadding padding = RdmaMsgpPadding.of(header, valid);
+			if (padding != null && (!lists.readList().isEmpty() || !lists.writeList().isEmpty()
+					|| padding.align() > receiveThreshold(pc.version))) {
+				// RFC 5666 §3.9: the decoder skips the padding of an inline reply. Chunk positions
+				// would count a stream the padding shifts, and an alignment beyond the receive
+				// buffer cannot be what a sender meant: refuse those.
 				throw new ChunkValidationException("The reply to XID 0x" + Integer.toHexString(pc.xid)
-						+ " is RDMA_MSGP padded to " + Integer.toUnsignedString(msgp.align())
-						+ " bytes, which this transport does not undo (RFC 8166 §4.6.1 removed RDMA_MSGP)");
+						+ " is RDMA_MSGP padded to " + padding.align()
+						+ " bytes with chunks or beyond the receive buffer, which cannot be undone");
 			}
 			List<ByteBuffer> writeData = collectWriteChunks(pc, lists);
 			if (!lists.readList().isEmpty()) {
@@ -476,7 +481,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			else {
 				payload = message.slice(valid.payloadOffset(), valid.payloadLength());
 			}
-			finish(pc, new InboundReply(pc.xid, header.version(), payload, writeData), null);
+			finish(pc, new InboundReply(pc.xid, header.version(), payload, writeData, padding), null);
 		}
 		catch (TransportException ex) {
 			finish(pc, null, ex);

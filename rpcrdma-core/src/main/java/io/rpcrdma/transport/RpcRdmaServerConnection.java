@@ -178,7 +178,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			return;
 		}
 		try {
-			receiveCall(call, message.slice(valid.payloadOffset(), valid.payloadLength()), padding(header, valid));
+			receiveCall(call, message.slice(valid.payloadOffset(), valid.payloadLength()), RdmaMsgpPadding.of(header, valid));
 		}
 		catch (TransportException ex) {
 			answerWithError(header.version(), header.xid());
@@ -200,13 +200,6 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		return current;
 	}
 
-	private static OpaquePadding padding(TransportHeader header, HeaderDecodeResult.Valid valid) {
-		if (header instanceof RdmaMsgp msgp && Integer.compareUnsigned(msgp.align(), 4) > 0) {
-			return new OpaquePadding(Integer.toUnsignedLong(msgp.align()), Integer.toUnsignedLong(msgp.threshold()),
-					valid.payloadOffset());
-		}
-		return null;
-	}
 
 	private void receiveCall(ChunkedHeader header, ByteBuffer payload, OpaquePadding padding) {
 		ChunkLists lists = header.chunkLists();

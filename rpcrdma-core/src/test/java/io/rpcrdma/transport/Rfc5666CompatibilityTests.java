@@ -162,4 +162,44 @@ abstract class Rfc5666CompatibilityTests extends RpcRdmaTransportKit {
 		assertThat(reply.xid()).isEqualTo(0x23);
 	}
 
+	@Test
+	void anRdmaMsgpReplyIsDecodedSkippingThePaddingBeforeItsLargeOpaque() throws Exception {
+		CompletableFuture<RawPeer> accepted = new CompletableFuture<>();
+		io.rpcrdma.verbs.RdmaListener listener = RawPeer.listen(this.serverProvider, listenAddress(), PrivateData.EMPTY,
+				deadline(), accepted);
+		closeAfterTest(listener::close);
+		RpcRdmaClientConnection client = RpcRdmaClientConnection
+			.connect(this.clientProvider, this.clientPool, listener.localAddress(), v1Only(), this.versionCache)
+			.get(deadline().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+		closeAfterTest(client);
+		RawPeer server = accepted.get(deadline().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+		CompletableFuture<InboundReply> call = client.call(RpcWorkload.echo(0x31, new byte[4], false, 0, 0));
+		assertThat(header(server.receive()).xid()).isEqualTo(0x31);
+		// RFC 5666 §3.9 and §4.3: an RFC 5666 responder pads the result's data from stream
+		// position 64 to 128, the next multiple of rdma_align = 128 (its length 32 is at least
+		// rdma_thresh 16).
+		server.send(io.rpcrdma.xdr.Hex.buffer("""
+				00000031 00000001 00000001 00000002   /* xid, vers 1, credits 1, RDMA_MSGP */
+				00000080 00000010                     /* rdma_align 128, rdma_thresh 16 */
+				00000000 00000000 00000000            /* no read, write or reply chunks; 36 bytes */
+				00000031 00000001 00000000            /* REPLY, MSG_ACCEPTED */
+				00000000 00000000 00000000            /* AUTH_NONE verifier, SUCCESS: 60 bytes */
+				00000020                              /* opaque<> of 32 bytes, data at 64 */
+				00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000
+				00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000
+				                                      /* 64 pad bytes up to 128 */
+				01020304 05060708 090a0b0c 0d0e0f10 11121314 15161718 191a1b1c 1d1e1f20
+				"""));
+
+		InboundReply reply = await(call);
+
+		assertThat(reply.padding()).isNotNull();
+		io.rpcrdma.xdr.XdrDecoder decoder = new io.rpcrdma.xdr.XdrDecoder(reply.message())
+			.withOpaquePadding(reply.padding());
+		assertThat(io.rpcrdma.oncrpc.RpcMessageCodec.decodeReply(decoder).isSuccess()).isTrue();
+		assertThat(io.rpcrdma.xdr.Hex.spaced(decoder.readOpaqueBytes(64)))
+			.isEqualTo("01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f 20");
+		assertThat(client.credits().outstanding()).isZero();
+	}
+
 }

@@ -97,6 +97,12 @@ abstract class RpcRdmaTransportKit {
 		return server;
 	}
 
+	/** Closes {@code closeable} after the test, before the providers. */
+	<T extends AutoCloseable> T closeAfterTest(T closeable) {
+		this.closeables.add(closeable);
+		return closeable;
+	}
+
 	RpcRdmaServer echoServer(TransportConfig config) {
 		return server(config, RpcWorkload::serve);
 	}
