@@ -7,12 +7,15 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
 
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.transport.CreditWindow;
 import io.rpcrdma.transport.RpcRdmaClientConnection;
 import io.rpcrdma.transport.TransportConfig;
+import io.rpcrdma.transport.TransportStats;
 import io.rpcrdma.verbs.RdmaProvider;
 
 /**
@@ -49,7 +52,16 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private int failedAttempts;
 
+	private Throwable lastFailure;
+
 	private boolean closed;
+
+	/** What lost connections conveyed, so the pool's totals never go backwards. */
+	private TransportStats retired = TransportStats.ZERO;
+
+	private final LongAdder retries = new LongAdder();
+
+	private final Runnable countRetry = this.retries::increment;
 
 	/**
 	 * Opens a connection to the endpoint.
@@ -166,7 +178,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 				return client.call(program, version, procedure, arguments, shape,
 						left.isNegative() ? Duration.ofMillis(1) : left);
 			});
-		}, idempotent, timeout, this.timer, System::nanoTime);
+		}, idempotent, timeout, this.timer, System::nanoTime, this.countRetry);
 	}
 
 	private CompletableFuture<RpcClient> acquire(Duration wait) {
@@ -246,6 +258,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			this.connecting--;
 			if (error != null) {
 				this.failedAttempts++;
+				this.lastFailure = error;
 				if (!this.closed && (!this.waiters.isEmpty() || this.open.size() < this.config.minConnections())) {
 					Duration delay = this.config.reconnect().delay(this.failedAttempts);
 					this.connecting++;
@@ -282,7 +295,11 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private void lost(RpcClient client) {
 		synchronized (this) {
-			if (!this.open.remove(client) || this.closed) {
+			if (!this.open.remove(client)) {
+				return;
+			}
+			this.retired = this.retired.plus(client.transport().stats());
+			if (this.closed) {
 				return;
 			}
 			if (this.open.size() + this.connecting < this.config.minConnections()) {
@@ -302,6 +319,33 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	/** @return the open connections */
 	public synchronized List<RpcClient> connections() {
 		return List.copyOf(this.open);
+	}
+
+	/**
+	 * @return connection attempts that failed since the last one that succeeded (0 while
+	 * connecting works)
+	 */
+	public synchronized int consecutiveFailures() {
+		return this.failedAttempts;
+	}
+
+	/** @return why the last failed connection attempt failed, if one ever did */
+	public synchronized Optional<Throwable> lastFailure() {
+		return Optional.ofNullable(this.lastFailure);
+	}
+
+	/** @return the calls sent again on another connection so far (idempotent calls only) */
+	public long retries() {
+		return this.retries.sum();
+	}
+
+	/** @return what every connection of the pool conveyed so far, lost ones included */
+	public synchronized TransportStats transportStats() {
+		TransportStats total = this.retired;
+		for (RpcClient client : this.open) {
+			total = total.plus(client.transport().stats());
+		}
+		return total;
 	}
 
 	/** @return the server, as named in exceptions */
@@ -327,6 +371,11 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		}
 		for (RpcClient client : clients) {
 			client.close();
+		}
+		synchronized (this) {
+			for (RpcClient client : clients) {
+				this.retired = this.retired.plus(client.transport().stats());
+			}
 		}
 	}
 

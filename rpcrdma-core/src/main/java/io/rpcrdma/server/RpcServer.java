@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -21,7 +22,9 @@ import io.rpcrdma.transport.InboundCall;
 import io.rpcrdma.transport.OutboundReply;
 import io.rpcrdma.transport.ReplySender;
 import io.rpcrdma.transport.RpcRdmaServer;
+import io.rpcrdma.transport.RpcRdmaServerConnection;
 import io.rpcrdma.transport.TransportConfig;
+import io.rpcrdma.transport.TransportStats;
 import io.rpcrdma.verbs.RdmaProvider;
 
 /**
@@ -144,6 +147,24 @@ public final class RpcServer implements AutoCloseable {
 	/** @return where clients connect (the bound port when the configuration asked for port 0) */
 	public InetSocketAddress localAddress() {
 		return this.transport.localAddress();
+	}
+
+	/**
+	 * @return the live connections, for health and management output (read their state; the
+	 * server owns them)
+	 */
+	public List<RpcRdmaServerConnection> connections() {
+		return this.transport.connections();
+	}
+
+	/** @return the credits all connections share (RFC 8166 §3.3.1) */
+	public CreditBudget creditBudget() {
+		return this.transport.budget();
+	}
+
+	/** @return what every connection conveyed so far, closed ones included */
+	public TransportStats transportStats() {
+		return this.transport.stats();
 	}
 
 	/** @return the dispatcher, for its statistics and in-flight count */

@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.oncrpc.VersionRange;
 import io.rpcrdma.protocol.ChunkedHeader;
 import io.rpcrdma.protocol.HeaderDecodeResult;
 import io.rpcrdma.protocol.RdmaDone;
@@ -176,6 +177,20 @@ abstract class RpcRdmaEndpoint {
 			return ours;
 		}
 		return Math.min(this.config.receiveBufferSize(), peer.maxSendSize());
+	}
+
+	/**
+	 * Both inline thresholds of a version, for management output.
+	 * @param version 1 or 2
+	 * @return what this side sends and receives inline in that version
+	 */
+	public InlineThresholds inlineThresholds(int version) {
+		return new InlineThresholds(version, sendThreshold(version), receiveThreshold(version));
+	}
+
+	/** @return the versions this side speaks on this connection */
+	public VersionRange supportedVersions() {
+		return this.config.supportedVersions();
 	}
 
 	/** @return whether the peer said it accepts Send With Invalidate */
@@ -367,6 +382,7 @@ abstract class RpcRdmaEndpoint {
 			}
 		});
 		ScatterGatherEntry sge = ScatterGatherEntry.of(buffer.region(), buffer.offset(), headerLength + payloadLength);
+		this.counters.bytesSent.add(headerLength + payloadLength);
 		post((invalidateStag != 0) ? SendWorkRequest.sendWithInvalidate(wrId, invalidateStag, sge)
 				: SendWorkRequest.send(wrId, sge));
 	}
@@ -451,6 +467,7 @@ abstract class RpcRdmaEndpoint {
 						});
 						post(SendWorkRequest.rdmaRead(wrId, new RemoteAddress(segment.offset(), segment.handle()),
 								ScatterGatherEntry.of(buffer.region(), buffer.offset() + offset, length)));
+						this.counters.bytesRead.add(length);
 					}
 					offset += length;
 				}
@@ -495,6 +512,7 @@ abstract class RpcRdmaEndpoint {
 				});
 				post(SendWorkRequest.rdmaWrite(wrId, new RemoteAddress(segment.offset(), segment.handle()),
 						ScatterGatherEntry.of(bulk.region(), bulk.offset() + written, take)));
+				this.counters.bytesWritten.add(take);
 			}
 			actual.add(new RdmaSegment(segment.handle(), take, segment.offset()));
 			written += take;

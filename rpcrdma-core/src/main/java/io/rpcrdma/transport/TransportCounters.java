@@ -27,11 +27,18 @@ final class TransportCounters {
 
 	final LongAdder invalidatedByPeer = new LongAdder();
 
+	final LongAdder bytesSent = new LongAdder();
+
+	final LongAdder bytesRead = new LongAdder();
+
+	final LongAdder bytesWritten = new LongAdder();
+
 	TransportStats snapshot() {
 		return new TransportStats(this.inlineMessages.sum(), this.readChunksSent.sum(),
 				this.positionZeroChunksSent.sum(), this.readChunksPulled.sum(), this.writeChunksFilled.sum(),
 				this.replyChunksFilled.sum(), this.rdmaErrorsSent.sum(), this.rdmaErrorsReceived.sum(),
-				this.doneSent.sum(), this.doneReceived.sum(), this.invalidatedByPeer.sum());
+				this.doneSent.sum(), this.doneReceived.sum(), this.invalidatedByPeer.sum(), this.bytesSent.sum(),
+				this.bytesRead.sum(), this.bytesWritten.sum());
 	}
 
 }

@@ -1,8 +1,8 @@
 package io.rpcrdma.transport;
 
 /**
- * What one connection conveyed, and how, since it was created: for metrics and for tests
- * that must see which conveyance was chosen.
+ * What one connection (or, summed, a server or client pool) conveyed, and how, since it was
+ * created: for metrics and for tests that must see which conveyance was chosen.
  *
  * @param inlineMessages RDMA_MSG sent with the whole RPC message inline
  * @param readChunksSent Read chunks advertised (Position-Zero ones included)
@@ -16,8 +16,32 @@ package io.rpcrdma.transport;
  * @param doneReceived RDMA_DONE messages received
  * @param invalidatedByPeer messages that arrived as Send With Invalidate, retiring one of
  * this side's chunk STags remotely (RFC 8797 §4.1 "I" flag)
+ * @param bytesSent bytes this side posted as Sends (transport headers included)
+ * @param bytesRead bytes this side pulled from the peer with RDMA Read
+ * @param bytesWritten bytes this side pushed into the peer's chunks with RDMA Write
  */
 public record TransportStats(long inlineMessages, long readChunksSent, long positionZeroChunksSent,
 		long readChunksPulled, long writeChunksFilled, long replyChunksFilled, long rdmaErrorsSent,
-		long rdmaErrorsReceived, long doneSent, long doneReceived, long invalidatedByPeer) {
+		long rdmaErrorsReceived, long doneSent, long doneReceived, long invalidatedByPeer, long bytesSent,
+		long bytesRead, long bytesWritten) {
+
+	/** Nothing conveyed. */
+	public static final TransportStats ZERO = new TransportStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+	/**
+	 * Adds two snapshots, to total connections.
+	 * @param other another snapshot
+	 * @return the sum, counter by counter
+	 */
+	public TransportStats plus(TransportStats other) {
+		return new TransportStats(this.inlineMessages + other.inlineMessages, this.readChunksSent + other.readChunksSent,
+				this.positionZeroChunksSent + other.positionZeroChunksSent,
+				this.readChunksPulled + other.readChunksPulled, this.writeChunksFilled + other.writeChunksFilled,
+				this.replyChunksFilled + other.replyChunksFilled, this.rdmaErrorsSent + other.rdmaErrorsSent,
+				this.rdmaErrorsReceived + other.rdmaErrorsReceived, this.doneSent + other.doneSent,
+				this.doneReceived + other.doneReceived, this.invalidatedByPeer + other.invalidatedByPeer,
+				this.bytesSent + other.bytesSent, this.bytesRead + other.bytesRead,
+				this.bytesWritten + other.bytesWritten);
+	}
+
 }
