@@ -1,0 +1,536 @@
+package io.rpcrdma.spring.boot.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.rpcrdma.server.RpcServer;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+/**
+ * Configuration of RPC-over-RDMA services and clients, under {@code rpcrdma.*}.
+ * <p>
+ * The properties validate themselves when they are bound (Spring Boot calls
+ * {@link #validate(Object, Errors)} for a {@link Validator} properties object), so an
+ * invalid value fails start-up with a message that names the property and the allowed
+ * range; see {@link RpcRdmaPropertiesValidator}.
+ */
+@ConfigurationProperties("rpcrdma")
+public class RpcRdmaProperties implements Validator {
+
+	/**
+	 * RDMA provider: "auto" (disni if an adapter is usable, else siw, else loopback), "siw"
+	 * (software iWARP over TCP), "disni" (RDMA adapters through libibverbs) or "loopback"
+	 * (in-JVM, for tests).
+	 */
+	private String provider = "auto";
+
+	private final Server server = new Server();
+
+	private final Memory memory = new Memory();
+
+	/**
+	 * Clients by name: each {@code rpcrdma.client.<name>} configures the connection pools
+	 * that service interfaces imported with that client name call through.
+	 */
+	private final Map<String, Client> client = new LinkedHashMap<>();
+
+	private final Conveyance conveyance = new Conveyance();
+
+	public String getProvider() {
+		return this.provider;
+	}
+
+	public void setProvider(String provider) {
+		this.provider = provider;
+	}
+
+	public Server getServer() {
+		return this.server;
+	}
+
+	public Memory getMemory() {
+		return this.memory;
+	}
+
+	public Map<String, Client> getClient() {
+		return this.client;
+	}
+
+	public Conveyance getConveyance() {
+		return this.conveyance;
+	}
+
+	@Override
+	public boolean supports(Class<?> type) {
+		return RpcRdmaProperties.class.isAssignableFrom(type);
+	}
+
+	@Override
+	public void validate(Object target, Errors errors) {
+		new RpcRdmaPropertiesValidator((RpcRdmaProperties) target).validate(errors);
+	}
+
+	/** The RPC server: where it listens and how it runs calls. */
+	public static class Server {
+
+		/**
+		 * Whether to serve the application's @RpcService beans. The server listens only when
+		 * at least one bean is exported.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Address to listen on. Unset: every interface (for the loopback provider, the in-JVM
+		 * host "rpcrdma").
+		 */
+		private String address;
+
+		/** Port to listen on, 0 to 65535; 0 picks any free port (see local.rpcrdma.port). */
+		private int port = 20049;
+
+		/** RPC-over-RDMA versions served, 1 and/or 2 (RFC 8166 is Version 1). */
+		private List<Integer> versions = new ArrayList<>(List.of(1, 2));
+
+		/**
+		 * Version 1 inline threshold: the receive buffer size and the most sent inline,
+		 * 1KB to 1MB (RFC 8166 §3.3.2 default 1KB).
+		 */
+		private DataSize inlineThresholdV1 = DataSize.ofBytes(1024);
+
+		/** Version 2 inline threshold, 1KB to 1MB (draft default 4KB). */
+		private DataSize inlineThresholdV2 = DataSize.ofBytes(4096);
+
+		/** Credits granted to each connection, 1 to 65535 (RFC 8166 §3.3.1). */
+		private int credits = 32;
+
+		private final Executor executor = new Executor();
+
+		/**
+		 * How long running calls may take to finish when the application stops, 0s to 1h.
+		 * Calls arriving meanwhile are not run.
+		 */
+		private Duration shutdownGracePeriod = Duration.ofSeconds(10);
+
+		private final DuplicateRequestCache duplicateRequestCache = new DuplicateRequestCache();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getAddress() {
+			return this.address;
+		}
+
+		public void setAddress(String address) {
+			this.address = address;
+		}
+
+		public int getPort() {
+			return this.port;
+		}
+
+		public void setPort(int port) {
+			this.port = port;
+		}
+
+		public List<Integer> getVersions() {
+			return this.versions;
+		}
+
+		public void setVersions(List<Integer> versions) {
+			this.versions = versions;
+		}
+
+		public DataSize getInlineThresholdV1() {
+			return this.inlineThresholdV1;
+		}
+
+		public void setInlineThresholdV1(DataSize inlineThresholdV1) {
+			this.inlineThresholdV1 = inlineThresholdV1;
+		}
+
+		public DataSize getInlineThresholdV2() {
+			return this.inlineThresholdV2;
+		}
+
+		public void setInlineThresholdV2(DataSize inlineThresholdV2) {
+			this.inlineThresholdV2 = inlineThresholdV2;
+		}
+
+		public int getCredits() {
+			return this.credits;
+		}
+
+		public void setCredits(int credits) {
+			this.credits = credits;
+		}
+
+		public Executor getExecutor() {
+			return this.executor;
+		}
+
+		public Duration getShutdownGracePeriod() {
+			return this.shutdownGracePeriod;
+		}
+
+		public void setShutdownGracePeriod(Duration shutdownGracePeriod) {
+			this.shutdownGracePeriod = shutdownGracePeriod;
+		}
+
+		public DuplicateRequestCache getDuplicateRequestCache() {
+			return this.duplicateRequestCache;
+		}
+
+	}
+
+	/** How the server runs service methods. */
+	public static class Executor {
+
+		/**
+		 * Executor kind: "bounded-pool" (platform threads), "virtual-threads" (Java 21+, a
+		 * bounded pool on 17) or "direct" (on the transport's thread: only for handlers that
+		 * never block).
+		 */
+		private RpcServer.ExecutorKind kind = RpcServer.ExecutorKind.BOUNDED_POOL;
+
+		/** Worker threads (the concurrent call bound for virtual threads), 1 to 10000. */
+		private int threads = 4;
+
+		/** Calls that may wait for a worker, 0 to 1000000; more are refused as overloaded. */
+		private int queueCapacity = 64;
+
+		public RpcServer.ExecutorKind getKind() {
+			return this.kind;
+		}
+
+		public void setKind(RpcServer.ExecutorKind kind) {
+			this.kind = kind;
+		}
+
+		public int getThreads() {
+			return this.threads;
+		}
+
+		public void setThreads(int threads) {
+			this.threads = threads;
+		}
+
+		public int getQueueCapacity() {
+			return this.queueCapacity;
+		}
+
+		public void setQueueCapacity(int queueCapacity) {
+			this.queueCapacity = queueCapacity;
+		}
+
+	}
+
+	/** The server's duplicate request cache for non-idempotent calls (RFC 5531 §9 retransmissions). */
+	public static class DuplicateRequestCache {
+
+		/** Whether retransmitted non-idempotent calls are answered from a cache instead of run again. */
+		private boolean enabled = true;
+
+		/** Cached replies per client host, 1 to 1000000. */
+		private int entriesPerClient = 256;
+
+		/** Cached replies in all, from entries-per-client to 10000000. */
+		private int entries = 8192;
+
+		/** How long a reply stays cached, 1s to 1d. */
+		private Duration ttl = Duration.ofMinutes(2);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getEntriesPerClient() {
+			return this.entriesPerClient;
+		}
+
+		public void setEntriesPerClient(int entriesPerClient) {
+			this.entriesPerClient = entriesPerClient;
+		}
+
+		public int getEntries() {
+			return this.entries;
+		}
+
+		public void setEntries(int entries) {
+			this.entries = entries;
+		}
+
+		public Duration getTtl() {
+			return this.ttl;
+		}
+
+		public void setTtl(Duration ttl) {
+			this.ttl = ttl;
+		}
+
+	}
+
+	/** Registered memory shared by the server and every client. */
+	public static class Memory {
+
+		/** How much memory is allocated and registered at a time, 4KB to 1GB. */
+		private DataSize slabSize = DataSize.ofMegabytes(1);
+
+		/** Smallest bulk (chunk) buffer class; classes double up to largest-chunk. 4KB to 1GB. */
+		private DataSize smallestChunk = DataSize.ofKilobytes(4);
+
+		/** Largest bulk (chunk) buffer class, from smallest-chunk to 1GB. */
+		private DataSize largestChunk = DataSize.ofMegabytes(16);
+
+		/** The most memory registered in all, 1MB to 1TB. */
+		private DataSize maxRegistered = DataSize.ofMegabytes(256);
+
+		/** How long a call waits for a buffer when its class is exhausted, 0s to 1h. */
+		private Duration waitTimeout = Duration.ofSeconds(1);
+
+		/** Record where each buffer was leased, to report leaks (costly: for tests). */
+		private boolean leakTracking;
+
+		public DataSize getSlabSize() {
+			return this.slabSize;
+		}
+
+		public void setSlabSize(DataSize slabSize) {
+			this.slabSize = slabSize;
+		}
+
+		public DataSize getSmallestChunk() {
+			return this.smallestChunk;
+		}
+
+		public void setSmallestChunk(DataSize smallestChunk) {
+			this.smallestChunk = smallestChunk;
+		}
+
+		public DataSize getLargestChunk() {
+			return this.largestChunk;
+		}
+
+		public void setLargestChunk(DataSize largestChunk) {
+			this.largestChunk = largestChunk;
+		}
+
+		public DataSize getMaxRegistered() {
+			return this.maxRegistered;
+		}
+
+		public void setMaxRegistered(DataSize maxRegistered) {
+			this.maxRegistered = maxRegistered;
+		}
+
+		public Duration getWaitTimeout() {
+			return this.waitTimeout;
+		}
+
+		public void setWaitTimeout(Duration waitTimeout) {
+			this.waitTimeout = waitTimeout;
+		}
+
+		public boolean isLeakTracking() {
+			return this.leakTracking;
+		}
+
+		public void setLeakTracking(boolean leakTracking) {
+			this.leakTracking = leakTracking;
+		}
+
+	}
+
+	/** One named client: the servers it calls and how. */
+	public static class Client {
+
+		/**
+		 * Server address as "host:port", or several for load balancing (calls go round
+		 * robin over one connection pool per address). Unset: this application's own RPC
+		 * server (convenient in tests).
+		 */
+		private List<String> address = new ArrayList<>();
+
+		/** Connections kept open to each address, 1 to 1024. */
+		private int minConnections = 1;
+
+		/** The most connections to each address, from min-connections to 1024. */
+		private int maxConnections = 4;
+
+		/** Calls that may wait for a connection to open, 0 to 1000000. */
+		private int maxWaiting = 64;
+
+		/** Credits requested from the server on each connection, 1 to 65535 (RFC 8166 §3.3.1). */
+		private int credits = 32;
+
+		/** The most calls awaiting replies on one connection, 1 to 65535. */
+		private int maxPending = 256;
+
+		/** Deadline of each call, retries included, 1ms to 1d. */
+		private Duration callTimeout = Duration.ofSeconds(30);
+
+		/**
+		 * How often an idempotent call whose connection is lost is retried on another
+		 * connection, 0 to 100. Non-idempotent calls are never retried.
+		 */
+		private int retries = 2;
+
+		/** RPC-over-RDMA versions spoken, 1 and/or 2. The highest is tried first. */
+		private List<Integer> versions = new ArrayList<>(List.of(1, 2));
+
+		/** Version 1 inline threshold, 1KB to 1MB. */
+		private DataSize inlineThresholdV1 = DataSize.ofBytes(1024);
+
+		/** Version 2 inline threshold, 1KB to 1MB. */
+		private DataSize inlineThresholdV2 = DataSize.ofBytes(4096);
+
+		/**
+		 * Room made for a result whose size has no bound (strings, lists), 64B to 1GB; larger
+		 * results fail the call (mark them @Bulk instead).
+		 */
+		private DataSize maxReplySize = DataSize.ofKilobytes(64);
+
+		/** How long opening a connection may take, 1ms to 1h. */
+		private Duration connectTimeout = Duration.ofSeconds(10);
+
+		public List<String> getAddress() {
+			return this.address;
+		}
+
+		public void setAddress(List<String> address) {
+			this.address = address;
+		}
+
+		public int getMinConnections() {
+			return this.minConnections;
+		}
+
+		public void setMinConnections(int minConnections) {
+			this.minConnections = minConnections;
+		}
+
+		public int getMaxConnections() {
+			return this.maxConnections;
+		}
+
+		public void setMaxConnections(int maxConnections) {
+			this.maxConnections = maxConnections;
+		}
+
+		public int getMaxWaiting() {
+			return this.maxWaiting;
+		}
+
+		public void setMaxWaiting(int maxWaiting) {
+			this.maxWaiting = maxWaiting;
+		}
+
+		public int getCredits() {
+			return this.credits;
+		}
+
+		public void setCredits(int credits) {
+			this.credits = credits;
+		}
+
+		public int getMaxPending() {
+			return this.maxPending;
+		}
+
+		public void setMaxPending(int maxPending) {
+			this.maxPending = maxPending;
+		}
+
+		public Duration getCallTimeout() {
+			return this.callTimeout;
+		}
+
+		public void setCallTimeout(Duration callTimeout) {
+			this.callTimeout = callTimeout;
+		}
+
+		public int getRetries() {
+			return this.retries;
+		}
+
+		public void setRetries(int retries) {
+			this.retries = retries;
+		}
+
+		public List<Integer> getVersions() {
+			return this.versions;
+		}
+
+		public void setVersions(List<Integer> versions) {
+			this.versions = versions;
+		}
+
+		public DataSize getInlineThresholdV1() {
+			return this.inlineThresholdV1;
+		}
+
+		public void setInlineThresholdV1(DataSize inlineThresholdV1) {
+			this.inlineThresholdV1 = inlineThresholdV1;
+		}
+
+		public DataSize getInlineThresholdV2() {
+			return this.inlineThresholdV2;
+		}
+
+		public void setInlineThresholdV2(DataSize inlineThresholdV2) {
+			this.inlineThresholdV2 = inlineThresholdV2;
+		}
+
+		public DataSize getMaxReplySize() {
+			return this.maxReplySize;
+		}
+
+		public void setMaxReplySize(DataSize maxReplySize) {
+			this.maxReplySize = maxReplySize;
+		}
+
+		public Duration getConnectTimeout() {
+			return this.connectTimeout;
+		}
+
+		public void setConnectTimeout(Duration connectTimeout) {
+			this.connectTimeout = connectTimeout;
+		}
+
+	}
+
+	/** Which values travel inline and which by RDMA (RFC 8166 §6, DDP-eligibility). */
+	public static class Conveyance {
+
+		/**
+		 * Size from which byte[] and ByteBuffer arguments and results not marked @Bulk move by
+		 * RDMA Read/Write instead of inline, 0B to 1GB.
+		 */
+		private DataSize ddpThreshold = DataSize.ofKilobytes(4);
+
+		public DataSize getDdpThreshold() {
+			return this.ddpThreshold;
+		}
+
+		public void setDdpThreshold(DataSize ddpThreshold) {
+			this.ddpThreshold = ddpThreshold;
+		}
+
+	}
+
+}

@@ -1,0 +1,138 @@
+package io.rpcrdma.spring.boot.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import io.rpcrdma.verbs.RdmaProviders;
+
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.Errors;
+
+/**
+ * Checks every {@code rpcrdma.*} value against its allowed range. Each error names the
+ * property, the allowed range and the value found, so that start-up fails with a message the
+ * operator can act on.
+ */
+final class RpcRdmaPropertiesValidator {
+
+	private static final long KB = 1024;
+
+	private static final long MB = 1024 * KB;
+
+	private static final long GB = 1024 * MB;
+
+	private final RpcRdmaProperties properties;
+
+	private Errors errors;
+
+	RpcRdmaPropertiesValidator(RpcRdmaProperties properties) {
+		this.properties = properties;
+	}
+
+	void validate(Errors errors) {
+		this.errors = errors;
+		checkProvider();
+		checkServer(this.properties.getServer());
+		checkMemory(this.properties.getMemory());
+		for (Map.Entry<String, RpcRdmaProperties.Client> entry : this.properties.getClient().entrySet()) {
+			checkClient("rpcrdma.client." + entry.getKey(), entry.getValue());
+		}
+		checkSize("rpcrdma.conveyance.ddp-threshold", this.properties.getConveyance().getDdpThreshold(), 0, GB);
+	}
+
+	private void checkProvider() {
+		String provider = this.properties.getProvider();
+		List<String> known = RdmaProviders.knownNames();
+		if (provider == null || !known.contains(provider.trim().toLowerCase(Locale.ROOT))) {
+			reject("rpcrdma.provider", "must be one of " + known, provider);
+		}
+	}
+
+	private void checkServer(RpcRdmaProperties.Server server) {
+		checkInt("rpcrdma.server.port", server.getPort(), 0, 65535);
+		checkVersions("rpcrdma.server.versions", server.getVersions());
+		checkSize("rpcrdma.server.inline-threshold-v1", server.getInlineThresholdV1(), KB, MB);
+		checkSize("rpcrdma.server.inline-threshold-v2", server.getInlineThresholdV2(), KB, MB);
+		checkInt("rpcrdma.server.credits", server.getCredits(), 1, 65535);
+		if (server.getExecutor().getKind() == null) {
+			reject("rpcrdma.server.executor.kind", "must be one of bounded-pool, virtual-threads, direct", null);
+		}
+		checkInt("rpcrdma.server.executor.threads", server.getExecutor().getThreads(), 1, 10_000);
+		checkInt("rpcrdma.server.executor.queue-capacity", server.getExecutor().getQueueCapacity(), 0, 1_000_000);
+		checkDuration("rpcrdma.server.shutdown-grace-period", server.getShutdownGracePeriod(), Duration.ZERO,
+				Duration.ofHours(1));
+		RpcRdmaProperties.DuplicateRequestCache drc = server.getDuplicateRequestCache();
+		checkInt("rpcrdma.server.duplicate-request-cache.entries-per-client", drc.getEntriesPerClient(), 1, 1_000_000);
+		checkInt("rpcrdma.server.duplicate-request-cache.entries", drc.getEntries(),
+				Math.max(1, drc.getEntriesPerClient()), 10_000_000);
+		checkDuration("rpcrdma.server.duplicate-request-cache.ttl", drc.getTtl(), Duration.ofSeconds(1),
+				Duration.ofDays(1));
+	}
+
+	private void checkMemory(RpcRdmaProperties.Memory memory) {
+		checkSize("rpcrdma.memory.slab-size", memory.getSlabSize(), 4 * KB, GB);
+		checkSize("rpcrdma.memory.smallest-chunk", memory.getSmallestChunk(), 4 * KB, GB);
+		long smallest = (memory.getSmallestChunk() != null) ? memory.getSmallestChunk().toBytes() : 4 * KB;
+		checkSize("rpcrdma.memory.largest-chunk", memory.getLargestChunk(), Math.max(4 * KB, smallest), GB);
+		checkSize("rpcrdma.memory.max-registered", memory.getMaxRegistered(), MB, 1024 * GB);
+		checkDuration("rpcrdma.memory.wait-timeout", memory.getWaitTimeout(), Duration.ZERO, Duration.ofHours(1));
+	}
+
+	private void checkClient(String prefix, RpcRdmaProperties.Client client) {
+		List<String> addresses = client.getAddress();
+		if (addresses != null) {
+			for (int i = 0; i < addresses.size(); i++) {
+				try {
+					RpcRdmaAddress.parse(addresses.get(i));
+				}
+				catch (IllegalArgumentException ex) {
+					reject(prefix + ".address[" + i + "]", "must be host:port with a port from 1 to 65535 ("
+							+ ex.getMessage() + ")", addresses.get(i));
+				}
+			}
+		}
+		checkInt(prefix + ".min-connections", client.getMinConnections(), 1, 1024);
+		checkInt(prefix + ".max-connections", client.getMaxConnections(), Math.max(1, client.getMinConnections()), 1024);
+		checkInt(prefix + ".max-waiting", client.getMaxWaiting(), 0, 1_000_000);
+		checkInt(prefix + ".credits", client.getCredits(), 1, 65535);
+		checkInt(prefix + ".max-pending", client.getMaxPending(), 1, 65535);
+		checkDuration(prefix + ".call-timeout", client.getCallTimeout(), Duration.ofMillis(1), Duration.ofDays(1));
+		checkInt(prefix + ".retries", client.getRetries(), 0, 100);
+		checkVersions(prefix + ".versions", client.getVersions());
+		checkSize(prefix + ".inline-threshold-v1", client.getInlineThresholdV1(), KB, MB);
+		checkSize(prefix + ".inline-threshold-v2", client.getInlineThresholdV2(), KB, MB);
+		checkSize(prefix + ".max-reply-size", client.getMaxReplySize(), 64, GB);
+		checkDuration(prefix + ".connect-timeout", client.getConnectTimeout(), Duration.ofMillis(1), Duration.ofHours(1));
+	}
+
+	private void checkVersions(String property, List<Integer> versions) {
+		if (versions == null || versions.isEmpty() || versions.stream().anyMatch((v) -> v == null || v < 1 || v > 2)) {
+			reject(property, "must list RPC-over-RDMA versions 1 and/or 2", versions);
+		}
+	}
+
+	private void checkInt(String property, int value, long min, long max) {
+		if (value < min || value > max) {
+			reject(property, "must be between " + min + " and " + max, value);
+		}
+	}
+
+	private void checkSize(String property, DataSize value, long min, long max) {
+		if (value == null || value.toBytes() < min || value.toBytes() > max) {
+			reject(property, "must be between " + DataSize.ofBytes(min) + " and " + DataSize.ofBytes(max), value);
+		}
+	}
+
+	private void checkDuration(String property, Duration value, Duration min, Duration max) {
+		if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+			reject(property, "must be between " + min + " and " + max, value);
+		}
+	}
+
+	private void reject(String property, String rule, Object value) {
+		this.errors.reject("rpcrdma.invalid", property + " " + rule + ", got " + value);
+	}
+
+}

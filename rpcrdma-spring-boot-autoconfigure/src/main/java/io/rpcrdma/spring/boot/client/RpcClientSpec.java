@@ -1,0 +1,77 @@
+package io.rpcrdma.spring.boot.client;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Objects;
+
+import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.service.ServiceClientOptions;
+import io.rpcrdma.transport.TransportConfig;
+
+/**
+ * Everything a named client needs: where its servers are and how it calls them.
+ *
+ * @param name the client name ({@code rpcrdma.client.<name>})
+ * @param addresses the servers, one connection pool each, called round robin; empty for
+ * this application's own RPC server
+ * @param transport the RPC-over-RDMA settings of each connection
+ * @param maxPendingPerConnection the most calls awaiting replies on one connection
+ * @param pool the pool settings (connections, retries of idempotent calls)
+ * @param options how proxies call (deadline, reply room, DDP threshold)
+ */
+public record RpcClientSpec(String name, List<InetSocketAddress> addresses, TransportConfig transport,
+		int maxPendingPerConnection, RpcClientPool.Config pool, ServiceClientOptions options) {
+
+	/**
+	 * Validates.
+	 */
+	public RpcClientSpec {
+		Objects.requireNonNull(name, "name");
+		addresses = List.copyOf(Objects.requireNonNull(addresses, "addresses"));
+		Objects.requireNonNull(transport, "transport");
+		Objects.requireNonNull(pool, "pool");
+		Objects.requireNonNull(options, "options");
+		if (maxPendingPerConnection < 1) {
+			throw new IllegalArgumentException(
+					"maxPendingPerConnection of client '" + name + "' must be at least 1, got " + maxPendingPerConnection);
+		}
+	}
+
+	/** @return whether the client calls this application's own server */
+	public boolean callsLocalServer() {
+		return this.addresses.isEmpty();
+	}
+
+	/**
+	 * @param value the servers
+	 * @return a copy with them
+	 */
+	public RpcClientSpec withAddresses(List<InetSocketAddress> value) {
+		return new RpcClientSpec(this.name, value, this.transport, this.maxPendingPerConnection, this.pool, this.options);
+	}
+
+	/**
+	 * @param value the transport settings
+	 * @return a copy with them
+	 */
+	public RpcClientSpec withTransport(TransportConfig value) {
+		return new RpcClientSpec(this.name, this.addresses, value, this.maxPendingPerConnection, this.pool, this.options);
+	}
+
+	/**
+	 * @param value the pool settings
+	 * @return a copy with them
+	 */
+	public RpcClientSpec withPool(RpcClientPool.Config value) {
+		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, value, this.options);
+	}
+
+	/**
+	 * @param value the proxy options
+	 * @return a copy with them
+	 */
+	public RpcClientSpec withOptions(ServiceClientOptions value) {
+		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool, value);
+	}
+
+}
