@@ -1,9 +1,12 @@
 package io.rpcrdma.spring.boot.autoconfigure.management;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.memory.RegisteredMemoryPool;
@@ -39,8 +42,38 @@ public interface RpcRdmaRuntime {
 	/** @return the services the server exports (also before it starts) */
 	List<ExportedService> exportedServices();
 
-	/** @return the client pools created so far, by client name */
+	/**
+	 * @return the client pools created so far, by client name; a client with several addresses
+	 * has one pool per address, named {@code name[host:port]}
+	 */
 	Map<String, RpcClientPool> clientPools();
+
+	/**
+	 * @return the names of the clients the application configured or created, whether their
+	 * pools exist yet or not (pools are created on a client's first call)
+	 */
+	default Set<String> clientNames() {
+		Set<String> names = new TreeSet<>();
+		for (String key : clientPools().keySet()) {
+			int bracket = key.indexOf('[');
+			names.add((bracket > 0) ? key.substring(0, bracket) : key);
+		}
+		return names;
+	}
+
+	/**
+	 * @param clientName a client's name
+	 * @return the pools of that client: one per address, none before its first call
+	 */
+	default List<RpcClientPool> clientPools(String clientName) {
+		List<RpcClientPool> pools = new ArrayList<>();
+		clientPools().forEach((key, pool) -> {
+			if (key.equals(clientName) || key.startsWith(clientName + "[")) {
+				pools.add(pool);
+			}
+		});
+		return pools;
+	}
 
 	/**
 	 * @return the port the server listens on, -1 when it does not listen

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -31,6 +33,8 @@ final class SuppliedRpcRdmaRuntime implements RpcRdmaRuntime {
 
 	private final Supplier<Map<String, RpcClientPool>> clients;
 
+	private final Supplier<Set<String>> configuredClients;
+
 	/**
 	 * @param provider the provider, or supplies {@code null}
 	 * @param pool the registered memory, or supplies {@code null}
@@ -38,16 +42,18 @@ final class SuppliedRpcRdmaRuntime implements RpcRdmaRuntime {
 	 * @param server the listening server
 	 * @param exported the exported services
 	 * @param clients the client pools by name
+	 * @param configuredClients the names of the clients configured (their pools may not exist yet)
 	 */
 	SuppliedRpcRdmaRuntime(Supplier<RdmaProvider> provider, Supplier<RegisteredMemoryPool> pool,
 			BooleanSupplier serverEnabled, Supplier<Optional<RpcServer>> server, Supplier<List<ExportedService>> exported,
-			Supplier<Map<String, RpcClientPool>> clients) {
+			Supplier<Map<String, RpcClientPool>> clients, Supplier<Set<String>> configuredClients) {
 		this.provider = Objects.requireNonNull(provider, "provider");
 		this.pool = Objects.requireNonNull(pool, "pool");
 		this.serverEnabled = Objects.requireNonNull(serverEnabled, "serverEnabled");
 		this.server = Objects.requireNonNull(server, "server");
 		this.exported = Objects.requireNonNull(exported, "exported");
 		this.clients = Objects.requireNonNull(clients, "clients");
+		this.configuredClients = Objects.requireNonNull(configuredClients, "configuredClients");
 	}
 
 	@Override
@@ -78,6 +84,13 @@ final class SuppliedRpcRdmaRuntime implements RpcRdmaRuntime {
 	@Override
 	public Map<String, RpcClientPool> clientPools() {
 		return this.clients.get();
+	}
+
+	@Override
+	public Set<String> clientNames() {
+		Set<String> names = new TreeSet<>(this.configuredClients.get());
+		names.addAll(RpcRdmaRuntime.super.clientNames());
+		return names;
 	}
 
 }

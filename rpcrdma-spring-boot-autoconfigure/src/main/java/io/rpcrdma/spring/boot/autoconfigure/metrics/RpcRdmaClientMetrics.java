@@ -3,7 +3,6 @@ package io.rpcrdma.spring.boot.autoconfigure.metrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -24,13 +23,14 @@ import io.rpcrdma.transport.RpcRdmaClientConnection;
 import io.rpcrdma.transport.TransportStats;
 
 /**
- * Gauges and counters of each client pool, tagged {@code client} with the client's name:
- * connections, credits (granted, in use, calls waiting for one; RFC 8166 §3.3.1), retries,
- * consecutive failed connection attempts and what the pool's connections conveyed.
+ * Gauges and counters of each client, tagged {@code client} with the client's name, summed
+ * over its pools (one per address): connections, credits (granted, in use, calls waiting for
+ * one; RFC 8166 §3.3.1), retries, consecutive failed connection attempts and what the
+ * connections conveyed.
  *
- * <p>Pools are created as clients are, often after the meter registry bound this binder, so
- * the meters of pools created since are bound again once every singleton exists, and
- * whenever {@link #bindNewClients()} is called.
+ * <p>Meters exist for every configured client from the start (reading 0 until its first call
+ * creates its pools). A client created under a name that is not configured gets its meters
+ * once every singleton exists, or when {@link #bindNewClients()} is called.
  */
 public final class RpcRdmaClientMetrics implements MeterBinder, SmartInitializingSingleton {
 
@@ -50,7 +50,7 @@ public final class RpcRdmaClientMetrics implements MeterBinder, SmartInitializin
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		this.registries.add(registry);
-		for (String name : this.runtime.clientPools().keySet()) {
+		for (String name : this.runtime.clientNames()) {
 			bind(registry, name);
 		}
 	}
@@ -64,7 +64,7 @@ public final class RpcRdmaClientMetrics implements MeterBinder, SmartInitializin
 	 * Binds the meters of client pools created since the last time.
 	 */
 	public void bindNewClients() {
-		for (String name : this.runtime.clientPools().keySet()) {
+		for (String name : this.runtime.clientNames()) {
 			if (this.bound.add(name)) {
 				for (MeterRegistry registry : this.registries) {
 					bind(registry, name);
@@ -79,7 +79,7 @@ public final class RpcRdmaClientMetrics implements MeterBinder, SmartInitializin
 		gauge(registry, "rpcrdma.client.connections", tags, name,
 				(pool) -> pool.connections().stream().filter(RpcClient::isOpen).count(), "Connections open now");
 		gauge(registry, "rpcrdma.client.connect.failures", tags, name, RpcClientPool::consecutiveFailures,
-				"Connection attempts failed since the last that succeeded");
+				"Connection attempts failed since the last that succeeded, summed over the client's addresses");
 		gauge(registry, "rpcrdma.client.credits.granted", tags, name,
 				(pool) -> credits(pool).stream().mapToInt(CreditWindow::limit).sum(),
 				"Credits the servers granted to the pool's connections (RFC 8166 §3.3.1)");
@@ -89,21 +89,26 @@ public final class RpcRdmaClientMetrics implements MeterBinder, SmartInitializin
 		gauge(registry, "rpcrdma.client.credits.waiting", tags, name,
 				(pool) -> credits(pool).stream().mapToInt(CreditWindow::waiting).sum(),
 				"Calls waiting for a credit");
-		FunctionCounter.builder("rpcrdma.client.retries", this, (self) -> self.pool(name).map(RpcClientPool::retries).orElse(0L))
+		FunctionCounter
+			.builder("rpcrdma.client.retries", this,
+					(self) -> self.runtime.clientPools(name).stream().mapToLong(RpcClientPool::retries).sum())
 			.tags(tags)
 			.description("Idempotent calls sent again on another connection after theirs was lost")
 			.register(registry);
-		TransportMeters.bind(registry, "rpcrdma.client.transport", tags, this,
-				(self) -> self.pool(name).map(RpcClientPool::transportStats).orElse(TransportStats.ZERO));
+		TransportMeters.bind(registry, "rpcrdma.client.transport", tags, this, (self) -> self.totals(name));
 	}
 
-	private Optional<RpcClientPool> pool(String name) {
-		return Optional.ofNullable(this.runtime.clientPools().get(name));
+	private TransportStats totals(String name) {
+		TransportStats total = TransportStats.ZERO;
+		for (RpcClientPool pool : this.runtime.clientPools(name)) {
+			total = total.plus(pool.transportStats());
+		}
+		return total;
 	}
 
 	private void gauge(MeterRegistry registry, String meter, Tags tags, String name, ToDoubleFunction<RpcClientPool> value,
 			String description) {
-		Gauge.builder(meter, this, (self) -> self.pool(name).map(value::applyAsDouble).orElse(0.0))
+		Gauge.builder(meter, this, (self) -> self.runtime.clientPools(name).stream().mapToDouble(value).sum())
 			.tags(tags)
 			.description(description)
 			.register(registry);
