@@ -15,10 +15,12 @@ import org.springframework.stereotype.Component;
  * {@code @RpcProgram} is exported when the application context has created its singletons;
  * a program version served twice fails start-up, naming both beans.
  * <p>
+ * On a {@code @Bean} method it marks the bean that method returns.
+ * <p>
  * A {@link Component @Component} stereotype: classes annotated {@code @RpcService} are
  * picked up by component scanning, and by the {@code @RpcRdmaTest} slice.
  */
-@Target(ElementType.TYPE)
+@Target({ ElementType.TYPE, ElementType.METHOD })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Component

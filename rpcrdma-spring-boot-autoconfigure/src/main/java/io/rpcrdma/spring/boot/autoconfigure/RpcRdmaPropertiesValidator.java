@@ -121,14 +121,47 @@ final class RpcRdmaPropertiesValidator {
 
 	private void checkSize(String property, DataSize value, long min, long max) {
 		if (value == null || value.toBytes() < min || value.toBytes() > max) {
-			reject(property, "must be between " + DataSize.ofBytes(min) + " and " + DataSize.ofBytes(max), value);
+			reject(property, "must be between " + size(min) + " and " + size(max),
+					(value != null) ? size(value.toBytes()) : null);
 		}
 	}
 
 	private void checkDuration(String property, Duration value, Duration min, Duration max) {
 		if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-			reject(property, "must be between " + min + " and " + max, value);
+			reject(property, "must be between " + duration(min) + " and " + duration(max),
+					(value != null) ? duration(value) : null);
 		}
+	}
+
+	/** Sizes as the properties are written: 4KB, 1MB, 512B. */
+	static String size(long bytes) {
+		String[] units = { "TB", "GB", "MB", "KB" };
+		for (int i = 0; i < units.length; i++) {
+			long unit = 1L << (10 * (4 - i));
+			if (bytes != 0 && bytes % unit == 0) {
+				return (bytes / unit) + units[i];
+			}
+		}
+		return bytes + "B";
+	}
+
+	/** Durations as the properties are written: 1ms, 30s, 2m, 1h. */
+	static String duration(Duration value) {
+		if (value.isZero()) {
+			return "0s";
+		}
+		long millis = value.toMillis();
+		if (!value.equals(Duration.ofMillis(millis))) {
+			return value.toString();
+		}
+		long[] units = { 86_400_000L, 3_600_000L, 60_000L, 1000L };
+		String[] names = { "d", "h", "m", "s" };
+		for (int i = 0; i < units.length; i++) {
+			if (millis % units[i] == 0) {
+				return (millis / units[i]) + names[i];
+			}
+		}
+		return millis + "ms";
 	}
 
 	private void reject(String property, String rule, Object value) {

@@ -3,6 +3,8 @@ package io.rpcrdma.spring.boot.client;
 import io.rpcrdma.service.RpcProgram;
 
 import org.springframework.beans.factory.FactoryBean;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.support.AutowireCandidateQualifier;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
@@ -12,8 +14,14 @@ import org.springframework.core.type.AnnotationMetadata;
 
 /**
  * Registers the proxy beans of {@link ImportRpcClients @ImportRpcClients}. Each bean is
- * named {@code <client>#<interface name>}; importing the same interface for the same client
- * twice registers it once.
+ * named {@code <client>#<interface name>} and qualified with the client name (select one
+ * of several clients of an interface with {@code @Qualifier("<client>")}); importing the same
+ * interface for the same client twice registers it once.
+ * <p>
+ * The proxies are primary beans: an application that serves an interface and also imports a
+ * client of it (typical in tests) injects the client where it asks for the interface, and
+ * the {@link io.rpcrdma.spring.boot.RpcService @RpcService} implementation where it asks for
+ * the implementation class.
  */
 public final class RpcClientsRegistrar implements ImportBeanDefinitionRegistrar {
 
@@ -54,6 +62,8 @@ public final class RpcClientsRegistrar implements ImportBeanDefinitionRegistrar 
 			definition.getConstructorArgumentValues().addIndexedArgumentValue(1, clientName);
 			definition.setTargetType(ResolvableType.forClassWithGenerics(RpcClientFactoryBean.class, serviceInterface));
 			definition.setAttribute(FactoryBean.OBJECT_TYPE_ATTRIBUTE, serviceInterface);
+			definition.setPrimary(true);
+			definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, clientName));
 			registry.registerBeanDefinition(beanName, definition);
 		}
 		return beanName;

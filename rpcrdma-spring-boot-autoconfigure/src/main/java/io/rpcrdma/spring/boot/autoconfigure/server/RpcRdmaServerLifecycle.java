@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 import io.rpcrdma.server.InFlightTracker;
@@ -105,13 +108,15 @@ public final class RpcRdmaServerLifecycle implements SmartLifecycle {
 
 	@Override
 	public void stop() {
-		RpcServer stopping = beginStop();
+		CompletableFuture<InFlightTracker.ShutdownReport> stopping = beginStop();
 		if (stopping != null) {
-			Duration grace = graceOf(stopping);
 			try {
-				report(stopping.shutdown(grace).get(grace.toMillis() + 60_000, TimeUnit.MILLISECONDS));
+				report(stopping.get(graceOf().toMillis() + 60_000, TimeUnit.MILLISECONDS));
 			}
-			catch (Exception ex) {
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			catch (ExecutionException | TimeoutException ex) {
 				logger.log(Level.WARNING, "The RPC-over-RDMA server did not shut down cleanly", ex);
 			}
 		}
@@ -119,12 +124,12 @@ public final class RpcRdmaServerLifecycle implements SmartLifecycle {
 
 	@Override
 	public void stop(Runnable callback) {
-		RpcServer stopping = beginStop();
+		CompletableFuture<InFlightTracker.ShutdownReport> stopping = beginStop();
 		if (stopping == null) {
 			callback.run();
 			return;
 		}
-		stopping.shutdown(graceOf(stopping)).whenComplete((result, error) -> {
+		stopping.whenComplete((result, error) -> {
 			try {
 				if (error != null) {
 					logger.log(Level.WARNING, "The RPC-over-RDMA server did not shut down cleanly", error);
@@ -139,19 +144,26 @@ public final class RpcRdmaServerLifecycle implements SmartLifecycle {
 		});
 	}
 
-	private synchronized RpcServer beginStop() {
+	/**
+	 * Begins the shutdown before {@link #isRunning()} turns false, so that once it has, no new
+	 * call is admitted any more.
+	 */
+	private synchronized CompletableFuture<InFlightTracker.ShutdownReport> beginStop() {
 		RpcServer stopping = this.server;
+		CompletableFuture<InFlightTracker.ShutdownReport> done = null;
+		if (stopping != null) {
+			Duration grace = graceOf();
+			logger.log(Level.INFO, () -> "RPC-over-RDMA server on " + stopping.localAddress()
+					+ " stops accepting calls; running calls may take " + grace);
+			done = stopping.shutdown(grace);
+			publishPort(-1);
+		}
 		this.server = null;
 		this.running = false;
-		if (stopping != null) {
-			publishPort(-1);
-			logger.log(Level.INFO, () -> "RPC-over-RDMA server on " + stopping.localAddress()
-					+ " stops accepting calls; running calls may take " + graceOf(stopping));
-		}
-		return stopping;
+		return done;
 	}
 
-	private Duration graceOf(RpcServer stopping) {
+	private Duration graceOf() {
 		RpcServer.Config started = this.settings;
 		return (started != null) ? started.gracePeriod() : Duration.ZERO;
 	}

@@ -1,0 +1,115 @@
+package io.rpcrdma.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import io.rpcrdma.server.RpcServer;
+
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Binding of {@code rpcrdma.*} and its validation: every invalid value fails start-up with
+ * a message naming the property and the allowed range.
+ */
+class RpcRdmaPropertiesTest {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withUserConfiguration(PropertiesOnly.class);
+
+	@Test
+	void defaultsMatchTheDocumentedValues() {
+		this.runner.run((context) -> {
+			RpcRdmaProperties properties = context.getBean(RpcRdmaProperties.class);
+			assertThat(properties.getProvider()).isEqualTo("auto");
+			assertThat(properties.getServer().getPort()).isEqualTo(20049);
+			assertThat(properties.getServer().getVersions()).containsExactly(1, 2);
+			assertThat(properties.getServer().getInlineThresholdV2()).isEqualTo(DataSize.ofBytes(4096));
+			assertThat(properties.getServer().getExecutor().getKind()).isEqualTo(RpcServer.ExecutorKind.BOUNDED_POOL);
+			assertThat(properties.getMemory().getMaxRegistered()).isEqualTo(DataSize.ofMegabytes(256));
+			assertThat(properties.getConveyance().getDdpThreshold()).isEqualTo(DataSize.ofKilobytes(4));
+			assertThat(properties.getClient()).isEmpty();
+		});
+	}
+
+	@Test
+	void bindsEveryKindOfValue() {
+		this.runner.withPropertyValues("rpcrdma.provider=siw", "rpcrdma.server.port=0", "rpcrdma.server.versions=2",
+				"rpcrdma.server.inline-threshold-v2=8KB", "rpcrdma.server.executor.kind=virtual-threads",
+				"rpcrdma.server.shutdown-grace-period=3s", "rpcrdma.memory.slab-size=2MB",
+				"rpcrdma.client.orders.address=a.example:20049,b.example:20050", "rpcrdma.client.orders.retries=0",
+				"rpcrdma.client.orders.call-timeout=250ms", "rpcrdma.conveyance.ddp-threshold=16KB")
+			.run((context) -> {
+				RpcRdmaProperties properties = context.getBean(RpcRdmaProperties.class);
+				assertThat(properties.getProvider()).isEqualTo("siw");
+				assertThat(properties.getServer().getPort()).isZero();
+				assertThat(properties.getServer().getVersions()).containsExactly(2);
+				assertThat(properties.getServer().getInlineThresholdV2()).isEqualTo(DataSize.ofKilobytes(8));
+				assertThat(properties.getServer().getExecutor().getKind())
+					.isEqualTo(RpcServer.ExecutorKind.VIRTUAL_THREADS);
+				assertThat(properties.getServer().getShutdownGracePeriod()).isEqualTo(Duration.ofSeconds(3));
+				assertThat(properties.getMemory().getSlabSize()).isEqualTo(DataSize.ofMegabytes(2));
+				RpcRdmaProperties.Client orders = properties.getClient().get("orders");
+				assertThat(orders.getAddress()).containsExactly("a.example:20049", "b.example:20050");
+				assertThat(orders.getRetries()).isZero();
+				assertThat(orders.getCallTimeout()).isEqualTo(Duration.ofMillis(250));
+				assertThat(properties.getConveyance().getDdpThreshold()).isEqualTo(DataSize.ofKilobytes(16));
+			});
+	}
+
+	@ParameterizedTest(name = "{0}={1}")
+	@CsvSource(delimiter = '|', textBlock = """
+			rpcrdma.provider                                  | infiniband | rpcrdma.provider must be one of
+			rpcrdma.server.port                               | 70000      | rpcrdma.server.port must be between 0 and 65535, got 70000
+			rpcrdma.server.port                               | -1         | rpcrdma.server.port must be between 0 and 65535, got -1
+			rpcrdma.server.versions                           | 1,3        | rpcrdma.server.versions must list RPC-over-RDMA versions 1 and/or 2
+			rpcrdma.server.inline-threshold-v1                | 512B       | rpcrdma.server.inline-threshold-v1 must be between 1KB and 1MB, got 512B
+			rpcrdma.server.credits                            | 0          | rpcrdma.server.credits must be between 1 and 65535, got 0
+			rpcrdma.server.executor.threads                   | 0          | rpcrdma.server.executor.threads must be between 1 and 10000, got 0
+			rpcrdma.server.executor.queue-capacity            | -5         | rpcrdma.server.executor.queue-capacity must be between 0 and 1000000
+			rpcrdma.server.shutdown-grace-period              | -1s        | rpcrdma.server.shutdown-grace-period must be between 0s and 1h, got -1s
+			rpcrdma.server.duplicate-request-cache.entries    | 10         | rpcrdma.server.duplicate-request-cache.entries must be between 256 and 10000000, got 10
+			rpcrdma.memory.slab-size                          | 1KB        | rpcrdma.memory.slab-size must be between 4KB and 1GB, got 1KB
+			rpcrdma.memory.largest-chunk                      | 2KB        | rpcrdma.memory.largest-chunk must be between 4KB and 1GB, got 2KB
+			rpcrdma.memory.max-registered                     | 2TB        | rpcrdma.memory.max-registered must be between 1MB and 1TB, got 2TB
+			rpcrdma.memory.wait-timeout                       | 2h         | rpcrdma.memory.wait-timeout must be between 0s and 1h, got 2h
+			rpcrdma.client.orders.address                     | nohost     | rpcrdma.client.orders.address[0] must be host:port with a port from 1 to 65535
+			rpcrdma.client.orders.address                     | h:99999    | rpcrdma.client.orders.address[0] must be host:port with a port from 1 to 65535
+			rpcrdma.client.orders.max-connections             | 0          | rpcrdma.client.orders.max-connections must be between 1 and 1024, got 0
+			rpcrdma.client.orders.credits                     | 70000      | rpcrdma.client.orders.credits must be between 1 and 65535, got 70000
+			rpcrdma.client.orders.retries                     | 101        | rpcrdma.client.orders.retries must be between 0 and 100, got 101
+			rpcrdma.client.orders.call-timeout                | 0s         | rpcrdma.client.orders.call-timeout must be between 1ms and 1d, got 0s
+			rpcrdma.client.orders.max-reply-size              | 10B        | rpcrdma.client.orders.max-reply-size must be between 64B and 1GB, got 10B
+			rpcrdma.conveyance.ddp-threshold                  | 2GB        | rpcrdma.conveyance.ddp-threshold must be between 0B and 1GB, got 2GB
+			""")
+	void invalidValueFailsStartUpNamingThePropertyAndTheRange(String property, String value, String message) {
+		this.runner.withPropertyValues(property + "=" + value).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(message);
+		});
+	}
+
+	@Test
+	void everyInvalidValueIsReportedAtOnce() {
+		this.runner.withPropertyValues("rpcrdma.server.port=70000", "rpcrdma.server.credits=0").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("rpcrdma.server.port")
+				.hasMessageContaining("rpcrdma.server.credits");
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableConfigurationProperties(RpcRdmaProperties.class)
+	static class PropertiesOnly {
+
+	}
+
+}

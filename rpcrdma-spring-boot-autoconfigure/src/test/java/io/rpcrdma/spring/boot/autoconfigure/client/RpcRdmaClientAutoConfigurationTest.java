@@ -1,0 +1,183 @@
+package io.rpcrdma.spring.boot.autoconfigure.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import io.rpcrdma.client.PoolExhaustedException;
+import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.service.ServiceClientFactory;
+import io.rpcrdma.service.ServiceIntrospector;
+import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaAutoConfigurations;
+import io.rpcrdma.spring.boot.autoconfigure.server.RpcRdmaServerLifecycle;
+import io.rpcrdma.spring.boot.client.ImportRpcClients;
+import io.rpcrdma.spring.boot.client.RpcClientCustomizer;
+import io.rpcrdma.spring.boot.client.RpcClientFactory;
+import io.rpcrdma.spring.boot.client.RpcClientSpec;
+import io.rpcrdma.spring.boot.sample.Greeter;
+import io.rpcrdma.spring.boot.sample.GreeterService;
+import io.rpcrdma.verbs.RdmaProvider;
+
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.stereotype.Component;
+
+/**
+ * The client auto-configuration: {@link RpcClientFactory}, {@link ImportRpcClients} proxy
+ * beans with constructor injection, named client settings, round robin over addresses,
+ * customizers and back-off.
+ */
+class RpcRdmaClientAutoConfigurationTest {
+
+	private final ApplicationContextRunner runner = RpcRdmaAutoConfigurations.runner("client-auto-configuration");
+
+	@Test
+	void importedClientIsInjectedThroughTheConstructorAndCallsTheLocalServer() {
+		this.runner.withUserConfiguration(GreeterService.class, ImportGreeter.class, GreeterConsumer.class)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(RpcClientFactory.class);
+				GreeterConsumer consumer = context.getBean(GreeterConsumer.class);
+				assertThat(consumer.greeter).isNotNull().isNotInstanceOf(GreeterService.class);
+				assertThat(consumer.named).isSameAs(consumer.greeter);
+				assertThat(consumer.greeter.greet("Ada")).isEqualTo("Hello, Ada");
+				assertThat(context.getBean(RpcClientFactory.class).pools()).containsOnlyKeys("default");
+			});
+	}
+
+	@Test
+	void namedClientWithSeveralAddressesCallsThemRoundRobin() {
+		ApplicationContextRunner servers = RpcRdmaAutoConfigurations.runner("round-robin-a")
+			.withUserConfiguration(GreeterService.class);
+		servers.run((first) -> servers.withPropertyValues("rpcrdma.server.address=round-robin-b").run((second) -> {
+			int portA = first.getBean(RpcRdmaServerLifecycle.class).port();
+			int portB = second.getBean(RpcRdmaServerLifecycle.class).port();
+			this.runner.withPropertyValues("rpcrdma.server.enabled=false",
+					"rpcrdma.client.pair.address=round-robin-a:" + portA + ",round-robin-b:" + portB)
+				.run((context) -> {
+					Greeter greeter = context.getBean(RpcClientFactory.class).createClient(Greeter.class, "pair");
+					for (int i = 0; i < 4; i++) {
+						assertThat(greeter.greet("call " + i)).isEqualTo("Hello, call " + i);
+					}
+					assertThat(first.getBean(GreeterService.class).calls).hasValue(2);
+					assertThat(second.getBean(GreeterService.class).calls).hasValue(2);
+					assertThat(context.getBean(RpcClientFactory.class).pools()).hasSize(2)
+						.allSatisfy((name, pool) -> assertThat(name).startsWith("pair["));
+				});
+		}));
+	}
+
+	@Test
+	void clientWithoutAddressAndNoLocalServerFailsSayingWhichPropertyToSet() {
+		this.runner.withPropertyValues("rpcrdma.server.enabled=false").run((context) -> {
+			Greeter greeter = context.getBean(RpcClientFactory.class).createClient(Greeter.class, "lonely");
+			assertThatIllegalStateException().isThrownBy(() -> greeter.greet("anyone"))
+				.withMessageContaining("set rpcrdma.client.lonely.address=host:port");
+		});
+	}
+
+	@Test
+	void clientPropertiesAndCustomizersShapeTheSpec() {
+		this.runner
+			.withPropertyValues("rpcrdma.client.orders.address=orders-host:20049", "rpcrdma.client.orders.credits=8",
+					"rpcrdma.client.orders.max-connections=2", "rpcrdma.client.orders.call-timeout=5s",
+					"rpcrdma.conveyance.ddp-threshold=16KB")
+			.withUserConfiguration(LongerTimeouts.class)
+			.run((context) -> {
+				RpcClientSpec spec = context.getBean(RpcClientFactory.class).spec("orders");
+				assertThat(spec.addresses()).singleElement()
+					.satisfies((address) -> assertThat(address.getHostString() + ":" + address.getPort())
+						.isEqualTo("orders-host:20049"));
+				assertThat(spec.transport().creditsRequested()).isEqualTo(8);
+				assertThat(spec.pool().maxConnections()).isEqualTo(2);
+				assertThat(spec.options().timeout()).isEqualTo(Duration.ofSeconds(10));
+				assertThat(spec.options().ddpThreshold()).isEqualTo(16 << 10);
+			});
+	}
+
+	@Test
+	void callsAfterTheFactoryClosedFailSayingThePoolIsClosed() {
+		this.runner.withUserConfiguration(GreeterService.class, ImportGreeter.class).run((context) -> {
+			Greeter greeter = context.getBean(Greeter.class);
+			assertThat(greeter.greet("first")).isEqualTo("Hello, first");
+			context.getBean(RpcClientFactory.class).close();
+			assertThatExceptionOfType(PoolExhaustedException.class).isThrownBy(() -> greeter.greet("late"))
+				.withMessageContaining("closed");
+			assertThatIllegalStateException()
+				.isThrownBy(() -> context.getBean(RpcClientFactory.class).createClient(Greeter.class, "other"))
+				.withMessageContaining("closed");
+		});
+	}
+
+	@Test
+	void importingAnInterfaceThatIsNotAServiceFailsStartUp() {
+		this.runner.withUserConfiguration(ImportNotAService.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasStackTraceContaining(
+					"@ImportRpcClients lists java.lang.Runnable, which is not an interface annotated @RpcProgram");
+		});
+	}
+
+	@Test
+	void backsOffWhenTheApplicationDefinesItsOwnFactory() {
+		this.runner.withUserConfiguration(OwnFactory.class).run((context) -> {
+			assertThat(context).hasSingleBean(RpcClientFactory.class);
+			assertThat(context.getBean(RpcClientFactory.class)).isSameAs(context.getBean("myFactory"));
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportRpcClients(Greeter.class)
+	static class ImportGreeter {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportRpcClients(Runnable.class)
+	static class ImportNotAService {
+
+	}
+
+	@Component
+	static class GreeterConsumer {
+
+		final Greeter greeter;
+
+		final Greeter named;
+
+		GreeterConsumer(Greeter greeter, @Qualifier(ImportRpcClients.DEFAULT_CLIENT) Greeter named) {
+			this.greeter = greeter;
+			this.named = named;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class LongerTimeouts {
+
+		@Bean
+		RpcClientCustomizer doubleTimeouts() {
+			return (spec) -> spec.withOptions(spec.options().withTimeout(spec.options().timeout().multipliedBy(2)));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@Import(GreeterService.class)
+	static class OwnFactory {
+
+		@Bean
+		RpcClientFactory myFactory(RdmaProvider provider, RegisteredMemoryPool pool, ServiceIntrospector introspector) {
+			return new RpcClientFactory(provider, pool, new ServiceClientFactory(introspector),
+					(name) -> { throw new IllegalStateException("no clients here"); }, java.util.Optional::empty);
+		}
+
+	}
+
+}
