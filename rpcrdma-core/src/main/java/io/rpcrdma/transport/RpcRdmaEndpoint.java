@@ -388,8 +388,8 @@ abstract class RpcRdmaEndpoint {
 	}
 
 	private void count(TransportHeader header, int payloadLength) {
-		if (header instanceof RdmaErrorHeader) {
-			this.counters.rdmaErrorsSent.increment();
+		if (header instanceof RdmaErrorHeader error) {
+			this.counters.errorSent(error);
 		}
 		else if (header instanceof RdmaDone) {
 			this.counters.doneSent.increment();

@@ -157,8 +157,8 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			sendError(RdmaErrorReplies.forInvalidOption(optional, grantFor(0)));
 			return;
 		}
-		if (header instanceof RdmaErrorHeader) {
-			this.counters.rdmaErrorsReceived.increment();
+		if (header instanceof RdmaErrorHeader error) {
+			this.counters.errorReceived(error);
 			return;
 		}
 		ChunkedHeader call = (ChunkedHeader) header;

@@ -1,5 +1,7 @@
 package io.rpcrdma.transport;
 
+import java.util.Objects;
+
 /**
  * What one connection (or, summed, a server or client pool) conveyed, and how, since it was
  * created: for metrics and for tests that must see which conveyance was chosen.
@@ -19,14 +21,24 @@ package io.rpcrdma.transport;
  * @param bytesSent bytes this side posted as Sends (transport headers included)
  * @param bytesRead bytes this side pulled from the peer with RDMA Read
  * @param bytesWritten bytes this side pushed into the peer's chunks with RDMA Write
+ * @param rdmaErrorsSentByCode the RDMA_ERROR messages sent, by error code
+ * @param rdmaErrorsReceivedByCode the RDMA_ERROR messages received, by error code
  */
 public record TransportStats(long inlineMessages, long readChunksSent, long positionZeroChunksSent,
 		long readChunksPulled, long writeChunksFilled, long replyChunksFilled, long rdmaErrorsSent,
 		long rdmaErrorsReceived, long doneSent, long doneReceived, long invalidatedByPeer, long bytesSent,
-		long bytesRead, long bytesWritten) {
+		long bytesRead, long bytesWritten, RdmaErrorCounts rdmaErrorsSentByCode,
+		RdmaErrorCounts rdmaErrorsReceivedByCode) {
+
+	/** Requires the per-code counts. */
+	public TransportStats {
+		Objects.requireNonNull(rdmaErrorsSentByCode, "rdmaErrorsSentByCode");
+		Objects.requireNonNull(rdmaErrorsReceivedByCode, "rdmaErrorsReceivedByCode");
+	}
 
 	/** Nothing conveyed. */
-	public static final TransportStats ZERO = new TransportStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+	public static final TransportStats ZERO = new TransportStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+			RdmaErrorCounts.ZERO, RdmaErrorCounts.ZERO);
 
 	/**
 	 * Adds two snapshots, to total connections.
@@ -41,7 +53,8 @@ public record TransportStats(long inlineMessages, long readChunksSent, long posi
 				this.rdmaErrorsReceived + other.rdmaErrorsReceived, this.doneSent + other.doneSent,
 				this.doneReceived + other.doneReceived, this.invalidatedByPeer + other.invalidatedByPeer,
 				this.bytesSent + other.bytesSent, this.bytesRead + other.bytesRead,
-				this.bytesWritten + other.bytesWritten);
+				this.bytesWritten + other.bytesWritten, this.rdmaErrorsSentByCode.plus(other.rdmaErrorsSentByCode),
+				this.rdmaErrorsReceivedByCode.plus(other.rdmaErrorsReceivedByCode));
 	}
 
 }

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.rpcrdma.transport.RdmaErrorCounts;
 import io.rpcrdma.transport.TransportStats;
 
 /**
@@ -58,10 +59,23 @@ final class TransportMeters {
 		counter(registry, chunks, tags.and("kind", "reply-filled"), source, totals, TransportStats::replyChunksFilled,
 				null, "Reply chunks this side filled (long replies, RFC 8166 §3.5.4)");
 		String errors = prefix + ".rdma-errors";
-		counter(registry, errors, tags.and("direction", "sent"), source, totals, TransportStats::rdmaErrorsSent, null,
-				"RDMA_ERROR messages sent (RFC 8166 §4.5)");
-		counter(registry, errors, tags.and("direction", "received"), source, totals, TransportStats::rdmaErrorsReceived,
-				null, "RDMA_ERROR messages received (RFC 8166 §4.5)");
+		errors(registry, errors, tags.and("direction", "sent"), source, totals, TransportStats::rdmaErrorsSentByCode);
+		errors(registry, errors, tags.and("direction", "received"), source, totals,
+				TransportStats::rdmaErrorsReceivedByCode);
+	}
+
+	/** RDMA_ERROR by code (RFC 8166 §4.5; draft-cel-nfsv4-rpcrdma-version-two §4.2). */
+	private static <T> void errors(MeterRegistry registry, String name, Tags tags, T source,
+			Function<T, TransportStats> totals, Function<TransportStats, RdmaErrorCounts> byCode) {
+		String description = "RDMA_ERROR messages by error code";
+		counter(registry, name, tags.and("code", "err-vers"), source, totals,
+				(stats) -> byCode.apply(stats).errVers(), null, description);
+		counter(registry, name, tags.and("code", "err-chunk"), source, totals,
+				(stats) -> byCode.apply(stats).errChunk(), null, description);
+		counter(registry, name, tags.and("code", "err-bad-header"), source, totals,
+				(stats) -> byCode.apply(stats).errBadHeader(), null, description);
+		counter(registry, name, tags.and("code", "err-inval-option"), source, totals,
+				(stats) -> byCode.apply(stats).errInvalOption(), null, description);
 	}
 
 	private static <T> void counter(MeterRegistry registry, String name, Tags tags, T source,

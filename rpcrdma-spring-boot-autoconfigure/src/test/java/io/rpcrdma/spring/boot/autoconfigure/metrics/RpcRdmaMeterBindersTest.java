@@ -53,7 +53,13 @@ class RpcRdmaMeterBindersTest {
 		assertThat(counter("rpcrdma.server.transport.messages", "type", "inline")).as("two replies").isEqualTo(2);
 		assertThat(counter("rpcrdma.server.transport.bytes", "operation", "send")).isPositive();
 		assertThat(counter("rpcrdma.server.transport.bytes", "operation", "rdma-read")).isZero();
-		assertThat(counter("rpcrdma.server.transport.rdma-errors", "direction", "sent")).isZero();
+		assertThat(this.meters.get("rpcrdma.server.transport.rdma-errors").functionCounters()).as("4 codes, 2 directions")
+			.hasSize(8)
+			.allSatisfy((errors) -> assertThat(errors.count()).isZero());
+		assertThat(this.meters.get("rpcrdma.server.transport.rdma-errors")
+			.tags("direction", "received", "code", "err-chunk")
+			.functionCounter()
+			.count()).isZero();
 		assertThat(this.meters.get("rpcrdma.server.refused").tag("reason", "garbage-args").functionCounter().count())
 			.isZero();
 		assertThat(this.meters.get("rpcrdma.server.drc.hits").functionCounter().count()).isZero();
