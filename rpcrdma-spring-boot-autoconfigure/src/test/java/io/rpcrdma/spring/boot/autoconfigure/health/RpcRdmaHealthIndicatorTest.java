@@ -90,6 +90,25 @@ class RpcRdmaHealthIndicatorTest {
 		assertThat((String) details.get("lastError")).contains("nobody-listens-here");
 	}
 
+	@Test
+	void aConfiguredClientBeforeItsFirstCallIsUnknownAndAClientOfSeveralAddressesIsShownPerAddress() {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, true).startServer();
+		this.rpc.configureClient("later");
+		InetSocketAddress server = this.rpc.server().orElseThrow().localAddress();
+		InetSocketAddress nowhere = InetSocketAddress.createUnresolved("nobody-listens-here", 0);
+		assertThat(this.rpc.client("spread[" + server + "]", server).greet("one")).isEqualTo("Hello, one");
+		this.rpc.client("spread[" + nowhere + "]", nowhere);
+
+		Health health = new RpcRdmaHealthIndicator(this.rpc).health();
+
+		Map<String, Object> clients = details(health, "clients");
+		assertThat(clients).containsOnlyKeys("later", "spread");
+		assertThat(details(clients, "later")).containsEntry("status", "UNKNOWN").containsEntry("connections", 0L);
+		Map<String, Object> spread = details(clients, "spread");
+		assertThat(spread).as("one address still serves").containsEntry("status", "UP");
+		assertThat(details(spread, "endpoints")).hasSize(2);
+	}
+
 	@SuppressWarnings("unchecked")
 	private static Map<String, Object> details(Health health, String key) {
 		return (Map<String, Object>) health.getDetails().get(key);
