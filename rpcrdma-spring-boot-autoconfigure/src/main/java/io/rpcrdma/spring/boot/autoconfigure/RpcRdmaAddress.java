@@ -12,7 +12,7 @@ import java.net.InetSocketAddress;
 public record RpcRdmaAddress(String host, int port) {
 
 	/** The provider whose addresses are in-JVM names rather than resolvable hosts. */
-	static final String LOOPBACK_PROVIDER = "loopback";
+	public static final String LOOPBACK_PROVIDER = "loopback";
 
 	/**
 	 * Validates.

@@ -31,6 +31,13 @@ public class RpcRdmaProperties implements Validator {
 	 */
 	private String provider = "auto";
 
+	/**
+	 * Provider-specific settings, passed to the provider as they are: keys such as
+	 * "disni.completion-mode" or "disni.local-address" (see docs/hardware.md). Each provider
+	 * ignores the keys of others.
+	 */
+	private final Map<String, String> providerSettings = new LinkedHashMap<>();
+
 	private final Server server = new Server();
 
 	private final Memory memory = new Memory();
@@ -49,6 +56,10 @@ public class RpcRdmaProperties implements Validator {
 
 	public void setProvider(String provider) {
 		this.provider = provider;
+	}
+
+	public Map<String, String> getProviderSettings() {
+		return this.providerSettings;
 	}
 
 	public Server getServer() {

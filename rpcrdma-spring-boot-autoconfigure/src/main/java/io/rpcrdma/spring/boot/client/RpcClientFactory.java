@@ -40,6 +40,9 @@ public class RpcClientFactory implements AutoCloseable {
 
 	private final ConcurrentMap<String, RpcClientSpec> resolved = new ConcurrentHashMap<>();
 
+	/** Every pool opened, so that {@link #close()} closes one whose caller has not stored it yet. */
+	private final List<RpcClientPool> opened = new ArrayList<>();
+
 	private volatile boolean closed;
 
 	/**
@@ -131,6 +134,7 @@ public class RpcClientFactory implements AutoCloseable {
 			pools.add(RpcClientPool.connect(this.provider, this.memory, address, spec.transport(),
 					spec.maxPendingPerConnection(), spec.pool()));
 		}
+		this.opened.addAll(pools);
 		return pools;
 	}
 
@@ -138,10 +142,8 @@ public class RpcClientFactory implements AutoCloseable {
 	@Override
 	public synchronized void close() {
 		this.closed = true;
-		for (RoundRobinCaller caller : this.callers.values()) {
-			for (RpcClientPool pool : caller.openPools()) {
-				pool.close();
-			}
+		for (RpcClientPool pool : this.opened) {
+			pool.close();
 		}
 	}
 

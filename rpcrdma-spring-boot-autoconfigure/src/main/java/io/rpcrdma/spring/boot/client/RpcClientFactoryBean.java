@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.FactoryBean;
+import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 
 /**
  * Creates one client proxy bean through the context's {@link RpcClientFactory}.
@@ -35,7 +36,16 @@ public final class RpcClientFactoryBean<T> implements FactoryBean<T>, BeanFactor
 
 	@Override
 	public T getObject() {
-		return this.beanFactory.getBean(RpcClientFactory.class).createClient(this.serviceInterface, this.clientName);
+		RpcClientFactory factory;
+		try {
+			factory = this.beanFactory.getBean(RpcClientFactory.class);
+		}
+		catch (NoSuchBeanDefinitionException ex) {
+			throw new IllegalStateException("The " + this.serviceInterface.getName() + " client '" + this.clientName
+					+ "' needs an RpcClientFactory bean, and there is none: the rpcrdma client auto-configuration did "
+					+ "not run (it needs an RdmaProvider and a RegisteredMemoryPool) or was excluded; declare one", ex);
+		}
+		return factory.createClient(this.serviceInterface, this.clientName);
 	}
 
 	@Override

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaAddress;
 import io.rpcrdma.spring.boot.client.RpcClientsRegistrar;
 
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -35,7 +36,7 @@ record RpcRdmaTestContextCustomizer(String provider, String address, List<Class<
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("rpcrdma.provider", this.provider);
 		properties.put("rpcrdma.server.port", 0);
-		if ("loopback".equalsIgnoreCase(this.provider)) {
+		if (RpcRdmaAddress.LOOPBACK_PROVIDER.equalsIgnoreCase(this.provider)) {
 			properties.put("rpcrdma.server.address",
 					this.address.isEmpty() ? "rpcrdma-test-" + contexts.incrementAndGet() : this.address);
 		}

@@ -15,8 +15,8 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configuration of the RDMA provider named by
- * {@code rpcrdma.provider} and the registered memory pool that the server and every client
+ * Auto-configuration of the RDMA provider named by {@code rpcrdma.provider}, opened with the
+ * settings under {@code rpcrdma.provider-settings.*} and then {@link RdmaProviderCustomizer}s, and the registered memory pool that the server and every client
  * share ({@code rpcrdma.memory.*}).
  */
 @AutoConfiguration
@@ -27,7 +27,7 @@ public final class RpcRdmaProviderAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	RdmaProvider rdmaProvider(RpcRdmaProperties properties, ObjectProvider<RdmaProviderCustomizer> customizers) {
-		RdmaProviderConfig config = RdmaProviderConfig.defaults();
+		RdmaProviderConfig config = new RdmaProviderConfig(properties.getProviderSettings());
 		for (RdmaProviderCustomizer customizer : customizers.orderedStream().toList()) {
 			config = customizer.customize(config);
 		}

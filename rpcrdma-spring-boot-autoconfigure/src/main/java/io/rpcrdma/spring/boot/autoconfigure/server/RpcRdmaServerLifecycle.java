@@ -96,7 +96,15 @@ public final class RpcRdmaServerLifecycle implements SmartLifecycle {
 			return;
 		}
 		RpcServer.Config settings = this.config.get();
-		RpcServer started = RpcServer.start(settings, this.registry);
+		RpcServer started;
+		try {
+			started = RpcServer.start(settings, this.registry);
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalStateException("The RPC-over-RDMA server could not listen on " + settings.bindAddress()
+					+ " with provider " + settings.provider().name() + ": " + ex.getMessage()
+					+ ". Choose another rpcrdma.server.address or rpcrdma.server.port (0 picks a free port)", ex);
+		}
 		this.settings = settings;
 		this.server = started;
 		this.running = true;

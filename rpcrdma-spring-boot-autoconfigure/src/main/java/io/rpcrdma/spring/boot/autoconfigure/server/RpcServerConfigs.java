@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.server.RpcServer;
+import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaAddress;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaProperties;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaTransportConfigs;
 import io.rpcrdma.transport.TransportConfig;
@@ -38,7 +39,7 @@ final class RpcServerConfigs {
 	 */
 	static InetSocketAddress bindAddress(RpcRdmaProperties.Server server, String providerName) {
 		String address = server.getAddress();
-		boolean loopback = "loopback".equalsIgnoreCase(providerName);
+		boolean loopback = RpcRdmaAddress.LOOPBACK_PROVIDER.equalsIgnoreCase(providerName);
 		if (address == null || address.isBlank()) {
 			return loopback ? InetSocketAddress.createUnresolved(DEFAULT_LOOPBACK_HOST, server.getPort())
 					: new InetSocketAddress(server.getPort());

@@ -125,6 +125,15 @@ class RpcRdmaClientAutoConfigurationTest {
 	}
 
 	@Test
+	void importedClientWithoutAFactoryFailsStartUpSayingWhatIsMissing() {
+		new ApplicationContextRunner().withUserConfiguration(ImportGreeter.class, NeedsGreeter.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure())
+				.hasStackTraceContaining("client 'default' needs an RpcClientFactory bean, and there is none");
+		});
+	}
+
+	@Test
 	void backsOffWhenTheApplicationDefinesItsOwnFactory() {
 		this.runner.withUserConfiguration(OwnFactory.class).run((context) -> {
 			assertThat(context).hasSingleBean(RpcClientFactory.class);
@@ -155,6 +164,12 @@ class RpcRdmaClientAutoConfigurationTest {
 			this.greeter = greeter;
 			this.named = named;
 		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@Import(GreeterConsumer.class)
+	static class NeedsGreeter {
 
 	}
 

@@ -88,6 +88,18 @@ class RpcRdmaProviderAutoConfigurationTest {
 	}
 
 	@Test
+	void providerSettingsReachTheProviderAsTheyAre() {
+		this.runner.withUserConfiguration(Customizers.class)
+			.withPropertyValues("rpcrdma.provider-settings.disni.completion-mode=busy-poll",
+					"rpcrdma.provider-settings.disni.poll-batch=32")
+			.run((context) -> {
+				RdmaProviderConfig seen = context.getBean(Customizers.class).seen;
+				assertThat(seen.get("disni.completion-mode")).hasValue("busy-poll");
+				assertThat(seen.getInt("disni.poll-batch", 0)).isEqualTo(32);
+			});
+	}
+
+	@Test
 	void unavailableProviderFailsStartUpSayingWhichAreAvailable() {
 		this.runner.withPropertyValues("rpcrdma.provider=disni").run((context) -> {
 			assertThat(context).hasFailed();

@@ -61,6 +61,22 @@ class RpcRdmaServerAutoConfigurationTest {
 	}
 
 	@Test
+	void addressInUseFailsStartUpNamingTheProperties() {
+		ApplicationContextRunner fixedPort = this.runner.withUserConfiguration(GreeterService.class)
+			.withPropertyValues("rpcrdma.server.address=address-in-use", "rpcrdma.server.port=20049");
+		fixedPort.run((first) -> {
+			assertThat(first).hasNotFailed();
+			fixedPort.run((second) -> {
+				assertThat(second).hasFailed();
+				assertThat(second.getStartupFailure())
+					.hasStackTraceContaining("The RPC-over-RDMA server could not listen on address-in-use")
+					.hasStackTraceContaining("already in use")
+					.hasStackTraceContaining("Choose another rpcrdma.server.address or rpcrdma.server.port");
+			});
+		});
+	}
+
+	@Test
 	void doesNotListenWithoutServices() {
 		this.runner.run((context) -> {
 			RpcRdmaServerLifecycle lifecycle = context.getBean(RpcRdmaServerLifecycle.class);
