@@ -77,7 +77,8 @@ class ActuatorSiwEndToEndTest {
 		// The server's observation ends once its reply is sent, a moment after the client has it.
 		await().atMost(DEADLINE).untilAsserted(() -> assertThat(serverGreetCalls()).isEqualTo(before + 3));
 		DocumentContext client = get("/actuator/metrics/rpcrdma.client.calls?tag=method:greet&tag=outcome:success");
-		assertThat(client.read("$.measurements[?(@.statistic=='COUNT')].value", List.class)).isNotEmpty();
+		List<Double> clientCalls = client.read("$.measurements[?(@.statistic=='COUNT')].value");
+		assertThat(clientCalls).singleElement().satisfies((count) -> assertThat(count).isGreaterThanOrEqualTo(3));
 		DocumentContext bytes = get("/actuator/metrics/rpcrdma.server.transport.bytes?tag=operation:send");
 		assertThat(bytes.read("$.measurements[0].value", Double.class)).isPositive();
 	}
@@ -93,8 +94,8 @@ class ActuatorSiwEndToEndTest {
 		assertThat(rpcrdma.read("$.server.port", Integer.class)).isEqualTo(this.rpcPort);
 		assertThat(rpcrdma.read("$.server.programs[0].name", String.class)).isEqualTo("Greeter");
 		assertThat(rpcrdma.read("$.server.programs[0].program", String.class)).isEqualTo("0x20000800");
-		assertThat(rpcrdma.read("$.server.programs[0].procedures[*].name", List.class)).containsExactly("greet",
-				"slowGreet");
+		List<String> procedures = rpcrdma.read("$.server.programs[0].procedures[*].name");
+		assertThat(procedures).containsExactly("greet", "slowGreet");
 		assertThat(rpcrdma.read("$.server.connections[0].version", Integer.class)).isEqualTo(2);
 		assertThat(rpcrdma.read("$.clients.default.connections[0].version", Integer.class)).isEqualTo(2);
 		assertThat(rpcrdma.read("$.clients.default.connections[0].creditsGranted", Integer.class)).isPositive();

@@ -37,7 +37,9 @@ public final class RpcRdmaRuntimeAutoConfiguration {
 		// A server lifecycle with nothing to export never listens (a client-only application):
 		// only a lifecycle with services is a server that should be serving.
 		return new SuppliedRpcRdmaRuntime(provider::getIfAvailable, pool::getIfAvailable,
-				() -> server.getIfAvailable() != null && !server.getIfAvailable().exportedServices().isEmpty(),
+				() -> Optional.ofNullable(server.getIfAvailable())
+					.map((lifecycle) -> !lifecycle.exportedServices().isEmpty())
+					.orElse(false),
 				() -> Optional.ofNullable(server.getIfAvailable()).flatMap(RpcRdmaServerLifecycle::server),
 				() -> Optional.ofNullable(server.getIfAvailable())
 					.map(RpcRdmaServerLifecycle::exportedServices)
