@@ -1,6 +1,8 @@
 package io.rpcrdma.spring.boot.autoconfigure.metrics;
 
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.observation.ObservationRegistry;
 import io.rpcrdma.service.CallSide;
@@ -17,20 +19,39 @@ import io.rpcrdma.service.ServiceDescriptor;
  */
 public final class ObservationServiceCallObserver implements ServiceCallObserver {
 
+	/** More endpoints than any application configures: past it, new ones are not reported. */
+	private static final int MAX_ENDPOINTS = 1024;
+
 	private final ObservationRegistry registry;
+
+	private final Runnable newClientEndpoint;
+
+	private final Set<String> clientEndpoints = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * @param registry where observations go
 	 */
 	public ObservationServiceCallObserver(ObservationRegistry registry) {
+		this(registry, () -> {
+		});
+	}
+
+	/**
+	 * @param registry where observations go
+	 * @param newClientEndpoint told when a client call to an endpoint not seen before has ended
+	 * (its pool exists by then), so meters of clients created on their first call can be bound
+	 */
+	public ObservationServiceCallObserver(ObservationRegistry registry, Runnable newClientEndpoint) {
 		this.registry = Objects.requireNonNull(registry, "registry");
+		this.newClientEndpoint = Objects.requireNonNull(newClientEndpoint, "newClientEndpoint");
 	}
 
 	@Override
 	public Observation start(CallSide side, ServiceDescriptor service, ProcedureDescriptor procedure,
 			String endpoint) {
+		boolean newEndpoint = side == CallSide.CLIENT && endpoint != null && !this.clientEndpoints.contains(endpoint);
 		if (this.registry.isNoop()) {
-			return Observation.NONE;
+			return newEndpoint ? (outcome, conveyance, failure) -> ended(endpoint) : Observation.NONE;
 		}
 		RpcRdmaCallContext context = new RpcRdmaCallContext(side, service, procedure, endpoint);
 		// The interface's own Observation type shadows Micrometer's here.
@@ -43,7 +64,17 @@ public final class ObservationServiceCallObserver implements ServiceCallObserver
 				observation.error(failure);
 			}
 			observation.stop();
+			if (newEndpoint) {
+				ended(endpoint);
+			}
 		};
+	}
+
+	/** A call to an endpoint not seen before ended: its pool exists now. */
+	private void ended(String endpoint) {
+		if (this.clientEndpoints.size() < MAX_ENDPOINTS && this.clientEndpoints.add(endpoint)) {
+			this.newClientEndpoint.run();
+		}
 	}
 
 }

@@ -29,8 +29,10 @@ import io.rpcrdma.transport.TransportStats;
  * connections conveyed.
  *
  * <p>Meters exist for every configured client from the start (reading 0 until its first call
- * creates its pools). A client created under a name that is not configured gets its meters
- * once every singleton exists, or when {@link #bindNewClients()} is called.
+ * creates its pools). A client created under a name that is not configured (such as
+ * {@code default} for {@code @ImportRpcClients} without a name) gets its meters when
+ * {@link #bindNewClients()} finds its pool: once every singleton exists, and after the first
+ * call to each endpoint ({@link ObservationServiceCallObserver} calls it).
  */
 public final class RpcRdmaClientMetrics implements MeterBinder, SmartInitializingSingleton {
 

@@ -1,5 +1,6 @@
 package io.rpcrdma.spring.boot.autoconfigure.metrics;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -32,8 +33,11 @@ public final class RpcRdmaMetricsAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(ServiceCallObserver.class)
-		ObservationServiceCallObserver rpcrdmaServiceCallObserver(ObservationRegistry registry) {
-			return new ObservationServiceCallObserver(registry);
+		ObservationServiceCallObserver rpcrdmaServiceCallObserver(ObservationRegistry registry,
+				ObjectProvider<RpcRdmaClientMetrics> clientMetrics) {
+			// Pools open on a client's first call: bind their meters once such a call ends.
+			return new ObservationServiceCallObserver(registry,
+					() -> clientMetrics.ifAvailable(RpcRdmaClientMetrics::bindNewClients));
 		}
 
 	}

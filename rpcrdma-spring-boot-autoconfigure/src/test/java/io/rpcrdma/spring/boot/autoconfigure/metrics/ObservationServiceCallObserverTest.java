@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
+import io.rpcrdma.service.CallSide;
 import io.rpcrdma.service.ServiceCallObserver;
 import io.rpcrdma.spring.boot.autoconfigure.fixture.Greeter;
 import io.rpcrdma.spring.boot.autoconfigure.fixture.LoopbackRpcRdma;
@@ -96,10 +98,27 @@ class ObservationServiceCallObserverTest {
 	}
 
 	@Test
+	void theFirstEndedCallToEachEndpointIsReportedOnceEvenWithoutObservationHandlers() {
+		AtomicInteger reported = new AtomicInteger();
+		ObservationServiceCallObserver observer = new ObservationServiceCallObserver(ObservationRegistry.create(),
+				reported::incrementAndGet);
+		this.rpc = new LoopbackRpcRdma(observer, true).startServer();
+		Greeter first = this.rpc.greeter("first");
+		Greeter second = this.rpc.greeter("second");
+
+		assertThat(first.greet("a")).isEqualTo("Hello, a");
+		assertThat(reported).hasValue(1);
+		assertThat(first.greet("b")).isEqualTo("Hello, b");
+		assertThat(reported).as("an endpoint already seen").hasValue(1);
+		assertThat(second.greet("c")).isEqualTo("Hello, c");
+		assertThat(reported).as("both pools reach the same server: one endpoint").hasValue(1);
+	}
+
+	@Test
 	void aNoopRegistryObservesNothing() {
 		ServiceCallObserver observer = new ObservationServiceCallObserver(ObservationRegistry.NOOP);
 
-		assertThat(observer.start(null, null, null, null)).isSameAs(ServiceCallObserver.Observation.NONE);
+		assertThat(observer.start(CallSide.SERVER, null, null, null)).isSameAs(ServiceCallObserver.Observation.NONE);
 	}
 
 }
