@@ -322,8 +322,8 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	}
 
 	/**
-	 * @return connection attempts that failed since the last one that succeeded (0 while
-	 * connecting works)
+	 * @return connection attempts that failed, and connections lost, since the last connection
+	 * was opened (0 while all is well); what the reconnect delay grows with
 	 */
 	public synchronized int consecutiveFailures() {
 		return this.failedAttempts;
