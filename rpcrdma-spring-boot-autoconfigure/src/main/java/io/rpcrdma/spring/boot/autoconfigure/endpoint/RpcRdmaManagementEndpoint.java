@@ -210,7 +210,7 @@ public final class RpcRdmaManagementEndpoint {
 	/**
 	 * One client endpoint.
 	 * @param endpoint the server it calls
-	 * @param consecutiveFailures connection attempts failed since the last that succeeded
+	 * @param consecutiveFailures failed connection attempts and lost connections since a connection last opened
 	 * @param lastError why the last failed attempt failed, {@code null} if none did
 	 * @param retries idempotent calls sent again on another connection
 	 * @param connections its open connections

@@ -81,7 +81,7 @@ public final class RpcRdmaClientMetrics implements MeterBinder, SmartInitializin
 		gauge(registry, "rpcrdma.client.connections", tags, name,
 				(pool) -> pool.connections().stream().filter(RpcClient::isOpen).count(), "Connections open now");
 		gauge(registry, "rpcrdma.client.connect.failures", tags, name, RpcClientPool::consecutiveFailures,
-				"Connection attempts failed since the last that succeeded, summed over the client's addresses");
+				"Failed connection attempts and lost connections since a connection last opened, summed over the client's addresses");
 		gauge(registry, "rpcrdma.client.credits.granted", tags, name,
 				(pool) -> credits(pool).stream().mapToInt(CreditWindow::limit).sum(),
 				"Credits the servers granted to the pool's connections (RFC 8166 §3.3.1)");
