@@ -1,5 +1,7 @@
 package io.rpcrdma.spring.boot.autoconfigure.metrics;
 
+import java.util.concurrent.CompletableFuture;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -35,9 +37,10 @@ public final class RpcRdmaMetricsAutoConfiguration {
 		@ConditionalOnMissingBean(ServiceCallObserver.class)
 		ObservationServiceCallObserver rpcrdmaServiceCallObserver(ObservationRegistry registry,
 				ObjectProvider<RpcRdmaClientMetrics> clientMetrics) {
-			// Pools open on a client's first call: bind their meters once such a call ends.
-			return new ObservationServiceCallObserver(registry,
-					() -> clientMetrics.ifAvailable(RpcRdmaClientMetrics::bindNewClients));
+			// Pools open on a client's first call: bind their meters once such a call ends, off
+			// the completion thread the call ended on (registering meters takes locks).
+			return new ObservationServiceCallObserver(registry, () -> CompletableFuture
+				.runAsync(() -> clientMetrics.ifAvailable(RpcRdmaClientMetrics::bindNewClients)));
 		}
 
 	}
