@@ -235,6 +235,13 @@ public final class RpcDispatcher {
 	}
 
 	/**
+	 * @return the duplicate request cache's counters, empty when the dispatcher has none
+	 */
+	public Optional<DuplicateRequestCacheStats> duplicateRequestCacheStats() {
+		return (this.cache != null) ? Optional.of(this.cache.stats()) : Optional.empty();
+	}
+
+	/**
 	 * @return counters since creation
 	 */
 	public Stats stats() {

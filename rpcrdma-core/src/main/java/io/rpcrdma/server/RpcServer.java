@@ -24,7 +24,9 @@ import io.rpcrdma.transport.InboundCall;
 import io.rpcrdma.transport.OutboundReply;
 import io.rpcrdma.transport.ReplySender;
 import io.rpcrdma.transport.RpcRdmaServer;
+import io.rpcrdma.transport.RpcRdmaServerConnection;
 import io.rpcrdma.transport.TransportConfig;
+import io.rpcrdma.transport.TransportStats;
 import io.rpcrdma.verbs.RdmaProvider;
 
 /**
@@ -201,6 +203,24 @@ public final class RpcServer implements AutoCloseable {
 	/** @return the listening transport, for its connections and their {@code TransportStats} */
 	public RpcRdmaServer transport() {
 		return this.transport;
+	}
+
+	/**
+	 * @return the live connections, for health and management output (read their state; the
+	 * server owns them)
+	 */
+	public List<RpcRdmaServerConnection> connections() {
+		return this.transport.connections();
+	}
+
+	/** @return the credits all connections share (RFC 8166 §3.3.1) */
+	public CreditBudget creditBudget() {
+		return this.transport.budget();
+	}
+
+	/** @return what every connection conveyed so far, closed ones included */
+	public TransportStats transportStats() {
+		return this.transport.stats();
 	}
 
 	/** @return the dispatcher, for its statistics and in-flight count */

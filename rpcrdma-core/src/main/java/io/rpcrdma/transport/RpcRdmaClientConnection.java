@@ -431,8 +431,8 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		if (pc == null || !pc.sent()) {
 			return;
 		}
-		if (header instanceof RdmaErrorHeader) {
-			this.counters.rdmaErrorsReceived.increment();
+		if (header instanceof RdmaErrorHeader error) {
+			this.counters.errorReceived(error);
 		}
 		else {
 			// draft-cel-nfsv4-rpcrdma-version-two §5: only a non-error message reports the
