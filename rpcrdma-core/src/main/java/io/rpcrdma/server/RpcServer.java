@@ -87,7 +87,7 @@ public final class RpcServer implements AutoCloseable {
 		});
 		try {
 			this.transport = RpcRdmaServer.listen(config.provider(), config.pool(), config.bindAddress(),
-					config.transport(), new CreditBudget(Math.max(1, config.transport().creditsGranted()) * 1024,
+					config.transport(), new CreditBudget(config.effectiveCreditBudget(),
 							config.transport().creditsGranted()),
 					this.delivery, this::onCall);
 		}
@@ -318,10 +318,13 @@ public final class RpcServer implements AutoCloseable {
 	 * @param drcEntries the most cached replies in all
 	 * @param drcTtl how long a cached reply is kept
 	 * @param gracePeriod how long {@link RpcServer#close()} lets running calls finish
+	 * @param creditBudget the credits all connections share (RFC 8166 §3.3.1: a server bounds
+	 * what its receive buffers can absorb); 0 for {@link #DEFAULT_BUDGET_CONNECTIONS} connections'
+	 * worth of {@link TransportConfig#creditsGranted()}
 	 */
 	public record Config(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress bindAddress,
 			TransportConfig transport, ExecutorSpec executor, boolean duplicateRequestCache, int drcEntriesPerClient,
-			int drcEntries, Duration drcTtl, Duration gracePeriod) {
+			int drcEntries, Duration drcTtl, Duration gracePeriod, int creditBudget) {
 
 		/** Validates. */
 		public Config {
@@ -335,6 +338,48 @@ public final class RpcServer implements AutoCloseable {
 			if (duplicateRequestCache && (drcEntriesPerClient < 1 || drcEntries < drcEntriesPerClient)) {
 				throw new IllegalArgumentException("DRC bounds must be positive with drcEntries >= drcEntriesPerClient");
 			}
+			if (creditBudget < 0 || (creditBudget > 0 && creditBudget < transport.creditsGranted())) {
+				throw new IllegalArgumentException("creditBudget must be 0 (the default) or at least the " + transport.creditsGranted()
+						+ " credits one connection is granted, got " + creditBudget);
+			}
+		}
+
+		/** Connections' worth of credits in the default budget. */
+		public static final int DEFAULT_BUDGET_CONNECTIONS = 1024;
+
+		/**
+		 * Settings without an explicit credit budget.
+		 * @param provider the RDMA provider
+		 * @param pool registered memory
+		 * @param bindAddress where to listen
+		 * @param transport the RPC-over-RDMA settings
+		 * @param executor how handlers run
+		 * @param duplicateRequestCache whether to use a duplicate request cache
+		 * @param drcEntriesPerClient the most cached replies per client key
+		 * @param drcEntries the most cached replies in all
+		 * @param drcTtl how long a cached reply is kept
+		 * @param gracePeriod how long running calls may finish at shutdown
+		 */
+		public Config(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress bindAddress,
+				TransportConfig transport, ExecutorSpec executor, boolean duplicateRequestCache, int drcEntriesPerClient,
+				int drcEntries, Duration drcTtl, Duration gracePeriod) {
+			this(provider, pool, bindAddress, transport, executor, duplicateRequestCache, drcEntriesPerClient, drcEntries,
+					drcTtl, gracePeriod, 0);
+		}
+
+		/** @return the credit budget in force: the configured one, or the default */
+		public int effectiveCreditBudget() {
+			return (this.creditBudget > 0) ? this.creditBudget
+					: Math.max(1, this.transport.creditsGranted()) * DEFAULT_BUDGET_CONNECTIONS;
+		}
+
+		/**
+		 * @param value the credits all connections share, 0 for the default
+		 * @return a copy with it
+		 */
+		public Config withCreditBudget(int value) {
+			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, value);
 		}
 
 		/**
@@ -348,7 +393,7 @@ public final class RpcServer implements AutoCloseable {
 		public static Config defaults(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress bindAddress) {
 			return new Config(provider, pool, bindAddress, TransportConfig.defaults(),
 					new ExecutorSpec(ExecutorKind.BOUNDED_POOL, 4, 64), true, 256, 8192, Duration.ofMinutes(2),
-					Duration.ofSeconds(10));
+					Duration.ofSeconds(10), 0);
 		}
 
 		/**
@@ -357,7 +402,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withTransport(TransportConfig value) {
 			return new Config(this.provider, this.pool, this.bindAddress, value, this.executor,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, this.creditBudget);
 		}
 
 		/**
@@ -366,7 +411,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withExecutor(ExecutorSpec value) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, value,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, this.creditBudget);
 		}
 
 		/**
@@ -378,7 +423,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withDuplicateRequestCache(boolean enabled, int perClient, int total, Duration ttl) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor, enabled,
-					perClient, total, ttl, this.gracePeriod);
+					perClient, total, ttl, this.gracePeriod, this.creditBudget);
 		}
 
 		/**
@@ -387,7 +432,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withGracePeriod(Duration value) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, value);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, value, this.creditBudget);
 		}
 
 	}
