@@ -112,7 +112,14 @@ public class SmallCallBenchmark {
 
 	@TearDown(Level.Trial)
 	public void close() throws Exception {
+		List<java.util.concurrent.CompletableFuture<Void>> closing = new java.util.ArrayList<>();
+		for (RpcClient client : this.clients.connections()) {
+			closing.add(client.closeFuture());
+		}
 		this.clients.close();
+		// The connections give their receive buffers back as they close; only then the pool.
+		java.util.concurrent.CompletableFuture.allOf(closing.toArray(java.util.concurrent.CompletableFuture[]::new))
+			.get(10, TimeUnit.SECONDS);
 		this.pool.close();
 		this.provider.close();
 		if (this.inJvm != null) {

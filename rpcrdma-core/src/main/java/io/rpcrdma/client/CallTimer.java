@@ -3,7 +3,6 @@ package io.rpcrdma.client;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -44,8 +43,9 @@ public interface CallTimer {
 	}
 
 	/**
-	 * @return a timer on one shared daemon thread, {@code rpcrdma-call-timer}, that forgets
-	 * cancelled deadlines at once so cancelled calls leave nothing behind
+	 * @return a timer on one shared daemon thread, {@code rpcrdma-call-timer}: a timing wheel
+	 * ({@link DeadlineWheel}, resolution 5 ms, never early) that forgets cancelled deadlines at
+	 * once, so cancelled calls leave nothing behind
 	 */
 	static CallTimer shared() {
 		return SharedTimer.INSTANCE;
@@ -56,17 +56,7 @@ public interface CallTimer {
 /** The process-wide timer thread. */
 final class SharedTimer {
 
-	static final CallTimer INSTANCE;
-
-	static {
-		ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = new Thread(task, "rpcrdma-call-timer");
-			thread.setDaemon(true);
-			return thread;
-		});
-		scheduler.setRemoveOnCancelPolicy(true);
-		INSTANCE = CallTimer.of(scheduler);
-	}
+	static final CallTimer INSTANCE = new DeadlineWheel("rpcrdma-call-timer");
 
 	private SharedTimer() {
 	}

@@ -49,6 +49,14 @@ public final class RetryPolicy {
 	}
 
 	/**
+	 * @param idempotent whether the procedure may execute twice
+	 * @return whether a call of this kind may ever be sent a second time under this policy
+	 */
+	public boolean mayRetry(boolean idempotent) {
+		return idempotent && this.maxAttempts > 1;
+	}
+
+	/**
 	 * @param failure why the attempt failed
 	 * @param idempotent whether the procedure may execute twice
 	 * @return whether the failure is of a kind worth retrying for such a call

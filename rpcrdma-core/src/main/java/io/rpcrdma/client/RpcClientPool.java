@@ -229,22 +229,68 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
 			CallShape shape, boolean idempotent, Duration timeout) {
 		Objects.requireNonNull(shape, "shape");
-		return this.config.retry().execute((remaining) -> {
-			long start = System.nanoTime();
-			return acquire(remaining).thenCompose((client) -> {
-				Duration left = remaining.minusNanos(System.nanoTime() - start);
-				CompletableFuture<ReceivedReply> reply;
-				try {
-					reply = client.call(program, version, procedure, arguments, shape,
-							left.isNegative() ? Duration.ofMillis(1) : left);
-				}
-				catch (RuntimeException ex) {
-					reply = CompletableFuture.failedFuture(ex);
-				}
-				reply.whenComplete((ignored, error) -> finished(client));
-				return reply;
-			});
-		}, idempotent, timeout, this.timer, System::nanoTime, this.countRetry);
+		if (!this.config.retry().mayRetry(idempotent)) {
+			// Nothing to retry: one attempt, without the retry policy's bookkeeping.
+			return attempt(program, version, procedure, arguments, shape, timeout);
+		}
+		return this.config.retry()
+			.execute((remaining) -> attempt(program, version, procedure, arguments, shape, remaining), idempotent, timeout,
+					this.timer, System::nanoTime, this.countRetry);
+	}
+
+	/** One attempt: on the best open connection at once when there is one, else once one opens. */
+	private CompletableFuture<ReceivedReply> attempt(int program, int version, int procedure, CallBody arguments,
+			CallShape shape, Duration remaining) {
+		RpcClient ready = acquireNow();
+		if (ready != null) {
+			return callOn(ready, program, version, procedure, arguments, shape, remaining);
+		}
+		long start = System.nanoTime();
+		return acquire(remaining).thenCompose((client) -> {
+			Duration left = remaining.minusNanos(System.nanoTime() - start);
+			return callOn(client, program, version, procedure, arguments, shape,
+					left.isNegative() ? Duration.ofMillis(1) : left);
+		});
+	}
+
+	private CompletableFuture<ReceivedReply> callOn(RpcClient client, int program, int version, int procedure,
+			CallBody arguments, CallShape shape, Duration timeout) {
+		CompletableFuture<ReceivedReply> reply;
+		try {
+			reply = client.call(program, version, procedure, arguments, shape, timeout);
+		}
+		catch (RuntimeException ex) {
+			reply = CompletableFuture.failedFuture(ex);
+		}
+		reply.whenComplete((ignored, error) -> finished(client));
+		return reply;
+	}
+
+	/**
+	 * The open connection with the most free credits, marked busy, or {@code null} if none is
+	 * open (or the pool is closed); opens another when every open one has used its credits.
+	 */
+	private synchronized RpcClient acquireNow() {
+		if (this.closed) {
+			return null;
+		}
+		RpcClient best = null;
+		long bestFree = Long.MIN_VALUE;
+		for (int i = 0; i < this.open.size(); i++) {
+			RpcClient client = this.open.get(i);
+			long free = freeCredits(client);
+			if (client.isOpen() && free > bestFree) {
+				best = client;
+				bestFree = free;
+			}
+		}
+		if (best != null) {
+			if (bestFree <= 0 && this.open.size() + this.connecting < this.config.maxConnections()) {
+				startConnecting();
+			}
+			busy(best);
+		}
+		return best;
 	}
 
 	private CompletableFuture<RpcClient> acquire(Duration wait) {
@@ -253,20 +299,8 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			if (this.closed) {
 				return CompletableFuture.failedFuture(new PoolExhaustedException("The pool for " + this.endpoint + " is closed"));
 			}
-			RpcClient best = null;
-			long bestFree = Long.MIN_VALUE;
-			for (RpcClient client : this.open) {
-				long free = freeCredits(client);
-				if (client.isOpen() && free > bestFree) {
-					best = client;
-					bestFree = free;
-				}
-			}
+			RpcClient best = acquireNow();
 			if (best != null) {
-				if (bestFree <= 0 && this.open.size() + this.connecting < this.config.maxConnections()) {
-					startConnecting();
-				}
-				busy(best);
 				return CompletableFuture.completedFuture(best);
 			}
 			if (this.waiters.size() >= this.config.maxWaiting()) {

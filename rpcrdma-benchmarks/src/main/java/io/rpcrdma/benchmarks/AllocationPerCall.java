@@ -1,0 +1,69 @@
+package io.rpcrdma.benchmarks;
+
+import java.lang.management.ManagementFactory;
+import java.util.Locale;
+
+/**
+ * Bytes allocated per small call on the client, counted exactly rather than sampled: the
+ * server runs in a child JVM ({@link SmallCallBenchmark} with {@code server=process}), and
+ * the JVM's per-thread allocation counters of every thread in this one are read before and
+ * after a run of calls, after a warm-up that lets the JIT finish. {@code -prof gc} in JMH
+ * gives the same figure but with a wide error at this call rate.
+ * <pre>
+ * java -cp rpcrdma-benchmarks/target/rpcrdma-benchmarks.jar io.rpcrdma.benchmarks.AllocationPerCall
+ * </pre>
+ */
+public final class AllocationPerCall {
+
+	private AllocationPerCall() {
+	}
+
+	/**
+	 * @param args optional: the number of measured calls (default 20000)
+	 * @throws Exception if the server cannot be started or a call fails
+	 */
+	public static void main(String[] args) throws Exception {
+		int calls = (args.length > 0) ? Integer.parseInt(args[0]) : 20_000;
+		SmallCallBenchmark benchmark = new SmallCallBenchmark();
+		benchmark.server = "process";
+		benchmark.connect();
+		try {
+			for (int i = 0; i < 3 * calls; i++) {
+				benchmark.rpcCall();
+				benchmark.serviceCall();
+			}
+			long rpc = measure(calls, benchmark::rpcCall);
+			long service = measure(calls, benchmark::serviceCall);
+			System.out.printf(Locale.ROOT, "client bytes per call: rpcCall %d, serviceCall %d (%d calls each)%n", rpc,
+					service, calls);
+		}
+		finally {
+			benchmark.close();
+		}
+	}
+
+	private static long measure(int calls, Call call) throws Exception {
+		long before = allocatedByAllThreads();
+		for (int i = 0; i < calls; i++) {
+			call.run();
+		}
+		return (allocatedByAllThreads() - before) / calls;
+	}
+
+	private static long allocatedByAllThreads() {
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+		long total = 0;
+		for (long allocated : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
+			total += Math.max(0, allocated);
+		}
+		return total;
+	}
+
+	@FunctionalInterface
+	private interface Call {
+
+		void run() throws Exception;
+
+	}
+
+}
