@@ -44,7 +44,7 @@ import io.rpcrdma.verbs.RdmaProvider;
  * transport hands it over) is kept referenced until the dispatch outcome completes.
  *
  * <p>{@link #shutdown(Duration)} stops accepting connections, lets running calls finish for
- * the grace period (new calls are answered SYSTEM_ERR at once), then closes every connection; the clients' pending
+ * the grace period (new calls are dropped), then closes every connection; the clients' pending
  * calls then fail with {@code io.rpcrdma.client.ConnectionLostException}.
  */
 public final class RpcServer implements AutoCloseable {
@@ -158,7 +158,7 @@ public final class RpcServer implements AutoCloseable {
 			// Keeps the message reachable until the dispatcher is done reading it.
 			Objects.requireNonNull(message);
 			if (error != null || result != DispatchOutcome.REPLIED && result != DispatchOutcome.REPLIED_FROM_CACHE
-					&& result != DispatchOutcome.REJECTED_OVERLOADED && result != DispatchOutcome.REJECTED_SHUTTING_DOWN) {
+					&& result != DispatchOutcome.REJECTED_OVERLOADED) {
 				sender.drop();
 			}
 		});
@@ -231,7 +231,7 @@ public final class RpcServer implements AutoCloseable {
 
 	/**
 	 * Shuts down gracefully: stops accepting connections, waits up to {@code grace} for running
-	 * calls (calls arriving meanwhile are answered SYSTEM_ERR at once, without running), then closes every connection and the
+	 * calls (calls arriving meanwhile are dropped), then closes every connection and the
 	 * executors. Idempotent.
 	 * @param grace how long running calls may take
 	 * @return completes with the report of calls still running when the grace period ended
