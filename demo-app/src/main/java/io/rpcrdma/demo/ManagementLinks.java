@@ -1,0 +1,71 @@
+package io.rpcrdma.demo;
+
+import java.io.PrintStream;
+import java.util.List;
+
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.context.ApplicationContext;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.Environment;
+import org.springframework.stereotype.Component;
+
+/**
+ * The actuator URLs to open once the demo serves: health, metrics and, when the starter's
+ * actuator support is on the class path, the {@code rpcrdma} endpoint.
+ */
+@Component
+public class ManagementLinks {
+
+	private final ApplicationContext context;
+
+	private final Environment environment;
+
+	ManagementLinks(ApplicationContext context, Environment environment) {
+		this.context = context;
+		this.environment = environment;
+	}
+
+	/**
+	 * @return the URLs, empty when no HTTP server runs (client mode, tests)
+	 */
+	public List<String> urls() {
+		String port = this.environment.getProperty("local.management.port",
+				this.environment.getProperty("local.server.port"));
+		if (port == null) {
+			return List.of();
+		}
+		String host = this.environment.getProperty("server.address", "127.0.0.1");
+		String base = "http://" + host + ":" + port + this.environment.getProperty("management.endpoints.web.base-path",
+				"/actuator");
+		if (hasEndpoint("rpcrdma")) {
+			return List.of(base + "/health", base + "/metrics", base + "/rpcrdma");
+		}
+		return List.of(base + "/health", base + "/metrics");
+	}
+
+	void print(PrintStream out) {
+		List<String> urls = urls();
+		if (urls.isEmpty()) {
+			return;
+		}
+		out.println("Actuator:");
+		for (String url : urls) {
+			out.println("  " + url);
+		}
+		if (!hasEndpoint("rpcrdma")) {
+			out.println("  (/actuator/rpcrdma appears once the starter's actuator support is on the class path)");
+		}
+	}
+
+	private boolean hasEndpoint(String id) {
+		for (String name : this.context.getBeanNamesForAnnotation(Endpoint.class)) {
+			Class<?> type = this.context.getType(name);
+			Endpoint endpoint = (type != null) ? AnnotatedElementUtils.findMergedAnnotation(type, Endpoint.class) : null;
+			if (endpoint != null && id.equals(endpoint.id())) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+}
