@@ -96,8 +96,9 @@ public class DemoRunner {
 			return ErrorMessages.FAILED;
 		}
 		this.out.println("Object store served over " + this.provider.name() + " at " + address.get());
-		this.out.println("Clients: ./mvnw -q -pl demo-app spring-boot:run -Dspring-boot.run.arguments=\""
-				+ "--spring.profiles.active=client --rpcrdma.client.store.address=<this host>:" + port() + "\"");
+		this.out.println("Call it from another process or host with: ./mvnw -q -pl demo-app -am spring-boot:run "
+				+ "-Dspring-boot.run.arguments=\"--spring.profiles.active=client --rpcrdma.client.store.address=<this host>:"
+				+ port() + "\"");
 		this.links.print(this.out);
 		return 0;
 	}
@@ -176,7 +177,8 @@ public class DemoRunner {
 	private Optional<String> storeAddress() {
 		return Optional.ofNullable(this.server.getIfAvailable())
 			.flatMap(RpcRdmaServerLifecycle::localAddress)
-			.map((address) -> address.getHostString() + ":" + address.getPort());
+			.map((address) -> ((address.getAddress() != null && address.getAddress().isAnyLocalAddress()) ? "0.0.0.0"
+					: address.getHostString()) + ":" + address.getPort());
 	}
 
 	private int port() {

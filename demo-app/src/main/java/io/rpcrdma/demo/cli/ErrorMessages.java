@@ -73,8 +73,8 @@ public final class ErrorMessages {
 	 * @return the line saying the store cannot be reached and what to check
 	 */
 	public static String unreachable(String address, String reason) {
-		return "Cannot reach the object store at " + address + " (" + reason + "). Is the server running? Start it with "
-				+ "--spring.profiles.active=server, or point rpcrdma.client.store.address=host:port at a running one.";
+		return "Cannot reach the object store at " + address + ": " + reason + ". Is the server running? Start one with "
+				+ "--spring.profiles.active=server, or set rpcrdma.client.store.address=host:port to a running one.";
 	}
 
 	private static Throwable unwrap(Throwable failure) {

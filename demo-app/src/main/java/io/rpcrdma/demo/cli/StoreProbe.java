@@ -69,12 +69,9 @@ public final class StoreProbe {
 	}
 
 	private static String reason(Throwable cause) {
-		Throwable root = cause;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
-		String message = (root.getMessage() != null) ? root.getMessage() : root.getClass().getSimpleName();
-		return (root == cause) ? message : cause.getMessage() + ": " + message;
+		String message = (cause.getMessage() != null) ? cause.getMessage() : cause.getClass().getSimpleName();
+		// The transport's messages end with their own hint; keep the sentence whole.
+		return message.endsWith(".") ? message.substring(0, message.length() - 1) : message;
 	}
 
 }
