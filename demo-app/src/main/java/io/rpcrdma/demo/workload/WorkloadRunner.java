@@ -205,6 +205,7 @@ public final class WorkloadRunner {
 				int largest = this.plan.largestObject();
 				size = largest / 2 + this.random.nextInt(largest - largest / 2 + 1);
 			}
+			size = Math.min(size, this.plan.largestObject());
 			ByteBuffer contents = ByteBuffer.wrap(this.source, this.random.nextInt(4096), size);
 			long crc = ObjectStoreService.crc32c(contents);
 			long start = System.nanoTime();
