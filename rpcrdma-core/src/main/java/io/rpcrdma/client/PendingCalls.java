@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
 
 /**
  * The calls on one connection that await replies: xid → {@link PendingCall}, matched when
@@ -108,8 +109,8 @@ public final class PendingCalls<R> {
 		int xid;
 		do {
 			xid = this.xids.next();
-			entry = new Entry<>(new PendingCall<>(new RemoteCall(this.endpoint, xid, program, version, procedure, name),
-					new CompletableFuture<>()));
+			entry = new Entry<>(this, new PendingCall<>(new RemoteCall(this.endpoint, xid, program, version, procedure, name),
+					new CompletableFuture<>()), timeout);
 		}
 		while (this.calls.putIfAbsent(xid, entry) != null);
 		Entry<R> registered = entry;
@@ -119,20 +120,10 @@ public final class PendingCalls<R> {
 			remove(registered);
 			throw new ConnectionLostException(registered.call.call(), lostCause);
 		}
-		registered.call.reply().whenComplete((reply, failure) -> {
-			remove(registered);
-			CallTimer.Timeout deadline = registered.deadline;
-			if (deadline != null) {
-				deadline.cancel();
-			}
-		});
+		// The entry is its own completion action and deadline task: no lambda per call.
+		registered.call.reply().whenComplete(registered);
 		if (!registered.call.reply().isDone()) {
-			registered.deadline = this.timer.schedule(timeout, () -> {
-				if (remove(registered) && registered.call.reply()
-					.completeExceptionally(new CallTimeoutException(registered.call.call(), timeout))) {
-					this.timeouts.increment();
-				}
-			});
+			registered.deadline = this.timer.schedule(timeout, registered);
 			if (registered.call.reply().isDone()) {
 				registered.deadline.cancel();
 			}
@@ -241,14 +232,43 @@ public final class PendingCalls<R> {
 		return false;
 	}
 
-	private static final class Entry<R> {
+	/**
+	 * One call in the table: its completion action (leave the table, cancel the deadline) and
+	 * its deadline task (fail with {@link CallTimeoutException}).
+	 */
+	private static final class Entry<R> implements Runnable, BiConsumer<R, Throwable> {
+
+		final PendingCalls<R> table;
 
 		final PendingCall<R> call;
 
+		final Duration timeout;
+
 		volatile CallTimer.Timeout deadline;
 
-		Entry(PendingCall<R> call) {
+		Entry(PendingCalls<R> table, PendingCall<R> call, Duration timeout) {
+			this.table = table;
 			this.call = call;
+			this.timeout = timeout;
+		}
+
+		/** The deadline passed. */
+		@Override
+		public void run() {
+			if (this.table.remove(this) && this.call.reply().completeExceptionally(new CallTimeoutException(this.call.call(),
+					this.timeout))) {
+				this.table.timeouts.increment();
+			}
+		}
+
+		/** The call completed, one way or another. */
+		@Override
+		public void accept(R reply, Throwable failure) {
+			this.table.remove(this);
+			CallTimer.Timeout scheduled = this.deadline;
+			if (scheduled != null) {
+				scheduled.cancel();
+			}
 		}
 
 	}

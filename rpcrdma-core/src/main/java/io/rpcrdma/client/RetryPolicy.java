@@ -22,6 +22,9 @@ public final class RetryPolicy {
 	private static final RetryPolicy NONE = new RetryPolicy(1, new Backoff(Duration.ZERO, Duration.ZERO, 1.0, 0.0,
 			java.util.random.RandomGenerator.getDefault()));
 
+	private static final Runnable NO_RETRY_LISTENER = () -> {
+	};
+
 	private final int maxAttempts;
 
 	private final Backoff backoff;
@@ -83,14 +86,33 @@ public final class RetryPolicy {
 	 */
 	public <T> CompletableFuture<T> execute(Function<Duration, CompletableFuture<T>> attempt, boolean idempotent,
 			Duration timeout, CallTimer timer, LongSupplier nanoClock) {
+		return execute(attempt, idempotent, timeout, timer, nanoClock, NO_RETRY_LISTENER);
+	}
+
+	/**
+	 * Runs a call with retries, telling {@code onRetry} each time an attempt after the first is
+	 * scheduled (for retry counters).
+	 * @param <T> the result
+	 * @param attempt sends one attempt given the time left until the deadline, and returns its
+	 * result
+	 * @param idempotent whether the procedure may execute twice
+	 * @param timeout the call's overall deadline, from now
+	 * @param timer waits out the delays
+	 * @param nanoClock the clock the deadline is measured on
+	 * @param onRetry told of each retry; must be cheap and must not block
+	 * @return the first successful result, or the last failure
+	 */
+	public <T> CompletableFuture<T> execute(Function<Duration, CompletableFuture<T>> attempt, boolean idempotent,
+			Duration timeout, CallTimer timer, LongSupplier nanoClock, Runnable onRetry) {
+		Objects.requireNonNull(onRetry, "onRetry");
 		long deadline = nanoClock.getAsLong() + timeout.toNanos();
 		CompletableFuture<T> result = new CompletableFuture<>();
-		run(attempt, idempotent, deadline, timer, nanoClock, 1, result);
+		run(attempt, idempotent, deadline, timer, nanoClock, 1, result, onRetry);
 		return result;
 	}
 
 	private <T> void run(Function<Duration, CompletableFuture<T>> attempt, boolean idempotent, long deadline,
-			CallTimer timer, LongSupplier nanoClock, int number, CompletableFuture<T> result) {
+			CallTimer timer, LongSupplier nanoClock, int number, CompletableFuture<T> result, Runnable onRetry) {
 		if (result.isDone()) {
 			return;
 		}
@@ -115,7 +137,9 @@ public final class RetryPolicy {
 				result.completeExceptionally(unwrap(failure));
 			}
 			else {
-				timer.schedule(delay.get(), () -> run(attempt, idempotent, deadline, timer, nanoClock, number + 1, result));
+				onRetry.run();
+				timer.schedule(delay.get(),
+						() -> run(attempt, idempotent, deadline, timer, nanoClock, number + 1, result, onRetry));
 			}
 		});
 	}

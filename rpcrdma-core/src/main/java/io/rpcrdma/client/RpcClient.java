@@ -130,35 +130,45 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-		OutboundCall outbound;
-		try {
-			ByteBuffer buffer = ByteBuffer.allocate(shape.maxCallSize());
-			XdrEncoder encoder = new XdrEncoder(buffer);
-			RpcMessageCodec.encodeCall(RpcCall.of(call.xid(), program, version, procedure), encoder);
-			int header = encoder.position();
-			arguments.write(encoder);
-			List<DdpRange> items = new ArrayList<>(shape.argumentItems().size());
-			for (DdpRange item : shape.argumentItems()) {
-				items.add(new DdpRange(header + item.offset(), item.length()));
-			}
-			List<RegisteredItem> registered = shape.registeredArguments().isEmpty() ? List.of()
-					: new ArrayList<>(shape.registeredArguments().size());
-			for (RegisteredItem item : shape.registeredArguments()) {
-				registered.add(new RegisteredItem(header + item.offset(), item.buffer(), item.length()));
-			}
-			outbound = new OutboundCall(buffer.flip(), items, shape.writeChunkSizes(), shape.maxReplySize(),
-					registered);
-		}
-		catch (RuntimeException ex) {
-			this.pending.fail(call.xid(), ex);
-			return call.reply();
-		}
 		CompletableFuture<InboundReply> sent;
+		CallScratch scratch = CallScratch.acquire(shape.maxCallSize());
 		try {
-			sent = this.transport.call(outbound);
+			OutboundCall outbound;
+			try {
+				XdrEncoder encoder = (scratch != null) ? scratch.encoder(shape.maxCallSize())
+						: new XdrEncoder(ByteBuffer.allocate(shape.maxCallSize()));
+				RpcMessageCodec.encodeCall(RpcCall.of(call.xid(), program, version, procedure), encoder);
+				int header = encoder.position();
+				arguments.write(encoder);
+				List<DdpRange> items = shape.argumentItems().isEmpty() ? List.of()
+						: new ArrayList<>(shape.argumentItems().size());
+				for (DdpRange item : shape.argumentItems()) {
+					items.add(new DdpRange(header + item.offset(), item.length()));
+				}
+				List<RegisteredItem> registered = shape.registeredArguments().isEmpty() ? List.of()
+						: new ArrayList<>(shape.registeredArguments().size());
+				for (RegisteredItem item : shape.registeredArguments()) {
+					registered.add(new RegisteredItem(header + item.offset(), item.buffer(), item.length()));
+				}
+				outbound = new OutboundCall(encoder.buffer().flip(), items, shape.writeChunkSizes(), shape.maxReplySize(),
+						registered);
+			}
+			catch (RuntimeException ex) {
+				this.pending.fail(call.xid(), ex);
+				return call.reply();
+			}
+			try {
+				// The transport copies the message before returning, so the scratch is free after.
+				sent = this.transport.call(outbound);
+			}
+			catch (RuntimeException ex) {
+				sent = CompletableFuture.failedFuture(ex);
+			}
 		}
-		catch (RuntimeException ex) {
-			sent = CompletableFuture.failedFuture(ex);
+		finally {
+			if (scratch != null) {
+				scratch.release();
+			}
 		}
 		sent.whenComplete((reply, error) -> {
 			if (error == null) {

@@ -10,13 +10,17 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
+
 
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.transport.CreditWindow;
 import io.rpcrdma.transport.RpcRdmaClientConnection;
 import io.rpcrdma.transport.TransportConfig;
+import io.rpcrdma.transport.TransportStats;
 import io.rpcrdma.verbs.RdmaProvider;
 
 /**
@@ -55,6 +59,8 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private int failedAttempts;
 
+	private Throwable lastFailure;
+
 	private boolean closed;
 
 	/** Calls on each open connection and when it last finished one, under the lock. */
@@ -63,6 +69,13 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	private final LongSupplier clock;
 
 	private CallTimer.Timeout sweep;
+
+	/** What lost connections conveyed, so the pool's totals never go backwards. */
+	private TransportStats retired = TransportStats.ZERO;
+
+	private final LongAdder retries = new LongAdder();
+
+	private final Runnable countRetry = this.retries::increment;
 
 	/**
 	 * Opens a connection to the endpoint.
@@ -231,7 +244,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 				reply.whenComplete((ignored, error) -> finished(client));
 				return reply;
 			});
-		}, idempotent, timeout, this.timer, System::nanoTime);
+		}, idempotent, timeout, this.timer, System::nanoTime, this.countRetry);
 	}
 
 	private CompletableFuture<RpcClient> acquire(Duration wait) {
@@ -312,6 +325,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			this.connecting--;
 			if (error != null) {
 				this.failedAttempts++;
+				this.lastFailure = error;
 				if (!this.closed && (!this.waiters.isEmpty() || this.open.size() < this.config.minConnections())) {
 					Duration delay = this.config.reconnect().delay(this.failedAttempts);
 					this.connecting++;
@@ -357,7 +371,11 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	private void lost(RpcClient client) {
 		synchronized (this) {
 			this.usage.remove(client);
-			if (!this.open.remove(client) || this.closed) {
+			if (!this.open.remove(client)) {
+				return;
+			}
+			this.retired = this.retired.plus(client.transport().stats());
+			if (this.closed) {
 				return;
 			}
 			if (this.open.size() + this.connecting < this.config.minConnections()) {
@@ -452,6 +470,33 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		return List.copyOf(this.open);
 	}
 
+	/**
+	 * @return connection attempts that failed, and connections lost, since the last connection
+	 * was opened (0 while all is well); what the reconnect delay grows with
+	 */
+	public synchronized int consecutiveFailures() {
+		return this.failedAttempts;
+	}
+
+	/** @return why the last failed connection attempt failed, if one ever did */
+	public synchronized Optional<Throwable> lastFailure() {
+		return Optional.ofNullable(this.lastFailure);
+	}
+
+	/** @return the calls sent again on another connection so far (idempotent calls only) */
+	public long retries() {
+		return this.retries.sum();
+	}
+
+	/** @return what every connection of the pool conveyed so far, lost ones included */
+	public synchronized TransportStats transportStats() {
+		TransportStats total = this.retired;
+		for (RpcClient client : this.open) {
+			total = total.plus(client.transport().stats());
+		}
+		return total;
+	}
+
 	/** @return the server, as named in exceptions */
 	@Override
 	public String endpoint() {
@@ -478,6 +523,11 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		}
 		for (RpcClient client : clients) {
 			client.close();
+		}
+		synchronized (this) {
+			for (RpcClient client : clients) {
+				this.retired = this.retired.plus(client.transport().stats());
+			}
 		}
 	}
 

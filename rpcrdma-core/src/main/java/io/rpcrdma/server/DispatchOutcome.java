@@ -32,10 +32,10 @@ public enum DispatchOutcome {
 	DROPPED_DUPLICATE,
 
 	/**
-	 * The server is shutting down: the call did not run and got no reply; the client sees the
-	 * connection close and may retry elsewhere.
+	 * The server is shutting down: the call did not run and was answered SYSTEM_ERR at once,
+	 * so the caller does not wait for the connection to close.
 	 */
-	DROPPED_SHUTTING_DOWN,
+	REJECTED_SHUTTING_DOWN,
 
 	/**
 	 * No reply could be sent (no reply buffer, the reply did not fit, or the sink failed); the

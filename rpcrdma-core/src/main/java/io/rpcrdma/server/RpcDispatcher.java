@@ -60,6 +60,8 @@ public final class RpcDispatcher {
 
 	private final LongAdder dropped = new LongAdder();
 
+	private final LongAdder refusedShuttingDown = new LongAdder();
+
 	/**
 	 * A dispatcher without a duplicate request cache.
 	 * @param registry the procedures served
@@ -164,7 +166,13 @@ public final class RpcDispatcher {
 		}
 		InFlightTracker.Ticket ticket = this.inFlight.tryEnter(clientKey, call);
 		if (ticket == null) {
-			return drop(DispatchOutcome.DROPPED_SHUTTING_DOWN, "Dropping a call from " + clientKey, null);
+			// Refused at once rather than left to the connection's close: the caller learns now
+			// that the call did not run, instead of at the end of the grace period.
+			this.refusedShuttingDown.increment();
+			logger.log(Level.DEBUG, () -> "Shutting down; answering SYSTEM_ERR to " + call + " from " + clientKey);
+			return CompletableFuture.completedFuture(
+					(sendHeader(RpcReply.systemErr(call.xid()), buffers, sink, clientKey) == DispatchOutcome.REPLIED)
+							? DispatchOutcome.REJECTED_SHUTTING_DOWN : DispatchOutcome.FAILED);
 		}
 		Resolution resolution = this.registry.resolve(call.program(), call.version(), call.procedure());
 		if (resolution instanceof Resolution.Unavailable unavailable) {
@@ -218,7 +226,7 @@ public final class RpcDispatcher {
 	}
 
 	/**
-	 * Stops admitting calls (later ones are dropped with {@link DispatchOutcome#DROPPED_SHUTTING_DOWN})
+	 * Stops admitting calls (later ones are answered SYSTEM_ERR at once, {@link DispatchOutcome#REJECTED_SHUTTING_DOWN})
 	 * and waits up to {@code grace} for the running ones. Does not close the executor.
 	 * @param grace how long running calls may take
 	 * @return the report: quiescent, or the calls still running
@@ -235,10 +243,18 @@ public final class RpcDispatcher {
 	}
 
 	/**
+	 * @return the duplicate request cache's counters, empty when the dispatcher has none
+	 */
+	public Optional<DuplicateRequestCacheStats> duplicateRequestCacheStats() {
+		return (this.cache != null) ? Optional.of(this.cache.stats()) : Optional.empty();
+	}
+
+	/**
 	 * @return counters since creation
 	 */
 	public Stats stats() {
-		return new Stats(this.systemErrors.sum(), this.garbageArgs.sum(), this.overloaded.sum(), this.dropped.sum());
+		return new Stats(this.systemErrors.sum(), this.garbageArgs.sum(), this.overloaded.sum(), this.dropped.sum(),
+				this.refusedShuttingDown.sum());
 	}
 
 	/**
@@ -247,9 +263,11 @@ public final class RpcDispatcher {
 	 * @param systemErrors SYSTEM_ERR replies for handler failures
 	 * @param garbageArgs GARBAGE_ARGS replies
 	 * @param overloaded calls refused because the executor was saturated
-	 * @param dropped messages dropped without a reply (malformed, duplicate, shutting down)
+	 * @param dropped messages dropped without a reply (malformed, duplicate)
+	 * @param refusedShuttingDown calls answered SYSTEM_ERR without running because the server
+	 * was shutting down
 	 */
-	public record Stats(long systemErrors, long garbageArgs, long overloaded, long dropped) {
+	public record Stats(long systemErrors, long garbageArgs, long overloaded, long dropped, long refusedShuttingDown) {
 	}
 
 	private CompletableFuture<DispatchOutcome> drop(DispatchOutcome outcome, String what, Exception cause) {

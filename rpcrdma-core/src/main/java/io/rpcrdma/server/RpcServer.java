@@ -24,7 +24,9 @@ import io.rpcrdma.transport.InboundCall;
 import io.rpcrdma.transport.OutboundReply;
 import io.rpcrdma.transport.ReplySender;
 import io.rpcrdma.transport.RpcRdmaServer;
+import io.rpcrdma.transport.RpcRdmaServerConnection;
 import io.rpcrdma.transport.TransportConfig;
+import io.rpcrdma.transport.TransportStats;
 import io.rpcrdma.verbs.RdmaProvider;
 
 /**
@@ -42,7 +44,7 @@ import io.rpcrdma.verbs.RdmaProvider;
  * transport hands it over) is kept referenced until the dispatch outcome completes.
  *
  * <p>{@link #shutdown(Duration)} stops accepting connections, lets running calls finish for
- * the grace period (new calls are dropped), then closes every connection; the clients' pending
+ * the grace period (new calls are answered SYSTEM_ERR at once), then closes every connection; the clients' pending
  * calls then fail with {@code io.rpcrdma.client.ConnectionLostException}.
  */
 public final class RpcServer implements AutoCloseable {
@@ -85,7 +87,7 @@ public final class RpcServer implements AutoCloseable {
 		});
 		try {
 			this.transport = RpcRdmaServer.listen(config.provider(), config.pool(), config.bindAddress(),
-					config.transport(), new CreditBudget(Math.max(1, config.transport().creditsGranted()) * 1024,
+					config.transport(), new CreditBudget(config.effectiveCreditBudget(),
 							config.transport().creditsGranted()),
 					this.delivery, this::onCall);
 		}
@@ -155,7 +157,7 @@ public final class RpcServer implements AutoCloseable {
 			// Keeps the message reachable until the dispatcher is done reading it.
 			Objects.requireNonNull(message);
 			if (error != null || result != DispatchOutcome.REPLIED && result != DispatchOutcome.REPLIED_FROM_CACHE
-					&& result != DispatchOutcome.REJECTED_OVERLOADED) {
+					&& result != DispatchOutcome.REJECTED_OVERLOADED && result != DispatchOutcome.REJECTED_SHUTTING_DOWN) {
 				sender.drop();
 			}
 		});
@@ -203,6 +205,24 @@ public final class RpcServer implements AutoCloseable {
 		return this.transport;
 	}
 
+	/**
+	 * @return the live connections, for health and management output (read their state; the
+	 * server owns them)
+	 */
+	public List<RpcRdmaServerConnection> connections() {
+		return this.transport.connections();
+	}
+
+	/** @return the credits all connections share (RFC 8166 §3.3.1) */
+	public CreditBudget creditBudget() {
+		return this.transport.budget();
+	}
+
+	/** @return what every connection conveyed so far, closed ones included */
+	public TransportStats transportStats() {
+		return this.transport.stats();
+	}
+
 	/** @return the dispatcher, for its statistics and in-flight count */
 	public RpcDispatcher dispatcher() {
 		return this.dispatcher;
@@ -210,7 +230,7 @@ public final class RpcServer implements AutoCloseable {
 
 	/**
 	 * Shuts down gracefully: stops accepting connections, waits up to {@code grace} for running
-	 * calls (calls arriving meanwhile are dropped), then closes every connection and the
+	 * calls (calls arriving meanwhile are answered SYSTEM_ERR at once, without running), then closes every connection and the
 	 * executors. Idempotent.
 	 * @param grace how long running calls may take
 	 * @return completes with the report of calls still running when the grace period ended
@@ -298,10 +318,13 @@ public final class RpcServer implements AutoCloseable {
 	 * @param drcEntries the most cached replies in all
 	 * @param drcTtl how long a cached reply is kept
 	 * @param gracePeriod how long {@link RpcServer#close()} lets running calls finish
+	 * @param creditBudget the credits all connections share (RFC 8166 §3.3.1: a server bounds
+	 * what its receive buffers can absorb); 0 for {@link #DEFAULT_BUDGET_CONNECTIONS} connections'
+	 * worth of {@link TransportConfig#creditsGranted()}
 	 */
 	public record Config(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress bindAddress,
 			TransportConfig transport, ExecutorSpec executor, boolean duplicateRequestCache, int drcEntriesPerClient,
-			int drcEntries, Duration drcTtl, Duration gracePeriod) {
+			int drcEntries, Duration drcTtl, Duration gracePeriod, int creditBudget) {
 
 		/** Validates. */
 		public Config {
@@ -315,6 +338,48 @@ public final class RpcServer implements AutoCloseable {
 			if (duplicateRequestCache && (drcEntriesPerClient < 1 || drcEntries < drcEntriesPerClient)) {
 				throw new IllegalArgumentException("DRC bounds must be positive with drcEntries >= drcEntriesPerClient");
 			}
+			if (creditBudget < 0 || (creditBudget > 0 && creditBudget < transport.creditsGranted())) {
+				throw new IllegalArgumentException("creditBudget must be 0 (the default) or at least the " + transport.creditsGranted()
+						+ " credits one connection is granted, got " + creditBudget);
+			}
+		}
+
+		/** Connections' worth of credits in the default budget. */
+		public static final int DEFAULT_BUDGET_CONNECTIONS = 1024;
+
+		/**
+		 * Settings without an explicit credit budget.
+		 * @param provider the RDMA provider
+		 * @param pool registered memory
+		 * @param bindAddress where to listen
+		 * @param transport the RPC-over-RDMA settings
+		 * @param executor how handlers run
+		 * @param duplicateRequestCache whether to use a duplicate request cache
+		 * @param drcEntriesPerClient the most cached replies per client key
+		 * @param drcEntries the most cached replies in all
+		 * @param drcTtl how long a cached reply is kept
+		 * @param gracePeriod how long running calls may finish at shutdown
+		 */
+		public Config(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress bindAddress,
+				TransportConfig transport, ExecutorSpec executor, boolean duplicateRequestCache, int drcEntriesPerClient,
+				int drcEntries, Duration drcTtl, Duration gracePeriod) {
+			this(provider, pool, bindAddress, transport, executor, duplicateRequestCache, drcEntriesPerClient, drcEntries,
+					drcTtl, gracePeriod, 0);
+		}
+
+		/** @return the credit budget in force: the configured one, or the default */
+		public int effectiveCreditBudget() {
+			return (this.creditBudget > 0) ? this.creditBudget
+					: Math.max(1, this.transport.creditsGranted()) * DEFAULT_BUDGET_CONNECTIONS;
+		}
+
+		/**
+		 * @param value the credits all connections share, 0 for the default
+		 * @return a copy with it
+		 */
+		public Config withCreditBudget(int value) {
+			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, value);
 		}
 
 		/**
@@ -328,7 +393,7 @@ public final class RpcServer implements AutoCloseable {
 		public static Config defaults(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress bindAddress) {
 			return new Config(provider, pool, bindAddress, TransportConfig.defaults(),
 					new ExecutorSpec(ExecutorKind.BOUNDED_POOL, 4, 64), true, 256, 8192, Duration.ofMinutes(2),
-					Duration.ofSeconds(10));
+					Duration.ofSeconds(10), 0);
 		}
 
 		/**
@@ -337,7 +402,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withTransport(TransportConfig value) {
 			return new Config(this.provider, this.pool, this.bindAddress, value, this.executor,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, this.creditBudget);
 		}
 
 		/**
@@ -346,7 +411,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withExecutor(ExecutorSpec value) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, value,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, this.creditBudget);
 		}
 
 		/**
@@ -358,7 +423,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withDuplicateRequestCache(boolean enabled, int perClient, int total, Duration ttl) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor, enabled,
-					perClient, total, ttl, this.gracePeriod);
+					perClient, total, ttl, this.gracePeriod, this.creditBudget);
 		}
 
 		/**
@@ -367,7 +432,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withGracePeriod(Duration value) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, value);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, value, this.creditBudget);
 		}
 
 	}

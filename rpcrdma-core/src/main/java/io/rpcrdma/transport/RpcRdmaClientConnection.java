@@ -304,7 +304,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		for (int size : pc.call.writeChunkSizes()) {
 			RegisteredBuffer buffer = lease(BufferRole.WRITE_CHUNK, size);
 			pc.add(buffer);
-			pc.writeBuffers.add(buffer);
+			pc.addWriteBuffer(buffer);
 			writes.add(WriteChunk.of(new RdmaSegment(buffer.stag(), size, buffer.address())));
 		}
 		WriteChunk reply = null;
@@ -431,8 +431,8 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		if (pc == null || !pc.sent()) {
 			return;
 		}
-		if (header instanceof RdmaErrorHeader) {
-			this.counters.rdmaErrorsReceived.increment();
+		if (header instanceof RdmaErrorHeader error) {
+			this.counters.errorReceived(error);
 		}
 		else {
 			// draft-cel-nfsv4-rpcrdma-version-two §5: only a non-error message reports the
@@ -670,9 +670,11 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 
 		final CompletableFuture<InboundReply> future = new CompletableFuture<>();
 
-		final List<RegisteredBuffer> buffers = new ArrayList<>(2);
+		/** Chunk buffers leased for the call; allocated with the first, so an inline call costs none. */
+		private List<RegisteredBuffer> buffers;
 
-		final List<RegisteredBuffer> writeBuffers = new ArrayList<>(1);
+		/** The Write chunks offered, in order; empty until the first. */
+		List<RegisteredBuffer> writeBuffers = List.of();
 
 		RegisteredBuffer replyBuffer;
 
@@ -697,15 +699,27 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		}
 
 		synchronized void add(RegisteredBuffer buffer) {
+			if (this.buffers == null) {
+				this.buffers = new ArrayList<>(2);
+			}
 			this.buffers.add(buffer);
 		}
 
-		synchronized void releaseBuffers() {
-			for (RegisteredBuffer buffer : this.buffers) {
-				buffer.release();
+		synchronized void addWriteBuffer(RegisteredBuffer buffer) {
+			if (this.writeBuffers.isEmpty()) {
+				this.writeBuffers = new ArrayList<>(2);
 			}
-			this.buffers.clear();
-			this.writeBuffers.clear();
+			this.writeBuffers.add(buffer);
+		}
+
+		synchronized void releaseBuffers() {
+			if (this.buffers != null) {
+				for (RegisteredBuffer buffer : this.buffers) {
+					buffer.release();
+				}
+				this.buffers.clear();
+			}
+			this.writeBuffers = List.of();
 			this.replyBuffer = null;
 		}
 

@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.oncrpc.VersionRange;
 import io.rpcrdma.protocol.ChunkedHeader;
 import io.rpcrdma.protocol.HeaderDecodeResult;
 import io.rpcrdma.protocol.RdmaDone;
@@ -224,6 +225,20 @@ abstract class RpcRdmaEndpoint {
 		this.readThrottle.limit((int) Math.max(1, Math.min(this.config.maxOutstandingReads(), peerReadDepth)));
 	}
 
+	/**
+	 * Both inline thresholds of a version, for management output.
+	 * @param version 1 or 2
+	 * @return what this side sends and receives inline in that version
+	 */
+	public InlineThresholds inlineThresholds(int version) {
+		return new InlineThresholds(version, sendThreshold(version), receiveThreshold(version));
+	}
+
+	/** @return the versions this side speaks on this connection */
+	public VersionRange supportedVersions() {
+		return this.config.supportedVersions();
+	}
+
 	/** @return whether the peer said it accepts Send With Invalidate */
 	boolean peerAcceptsInvalidate() {
 		Rfc8797PrivateData peer = this.peerPrivateData;
@@ -413,13 +428,14 @@ abstract class RpcRdmaEndpoint {
 			}
 		});
 		ScatterGatherEntry sge = ScatterGatherEntry.of(buffer.region(), buffer.offset(), headerLength + payloadLength);
+		this.counters.bytesSent.add(headerLength + payloadLength);
 		post((invalidateStag != 0) ? SendWorkRequest.sendWithInvalidate(wrId, invalidateStag, sge)
 				: SendWorkRequest.send(wrId, sge));
 	}
 
 	private void count(TransportHeader header, int payloadLength) {
-		if (header instanceof RdmaErrorHeader) {
-			this.counters.rdmaErrorsSent.increment();
+		if (header instanceof RdmaErrorHeader error) {
+			this.counters.errorSent(error);
 		}
 		else if (header instanceof RdmaDone) {
 			this.counters.doneSent.increment();
@@ -531,6 +547,7 @@ abstract class RpcRdmaEndpoint {
 		});
 		try {
 			post(SendWorkRequest.rdmaRead(wrId, source, sink));
+			this.counters.bytesRead.add(sink.length());
 		}
 		catch (TransportException ex) {
 			// post() already completed the operation as failed: the slot is free, the fetch broken.
@@ -618,6 +635,7 @@ abstract class RpcRdmaEndpoint {
 				});
 				post(SendWorkRequest.rdmaWrite(wrId, new RemoteAddress(segment.offset(), segment.handle()),
 						ScatterGatherEntry.of(bulk.region(), bulk.offset() + written, take)));
+				this.counters.bytesWritten.add(take);
 			}
 			actual.add(new RdmaSegment(segment.handle(), take, segment.offset()));
 			written += take;

@@ -36,6 +36,9 @@ public final class RpcRdmaServer implements AutoCloseable {
 
 	private final RdmaListener listener;
 
+	/** What closed connections conveyed, so the server's totals never go backwards. */
+	private TransportStats retired = TransportStats.ZERO;
+
 	private RpcRdmaServer(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress address,
 			TransportConfig config, CreditBudget budget, Executor executor, InboundCallHandler handler) {
 		this.provider = provider;
@@ -82,10 +85,33 @@ public final class RpcRdmaServer implements AutoCloseable {
 					connection::onConnectionEvent);
 			connection.connection = established;
 			this.connections.add(connection);
-			connection.closeFuture.whenComplete((ignored, error) -> this.connections.remove(connection));
+			connection.closeFuture.whenComplete((ignored, error) -> retire(connection));
 		}
 		catch (RuntimeException ex) {
 			connection.fail(new TransportClosedException("Accepting " + request.remoteAddress() + " failed: " + ex));
+		}
+	}
+
+	private void retire(RpcRdmaServerConnection connection) {
+		synchronized (this.connections) {
+			if (this.connections.remove(connection)) {
+				this.retired = this.retired.plus(connection.stats());
+			}
+		}
+	}
+
+	/**
+	 * What every connection accepted so far conveyed, closed ones included: monotonic, for
+	 * metrics.
+	 * @return the totals
+	 */
+	public TransportStats stats() {
+		synchronized (this.connections) {
+			TransportStats total = this.retired;
+			for (RpcRdmaServerConnection connection : this.connections) {
+				total = total.plus(connection.stats());
+			}
+			return total;
 		}
 	}
 

@@ -66,6 +66,9 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	private volatile boolean negotiatedInBand;
 
+	/** The version of the requester's latest call, 0 before its first (replies use it too). */
+	private volatile int version;
+
 	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
 			CreditBudget budget, Executor executor, InboundCallHandler handler, InetSocketAddress remote) {
 		super(provider, pool, config);
@@ -83,6 +86,14 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	/** @return the credits currently granted to this requester; 0 before its first request */
 	public int grant() {
 		return this.grant;
+	}
+
+	/**
+	 * @return the RPC-over-RDMA version of the requester's latest call (the server always
+	 * replies in the requester's version), 0 before its first call
+	 */
+	public int version() {
+		return this.version;
 	}
 
 	/** @return requests received and not yet answered */
@@ -150,11 +161,14 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			sendError(RdmaErrorReplies.forInvalidOption(optional, grantFor(0)));
 			return;
 		}
-		if (header instanceof RdmaErrorHeader) {
-			this.counters.rdmaErrorsReceived.increment();
+		if (header instanceof RdmaErrorHeader error) {
+			this.counters.errorReceived(error);
 			return;
 		}
 		ChunkedHeader call = (ChunkedHeader) header;
+		if (this.version != header.version()) {
+			this.version = header.version();
+		}
 		int granted = grantFor(header.credits());
 		if (header instanceof RdmaMsgp msgp && Integer.compareUnsigned(msgp.align(), 4) > 0
 				&& (!msgp.chunkLists().readList().isEmpty()

@@ -3,6 +3,8 @@ package io.rpcrdma.transport;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.rpcrdma.protocol.RdmaErrorHeader;
+
 /** The live counters behind {@link TransportStats}. */
 final class TransportCounters {
 
@@ -36,12 +38,42 @@ final class TransportCounters {
 		this.readsInFlightHighWater.accumulateAndGet(inFlight, Math::max);
 	}
 
+	final LongAdder bytesSent = new LongAdder();
+
+	final LongAdder bytesRead = new LongAdder();
+
+	final LongAdder bytesWritten = new LongAdder();
+
+	private final LongAdder[] errorsSentByCode = adders(4);
+
+	private final LongAdder[] errorsReceivedByCode = adders(4);
+
+	void errorSent(RdmaErrorHeader error) {
+		this.rdmaErrorsSent.increment();
+		this.errorsSentByCode[RdmaErrorCounts.index(error)].increment();
+	}
+
+	void errorReceived(RdmaErrorHeader error) {
+		this.rdmaErrorsReceived.increment();
+		this.errorsReceivedByCode[RdmaErrorCounts.index(error)].increment();
+	}
+
+	private static LongAdder[] adders(int count) {
+		LongAdder[] adders = new LongAdder[count];
+		for (int i = 0; i < count; i++) {
+			adders[i] = new LongAdder();
+		}
+		return adders;
+	}
+
 	TransportStats snapshot() {
 		return new TransportStats(this.inlineMessages.sum(), this.readChunksSent.sum(),
 				this.positionZeroChunksSent.sum(), this.readChunksPulled.sum(), this.writeChunksFilled.sum(),
 				this.replyChunksFilled.sum(), this.rdmaErrorsSent.sum(), this.rdmaErrorsReceived.sum(),
 				this.doneSent.sum(), this.doneReceived.sum(), this.invalidatedByPeer.sum(),
-				this.readsQueued.sum(), this.readsInFlightHighWater.get());
+				this.readsQueued.sum(), this.readsInFlightHighWater.get(), this.bytesSent.sum(), this.bytesRead.sum(),
+				this.bytesWritten.sum(), RdmaErrorCounts.sum(this.errorsSentByCode),
+				RdmaErrorCounts.sum(this.errorsReceivedByCode));
 	}
 
 }

@@ -1,8 +1,10 @@
 package io.rpcrdma.transport;
 
+import java.util.Objects;
+
 /**
- * What one connection conveyed, and how, since it was created: for metrics and for tests
- * that must see which conveyance was chosen.
+ * What one connection (or, summed, a server or client pool) conveyed, and how, since it was
+ * created: for metrics and for tests that must see which conveyance was chosen.
  *
  * @param inlineMessages RDMA_MSG sent with the whole RPC message inline
  * @param readChunksSent Read chunks advertised (Position-Zero ones included)
@@ -20,13 +22,45 @@ package io.rpcrdma.transport;
  * @param readsInFlightHighWater the most RDMA Reads this side ever had outstanding at once on
  * the connection; never above its ORD ({@link TransportConfig#maxOutstandingReads()}, lowered
  * to the peer's IRD when CCP told it)
+ * @param bytesSent bytes this side posted as Sends (transport headers included)
+ * @param bytesRead bytes this side pulled from the peer with RDMA Read
+ * @param bytesWritten bytes this side pushed into the peer's chunks with RDMA Write
+ * @param rdmaErrorsSentByCode the RDMA_ERROR messages sent, by error code
+ * @param rdmaErrorsReceivedByCode the RDMA_ERROR messages received, by error code
  */
 public record TransportStats(long inlineMessages, long readChunksSent, long positionZeroChunksSent,
 		long readChunksPulled, long writeChunksFilled, long replyChunksFilled, long rdmaErrorsSent,
 		long rdmaErrorsReceived, long doneSent, long doneReceived, long invalidatedByPeer, long readsQueued,
-		int readsInFlightHighWater) {
+		int readsInFlightHighWater, long bytesSent, long bytesRead, long bytesWritten,
+		RdmaErrorCounts rdmaErrorsSentByCode, RdmaErrorCounts rdmaErrorsReceivedByCode) {
 
-	/** Nothing conveyed yet. */
-	public static final TransportStats NONE = new TransportStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+	/** Requires the per-code counts. */
+	public TransportStats {
+		Objects.requireNonNull(rdmaErrorsSentByCode, "rdmaErrorsSentByCode");
+		Objects.requireNonNull(rdmaErrorsReceivedByCode, "rdmaErrorsReceivedByCode");
+	}
+
+	/** Nothing conveyed. */
+	public static final TransportStats ZERO = new TransportStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+			RdmaErrorCounts.ZERO, RdmaErrorCounts.ZERO);
+
+	/**
+	 * Adds two snapshots, to total connections; the high-water mark is the larger of the two.
+	 * @param other another snapshot
+	 * @return the sum, counter by counter
+	 */
+	public TransportStats plus(TransportStats other) {
+		return new TransportStats(this.inlineMessages + other.inlineMessages, this.readChunksSent + other.readChunksSent,
+				this.positionZeroChunksSent + other.positionZeroChunksSent,
+				this.readChunksPulled + other.readChunksPulled, this.writeChunksFilled + other.writeChunksFilled,
+				this.replyChunksFilled + other.replyChunksFilled, this.rdmaErrorsSent + other.rdmaErrorsSent,
+				this.rdmaErrorsReceived + other.rdmaErrorsReceived, this.doneSent + other.doneSent,
+				this.doneReceived + other.doneReceived, this.invalidatedByPeer + other.invalidatedByPeer,
+				this.readsQueued + other.readsQueued,
+				Math.max(this.readsInFlightHighWater, other.readsInFlightHighWater), this.bytesSent + other.bytesSent,
+				this.bytesRead + other.bytesRead, this.bytesWritten + other.bytesWritten,
+				this.rdmaErrorsSentByCode.plus(other.rdmaErrorsSentByCode),
+				this.rdmaErrorsReceivedByCode.plus(other.rdmaErrorsReceivedByCode));
+	}
 
 }

@@ -163,7 +163,7 @@ class RpcClientPoolIdleEvictionTest {
 
 		@Override
 		public io.rpcrdma.transport.TransportStats stats() {
-			return io.rpcrdma.transport.TransportStats.NONE;
+			return io.rpcrdma.transport.TransportStats.ZERO;
 		}
 
 		void answerAll() {

@@ -34,6 +34,8 @@ import io.rpcrdma.transport.OutboundCall;
 import io.rpcrdma.transport.RpcRdmaClientConnection;
 import io.rpcrdma.transport.TransportClosedException;
 import io.rpcrdma.transport.TransportConfig;
+import io.rpcrdma.transport.TransportStats;
+import io.rpcrdma.verbs.ConnectionRefusedException;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.xdr.XdrEncoder;
 
@@ -256,6 +258,35 @@ abstract class RpcEndToEndTests {
 		assertThat(nullReply.results().remaining()).isZero();
 		nullReply.release();
 		assertThat(client.pendingCalls()).isZero();
+
+		RpcRdmaClientConnection connection = (RpcRdmaClientConnection) client.transport();
+		assertThat(server.connections()).singleElement().satisfies((accepted) -> {
+			assertThat(accepted.version()).as("the version of the requester's calls").isEqualTo(connection.version());
+			assertThat(accepted.grant()).isEqualTo(8);
+			assertThat(accepted.inlineThresholds(connection.version()).receive())
+				.isEqualTo(connection.inlineThresholds(connection.version()).send());
+		});
+		assertThat(server.creditBudget().granted()).isEqualTo(8);
+	}
+
+	@Test
+	void serverAndConnectionTotalsCountBytesByOperation() throws Exception {
+		RpcServer server = server();
+		RpcClient client = client(server);
+		byte[] data = new byte[100_000];
+		CallShape ddp = new CallShape(data.length + 1024, List.of(new DdpRange(4, data.length)), List.of(),
+				data.length + 1024);
+		await(client.call(PROGRAM, 1, ECHO, (encoder) -> encoder.writeOpaque(data), ddp, DEADLINE)
+			.thenApply(RpcEndToEndTests::opaqueResult));
+
+		TransportStats served = server.transportStats();
+		assertThat(served.bytesRead()).as("the Read chunk pulled by the server").isEqualTo(data.length);
+		assertThat(served.bytesWritten()).as("the Reply chunk pushed by the server").isGreaterThan(data.length);
+		assertThat(served.bytesSent()).as("two replies' transport headers at least").isGreaterThan(0);
+		TransportStats sent = client.transport().stats();
+		assertThat(sent.bytesRead()).isZero();
+		assertThat(sent.bytesWritten()).isZero();
+		assertThat(sent.bytesSent()).isGreaterThan(0).isLessThan(data.length);
 	}
 
 	@Test
@@ -359,6 +390,12 @@ abstract class RpcEndToEndTests {
 		assertThat(this.countExecutions).as("executions of the non-idempotent procedure").hasValue(2);
 		assertThat(this.counted).hasValue(6);
 		assertThat(fresh.xid()).isEqualTo(xid + 1);
+		assertThat(server.dispatcher().duplicateRequestCacheStats()).hasValueSatisfying((drc) -> {
+			assertThat(drc.hits()).isEqualTo(1);
+			assertThat(drc.misses()).isEqualTo(2);
+		});
+		assertThat(server.transportStats().inlineMessages()).as("replies of the closed connection still count")
+			.isEqualTo(3);
 	}
 
 	private static ByteBuffer countCall(int xid, int step) {
@@ -391,13 +428,16 @@ abstract class RpcEndToEndTests {
 		CompletableFuture<RpcClient> newcomer = RpcClient.connect(this.clientProvider, this.clientPool,
 				server.localAddress(), transportConfig(), 16);
 		assertThat(failure(newcomer)).as("a new connection is refused").isNotNull();
+		// Refused at once, while the running calls are still held: not at the end of the grace period.
+		assertThat(failure(late)).as("a call arriving during the shutdown").isInstanceOf(RemoteSystemErrorException.class)
+			.hasMessageContaining("shutting down");
 		assertThat(shutdown).isNotDone();
 
 		this.release.countDown();
 		assertThat(intResult(await(one))).isEqualTo(1);
 		assertThat(intResult(await(two))).isEqualTo(2);
 		assertThat(await(shutdown).quiescent()).isTrue();
-		assertThat(failure(late)).as("a call arriving during the shutdown").isInstanceOf(ConnectionLostException.class);
+		assertThat(server.dispatcher().stats().refusedShuttingDown()).isEqualTo(1);
 	}
 
 	@Test
@@ -426,6 +466,9 @@ abstract class RpcEndToEndTests {
 		assertThat(this.blockExecutions).hasValue(2);
 		assertThat(connects.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).as("the lost connection replaced")
 			.isTrue();
+		assertThat(pool.retries()).isEqualTo(1);
+		assertThat(pool.transportStats().inlineMessages()).as("calls of the lost connection still count")
+			.isEqualTo(3);
 	}
 
 	@Test
@@ -458,6 +501,22 @@ abstract class RpcEndToEndTests {
 			.filter((client) -> client.pendingCalls() > 0)
 			.findFirst()
 			.orElseThrow(() -> new AssertionError("no connection carries the call"));
+	}
+
+	@Test
+	void aPoolRemembersWhyConnectingFailed() {
+		RpcClientPool pool = new RpcClientPool("refusing",
+				() -> CompletableFuture.failedFuture(new ConnectionRefusedException("nobody listens")),
+				new RpcClientPool.Config(1, 1, 1, Backoff.exponential(Duration.ofHours(1), Duration.ofHours(1)),
+						RetryPolicy.none()),
+				CallTimer.shared());
+		this.closeables.add(pool);
+
+		assertThat(pool.consecutiveFailures()).isEqualTo(1);
+		assertThat(pool.lastFailure()).hasValueSatisfying(
+				(failure) -> assertThat(failure).isInstanceOf(ConnectionRefusedException.class).hasMessage("nobody listens"));
+		assertThat(pool.connections()).isEmpty();
+		assertThat(pool.transportStats()).isEqualTo(TransportStats.ZERO);
 	}
 
 	@Test

@@ -69,7 +69,7 @@ class InFlightTrackerTest {
 		assertThat(this.dispatcher.inFlight().inFlight()).isEqualTo(2);
 		assertThat(report).isNotDone();
 		assertThat(dispatch(3)).as("no call is admitted after shutdown began")
-			.isCompletedWithValue(DispatchOutcome.DROPPED_SHUTTING_DOWN);
+			.isCompletedWithValue(DispatchOutcome.REJECTED_SHUTTING_DOWN);
 
 		this.release.countDown();
 
@@ -78,7 +78,9 @@ class InFlightTrackerTest {
 		assertThat(done.stragglers()).isEmpty();
 		assertThat(first).isCompletedWithValue(DispatchOutcome.REPLIED);
 		assertThat(second).isCompletedWithValue(DispatchOutcome.REPLIED);
-		assertThat(this.connection.sent()).isEqualTo(2);
+		// The two replies, and SYSTEM_ERR for the call refused while shutting down.
+		assertThat(this.connection.sent()).isEqualTo(3);
+		assertThat(this.dispatcher.stats().refusedShuttingDown()).isEqualTo(1);
 	}
 
 	@Test

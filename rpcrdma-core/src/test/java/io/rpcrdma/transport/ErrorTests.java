@@ -46,6 +46,8 @@ abstract class ErrorTests extends RpcRdmaTransportKit {
 		assertThat(reply).isInstanceOf(RdmaErrChunk.class);
 		assertThat(reply.xid()).isEqualTo(0x51);
 		assertThat(reply.credits()).isPositive();
+		assertThat(onlyConnection(server).stats().rdmaErrorsSentByCode()).isEqualTo(new RdmaErrorCounts(0, 1, 0, 0));
+		assertThat(onlyConnection(server).stats().rdmaErrorsSent()).isEqualTo(1);
 	}
 
 	@Test
@@ -57,6 +59,7 @@ abstract class ErrorTests extends RpcRdmaTransportKit {
 		assertThat(reply).isInstanceOf(Rdma2ErrBadHeader.class);
 		assertThat(reply.xid()).isEqualTo(0x52);
 		assertThat(reply.credits()).isPositive();
+		assertThat(onlyConnection(server).stats().rdmaErrorsSentByCode()).isEqualTo(new RdmaErrorCounts(0, 0, 1, 0));
 	}
 
 	@Test
@@ -163,6 +166,9 @@ abstract class ErrorTests extends RpcRdmaTransportKit {
 			Throwable failure = failure(call);
 			assertThat(failure).isInstanceOf(RdmaErrorReceivedException.class);
 			assertThat(((RdmaErrorReceivedException) failure).error()).isInstanceOf(expected);
+			assertThat(client.stats().rdmaErrorsReceivedByCode())
+				.isEqualTo(RdmaErrorCounts.of((RdmaErrorHeader) answer.apply(0x77)));
+			assertThat(client.stats().rdmaErrorsReceived()).isEqualTo(1);
 			assertThat(client.credits().outstanding()).isZero();
 			// Only a non-error message reports the credit limit (draft §5).
 			assertThat(client.credits().limit()).isEqualTo(1);
@@ -195,6 +201,7 @@ abstract class ErrorTests extends RpcRdmaTransportKit {
 			RawPeer server = accepted.get(deadline().toMillis(), TimeUnit.MILLISECONDS);
 			server.send(new Rdma2Optional(0x31, 1, 0x99, new byte[0]), null);
 			assertThat(header(server.receive())).isEqualTo(new Rdma2ErrInvalOption(0x31, 8));
+			assertThat(client.stats().rdmaErrorsSentByCode()).isEqualTo(new RdmaErrorCounts(0, 0, 0, 1));
 		}
 		finally {
 			client.close();

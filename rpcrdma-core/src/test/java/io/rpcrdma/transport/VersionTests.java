@@ -88,6 +88,7 @@ abstract class VersionTests extends RpcRdmaTransportKit {
 		assertThat(errVers.xid()).isEqualTo(0x99);
 		assertThat(errVers.low()).isEqualTo(1);
 		assertThat(errVers.high()).isEqualTo(2);
+		assertThat(onlyConnection(server).stats().rdmaErrorsSentByCode()).isEqualTo(new RdmaErrorCounts(1, 0, 0, 0));
 	}
 
 	@Test

@@ -10,7 +10,7 @@ import io.rpcrdma.xdr.XdrEncoder;
 import io.rpcrdma.xdr.XdrInvalidValueException;
 
 /**
- * {@code byte[]} and {@link ByteBuffer} as variable-length opaque data (RFC 4506 §4.10),
+ * {@code byte[]}, {@link ByteBuffer} and {@link BulkData} as variable-length opaque data (RFC 4506 §4.10),
  * DDP-eligible (RFC 8166 §6.1). A decoded {@link ByteBuffer} is a zero-copy slice of the
  * receive buffer: valid only until the transport reuses that buffer, so a handler that keeps
  * it must copy it.
@@ -20,17 +20,63 @@ final class OpaqueCodecs {
 	private OpaqueCodecs() {
 	}
 
-	static final class Bytes implements XdrCodec<byte[]> {
+	/**
+	 * What the three opaque codecs share: the bound, the XDR size, DDP-eligibility and the
+	 * shape; each says how long its value is and how to write and read it.
+	 */
+	private abstract static class Opaque<T> implements XdrCodec<T> {
 
-		private final int maxBytes;
+		final int maxBytes;
 
-		Bytes(int maxBytes) {
+		Opaque(int maxBytes) {
 			this.maxBytes = maxBytes;
 		}
 
+		abstract int length(T value);
+
+		abstract void write(T value, XdrEncoder out);
+
 		@Override
-		public void encode(byte[] value, XdrEncoder out) {
-			checkLength(Nulls.require(value, "opaque").length, this.maxBytes);
+		public final void encode(T value, XdrEncoder out) {
+			checkLength(length(Nulls.require(value, "opaque")), this.maxBytes);
+			write(value, out);
+		}
+
+		@Override
+		public final int encodedSize(T value) {
+			return Xdr.UNIT + (int) Xdr.pad(length(Nulls.require(value, "opaque")));
+		}
+
+		@Override
+		public final boolean ddpEligible() {
+			return true;
+		}
+
+		@Override
+		public final XdrShape shape() {
+			return new XdrShape.Opaque(Integer.MAX_VALUE);
+		}
+
+		@Override
+		public final String toString() {
+			return "opaque<" + this.maxBytes + ">";
+		}
+
+	}
+
+	static final class Bytes extends Opaque<byte[]> {
+
+		Bytes(int maxBytes) {
+			super(maxBytes);
+		}
+
+		@Override
+		int length(byte[] value) {
+			return value.length;
+		}
+
+		@Override
+		void write(byte[] value, XdrEncoder out) {
 			out.writeOpaque(value);
 		}
 
@@ -39,39 +85,21 @@ final class OpaqueCodecs {
 			return in.readOpaqueBytes(this.maxBytes);
 		}
 
-		@Override
-		public int encodedSize(byte[] value) {
-			return Xdr.UNIT + (int) Xdr.pad(Nulls.require(value, "opaque").length);
-		}
-
-		@Override
-		public boolean ddpEligible() {
-			return true;
-		}
-
-		@Override
-		public XdrShape shape() {
-			return new XdrShape.Opaque(Integer.MAX_VALUE);
-		}
-
-		@Override
-		public String toString() {
-			return "opaque<" + this.maxBytes + ">";
-		}
-
 	}
 
-	static final class Buffer implements XdrCodec<ByteBuffer> {
-
-		private final int maxBytes;
+	static final class Buffer extends Opaque<ByteBuffer> {
 
 		Buffer(int maxBytes) {
-			this.maxBytes = maxBytes;
+			super(maxBytes);
 		}
 
 		@Override
-		public void encode(ByteBuffer value, XdrEncoder out) {
-			checkLength(Nulls.require(value, "opaque").remaining(), this.maxBytes);
+		int length(ByteBuffer value) {
+			return value.remaining();
+		}
+
+		@Override
+		void write(ByteBuffer value, XdrEncoder out) {
 			out.writeOpaque(value);
 		}
 
@@ -80,66 +108,28 @@ final class OpaqueCodecs {
 			return in.readOpaque(this.maxBytes);
 		}
 
-		@Override
-		public int encodedSize(ByteBuffer value) {
-			return Xdr.UNIT + (int) Xdr.pad(Nulls.require(value, "opaque").remaining());
-		}
-
-		@Override
-		public boolean ddpEligible() {
-			return true;
-		}
-
-		@Override
-		public XdrShape shape() {
-			return new XdrShape.Opaque(Integer.MAX_VALUE);
-		}
-
-		@Override
-		public String toString() {
-			return "opaque<" + this.maxBytes + ">";
-		}
-
 	}
 
 	/** {@link BulkData}: opaque data; a decoded value is a view, like {@link Buffer}'s. */
-	static final class Bulk implements XdrCodec<BulkData> {
-
-		private final int maxBytes;
+	static final class Bulk extends Opaque<BulkData> {
 
 		Bulk(int maxBytes) {
-			this.maxBytes = maxBytes;
+			super(maxBytes);
 		}
 
 		@Override
-		public void encode(BulkData value, XdrEncoder out) {
-			checkLength(Nulls.require(value, "opaque").length(), this.maxBytes);
+		int length(BulkData value) {
+			return value.length();
+		}
+
+		@Override
+		void write(BulkData value, XdrEncoder out) {
 			out.writeOpaque(value.buffer());
 		}
 
 		@Override
 		public BulkData decode(XdrDecoder in) {
 			return BulkData.wrap(in.readOpaque(this.maxBytes));
-		}
-
-		@Override
-		public int encodedSize(BulkData value) {
-			return Xdr.UNIT + (int) Xdr.pad(Nulls.require(value, "opaque").length());
-		}
-
-		@Override
-		public boolean ddpEligible() {
-			return true;
-		}
-
-		@Override
-		public XdrShape shape() {
-			return new XdrShape.Opaque(Integer.MAX_VALUE);
-		}
-
-		@Override
-		public String toString() {
-			return "opaque<" + this.maxBytes + ">";
 		}
 
 	}

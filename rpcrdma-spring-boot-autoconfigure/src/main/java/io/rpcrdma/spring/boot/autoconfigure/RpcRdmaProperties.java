@@ -121,6 +121,13 @@ public class RpcRdmaProperties implements Validator {
 		/** Credits granted to each connection, 1 to 65535 (RFC 8166 §3.3.1). */
 		private int credits = 32;
 
+		/**
+		 * Credits all connections share, bounding the receive buffers every client together
+		 * can fill (RFC 8166 §3.3.1); 0 for 1024 connections' worth of credits, else at least
+		 * credits and at most 16777216.
+		 */
+		private int creditBudget;
+
 		private final Executor executor = new Executor();
 
 		/**
@@ -185,6 +192,14 @@ public class RpcRdmaProperties implements Validator {
 
 		public void setCredits(int credits) {
 			this.credits = credits;
+		}
+
+		public int getCreditBudget() {
+			return this.creditBudget;
+		}
+
+		public void setCreditBudget(int creditBudget) {
+			this.creditBudget = creditBudget;
 		}
 
 		public Executor getExecutor() {

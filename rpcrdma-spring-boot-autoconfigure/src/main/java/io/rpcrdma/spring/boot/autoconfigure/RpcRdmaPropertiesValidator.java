@@ -56,6 +56,9 @@ final class RpcRdmaPropertiesValidator {
 		checkSize("rpcrdma.server.inline-threshold-v1", server.getInlineThresholdV1(), KB, MB);
 		checkSize("rpcrdma.server.inline-threshold-v2", server.getInlineThresholdV2(), KB, MB);
 		checkInt("rpcrdma.server.credits", server.getCredits(), 1, 65535);
+		if (server.getCreditBudget() != 0) {
+			checkInt("rpcrdma.server.credit-budget", server.getCreditBudget(), Math.max(1, server.getCredits()), 1 << 24);
+		}
 		if (server.getExecutor().getKind() == null) {
 			reject("rpcrdma.server.executor.kind", "must be one of bounded-pool, virtual-threads, direct", null);
 		}

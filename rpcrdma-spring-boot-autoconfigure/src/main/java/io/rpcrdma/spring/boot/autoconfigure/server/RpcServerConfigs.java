@@ -30,7 +30,8 @@ final class RpcServerConfigs {
 			.withExecutor(new RpcServer.ExecutorSpec(server.getExecutor().getKind(), server.getExecutor().getThreads(),
 					server.getExecutor().getQueueCapacity()))
 			.withDuplicateRequestCache(drc.isEnabled(), drc.getEntriesPerClient(), drc.getEntries(), drc.getTtl())
-			.withGracePeriod(server.getShutdownGracePeriod());
+			.withGracePeriod(server.getShutdownGracePeriod())
+			.withCreditBudget(server.getCreditBudget());
 	}
 
 	/**

@@ -1,0 +1,4 @@
+/**
+ * The {@code rpcrdma} actuator endpoint.
+ */
+package io.rpcrdma.spring.boot.autoconfigure.endpoint;

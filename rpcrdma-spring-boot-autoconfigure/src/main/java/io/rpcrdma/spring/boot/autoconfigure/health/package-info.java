@@ -1,0 +1,4 @@
+/**
+ * The {@code rpcrdma} health contributor.
+ */
+package io.rpcrdma.spring.boot.autoconfigure.health;

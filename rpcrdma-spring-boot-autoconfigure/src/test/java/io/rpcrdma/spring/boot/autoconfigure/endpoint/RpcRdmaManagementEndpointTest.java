@@ -1,0 +1,99 @@
+package io.rpcrdma.spring.boot.autoconfigure.endpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.rpcrdma.service.ServiceCallObserver;
+import io.rpcrdma.spring.boot.autoconfigure.endpoint.RpcRdmaManagementEndpoint.ClientConnectionDescriptor;
+import io.rpcrdma.spring.boot.autoconfigure.endpoint.RpcRdmaManagementEndpoint.ClientDescriptor;
+import io.rpcrdma.spring.boot.autoconfigure.endpoint.RpcRdmaManagementEndpoint.ProgramDescriptor;
+import io.rpcrdma.spring.boot.autoconfigure.endpoint.RpcRdmaManagementEndpoint.RpcRdmaDescriptor;
+import io.rpcrdma.spring.boot.autoconfigure.endpoint.RpcRdmaManagementEndpoint.ServerConnectionDescriptor;
+import io.rpcrdma.spring.boot.autoconfigure.fixture.Greeter;
+import io.rpcrdma.spring.boot.autoconfigure.fixture.LoopbackRpcRdma;
+import io.rpcrdma.transport.InlineThresholds;
+
+class RpcRdmaManagementEndpointTest {
+
+	private LoopbackRpcRdma rpc;
+
+	@AfterEach
+	void close() throws Exception {
+		if (this.rpc != null) {
+			this.rpc.close();
+		}
+	}
+
+	@Test
+	void listsTheExportedProgramWithItsVersionAndProcedures() {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, true).startServer();
+
+		RpcRdmaDescriptor described = new RpcRdmaManagementEndpoint(this.rpc).rpcrdma();
+
+		assertThat(described.provider()).isEqualTo("loopback");
+		assertThat(described.server().enabled()).isTrue();
+		assertThat(described.server().listening()).isTrue();
+		assertThat(described.server().port()).isEqualTo(this.rpc.serverPort());
+		ProgramDescriptor greeter = described.server().programs().get(0);
+		assertThat(greeter.name()).isEqualTo("Greeter");
+		assertThat(greeter.program()).isEqualTo("0x20000777");
+		assertThat(greeter.programNumber()).isEqualTo(0x20000777L);
+		assertThat(greeter.version()).isEqualTo(1);
+		assertThat(greeter.serviceInterface()).isEqualTo(Greeter.class.getName());
+		assertThat(greeter.implementation()).isEqualTo(Greeter.Friendly.class.getName());
+		assertThat(greeter.procedures()).extracting("number", "name", "idempotent", "bulk")
+			.containsExactly(tuple(1L, "greet", true, false),
+					tuple(2L, "fail", false, false));
+		assertThat(described.server().connections()).isEmpty();
+		assertThat(described.clients()).isEmpty();
+	}
+
+	@Test
+	void describesEachConnectionsVersionInlineThresholdsAndCredits() {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, true).startServer();
+		assertThat(this.rpc.greeter("greeter").greet("endpoint")).isEqualTo("Hello, endpoint");
+
+		RpcRdmaDescriptor described = new RpcRdmaManagementEndpoint(this.rpc).rpcrdma();
+
+		assertThat(described.server().credits().granted()).isEqualTo(32);
+		ServerConnectionDescriptor accepted = described.server().connections().get(0);
+		assertThat(accepted.version()).as("the version the requester prefers").isEqualTo(2);
+		assertThat(accepted.creditsGranted()).isEqualTo(32);
+		assertThat(accepted.creditsInUse()).isZero();
+		assertThat(accepted.inlineThresholds()).extracting(InlineThresholds::version).containsExactly(1, 2);
+		ClientDescriptor client = described.clients().get("greeter");
+		assertThat(client.endpoint()).contains("observability-");
+		assertThat(client.consecutiveFailures()).isZero();
+		assertThat(client.lastError()).isNull();
+		ClientConnectionDescriptor connection = client.connections().get(0);
+		assertThat(connection.open()).isTrue();
+		assertThat(connection.version()).isEqualTo(2);
+		assertThat(connection.versionConfirmed()).isTrue();
+		assertThat(connection.creditsGranted()).isEqualTo(32);
+		assertThat(connection.creditsInUse()).isZero();
+		assertThat(connection.creditsWaiting()).isZero();
+		assertThat(connection.pendingCalls()).isZero();
+		InlineThresholds clientV2 = connection.inlineThresholds().get(1);
+		InlineThresholds serverV2 = accepted.inlineThresholds().get(1);
+		assertThat(clientV2.send()).as("RFC 8797: what one side sends is what the other receives")
+			.isEqualTo(serverV2.receive());
+		assertThat(clientV2.receive()).isEqualTo(serverV2.send());
+	}
+
+	@Test
+	void aStoppedServerIsDescribedAsNotListeningWithItsPrograms() throws Exception {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, true).startServer();
+		this.rpc.stopServer();
+
+		RpcRdmaDescriptor described = new RpcRdmaManagementEndpoint(this.rpc).rpcrdma();
+
+		assertThat(described.server().listening()).isFalse();
+		assertThat(described.server().port()).isEqualTo(-1);
+		assertThat(described.server().credits()).isNull();
+		assertThat(described.server().programs()).extracting(ProgramDescriptor::name).containsExactly("Greeter");
+	}
+
+}

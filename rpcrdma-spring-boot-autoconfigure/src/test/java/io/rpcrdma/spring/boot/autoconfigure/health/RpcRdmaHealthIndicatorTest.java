@@ -1,0 +1,122 @@
+package io.rpcrdma.spring.boot.autoconfigure.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.InetSocketAddress;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
+import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.service.ServiceCallObserver;
+import io.rpcrdma.spring.boot.autoconfigure.fixture.Greeter;
+import io.rpcrdma.spring.boot.autoconfigure.fixture.LoopbackRpcRdma;
+
+class RpcRdmaHealthIndicatorTest {
+
+	private LoopbackRpcRdma rpc;
+
+	@AfterEach
+	void close() throws Exception {
+		if (this.rpc != null) {
+			this.rpc.close();
+		}
+	}
+
+	@Test
+	void aListeningServerIsUpWithItsProviderPortConnectionsAndServices() {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, true).startServer();
+		Greeter greeter = this.rpc.greeter("greeter");
+		assertThat(greeter.greet("health")).isEqualTo("Hello, health");
+
+		Health health = new RpcRdmaHealthIndicator(this.rpc).health();
+
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("provider", "loopback");
+		assertThat(details(health, "server")).containsEntry("enabled", true)
+			.containsEntry("listening", true)
+			.containsEntry("port", this.rpc.serverPort())
+			.containsEntry("connections", 1)
+			.containsEntry("services", 1)
+			.containsEntry("callsInFlight", 0);
+		assertThat(details(details(health, "clients"), "greeter")).containsEntry("status", "UP")
+			.containsEntry("connections", 1L)
+			.containsEntry("consecutiveFailures", 0)
+			.doesNotContainKey("lastError");
+	}
+
+	@Test
+	void anEnabledServerThatDoesNotListenIsDown() throws Exception {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, true).startServer();
+		this.rpc.stopServer();
+
+		Health health = new RpcRdmaHealthIndicator(this.rpc).health();
+
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(details(health, "server")).containsEntry("enabled", true)
+			.containsEntry("listening", false)
+			.doesNotContainKey("port");
+	}
+
+	@Test
+	void withoutAServerToRunTheApplicationIsUp() {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, false);
+
+		Health health = new RpcRdmaHealthIndicator(this.rpc).health();
+
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(details(health, "server")).containsEntry("enabled", false).containsEntry("listening", false);
+		assertThat(health.getDetails()).doesNotContainKey("clients");
+	}
+
+	@Test
+	void aClientWithoutConnectionIsDownInTheDetailsOnlyWithItsLastError() {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, false);
+		this.rpc.client("orders", InetSocketAddress.createUnresolved("nobody-listens-here", 0));
+		RpcClientPool orders = this.rpc.clientPools().get("orders");
+		await().atMost(LoopbackRpcRdma.DEADLINE).until(() -> orders.lastFailure().isPresent());
+
+		Health health = new RpcRdmaHealthIndicator(this.rpc).health();
+
+		assertThat(health.getStatus()).as("a remote server's outage is not this application's").isEqualTo(Status.UP);
+		Map<String, Object> details = details(details(health, "clients"), "orders");
+		assertThat(details).containsEntry("status", "DOWN").containsEntry("connections", 0L);
+		assertThat((Integer) details.get("consecutiveFailures")).isPositive();
+		assertThat((String) details.get("lastError")).contains("nobody-listens-here");
+	}
+
+	@Test
+	void aConfiguredClientBeforeItsFirstCallIsUnknownAndAClientOfSeveralAddressesIsShownPerAddress() {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, true).startServer();
+		this.rpc.configureClient("later");
+		InetSocketAddress server = this.rpc.server().orElseThrow().localAddress();
+		InetSocketAddress nowhere = InetSocketAddress.createUnresolved("nobody-listens-here", 0);
+		assertThat(this.rpc.client("spread[" + server + "]", server).greet("one")).isEqualTo("Hello, one");
+		this.rpc.client("spread[" + nowhere + "]", nowhere);
+
+		Health health = new RpcRdmaHealthIndicator(this.rpc).health();
+
+		Map<String, Object> clients = details(health, "clients");
+		assertThat(clients).containsOnlyKeys("later", "spread");
+		assertThat(details(clients, "later")).containsEntry("status", "UNKNOWN").containsEntry("connections", 0L);
+		Map<String, Object> spread = details(clients, "spread");
+		assertThat(spread).as("one address still serves").containsEntry("status", "UP");
+		assertThat(details(spread, "endpoints")).hasSize(2);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> details(Health health, String key) {
+		return (Map<String, Object>) health.getDetails().get(key);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> details(Map<String, Object> details, String key) {
+		return (Map<String, Object>) details.get(key);
+	}
+
+}

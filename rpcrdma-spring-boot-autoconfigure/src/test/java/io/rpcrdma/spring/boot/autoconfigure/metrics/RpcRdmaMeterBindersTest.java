@@ -1,0 +1,107 @@
+package io.rpcrdma.spring.boot.autoconfigure.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rpcrdma.service.ServiceCallObserver;
+import io.rpcrdma.spring.boot.autoconfigure.fixture.Greeter;
+import io.rpcrdma.spring.boot.autoconfigure.fixture.LoopbackRpcRdma;
+
+class RpcRdmaMeterBindersTest {
+
+	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+	private LoopbackRpcRdma rpc;
+
+	@AfterEach
+	void close() throws Exception {
+		if (this.rpc != null) {
+			this.rpc.close();
+		}
+	}
+
+	@Test
+	void memoryGaugesAddUpToWhatIsRegistered() {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, true).startServer();
+		new RpcRdmaMemoryMetrics(this.rpc).bindTo(this.meters);
+		assertThat(this.rpc.greeter("greeter").greet("memory")).isEqualTo("Hello, memory");
+
+		double registered = gauge("rpcrdma.memory.registered");
+		assertThat(registered).isPositive();
+		assertThat(gauge("rpcrdma.memory.leased")).as("both connections' posted receives").isPositive();
+		assertThat(gauge("rpcrdma.memory.leased") + gauge("rpcrdma.memory.free")).isEqualTo(registered);
+		assertThat(gauge("rpcrdma.memory.max")).isGreaterThanOrEqualTo(registered);
+		assertThat(this.meters.get("rpcrdma.memory.lease.waits").functionCounter().count()).isZero();
+		assertThat(this.meters.get("rpcrdma.memory.registered").gauge().getId().getBaseUnit()).isEqualTo("bytes");
+	}
+
+	@Test
+	void serverMetersFollowConnectionsCreditsAndTraffic() throws Exception {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, true).startServer();
+		new RpcRdmaServerMetrics(this.rpc).bindTo(this.meters);
+		Greeter greeter = this.rpc.greeter("greeter");
+		assertThat(greeter.greet("x")).isEqualTo("Hello, x");
+		assertThat(greeter.greet("y")).isEqualTo("Hello, y");
+
+		assertThat(gauge("rpcrdma.server.connections")).isEqualTo(1);
+		assertThat(gauge("rpcrdma.server.credits.granted")).as("the default grant").isEqualTo(32);
+		assertThat(gauge("rpcrdma.server.credits.in-use")).isZero();
+		assertThat(gauge("rpcrdma.server.calls.in-flight")).isZero();
+		assertThat(counter("rpcrdma.server.transport.messages", "type", "inline")).as("two replies").isEqualTo(2);
+		assertThat(counter("rpcrdma.server.transport.bytes", "operation", "send")).isPositive();
+		assertThat(counter("rpcrdma.server.transport.bytes", "operation", "rdma-read")).isZero();
+		assertThat(this.meters.get("rpcrdma.server.transport.rdma-errors").functionCounters()).as("4 codes, 2 directions")
+			.hasSize(8)
+			.allSatisfy((errors) -> assertThat(errors.count()).isZero());
+		assertThat(this.meters.get("rpcrdma.server.transport.rdma-errors")
+			.tags("direction", "received", "code", "err-chunk")
+			.functionCounter()
+			.count()).isZero();
+		assertThat(this.meters.get("rpcrdma.server.refused").tag("reason", "garbage-args").functionCounter().count())
+			.isZero();
+		assertThat(this.meters.get("rpcrdma.server.drc.hits").functionCounter().count()).isZero();
+
+		this.rpc.stopServer();
+		assertThat(gauge("rpcrdma.server.connections")).as("no server, nothing to count").isZero();
+		assertThat(counter("rpcrdma.server.transport.messages", "type", "inline")).isZero();
+	}
+
+	@Test
+	void clientMetersAreTaggedWithTheClientNameAndBoundForClientsCreatedLater() {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, true).startServer();
+		RpcRdmaClientMetrics binder = new RpcRdmaClientMetrics(this.rpc);
+		binder.bindTo(this.meters);
+		assertThat(this.meters.find("rpcrdma.client.connections").gauges()).as("no client yet").isEmpty();
+
+		Greeter greeter = this.rpc.greeter("greeter");
+		assertThat(greeter.greet("x")).isEqualTo("Hello, x");
+		binder.bindNewClients();
+
+		assertThat(this.meters.get("rpcrdma.client.connections").tag("client", "greeter").gauge().value()).isEqualTo(1);
+		assertThat(this.meters.get("rpcrdma.client.credits.granted").tag("client", "greeter").gauge().value())
+			.as("the server's grant, learnt from the first reply").isEqualTo(32);
+		assertThat(this.meters.get("rpcrdma.client.credits.in-use").tag("client", "greeter").gauge().value()).isZero();
+		assertThat(this.meters.get("rpcrdma.client.credits.waiting").tag("client", "greeter").gauge().value()).isZero();
+		assertThat(this.meters.get("rpcrdma.client.retries").tag("client", "greeter").functionCounter().count()).isZero();
+		assertThat(this.meters.get("rpcrdma.client.transport.messages")
+			.tags("client", "greeter", "type", "inline")
+			.functionCounter()
+			.count()).isEqualTo(1);
+		assertThat(this.meters.get("rpcrdma.client.transport.bytes")
+			.tags("client", "greeter", "operation", "send")
+			.functionCounter()
+			.count()).isPositive();
+	}
+
+	private double gauge(String name) {
+		return this.meters.get(name).gauge().value();
+	}
+
+	private double counter(String name, String key, String value) {
+		return this.meters.get(name).tag(key, value).functionCounter().count();
+	}
+
+}
