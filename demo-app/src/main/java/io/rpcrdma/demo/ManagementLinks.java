@@ -11,7 +11,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The actuator URLs to open once the demo serves: health, metrics and, when the starter's
- * actuator support is on the class path, the {@code rpcrdma} endpoint.
+ * endpoint is there (it backs off without actuator or when excluded), the {@code rpcrdma}
+ * endpoint and the client call timer (docs/metrics.md).
  */
 @Component
 public class ManagementLinks {
@@ -38,7 +39,8 @@ public class ManagementLinks {
 		String base = "http://" + host + ":" + port + this.environment.getProperty("management.endpoints.web.base-path",
 				"/actuator");
 		if (hasEndpoint("rpcrdma")) {
-			return List.of(base + "/health", base + "/metrics", base + "/rpcrdma");
+			return List.of(base + "/health", base + "/metrics", base + "/metrics/rpcrdma.client.calls",
+					base + "/rpcrdma");
 		}
 		return List.of(base + "/health", base + "/metrics");
 	}
@@ -53,7 +55,7 @@ public class ManagementLinks {
 			out.println("  " + url);
 		}
 		if (!hasEndpoint("rpcrdma")) {
-			out.println("  (/actuator/rpcrdma appears once the starter's actuator support is on the class path)");
+			out.println("  (no /actuator/rpcrdma: the starter's rpcrdma endpoint is not enabled)");
 		}
 	}
 

@@ -65,12 +65,20 @@ class DemoAllInOneTest {
 		assertThat(counter(printed, "Read chunks advertised \\(put contents\\)")).isPositive();
 		assertThat(counter(printed, "Write chunks filled \\(get and read contents\\)")).isPositive();
 
-		HttpResponse<String> health = HttpClient.newHttpClient()
-			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.httpPort + "/actuator/health"))
+		assertThat(printed).contains("http://127.0.0.1:" + this.httpPort + "/actuator/rpcrdma");
+		assertThat(get("/actuator/health")).contains("\"status\":\"UP\"");
+		assertThat(get("/actuator/metrics")).contains("rpcrdma.client.calls").contains("rpcrdma.server.calls");
+		assertThat(get("/actuator/metrics/rpcrdma.client.calls")).contains("\"COUNT\"");
+		assertThat(get("/actuator/rpcrdma")).contains("ObjectStore");
+	}
+
+	private String get(String path) throws Exception {
+		HttpResponse<String> response = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.httpPort + path))
 				.timeout(Duration.ofSeconds(10))
 				.build(), HttpResponse.BodyHandlers.ofString());
-		assertThat(health.statusCode()).isEqualTo(200);
-		assertThat(health.body()).contains("\"status\":\"UP\"");
+		assertThat(response.statusCode()).as(path).isEqualTo(200);
+		return response.body();
 	}
 
 	@Test

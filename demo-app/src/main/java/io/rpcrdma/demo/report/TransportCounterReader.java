@@ -8,13 +8,12 @@ import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.spring.boot.autoconfigure.server.RpcRdmaServerLifecycle;
 import io.rpcrdma.spring.boot.client.RpcClientFactory;
 import io.rpcrdma.transport.RpcRdmaClientConnection;
-import io.rpcrdma.transport.RpcRdmaServerConnection;
 import io.rpcrdma.transport.TransportStats;
 
 /**
- * Reads the transport counters of the demo's client connections and, when it runs in this
- * process, of its server's connections. Counters of connections that closed meanwhile are
- * not included; the demo's connections stay open for its whole run.
+ * Reads the transport counters of the demo's client pool and, when it runs in this process,
+ * of its server: totals over every connection, closed ones included. Credit waits are
+ * counted by each open connection's {@link io.rpcrdma.transport.CreditWindow}.
  */
 public final class TransportCounterReader {
 
@@ -42,10 +41,10 @@ public final class TransportCounterReader {
 		long creditsWaited = 0;
 		RpcClientPool pool = this.clients.pools().get(this.clientName);
 		if (pool != null) {
+			TransportStats stats = pool.transportStats();
+			callsInline = stats.inlineMessages();
+			readChunks = stats.readChunksSent();
 			for (RpcClient client : pool.connections()) {
-				TransportStats stats = client.transport().stats();
-				callsInline += stats.inlineMessages();
-				readChunks += stats.readChunksSent();
 				if (client.transport() instanceof RpcRdmaClientConnection connection) {
 					creditsWaited += connection.credits().waitedAcquisitions();
 				}
@@ -55,15 +54,10 @@ public final class TransportCounterReader {
 		if (running.isEmpty()) {
 			return new ConveyanceTally(callsInline, readChunks, -1, -1, -1, creditsWaited);
 		}
-		long repliesInline = 0;
-		long writeChunks = 0;
-		long replyChunks = 0;
-		for (RpcRdmaServerConnection connection : running.get().transport().connections()) {
-			TransportStats stats = connection.stats();
-			repliesInline += stats.inlineMessages();
-			writeChunks += stats.writeChunksFilled();
-			replyChunks += stats.replyChunksFilled();
-		}
+		TransportStats server = running.get().transportStats();
+		long repliesInline = server.inlineMessages();
+		long writeChunks = server.writeChunksFilled();
+		long replyChunks = server.replyChunksFilled();
 		return new ConveyanceTally(callsInline, readChunks, repliesInline, writeChunks, replyChunks, creditsWaited);
 	}
 
