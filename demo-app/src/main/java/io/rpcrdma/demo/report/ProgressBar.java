@@ -1,5 +1,6 @@
 package io.rpcrdma.demo.report;
 
+import java.io.Console;
 import java.io.PrintStream;
 import java.util.Locale;
 
@@ -35,12 +36,12 @@ public final class ProgressBar implements ProgressListener {
 	 * Java 22 and later where it always does, {@code Console.isTerminal()} says so
 	 */
 	public static boolean stdoutIsTerminal() {
-		java.io.Console console = System.console();
+		Console console = System.console();
 		if (console == null) {
 			return false;
 		}
 		try {
-			return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+			return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
 		}
 		catch (ReflectiveOperationException ex) {
 			return true;

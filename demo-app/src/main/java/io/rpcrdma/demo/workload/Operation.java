@@ -1,5 +1,7 @@
 package io.rpcrdma.demo.workload;
 
+import java.util.Locale;
+
 /**
  * The calls a workload makes.
  */
@@ -25,7 +27,7 @@ public enum Operation {
 
 	/** @return the name shown in the results */
 	public String label() {
-		return name().toLowerCase(java.util.Locale.ROOT);
+		return name().toLowerCase(Locale.ROOT);
 	}
 
 }

@@ -1,6 +1,7 @@
 package io.rpcrdma.demo.workload;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -86,7 +87,7 @@ public final class WorkloadRunner {
 			all.addAll(logs);
 		}
 		operations.add(OperationStats.of("all", all));
-		return new WorkloadResult(java.time.Duration.ofNanos(elapsed), plan.threads(), List.copyOf(operations),
+		return new WorkloadResult(Duration.ofNanos(elapsed), plan.threads(), List.copyOf(operations),
 				shared.notFound.sum(), shared.failure.get());
 	}
 
