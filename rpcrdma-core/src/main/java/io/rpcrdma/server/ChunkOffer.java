@@ -12,11 +12,23 @@ import java.util.List;
  * @param writeChunkCapacities the capacity in bytes of each Write chunk offered, in order;
  * DDP-eligible result item {@code i} goes into chunk {@code i} if it fits
  * @param replyChunkCapacity the capacity of the Reply chunk, 0 if none was offered
+ * @param readChunks how many Read chunks carried the call itself (RFC 8166 §3.4.5, a
+ * Position-Zero chunk included), for metrics
  */
-public record ChunkOffer(int rdmaVersion, List<Long> writeChunkCapacities, long replyChunkCapacity) {
+public record ChunkOffer(int rdmaVersion, List<Long> writeChunkCapacities, long replyChunkCapacity, int readChunks) {
 
 	/** Nothing offered: every result travels inline. */
-	public static final ChunkOffer NONE = new ChunkOffer(0, List.of(), 0);
+	public static final ChunkOffer NONE = new ChunkOffer(0, List.of(), 0, 0);
+
+	/**
+	 * An offer for a call that came without Read chunks.
+	 * @param rdmaVersion the RPC-over-RDMA version the call arrived in
+	 * @param writeChunkCapacities the capacity of each Write chunk offered
+	 * @param replyChunkCapacity the capacity of the Reply chunk, 0 if none
+	 */
+	public ChunkOffer(int rdmaVersion, List<Long> writeChunkCapacities, long replyChunkCapacity) {
+		this(rdmaVersion, writeChunkCapacities, replyChunkCapacity, 0);
+	}
 
 	/** Validates and copies. */
 	public ChunkOffer {

@@ -181,7 +181,7 @@ public final class RpcDispatcher {
 			return CompletableFuture.completedFuture(outcome);
 		}
 		RegisteredProcedure procedure = (RegisteredProcedure) resolution;
-		Exchange exchange = new Exchange(new ServerCall(call, offer), decoder, procedure, clientKey, buffers, sink, ticket);
+		Exchange exchange = new Exchange(new ServerCall(call, offer, clientKey), decoder, procedure, clientKey, buffers, sink, ticket);
 		if (procedure.builtInNull()) {
 			exchange.run();
 			return exchange.outcome;

@@ -124,7 +124,8 @@ public final class RpcServer implements AutoCloseable {
 		ByteBuffer message = call.message();
 		int capacity = replyCapacity(this.config.transport().inlineThreshold(call.version()), call,
 				this.config.pool().largestBufferSize(BufferRole.LOCAL_BULK));
-		ChunkOffer offer = new ChunkOffer(call.version(), call.writeChunkCapacities(), call.replyChunkCapacity());
+		ChunkOffer offer = new ChunkOffer(call.version(), call.writeChunkCapacities(), call.replyChunkCapacity(),
+				call.readChunks());
 		CompletableFuture<DispatchOutcome> outcome;
 		try {
 			outcome = this.dispatcher.dispatch(message, call.padding(), key, offer, (xid) -> ByteBuffer.allocate(capacity),

@@ -29,6 +29,8 @@ public final class ServerCall {
 
 	private final ChunkOffer offer;
 
+	private final Object client;
+
 	/** Where the reply starts in the results buffer, set when the buffer is acquired. */
 	private int replyStart;
 
@@ -40,8 +42,24 @@ public final class ServerCall {
 	 * @param offer what the requester offered for the reply
 	 */
 	public ServerCall(RpcCall header, ChunkOffer offer) {
+		this(header, offer, null);
+	}
+
+	/**
+	 * @param header the call header
+	 * @param offer what the requester offered for the reply
+	 * @param client who sent the call (the dispatcher's client key, usually the requester's
+	 * address), or {@code null}
+	 */
+	public ServerCall(RpcCall header, ChunkOffer offer, Object client) {
 		this.header = Objects.requireNonNull(header, "header");
 		this.offer = Objects.requireNonNull(offer, "offer");
+		this.client = client;
+	}
+
+	/** @return who sent the call, usually the requester's address without its port; {@code null} if unknown */
+	public Object client() {
+		return this.client;
 	}
 
 	/** @return the call header */

@@ -22,6 +22,18 @@ public enum Conveyance {
 	/** A result too large to go inline, in the Reply chunk (RFC 8166 §3.5.4). */
 	REPLY_CHUNK;
 
+	/**
+	 * @param readChunks whether arguments went in Read chunks
+	 * @param writeChunk whether the result went (or was offered to go) in a Write chunk
+	 * @return the conveyance
+	 */
+	public static Conveyance of(boolean readChunks, boolean writeChunk) {
+		if (readChunks) {
+			return writeChunk ? READ_AND_WRITE_CHUNK : READ_CHUNK;
+		}
+		return writeChunk ? WRITE_CHUNK : INLINE;
+	}
+
 	/** @return the tag value, lower case with hyphens ({@code read-chunk}, …) */
 	public String tag() {
 		return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');

@@ -186,12 +186,8 @@ final class ProcedureCaller {
 	}
 
 	private Conveyance conveyance(CallShape shape) {
-		boolean read = !shape.argumentItems().isEmpty() || !shape.registeredArguments().isEmpty();
-		boolean write = !shape.writeChunkSizes().isEmpty();
-		if (read) {
-			return write ? Conveyance.READ_AND_WRITE_CHUNK : Conveyance.READ_CHUNK;
-		}
-		return write ? Conveyance.WRITE_CHUNK : Conveyance.INLINE;
+		return Conveyance.of(
+				!shape.argumentItems().isEmpty() || !shape.registeredArguments().isEmpty(), !shape.writeChunkSizes().isEmpty());
 	}
 
 	private Object decode(ReceivedReply reply, ServiceCallObserver.Observation observation, Conveyance conveyance) {

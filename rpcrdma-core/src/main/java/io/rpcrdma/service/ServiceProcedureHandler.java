@@ -41,14 +41,16 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 
 	@Override
 	public CompletionStage<Void> handle(ServerCall call, XdrDecoder arguments, XdrEncoder results) {
+		Object client = (call != null) ? call.client() : null;
 		ServiceCallObserver.Observation observation = this.observer.start(CallSide.SERVER, this.invoker.service(),
-				this.procedure, null);
+				this.procedure, (client instanceof java.net.InetAddress address) ? address.getHostAddress()
+						: (client != null) ? client.toString() : null);
 		Object[] values;
 		try {
 			values = this.procedure.decodeArguments(arguments);
 		}
 		catch (RuntimeException ex) {
-			observation.stop(CallOutcome.ERROR, Conveyance.INLINE, ex);
+			observation.stop(CallOutcome.ERROR, arrival(call), ex);
 			throw ex;
 		}
 		CompletableFuture<Object> result = this.invoker.invoke(this.procedure, values);
@@ -69,15 +71,21 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 	 * @return the conveyance chosen for the result
 	 */
 	private Conveyance markBulkResult(ServerCall call, Object value, int position) {
-		if (!this.procedure.resultBulk().bulk() || call == null) {
+		if (call == null) {
 			return Conveyance.INLINE;
 		}
-		int length = BulkValues.length(value);
-		if (length < 0) {
-			return Conveyance.INLINE;
+		boolean read = call.offer().readChunks() > 0;
+		boolean write = false;
+		int length = this.procedure.resultBulk().bulk() ? BulkValues.length(value) : -1;
+		if (length >= 0) {
+			call.markDdpEligible(position + 4, length);
+			write = !call.writeChunkCapacities().isEmpty();
 		}
-		call.markDdpEligible(position + 4, length);
-		return call.writeChunkCapacities().isEmpty() ? Conveyance.INLINE : Conveyance.WRITE_CHUNK;
+		return Conveyance.of(read, write);
+	}
+
+	private static Conveyance arrival(ServerCall call) {
+		return (call != null && call.offer().readChunks() > 0) ? Conveyance.READ_CHUNK : Conveyance.INLINE;
 	}
 
 	private void complete(ServerCall call, CompletableFuture<Object> result, XdrEncoder results,
@@ -107,14 +115,14 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 			failure = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
 		}
 		if (failure instanceof Error error) {
-			observation.stop(CallOutcome.ERROR, Conveyance.INLINE, error);
+			observation.stop(CallOutcome.ERROR, arrival(call), error);
 			throw error;
 		}
 		RemoteFault fault = RemoteFault.of(failure).fitting(results.remaining() - 4);
 		Throwable thrown = failure;
 		logger.log(Level.DEBUG, () -> this.qualifiedName + " threw " + thrown + "; it travels back as a fault");
 		ProcedureResults.encodeFault(fault, results);
-		observation.stop(CallOutcome.FAULT, Conveyance.INLINE, failure);
+		observation.stop(CallOutcome.FAULT, arrival(call), failure);
 	}
 
 }

@@ -22,9 +22,25 @@ import io.rpcrdma.xdr.XdrDecoder;
  * @param replyChunkCapacity the capacity of the requester's Reply chunk, 0 if none
  * @param padding the RFC 5666 §3.9 padding of an RDMA_MSGP call, which the RPC layer's XDR
  * decoder must skip ({@link #decoder()} does), or {@code null}
+ * @param readChunks how many Read chunks carried the call (RFC 8166 §3.4.5, a Position-Zero
+ * chunk included); 0 for a call that arrived inline
  */
 public record InboundCall(int xid, int version, ByteBuffer message, List<Long> writeChunkCapacities,
-		long replyChunkCapacity, OpaquePadding padding) {
+		long replyChunkCapacity, OpaquePadding padding, int readChunks) {
+
+	/**
+	 * A call that arrived without Read chunks.
+	 * @param xid the call's XID
+	 * @param version the RPC-over-RDMA version it arrived in
+	 * @param message the whole RPC call
+	 * @param writeChunkCapacities the capacity of each Write chunk offered
+	 * @param replyChunkCapacity the capacity of the Reply chunk, 0 if none
+	 * @param padding RDMA_MSGP padding, or {@code null}
+	 */
+	public InboundCall(int xid, int version, ByteBuffer message, List<Long> writeChunkCapacities,
+			long replyChunkCapacity, OpaquePadding padding) {
+		this(xid, version, message, writeChunkCapacities, replyChunkCapacity, padding, 0);
+	}
 
 	/**
 	 * Copies the list.

@@ -360,7 +360,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		WriteChunk reply = context.lists.replyChunk();
 		InboundCall call = new InboundCall(context.xid, context.version, message, capacities,
-				(reply != null) ? reply.totalLength() : 0, context.padding);
+				(reply != null) ? reply.totalLength() : 0, context.padding, context.lists.readList().size());
 		try {
 			this.executor.execute(() -> {
 				try {

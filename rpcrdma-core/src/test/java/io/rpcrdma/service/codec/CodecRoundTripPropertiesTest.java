@@ -76,6 +76,10 @@ class CodecRoundTripPropertiesTest {
 		XdrCodec<ByteBuffer> buffers = REGISTRY.codecFor(ByteBuffer.class);
 		ByteBuffer decoded = Coding.decode(buffers, Coding.encode(buffers, ByteBuffer.wrap(value)));
 		assertThat(io.rpcrdma.xdr.Hex.bytes(decoded)).isEqualTo(value);
+		XdrCodec<io.rpcrdma.service.BulkData> bulk = REGISTRY.codecFor(io.rpcrdma.service.BulkData.class);
+		byte[] wire = Coding.encode(bulk, io.rpcrdma.service.BulkData.wrap(value));
+		assertThat(wire).isEqualTo(Coding.encode(REGISTRY.codecFor(byte[].class), value));
+		assertThat(Coding.decode(bulk, wire).toByteArray()).isEqualTo(value);
 	}
 
 	@Property(tries = 200)

@@ -74,9 +74,13 @@ abstract class ServiceEndToEndTests {
 
 	final List<String> observed = Collections.synchronizedList(new ArrayList<>());
 
-	final ServiceCallObserver observer = (side, service, procedure, endpoint) -> (outcome, conveyance,
-			failure) -> this.observed.add(side + " " + service.name() + "." + procedure.name() + " " + outcome + " "
-					+ conveyance.tag());
+	final List<String> endpoints = Collections.synchronizedList(new ArrayList<>());
+
+	final ServiceCallObserver observer = (side, service, procedure, endpoint) -> {
+		this.endpoints.add(side + " " + endpoint);
+		return (outcome, conveyance, failure) -> this.observed.add(side + " " + service.name() + "." + procedure.name()
+				+ " " + outcome + " " + conveyance.tag());
+	};
 
 	final ServiceIntrospector introspector = new ServiceIntrospector(CodecRegistry.standard());
 
@@ -283,6 +287,10 @@ abstract class ServiceEndToEndTests {
 		inventory.find("x");
 		assertThat(this.observed).containsExactlyInAnyOrder("SERVER Inventory.find SUCCESS inline",
 				"CLIENT Inventory.find SUCCESS inline");
+		// The client observes the server's endpoint, the server the client's address.
+		assertThat(this.endpoints).contains("CLIENT " + this.pool.endpoint());
+		assertThat(this.endpoints).filteredOn((endpoint) -> endpoint.startsWith("SERVER")).singleElement()
+			.isNotEqualTo("SERVER null");
 		assertThat(CallSide.values()).hasSize(2);
 	}
 
@@ -324,7 +332,7 @@ abstract class ServiceEndToEndTests {
 		assertThat(client.positionZeroChunksSent() - clientBefore.positionZeroChunksSent()).isZero();
 		assertThat(server.replyChunksFilled() - serverBefore.replyChunksFilled()).isZero();
 		assertThat(this.observed).contains("CLIENT Blobs.put SUCCESS read-chunk", "CLIENT Blobs.get SUCCESS write-chunk",
-				"SERVER Blobs.get SUCCESS write-chunk");
+				"SERVER Blobs.put SUCCESS read-chunk", "SERVER Blobs.get SUCCESS write-chunk");
 	}
 
 	@Test
@@ -375,7 +383,8 @@ abstract class ServiceEndToEndTests {
 		for (int i = 0; i < data.length; i += 4099) {
 			assertThat(reversed.get(i)).isEqualTo(data[data.length - 1 - i]);
 		}
-		assertThat(this.observed).contains("CLIENT Blobs.reverseAsync SUCCESS read-and-write-chunk");
+		assertThat(this.observed).contains("CLIENT Blobs.reverseAsync SUCCESS read-and-write-chunk",
+				"SERVER Blobs.reverseAsync SUCCESS read-and-write-chunk");
 	}
 
 	@Test

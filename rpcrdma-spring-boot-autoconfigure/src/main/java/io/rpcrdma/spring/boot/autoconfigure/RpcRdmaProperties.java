@@ -43,7 +43,7 @@ public class RpcRdmaProperties implements Validator {
 	private final Memory memory = new Memory();
 
 	/**
-	 * Clients by name: each {@code rpcrdma.client.<name>} configures the connection pools
+	 * Clients by name: each rpcrdma.client.<name> configures the connection pools
 	 * that service interfaces imported with that client name call through.
 	 */
 	private final Map<String, Client> client = new LinkedHashMap<>();
