@@ -99,7 +99,7 @@ public class DemoRunner {
 		this.out.println("Call it from another process or host with: ./mvnw -q -pl demo-app -am spring-boot:run "
 				+ "-Dspring-boot.run.arguments=\"--spring.profiles.active=client --rpcrdma.client.store.address=<this host>:"
 				+ port() + "\"");
-		this.links.print(this.out);
+		this.links.print(this.out, "rpcrdma.server.calls");
 		return 0;
 	}
 
@@ -131,7 +131,7 @@ public class DemoRunner {
 		if (status == 0) {
 			this.out.println();
 			this.out.println("Still serving; stop with Ctrl-C.");
-			this.links.print(this.out);
+			this.links.print(this.out, "rpcrdma.client.calls");
 		}
 		return status;
 	}
@@ -175,10 +175,11 @@ public class DemoRunner {
 	}
 
 	private Optional<String> storeAddress() {
+		// The configured address, as a wildcard bind shows no useful host of its own.
+		String configured = this.environment.getProperty("rpcrdma.server.address", "");
 		return Optional.ofNullable(this.server.getIfAvailable())
 			.flatMap(RpcRdmaServerLifecycle::localAddress)
-			.map((address) -> ((address.getAddress() != null && address.getAddress().isAnyLocalAddress()) ? "0.0.0.0"
-					: address.getHostString()) + ":" + address.getPort());
+			.map((address) -> (configured.isBlank() ? address.getHostString() : configured) + ":" + address.getPort());
 	}
 
 	private int port() {

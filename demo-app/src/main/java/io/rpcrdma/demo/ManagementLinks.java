@@ -27,9 +27,10 @@ public class ManagementLinks {
 	}
 
 	/**
+	 * @param timer the call timer worth opening (docs/metrics.md)
 	 * @return the URLs, empty when no HTTP server runs (client mode, tests)
 	 */
-	public List<String> urls() {
+	public List<String> urls(String timer) {
 		String port = this.environment.getProperty("local.management.port",
 				this.environment.getProperty("local.server.port"));
 		if (port == null) {
@@ -39,14 +40,14 @@ public class ManagementLinks {
 		String base = "http://" + host + ":" + port + this.environment.getProperty("management.endpoints.web.base-path",
 				"/actuator");
 		if (hasEndpoint("rpcrdma")) {
-			return List.of(base + "/health", base + "/metrics", base + "/metrics/rpcrdma.client.calls",
+			return List.of(base + "/health", base + "/metrics", base + "/metrics/" + timer,
 					base + "/rpcrdma");
 		}
 		return List.of(base + "/health", base + "/metrics");
 	}
 
-	void print(PrintStream out) {
-		List<String> urls = urls();
+	void print(PrintStream out, String timer) {
+		List<String> urls = urls(timer);
 		if (urls.isEmpty()) {
 			return;
 		}
