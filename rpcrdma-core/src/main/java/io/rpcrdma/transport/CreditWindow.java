@@ -30,6 +30,9 @@ public final class CreditWindow {
 
 	private int outstanding;
 
+	/** Calls that found no credit free and queued: how often the grant held callers back. */
+	private long waited;
+
 	private TransportException closed;
 
 	/**
@@ -62,6 +65,7 @@ public final class CreditWindow {
 			}
 			waiter = new Waiter();
 			this.waiters.addLast(waiter);
+			this.waited++;
 		}
 		long nanos = Math.max(1, timeout.toNanos());
 		waiter.deadline = TransportTimers.TIMER.schedule(() -> expire(waiter, timeout), nanos, TimeUnit.NANOSECONDS);
@@ -143,6 +147,15 @@ public final class CreditWindow {
 	/** @return calls waiting for a credit */
 	public synchronized int waiting() {
 		return this.waiters.size();
+	}
+
+	/**
+	 * @return calls that had to wait for a credit since the window was created, whether they
+	 * got one, timed out or failed: a high count means the responder's grant (RFC 8166 §3.3.1)
+	 * holds the requester back
+	 */
+	public synchronized long waitedAcquisitions() {
+		return this.waited;
 	}
 
 	private void handOver() {

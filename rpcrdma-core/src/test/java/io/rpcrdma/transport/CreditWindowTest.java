@@ -48,6 +48,23 @@ class CreditWindowTest {
 	}
 
 	@Test
+	void onlyCallsThatFoundNoCreditFreeCountAsWaited() {
+		CreditWindow window = new CreditWindow(2);
+		assertThat(window.acquire(LONG)).isDone();
+		assertThat(window.waitedAcquisitions()).isZero();
+		CompletableFuture<Void> second = window.acquire(LONG);
+		CompletableFuture<Void> third = window.acquire(LONG);
+		assertThat(window.waitedAcquisitions()).isEqualTo(2);
+		window.updateGrant(2);
+		assertThat(second).isDone();
+		assertThat(third).isNotDone();
+		window.release();
+		assertThat(third).isDone();
+		assertThat(window.tryAcquire()).isFalse();
+		assertThat(window.waitedAcquisitions()).isEqualTo(2);
+	}
+
+	@Test
 	void aZeroGrantStillLeavesOneCredit() {
 		CreditWindow window = new CreditWindow(8);
 		window.updateGrant(8);

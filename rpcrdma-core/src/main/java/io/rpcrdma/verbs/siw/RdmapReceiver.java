@@ -107,7 +107,17 @@ final class RdmapReceiver {
 		this.transmitter.receiveThread(Thread.currentThread());
 		boolean drained = false;
 		try {
-			this.channel.keyFor(this.selector).interestOps(java.nio.channels.SelectionKey.OP_READ);
+			try {
+				this.channel.keyFor(this.selector).interestOps(java.nio.channels.SelectionKey.OP_READ);
+			}
+			catch (java.nio.channels.CancelledKeyException ex) {
+				// Closed locally between establishment and this thread's start (a client that
+				// connects only to check the server is there): nothing left to receive.
+				if (!this.connection.isEstablished()) {
+					return;
+				}
+				throw ex;
+			}
 			while (this.connection.isEstablished()) {
 				this.in.flip();
 				try {
