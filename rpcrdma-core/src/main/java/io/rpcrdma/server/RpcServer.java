@@ -36,8 +36,9 @@ import io.rpcrdma.verbs.RdmaProvider;
  * <p>Each {@link InboundCall} is dispatched with the peer's address without its port as the
  * client key, so the duplicate request cache recognises a retransmission that arrives on a new
  * connection from the same host. Handlers see what the requester offered for the reply (a
- * {@link ChunkOffer} in their {@link ServerCall}); replies are encoded into a heap buffer
- * sized by {@link #replyCapacity} and conveyed by the transport (inline, with the
+ * {@link ChunkOffer} in their {@link ServerCall}); replies are encoded into a buffer sized by
+ * {@link #replyCapacity} (from the heap when small, leased from the registered pool when
+ * large, see {@link LeasedReplyBuffer}) and conveyed by the transport (inline, with the
  * DDP-eligible items the handler marked in the requester's Write chunks, or in the Reply
  * chunk); calls the dispatcher drops give the requester's credit back
  * through {@link ReplySender#drop()}. The call's message (owned by the RPC layer once the
@@ -128,17 +129,29 @@ public final class RpcServer implements AutoCloseable {
 				call.readChunks());
 		CompletableFuture<DispatchOutcome> outcome;
 		try {
-			outcome = this.dispatcher.dispatch(message, call.padding(), key, offer, (xid) -> ByteBuffer.allocate(capacity),
+			ReplyBufferSupplier buffers = LeasedReplyBuffer.of(this.config.pool(), capacity);
+			outcome = this.dispatcher.dispatch(message, call.padding(), key, offer, buffers,
 					new ReplySink() {
 
 						@Override
 						public void send(int xid, ByteBuffer reply) {
-							RpcServer.this.send(sender, xid, OutboundReply.inline(reply));
+							try {
+								RpcServer.this.send(sender, xid, OutboundReply.inline(reply));
+							}
+							finally {
+								// The transport copied the reply before returning.
+								buffers.release(reply);
+							}
 						}
 
 						@Override
 						public void send(int xid, ByteBuffer reply, List<DdpRange> ddpItems) {
-							RpcServer.this.send(sender, xid, new OutboundReply(reply, ddpItems));
+							try {
+								RpcServer.this.send(sender, xid, new OutboundReply(reply, ddpItems));
+							}
+							finally {
+								buffers.release(reply);
+							}
 						}
 
 						@Override
