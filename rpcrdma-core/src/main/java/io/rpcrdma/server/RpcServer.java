@@ -35,7 +35,7 @@ import io.rpcrdma.verbs.RdmaProvider;
  * client key, so the duplicate request cache recognises a retransmission that arrives on a new
  * connection from the same host. Handlers see what the requester offered for the reply (a
  * {@link ChunkOffer} in their {@link ServerCall}); replies are encoded into a heap buffer
- * sized by {@link #replyCapacity} and conveyed by the transport (inline, with the
+ * sized by {@link #replyCapacity}, reused from call to call ({@link ReplyBufferPool}), and conveyed by the transport (inline, with the
  * DDP-eligible items the handler marked in the requester's Write chunks, or in the Reply
  * chunk); calls the dispatcher drops give the requester's credit back
  * through {@link ReplySender#drop()}. The call's message (owned by the RPC layer once the
@@ -56,7 +56,15 @@ public final class RpcServer implements AutoCloseable {
 	 */
 	public static final int MAX_REPLY_BUFFER = (64 << 20) + (64 << 10);
 
+	/**
+	 * The most bytes of free reply buffers kept for reuse: two replies of the largest size, so
+	 * that back-to-back bulk results do not allocate.
+	 */
+	static final long MAX_RETAINED_REPLY_BYTES = 2L * MAX_REPLY_BUFFER;
+
 	private final Config config;
+
+	private final ReplyBufferPool replyBuffers = new ReplyBufferPool(MAX_RETAINED_REPLY_BYTES);
 
 	private final ServerExecutor handlers;
 
@@ -125,17 +133,39 @@ public final class RpcServer implements AutoCloseable {
 		ChunkOffer offer = new ChunkOffer(call.version(), call.writeChunkCapacities(), call.replyChunkCapacity());
 		CompletableFuture<DispatchOutcome> outcome;
 		try {
-			outcome = this.dispatcher.dispatch(message, call.padding(), key, offer, (xid) -> ByteBuffer.allocate(capacity),
-					new ReplySink() {
+			outcome = this.dispatcher.dispatch(message, call.padding(), key, offer, new ReplyBufferSupplier() {
+
+						@Override
+						public ByteBuffer acquire(int xid) {
+							return RpcServer.this.replyBuffers.acquire(capacity);
+						}
+
+						@Override
+						public void release(ByteBuffer buffer) {
+							RpcServer.this.replyBuffers.release(buffer);
+						}
+
+					}, new ReplySink() {
 
 						@Override
 						public void send(int xid, ByteBuffer reply) {
-							RpcServer.this.send(sender, xid, OutboundReply.inline(reply));
+							try {
+								RpcServer.this.send(sender, xid, OutboundReply.inline(reply));
+							}
+							finally {
+								// The transport copied the reply out before returning.
+								RpcServer.this.replyBuffers.release(reply);
+							}
 						}
 
 						@Override
 						public void send(int xid, ByteBuffer reply, List<DdpRange> ddpItems) {
-							RpcServer.this.send(sender, xid, new OutboundReply(reply, ddpItems));
+							try {
+								RpcServer.this.send(sender, xid, new OutboundReply(reply, ddpItems));
+							}
+							finally {
+								RpcServer.this.replyBuffers.release(reply);
+							}
 						}
 
 						@Override
