@@ -68,6 +68,12 @@ final class CompareServer implements AutoCloseable {
 	 * @throws IOException if standard input fails
 	 */
 	public static void main(String[] args) throws IOException {
+		// The child's standard error is the comparison's: only warnings and errors belong there.
+		java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+		root.setLevel(java.util.logging.Level.WARNING);
+		for (java.util.logging.Handler handler : root.getHandlers()) {
+			handler.setLevel(java.util.logging.Level.WARNING);
+		}
 		try (CompareServer server = new CompareServer("siw", new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
 			System.out.println("PORT " + server.address().getPort());
 			System.out.flush();
