@@ -69,6 +69,9 @@ public final class Compare {
 		List<Measurement> results = new ArrayList<>();
 		try (Contenders contenders = new Contenders(options.contenders())) {
 			for (Contender c : contenders.list()) {
+				workload.warmUp(c);
+			}
+			for (Contender c : contenders.list()) {
 				results.addAll(report(progress, workload.latency(c)));
 			}
 			for (int threads : THREADS) {

@@ -1,5 +1,6 @@
 package io.rpcrdma.benchmarks.compare;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -27,6 +28,27 @@ final class Workload {
 
 	Workload(Pace pace) {
 		this.pace = pace;
+	}
+
+	/**
+	 * Drives a contender before anything is measured: small calls from four threads for the
+	 * pace's contender warm-up, then 1 MiB calls each way for a quarter of it. Nothing is
+	 * recorded.
+	 * @param contender who is warmed up
+	 * @throws Exception if a call fails
+	 */
+	void warmUp(Contender contender) throws Exception {
+		if (this.pace.contenderWarmup().isZero()) {
+			return;
+		}
+		Pace warming = new Pace("warm-up", Duration.ZERO, this.pace.contenderWarmup(), Duration.ofMillis(1),
+				Duration.ofMillis(1), 1);
+		new Workload(warming).throughput(contender, 4);
+		Duration bulkWarmup = this.pace.contenderWarmup().dividedBy(4);
+		Workload bulk = new Workload(new Pace("warm-up", Duration.ZERO, bulkWarmup, Duration.ofMillis(1),
+				Duration.ofMillis(1), 1));
+		bulk.bulk(contender, true, 1 << 20);
+		bulk.bulk(contender, false, 1 << 20);
 	}
 
 	/**
