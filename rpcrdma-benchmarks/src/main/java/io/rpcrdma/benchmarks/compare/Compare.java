@@ -33,9 +33,8 @@ public final class Compare {
 
 	/**
 	 * @param args {@code [--quick | --smoke] [--out DIR] [--contenders a,b]}
-	 * @throws Exception if a contender fails
 	 */
-	public static void main(String[] args) throws Exception {
+	public static void main(String[] args) {
 		CompareOptions options;
 		try {
 			options = CompareOptions.parse(args);
@@ -45,7 +44,17 @@ public final class Compare {
 			System.exit(2);
 			return;
 		}
-		Run run = run(options, System.out);
+		Run run;
+		try {
+			run = run(options, System.out);
+		}
+		catch (Exception failed) {
+			System.err.println("The comparison stopped: " + failed);
+			failed.printStackTrace();
+			// A contender's threads may still be running: exit rather than wait for them.
+			System.exit(1);
+			return;
+		}
 		System.out.println();
 		System.out.println(Reports.markdown(run));
 		System.out.println("Written to " + options.output().toAbsolutePath());
