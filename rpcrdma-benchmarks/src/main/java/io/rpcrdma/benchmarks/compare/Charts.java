@@ -38,7 +38,7 @@ final class Charts {
 		String subtitle = " (" + run.machine().cores() + " cores, load " + Reports.number(run.machine().loadAtStart())
 				+ "–" + Reports.number(run.machine().loadAtEnd()) + ", " + run.pace().name() + " run)";
 
-		CategoryChart latency = chart("64-byte call latency, 1 thread" + subtitle, "contender", "µs", false);
+		CategoryChart latency = chart("64-byte call latency, 1 thread" + subtitle, "contender", "µs (log scale)", true);
 		List<String> latencyContenders = new ArrayList<>();
 		List<Number> p50 = new ArrayList<>();
 		List<Number> p99 = new ArrayList<>();
@@ -53,17 +53,19 @@ final class Charts {
 		if (!latencyContenders.isEmpty()) {
 			latency.addSeries("p50", latencyContenders, p50);
 			latency.addSeries("p99", latencyContenders, p99);
+			double smallest = p50.stream().mapToDouble(Number::doubleValue).filter((v) -> v > 0).min().orElse(1);
+			latency.getStyler().setYAxisMin(floorPowerOfTen(smallest));
 			save(latency, directory.resolve(FILES.get(0)));
 		}
 
 		perContender(results, contenders, Measurement.THROUGHPUT, "calls/s",
-				chart("Throughput of 64-byte calls" + subtitle, "client threads", "calls/s", true), false,
+				chart("Throughput of 64-byte calls" + subtitle, "client threads", "calls/s (log scale)", true), false,
 				directory.resolve(FILES.get(1)));
 		perContender(results, contenders, Measurement.BULK_ARGUMENT, "MB/s",
-				chart("Bulk arguments, 1 thread" + subtitle, "argument size", "MB/s", true), true,
+				chart("Bulk arguments, 1 thread" + subtitle, "argument size", "MB/s (log scale)", true), true,
 				directory.resolve(FILES.get(2)));
 		perContender(results, contenders, Measurement.BULK_RESULT, "MB/s",
-				chart("Bulk results, 1 thread" + subtitle, "result size", "MB/s", true), true,
+				chart("Bulk results, 1 thread" + subtitle, "result size", "MB/s (log scale)", true), true,
 				directory.resolve(FILES.get(3)));
 	}
 
@@ -94,8 +96,12 @@ final class Charts {
 		}
 		// Bars start at the axis floor; a logarithmic axis needs a positive one: the power of
 		// ten below the smallest figure.
-		chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(smallest))));
+		chart.getStyler().setYAxisMin(floorPowerOfTen(smallest));
 		save(chart, file);
+	}
+
+	private static double floorPowerOfTen(double value) {
+		return Math.pow(10, Math.floor(Math.log10(value)));
 	}
 
 	private static CategoryChart chart(String title, String x, String y, boolean logarithmic) {
