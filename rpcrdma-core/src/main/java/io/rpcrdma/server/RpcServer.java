@@ -36,9 +36,9 @@ import io.rpcrdma.verbs.RdmaProvider;
  * <p>Each {@link InboundCall} is dispatched with the peer's address without its port as the
  * client key, so the duplicate request cache recognises a retransmission that arrives on a new
  * connection from the same host. Handlers see what the requester offered for the reply (a
- * {@link ChunkOffer} in their {@link ServerCall}); replies are encoded into a buffer sized by
- * {@link #replyCapacity} (from the heap when small, leased from the registered pool when
- * large, see {@link LeasedReplyBuffer}) and conveyed by the transport (inline, with the
+ * {@link ChunkOffer} in their {@link ServerCall}); replies are encoded into a heap buffer
+ * sized by {@link #replyCapacity}, reused from call to call ({@link ReplyBufferPool}), and
+ * conveyed by the transport (inline, with the
  * DDP-eligible items the handler marked in the requester's Write chunks, or in the Reply
  * chunk); calls the dispatcher drops give the requester's credit back
  * through {@link ReplySender#drop()}. The call's message (owned by the RPC layer once the
@@ -59,7 +59,15 @@ public final class RpcServer implements AutoCloseable {
 	 */
 	public static final int MAX_REPLY_BUFFER = (64 << 20) + (64 << 10);
 
+	/**
+	 * The most bytes of free reply buffers kept for reuse: two replies of the largest size, so
+	 * that back-to-back bulk results do not allocate.
+	 */
+	static final long MAX_RETAINED_REPLY_BYTES = 2L * MAX_REPLY_BUFFER;
+
 	private final Config config;
+
+	private final ReplyBufferPool replyBuffers = new ReplyBufferPool(MAX_RETAINED_REPLY_BYTES);
 
 	private final ServerExecutor handlers;
 
@@ -129,9 +137,19 @@ public final class RpcServer implements AutoCloseable {
 				call.readChunks());
 		CompletableFuture<DispatchOutcome> outcome;
 		try {
-			ReplyBufferSupplier buffers = LeasedReplyBuffer.of(this.config.pool(), capacity);
-			outcome = this.dispatcher.dispatch(message, call.padding(), key, offer, buffers,
-					new ReplySink() {
+			outcome = this.dispatcher.dispatch(message, call.padding(), key, offer, new ReplyBufferSupplier() {
+
+						@Override
+						public ByteBuffer acquire(int xid) {
+							return RpcServer.this.replyBuffers.acquire(capacity);
+						}
+
+						@Override
+						public void release(ByteBuffer buffer) {
+							RpcServer.this.replyBuffers.release(buffer);
+						}
+
+					}, new ReplySink() {
 
 						@Override
 						public void send(int xid, ByteBuffer reply) {
@@ -139,8 +157,8 @@ public final class RpcServer implements AutoCloseable {
 								RpcServer.this.send(sender, xid, OutboundReply.inline(reply));
 							}
 							finally {
-								// The transport copied the reply before returning.
-								buffers.release(reply);
+								// The transport copied the reply out before returning.
+								RpcServer.this.replyBuffers.release(reply);
 							}
 						}
 
@@ -150,7 +168,7 @@ public final class RpcServer implements AutoCloseable {
 								RpcServer.this.send(sender, xid, new OutboundReply(reply, ddpItems));
 							}
 							finally {
-								buffers.release(reply);
+								RpcServer.this.replyBuffers.release(reply);
 							}
 						}
 

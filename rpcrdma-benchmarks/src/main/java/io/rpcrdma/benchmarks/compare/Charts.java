@@ -1,0 +1,122 @@
+package io.rpcrdma.benchmarks.compare;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * The run's PNG plots, drawn off-screen with XChart.
+ */
+final class Charts {
+
+	static final List<String> FILES = List.of("latency.png", "throughput.png", "bulk-arguments.png", "bulk-results.png");
+
+	private static final int WIDTH = 900;
+
+	private static final int HEIGHT = 520;
+
+	private Charts() {
+	}
+
+	/**
+	 * @param directory where the PNG files go (created if missing)
+	 * @param run the run
+	 * @throws IOException if a file cannot be written
+	 */
+	static void write(Path directory, Run run) throws IOException {
+		System.setProperty("java.awt.headless", "true");
+		Files.createDirectories(directory);
+		List<Measurement> results = run.results();
+		List<String> contenders = Reports.contenders(results);
+		String subtitle = " (" + run.machine().cores() + " cores, load " + Reports.number(run.machine().loadAtStart())
+				+ "–" + Reports.number(run.machine().loadAtEnd()) + ", " + run.pace().name() + " run)";
+
+		CategoryChart latency = chart("64-byte call latency, 1 thread" + subtitle, "contender", "µs (log scale)", true);
+		List<String> latencyContenders = new ArrayList<>();
+		List<Number> p50 = new ArrayList<>();
+		List<Number> p99 = new ArrayList<>();
+		for (String c : contenders) {
+			var median = Target.find(results, c, Measurement.LATENCY, Workload.SMALL, "p50");
+			if (median.isPresent()) {
+				latencyContenders.add(c);
+				p50.add(median.get());
+				p99.add(Target.find(results, c, Measurement.LATENCY, Workload.SMALL, "p99").orElse(0.0));
+			}
+		}
+		if (!latencyContenders.isEmpty()) {
+			latency.addSeries("p50", latencyContenders, p50);
+			latency.addSeries("p99", latencyContenders, p99);
+			double smallest = p50.stream().mapToDouble(Number::doubleValue).filter((v) -> v > 0).min().orElse(1);
+			latency.getStyler().setYAxisMin(floorPowerOfTen(smallest));
+			save(latency, directory.resolve(FILES.get(0)));
+		}
+
+		perContender(results, contenders, Measurement.THROUGHPUT, "calls/s",
+				chart("Throughput of 64-byte calls" + subtitle, "client threads", "calls/s (log scale)", true), false,
+				directory.resolve(FILES.get(1)));
+		perContender(results, contenders, Measurement.BULK_ARGUMENT, "MB/s",
+				chart("Bulk arguments, 1 thread" + subtitle, "argument size", "MB/s (log scale)", true), true,
+				directory.resolve(FILES.get(2)));
+		perContender(results, contenders, Measurement.BULK_RESULT, "MB/s",
+				chart("Bulk results, 1 thread" + subtitle, "result size", "MB/s (log scale)", true), true,
+				directory.resolve(FILES.get(3)));
+	}
+
+	private static void perContender(List<Measurement> results, List<String> contenders, String scenario, String metric,
+			CategoryChart chart, boolean sizes, Path file) throws IOException {
+		List<Long> parameters = Reports.parameters(results, scenario);
+		if (parameters.isEmpty()) {
+			return;
+		}
+		List<String> labels = parameters.stream().map((p) -> sizes ? Reports.size(p) : String.valueOf(p)).toList();
+		double smallest = Double.MAX_VALUE;
+		for (String c : contenders) {
+			List<Number> values = new ArrayList<>();
+			for (long p : parameters) {
+				double value = Target.find(results, c, scenario, p, metric).orElse(0.0);
+				values.add(value);
+				if (value > 0) {
+					smallest = Math.min(smallest, value);
+				}
+			}
+			// A contender not measured in this case has no bars; a logarithmic axis cannot show 0.
+			if (values.stream().allMatch((v) -> v.doubleValue() > 0)) {
+				chart.addSeries(c, labels, values);
+			}
+		}
+		if (chart.getSeriesMap().isEmpty()) {
+			return;
+		}
+		// Bars start at the axis floor; a logarithmic axis needs a positive one: the power of
+		// ten below the smallest figure.
+		chart.getStyler().setYAxisMin(floorPowerOfTen(smallest));
+		save(chart, file);
+	}
+
+	private static double floorPowerOfTen(double value) {
+		return Math.pow(10, Math.floor(Math.log10(value)));
+	}
+
+	private static CategoryChart chart(String title, String x, String y, boolean logarithmic) {
+		CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x)
+			.yAxisTitle(y)
+			.build();
+		chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+		chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+		chart.getStyler().setYAxisLogarithmic(logarithmic);
+		chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(14f));
+		return chart;
+	}
+
+	private static void save(CategoryChart chart, Path file) throws IOException {
+		BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+	}
+
+}

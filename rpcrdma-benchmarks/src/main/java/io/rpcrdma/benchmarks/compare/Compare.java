@@ -1,0 +1,117 @@
+package io.rpcrdma.benchmarks.compare;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The end-to-end comparison of issue 9, in one run on one machine: rpcrdma over software
+ * iWARP (server in this JVM and in a child JVM) and over the loopback provider, gRPC-java
+ * with a raw {@code byte[]} marshaller, and blocking sockets as the floor. Cases: 64-byte
+ * call latency (1 thread), 64-byte call throughput with 1, 4, 16 and 64 client threads, and
+ * bulk arguments and results of 64 KiB, 1 MiB and 16 MiB. Each case runs every contender in
+ * turn before the next case, so a change in the neighbours' load hits all of them alike.
+ * <p>
+ * Writes {@code results.csv}, {@code results.json}, {@code results.md} and PNG plots into
+ * {@code docs/benchmarks/} (or {@code --out}). About five minutes; {@code --quick} takes
+ * about one, {@code --smoke} a few seconds.
+ * <pre>
+ * java -cp rpcrdma-benchmarks/target/rpcrdma-benchmarks.jar io.rpcrdma.benchmarks.compare.Compare [--quick]
+ * </pre>
+ */
+public final class Compare {
+
+	/** Client threads of the throughput case. */
+	static final List<Integer> THREADS = List.of(1, 4, 16, 64);
+
+	/** Sizes of the bulk cases. */
+	static final List<Integer> BULK_SIZES = List.of(64 << 10, 1 << 20, 16 << 20);
+
+	private Compare() {
+	}
+
+	/**
+	 * @param args {@code [--quick | --smoke] [--out DIR] [--contenders a,b]}
+	 */
+	public static void main(String[] args) {
+		CompareOptions options;
+		try {
+			options = CompareOptions.parse(args);
+		}
+		catch (IllegalArgumentException wrong) {
+			System.err.println(wrong.getMessage());
+			System.exit(2);
+			return;
+		}
+		Run run;
+		try {
+			run = run(options, System.out);
+		}
+		catch (Exception failed) {
+			System.err.println("The comparison stopped: " + failed);
+			failed.printStackTrace();
+			// A contender's threads may still be running: exit rather than wait for them.
+			System.exit(1);
+			return;
+		}
+		System.out.println();
+		System.out.println(Reports.markdown(run));
+		System.out.println("Written to " + options.output().toAbsolutePath());
+		// Provider and Netty threads are closed by now; exit in case a library left one behind.
+		System.exit(0);
+	}
+
+	/**
+	 * Runs the comparison and writes its files.
+	 * @param options what to run and where to write
+	 * @param progress where each figure is reported as it is measured
+	 * @return the run
+	 * @throws Exception if a contender fails
+	 */
+	static Run run(CompareOptions options, PrintStream progress) throws Exception {
+		System.setProperty("java.awt.headless", "true");
+		Machine machine = Machine.describe();
+		progress.printf(Locale.ROOT, "%s run on %d cores, load average %.2f; contenders %s%n", options.pace().name(),
+				machine.cores(), machine.loadAtStart(), options.contenders());
+		Workload workload = new Workload(options.pace());
+		List<Measurement> results = new ArrayList<>();
+		try (Contenders contenders = new Contenders(options.contenders())) {
+			for (Contender c : contenders.list()) {
+				workload.warmUp(c);
+			}
+			for (Contender c : contenders.list()) {
+				results.addAll(report(progress, workload.latency(c)));
+			}
+			for (int threads : THREADS) {
+				for (Contender c : contenders.list()) {
+					results.addAll(report(progress, List.of(workload.throughput(c, threads))));
+				}
+			}
+			for (boolean argument : List.of(true, false)) {
+				for (int size : BULK_SIZES) {
+					for (Contender c : contenders.list()) {
+						results.addAll(report(progress, List.of(workload.bulk(c, argument, size))));
+					}
+				}
+			}
+		}
+		List<Target> targets = new ArrayList<>();
+		for (String subject : List.of(Contenders.SIW, Contenders.SIW_PROCESS, Contenders.LOOPBACK)) {
+			targets.addAll(Target.evaluate(results, subject));
+		}
+		Run run = new Run(options.pace(), machine.ended(), results, targets);
+		Reports.write(options.output(), run);
+		Charts.write(options.output(), run);
+		return run;
+	}
+
+	private static List<Measurement> report(PrintStream progress, List<Measurement> measurements) {
+		for (Measurement m : measurements) {
+			progress.printf(Locale.ROOT, "%-14s %-20s %9d %-8s %12s %-7s (%d calls)%n", m.scenario(), m.contender(),
+					m.parameter(), m.metric(), Reports.number(m.value()), m.unit(), m.calls());
+		}
+		return measurements;
+	}
+
+}

@@ -1,0 +1,55 @@
+package io.rpcrdma.benchmarks.compare;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The command line of {@link Compare}.
+ *
+ * @param pace full, {@code --quick} or {@code --smoke}
+ * @param output where results and plots go ({@code --out DIR}, default {@code docs/benchmarks})
+ * @param contenders who is measured ({@code --contenders a,b}, default all)
+ */
+record CompareOptions(Pace pace, Path output, List<String> contenders) {
+
+	static final String USAGE = "usage: Compare [--quick | --smoke] [--out DIR] [--contenders "
+			+ String.join(",", Contenders.ALL) + "]";
+
+	/**
+	 * @param args the command line
+	 * @return the options
+	 * @throws IllegalArgumentException naming what was wrong, with the usage
+	 */
+	static CompareOptions parse(String... args) {
+		Pace pace = Pace.FULL;
+		Path output = Path.of("docs", "benchmarks");
+		List<String> contenders = Contenders.ALL;
+		for (int i = 0; i < args.length; i++) {
+			switch (args[i]) {
+				case "--quick" -> pace = Pace.QUICK;
+				case "--smoke" -> pace = Pace.SMOKE;
+				case "--full" -> pace = Pace.FULL;
+				case "--out" -> output = Path.of(value(args, ++i, "--out"));
+				case "--contenders" -> {
+					contenders = Arrays.stream(value(args, ++i, "--contenders").split(",")).map(String::trim).toList();
+					for (String name : contenders) {
+						if (!Contenders.ALL.contains(name)) {
+							throw new IllegalArgumentException("No contender named " + name + "; " + USAGE);
+						}
+					}
+				}
+				default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; " + USAGE);
+			}
+		}
+		return new CompareOptions(pace, output, contenders);
+	}
+
+	private static String value(String[] args, int index, String option) {
+		if (index >= args.length) {
+			throw new IllegalArgumentException(option + " needs a value; " + USAGE);
+		}
+		return args[index];
+	}
+
+}

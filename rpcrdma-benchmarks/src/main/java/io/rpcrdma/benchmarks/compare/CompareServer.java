@@ -1,0 +1,86 @@
+package io.rpcrdma.benchmarks.compare;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
+import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.server.ProgramRegistry;
+import io.rpcrdma.server.RpcServer;
+import io.rpcrdma.service.ServiceExporter;
+import io.rpcrdma.service.ServiceIntrospector;
+import io.rpcrdma.service.codec.CodecRegistry;
+import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.RdmaProviders;
+
+/**
+ * A {@link BenchService} server over an RDMA provider, in the comparison's JVM or, through
+ * {@link #main}, in a process of its own. Handlers run on the transport's delivery thread
+ * (DIRECT): they never block, and the gRPC server runs its handlers on its event loop alike.
+ */
+final class CompareServer implements AutoCloseable {
+
+	private final RdmaProvider provider;
+
+	private final RegisteredMemoryPool pool;
+
+	private final RpcServer server;
+
+	CompareServer(String providerName, InetSocketAddress bind) {
+		this.provider = RdmaProviders.open(providerName);
+		RegisteredMemoryPool memory = null;
+		try {
+			memory = new RegisteredMemoryPool(this.provider.allocateProtectionDomain(), RpcRdmaSetup.pools());
+			ProgramRegistry registry = new ProgramRegistry();
+			new ServiceExporter(new ServiceIntrospector(CodecRegistry.standard()), registry).export(BenchService.class,
+					new BenchServiceImpl());
+			this.server = RpcServer.start(RpcServer.Config.defaults(this.provider, memory, bind)
+				.withTransport(RpcRdmaSetup.transport())
+				.withExecutor(new RpcServer.ExecutorSpec(RpcServer.ExecutorKind.DIRECT, 1, 0)), registry);
+			this.pool = memory;
+		}
+		catch (RuntimeException failed) {
+			if (memory != null) {
+				memory.close();
+			}
+			this.provider.close();
+			throw failed;
+		}
+	}
+
+	/** @return where clients connect */
+	InetSocketAddress address() {
+		return this.server.localAddress();
+	}
+
+	@Override
+	public void close() {
+		this.server.shutdown(Duration.ofSeconds(1)).join();
+		this.pool.close();
+		this.provider.close();
+	}
+
+	/**
+	 * Serves over software iWARP on 127.0.0.1 until standard input closes; prints
+	 * {@code PORT <n>} once listening.
+	 * @param args unused
+	 * @throws IOException if standard input fails
+	 */
+	public static void main(String[] args) throws IOException {
+		// The child's standard error is the comparison's: only warnings and errors belong there.
+		java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+		root.setLevel(java.util.logging.Level.WARNING);
+		for (java.util.logging.Handler handler : root.getHandlers()) {
+			handler.setLevel(java.util.logging.Level.WARNING);
+		}
+		try (CompareServer server = new CompareServer("siw", new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+			System.out.println("PORT " + server.address().getPort());
+			System.out.flush();
+			while (System.in.read() >= 0) {
+				// Runs until the comparison closes our standard input (or dies).
+			}
+		}
+	}
+
+}

@@ -1,0 +1,88 @@
+package io.rpcrdma.benchmarks.compare;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The contenders of one run, by name, opened in one place and closed in reverse order.
+ */
+final class Contenders implements AutoCloseable {
+
+	static final String SOCKET = "socket";
+
+	static final String GRPC = "grpc-java";
+
+	/** rpcrdma over software iWARP, client and server in this JVM. */
+	static final String SIW = "rpcrdma-siw";
+
+	/** rpcrdma over software iWARP, the server in a child JVM. */
+	static final String SIW_PROCESS = "rpcrdma-siw-process";
+
+	/** rpcrdma over the in-JVM loopback provider. */
+	static final String LOOPBACK = "rpcrdma-loopback";
+
+	/** Every contender, in the order tables list them. */
+	static final List<String> ALL = List.of(SOCKET, GRPC, SIW, SIW_PROCESS, LOOPBACK);
+
+	private final List<Contender> open = new ArrayList<>();
+
+	/**
+	 * Starts the named contenders' servers and clients.
+	 * @param names from {@link #ALL}
+	 * @throws Exception if one cannot start; those already started are closed
+	 */
+	Contenders(List<String> names) throws Exception {
+		try {
+			for (String name : names) {
+				this.open.add(open(name));
+			}
+		}
+		catch (Exception failed) {
+			close();
+			throw failed;
+		}
+	}
+
+	/** @return the open contenders, in the order asked for */
+	List<Contender> list() {
+		return List.copyOf(this.open);
+	}
+
+	private static Contender open(String name) throws Exception {
+		InetSocketAddress local = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+		return switch (name) {
+			case SOCKET -> new SocketContender();
+			case GRPC -> new GrpcContender();
+			case SIW -> new RpcRdmaContender(SIW, "siw", local, false);
+			case SIW_PROCESS -> new RpcRdmaContender(SIW_PROCESS, "siw", local, true);
+			case LOOPBACK -> new RpcRdmaContender(LOOPBACK, "loopback",
+					InetSocketAddress.createUnresolved("compare-bench", 0), false);
+			default -> throw new IllegalArgumentException("No contender named " + name + "; choose from " + ALL);
+		};
+	}
+
+	@Override
+	public void close() throws Exception {
+		Exception first = null;
+		for (int i = this.open.size() - 1; i >= 0; i--) {
+			try {
+				this.open.get(i).close();
+			}
+			catch (Exception failed) {
+				if (first == null) {
+					first = failed;
+				}
+				else {
+					first.addSuppressed(failed);
+				}
+			}
+		}
+		this.open.clear();
+		if (first != null) {
+			throw first;
+		}
+	}
+
+}

@@ -1,0 +1,26 @@
+package io.rpcrdma.benchmarks.compare;
+
+/**
+ * One figure of the comparison.
+ *
+ * @param scenario the case: {@code latency}, {@code throughput}, {@code bulk-argument} or
+ * {@code bulk-result}
+ * @param contender who was measured
+ * @param parameter what the case was run with: thread count or payload size in bytes
+ * @param metric what was measured: {@code p50}, {@code p99}, {@code calls/s}, {@code MB/s}
+ * @param value the figure
+ * @param unit its unit
+ * @param calls how many calls it is taken from
+ */
+record Measurement(String scenario, String contender, long parameter, String metric, double value, String unit,
+		long calls) {
+
+	static final String LATENCY = "latency";
+
+	static final String THROUGHPUT = "throughput";
+
+	static final String BULK_ARGUMENT = "bulk-argument";
+
+	static final String BULK_RESULT = "bulk-result";
+
+}

@@ -1,0 +1,210 @@
+package io.rpcrdma.benchmarks.compare;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Writes a run's figures as {@code results.csv}, {@code results.json} and {@code results.md}
+ * (the tables docs/benchmarks.md is made of).
+ */
+final class Reports {
+
+	static final String CSV = "results.csv";
+
+	static final String JSON = "results.json";
+
+	static final String MARKDOWN = "results.md";
+
+	private Reports() {
+	}
+
+	/**
+	 * @param directory where the files go (created if missing)
+	 * @param run the run
+	 * @throws IOException if a file cannot be written
+	 */
+	static void write(Path directory, Run run) throws IOException {
+		Files.createDirectories(directory);
+		Files.writeString(directory.resolve(CSV), csv(run), StandardCharsets.UTF_8);
+		Files.writeString(directory.resolve(JSON), json(run), StandardCharsets.UTF_8);
+		Files.writeString(directory.resolve(MARKDOWN), markdown(run), StandardCharsets.UTF_8);
+	}
+
+	static String csv(Run run) {
+		StringBuilder out = new StringBuilder("scenario,contender,parameter,metric,value,unit,calls\n");
+		for (Measurement m : run.results()) {
+			out.append(m.scenario()).append(',').append(m.contender()).append(',').append(m.parameter()).append(',')
+				.append(m.metric()).append(',').append(String.format(Locale.ROOT, "%.3f", m.value())).append(',')
+				.append(m.unit()).append(',').append(m.calls()).append('\n');
+		}
+		return out.toString();
+	}
+
+	static String json(Run run) {
+		Machine machine = run.machine();
+		StringBuilder out = new StringBuilder("{\n");
+		out.append("  \"mode\": ").append(quote(run.pace().name())).append(",\n");
+		out.append("  \"machine\": {\n");
+		out.append("    \"cores\": ").append(machine.cores()).append(",\n");
+		out.append("    \"cpu\": ").append(quote(machine.cpu())).append(",\n");
+		out.append("    \"memoryBytes\": ").append(machine.memoryBytes()).append(",\n");
+		out.append("    \"jdk\": ").append(quote(machine.jdk())).append(",\n");
+		out.append("    \"os\": ").append(quote(machine.os())).append(",\n");
+		out.append("    \"startedAt\": ").append(quote(machine.startedAt().toString())).append(",\n");
+		out.append("    \"loadAverageAtStart\": ").append(decimal(machine.loadAtStart())).append(",\n");
+		out.append("    \"loadAverageAtEnd\": ").append(decimal(machine.loadAtEnd())).append("\n");
+		out.append("  },\n  \"results\": [\n");
+		List<Measurement> results = run.results();
+		for (int i = 0; i < results.size(); i++) {
+			Measurement m = results.get(i);
+			out.append("    {\"scenario\": ").append(quote(m.scenario())).append(", \"contender\": ")
+				.append(quote(m.contender())).append(", \"parameter\": ").append(m.parameter()).append(", \"metric\": ")
+				.append(quote(m.metric())).append(", \"value\": ").append(decimal(m.value())).append(", \"unit\": ")
+				.append(quote(m.unit())).append(", \"calls\": ").append(m.calls()).append('}')
+				.append(i + 1 < results.size() ? ",\n" : "\n");
+		}
+		out.append("  ],\n  \"targets\": [\n");
+		List<Target> targets = run.targets();
+		for (int i = 0; i < targets.size(); i++) {
+			Target t = targets.get(i);
+			out.append("    {\"target\": ").append(quote(t.description())).append(", \"ratio\": ").append(decimal(t.ratio()))
+				.append(", \"bound\": ").append(quote(t.boundText())).append(", \"met\": ").append(t.met()).append('}')
+				.append(i + 1 < targets.size() ? ",\n" : "\n");
+		}
+		return out.append("  ]\n}\n").toString();
+	}
+
+	static String markdown(Run run) {
+		Machine machine = run.machine();
+		StringBuilder out = new StringBuilder();
+		out.append("Run `").append(run.pace().name()).append("` started ").append(machine.startedAt()).append(": ")
+			.append(machine.cores()).append(" cores (").append(machine.cpu()).append("), ")
+			.append(machine.memoryBytes() >> 30).append(" GiB, ").append(machine.jdk()).append(", ").append(machine.os())
+			.append("; load average ").append(number(machine.loadAtStart())).append(" at start, ")
+			.append(number(machine.loadAtEnd())).append(" at end.\n\n");
+		List<String> contenders = contenders(run.results());
+
+		out.append("### 64-byte call latency, 1 thread (µs)\n\n| contender | p50 | p99 | mean | calls |\n|---|---|---|---|---|\n");
+		for (String c : contenders) {
+			Optional<Double> p50 = Target.find(run.results(), c, Measurement.LATENCY, Workload.SMALL, "p50");
+			if (p50.isEmpty()) {
+				continue;
+			}
+			out.append("| ").append(c).append(" | ").append(number(p50.get())).append(" | ")
+				.append(cell(run, c, Measurement.LATENCY, Workload.SMALL, "p99")).append(" | ")
+				.append(cell(run, c, Measurement.LATENCY, Workload.SMALL, "mean")).append(" | ")
+				.append(calls(run, c, Measurement.LATENCY, Workload.SMALL, "p50")).append(" |\n");
+		}
+
+		List<Long> threads = parameters(run.results(), Measurement.THROUGHPUT);
+		out.append("\n### Throughput of 64-byte calls (calls/s)\n\n| contender |");
+		threads.forEach((t) -> out.append(' ').append(t).append(t == 1 ? " thread |" : " threads |"));
+		out.append("\n|---|").append("---|".repeat(threads.size())).append('\n');
+		for (String c : contenders) {
+			out.append("| ").append(c).append(" |");
+			threads.forEach((t) -> out.append(' ').append(cell(run, c, Measurement.THROUGHPUT, t, "calls/s")).append(" |"));
+			out.append('\n');
+		}
+
+		for (String scenario : List.of(Measurement.BULK_ARGUMENT, Measurement.BULK_RESULT)) {
+			List<Long> sizes = parameters(run.results(), scenario);
+			out.append("\n### Bulk ").append(Measurement.BULK_ARGUMENT.equals(scenario) ? "arguments" : "results")
+				.append(" (MB/s, 1 thread)\n\n| contender |");
+			sizes.forEach((s) -> out.append(' ').append(size(s)).append(" |"));
+			out.append("\n|---|").append("---|".repeat(sizes.size())).append('\n');
+			for (String c : contenders) {
+				out.append("| ").append(c).append(" |");
+				sizes.forEach((s) -> out.append(' ').append(cell(run, c, scenario, s, "MB/s")).append(" |"));
+				out.append('\n');
+			}
+		}
+
+		out.append("\n### Targets\n\n| target | ratio | bound | met |\n|---|---|---|---|\n");
+		for (Target t : run.targets()) {
+			out.append("| ").append(t.description()).append(" | ").append(String.format(Locale.ROOT, "%.2f", t.ratio()))
+				.append(" | ").append(t.boundText()).append(" | ").append(t.met() ? "yes" : "**no**").append(" |\n");
+		}
+		return out.toString();
+	}
+
+	/**
+	 * @param value a figure
+	 * @return three significant digits, at most two decimals
+	 */
+	static String number(double value) {
+		if (value < 0) {
+			return "n/a";
+		}
+		if (value >= 100) {
+			return String.format(Locale.ROOT, "%,.0f", value);
+		}
+		if (value >= 10) {
+			return String.format(Locale.ROOT, "%.1f", value);
+		}
+		return String.format(Locale.ROOT, "%.2f", value);
+	}
+
+	static String size(long bytes) {
+		return bytes >= (1 << 20) ? (bytes >> 20) + " MiB" : (bytes >> 10) + " KiB";
+	}
+
+	static List<String> contenders(List<Measurement> results) {
+		Set<String> names = new LinkedHashSet<>();
+		results.forEach((m) -> names.add(m.contender()));
+		return new ArrayList<>(names);
+	}
+
+	static List<Long> parameters(List<Measurement> results, String scenario) {
+		Set<Long> values = new LinkedHashSet<>();
+		results.stream().filter((m) -> m.scenario().equals(scenario)).forEach((m) -> values.add(m.parameter()));
+		return new ArrayList<>(values);
+	}
+
+	private static String cell(Run run, String contender, String scenario, long parameter, String metric) {
+		return Target.find(run.results(), contender, scenario, parameter, metric).map(Reports::number).orElse("–");
+	}
+
+	private static String calls(Run run, String contender, String scenario, long parameter, String metric) {
+		return run.results().stream()
+			.filter((m) -> m.contender().equals(contender) && m.scenario().equals(scenario) && m.parameter() == parameter
+					&& m.metric().equals(metric))
+			.map((m) -> String.format(Locale.ROOT, "%,d", m.calls()))
+			.findFirst()
+			.orElse("–");
+	}
+
+	private static String decimal(double value) {
+		return Double.isFinite(value) ? String.format(Locale.ROOT, "%.3f", value) : "null";
+	}
+
+	private static String quote(String text) {
+		StringBuilder out = new StringBuilder("\"");
+		for (char c : text.toCharArray()) {
+			switch (c) {
+				case '"' -> out.append("\\\"");
+				case '\\' -> out.append("\\\\");
+				case '\n' -> out.append("\\n");
+				case '\r' -> out.append("\\r");
+				case '\t' -> out.append("\\t");
+				default -> {
+					if (c < 0x20) {
+						out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+					}
+					else {
+						out.append(c);
+					}
+				}
+			}
+		}
+		return out.append('"').toString();
+	}
+
+}

@@ -1,0 +1,136 @@
+package io.rpcrdma.benchmarks.compare;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+
+import io.rpcrdma.client.RetryPolicy;
+import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.memory.BufferRole;
+import io.rpcrdma.memory.RegisteredBuffer;
+import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.service.BulkData;
+import io.rpcrdma.service.ServiceClientFactory;
+import io.rpcrdma.service.ServiceClientOptions;
+import io.rpcrdma.service.ServiceIntrospector;
+import io.rpcrdma.service.codec.CodecRegistry;
+import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.RdmaProviders;
+
+/**
+ * rpcrdma through its service layer: a {@link BenchService} proxy over one RPC-over-RDMA
+ * connection that every client thread shares, as gRPC's channel is shared. Small calls travel
+ * inline; bulk arguments leave a registered buffer by Read chunk (zero copy, {@link BulkData})
+ * and bulk results arrive by Write chunk.
+ */
+final class RpcRdmaContender implements Contender {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+	private final String name;
+
+	private final AutoCloseable server;
+
+	private final RdmaProvider provider;
+
+	private final RegisteredMemoryPool pool;
+
+	private final RpcClientPool clients;
+
+	private final BenchService service;
+
+	/**
+	 * @param name the contender's name
+	 * @param providerName the provider both ends use
+	 * @param listen where an in-JVM server listens
+	 * @param childProcess whether the server runs in a child JVM instead (software iWARP only)
+	 * @throws Exception if the server cannot start
+	 */
+	RpcRdmaContender(String name, String providerName, InetSocketAddress listen, boolean childProcess) throws Exception {
+		this.name = name;
+		InetSocketAddress address;
+		if (childProcess) {
+			ServerProcess child = new ServerProcess();
+			this.server = child;
+			address = child.address();
+		}
+		else {
+			CompareServer inJvm = new CompareServer(providerName, listen);
+			this.server = inJvm;
+			address = inJvm.address();
+		}
+		this.provider = RdmaProviders.open(providerName);
+		this.pool = new RegisteredMemoryPool(this.provider.allocateProtectionDomain(), RpcRdmaSetup.pools());
+		RpcClientPool.Config config = RpcClientPool.Config.of(1, 1);
+		// More waiting room than client threads: no call of the 64-thread case is refused.
+		config = new RpcClientPool.Config(1, 1, 256, config.reconnect(), RetryPolicy.none(), config.idleTimeout());
+		this.clients = RpcClientPool.connect(this.provider, this.pool, address, RpcRdmaSetup.transport(),
+				2 * RpcRdmaSetup.CREDITS, config);
+		// Echo results are unbounded byte[]: a reply size within the inline threshold keeps
+		// them inline, with no Reply chunk offered (RFC 8166 §3.5.4).
+		this.service = new ServiceClientFactory(new ServiceIntrospector(CodecRegistry.standard())).create(
+				BenchService.class, this.clients,
+				ServiceClientOptions.DEFAULTS.withTimeout(TIMEOUT).withMaxReplySize(1024));
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public Session openSession() {
+		return new RpcRdmaSession();
+	}
+
+	@Override
+	public void close() throws Exception {
+		this.clients.close();
+		this.pool.close();
+		this.provider.close();
+		this.server.close();
+	}
+
+	private final class RpcRdmaSession implements Session {
+
+		/** The put source, leased at the first put and filled once. */
+		private RegisteredBuffer source;
+
+		@Override
+		public void echo(byte[] request) throws Exception {
+			byte[] reply = RpcRdmaContender.this.service.echo(request);
+			if (reply.length != request.length) {
+				throw new UnexpectedReplyException(name(), reply.length + " bytes echoed for " + request.length);
+			}
+		}
+
+		@Override
+		public void put(int length) throws Exception {
+			if (this.source == null) {
+				this.source = RpcRdmaContender.this.pool.lease(BufferRole.READ_CHUNK, BenchService.MAX_BULK);
+				this.source.buffer().duplicate().put(Payloads.directFilled(BenchService.MAX_BULK));
+			}
+			int received = RpcRdmaContender.this.service.put(BulkData.of(this.source, length));
+			if (received != length) {
+				throw new UnexpectedReplyException(name(), received + " bytes acknowledged for " + length);
+			}
+		}
+
+		@Override
+		public void get(int length) throws Exception {
+			ByteBuffer reply = RpcRdmaContender.this.service.get(length);
+			if (reply.remaining() != length) {
+				throw new UnexpectedReplyException(name(), reply.remaining() + " bytes sent for " + length);
+			}
+		}
+
+		@Override
+		public void close() {
+			if (this.source != null) {
+				this.source.release();
+			}
+		}
+
+	}
+
+}

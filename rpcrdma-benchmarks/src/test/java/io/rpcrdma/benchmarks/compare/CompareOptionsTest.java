@@ -1,0 +1,51 @@
+package io.rpcrdma.benchmarks.compare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class CompareOptionsTest {
+
+	@Test
+	void defaultsToTheFullRunOfEveryContenderIntoDocsBenchmarks() {
+		CompareOptions options = CompareOptions.parse();
+
+		assertThat(options.pace()).isEqualTo(Pace.FULL);
+		assertThat(options.output()).isEqualTo(Path.of("docs", "benchmarks"));
+		assertThat(options.contenders()).isEqualTo(Contenders.ALL);
+	}
+
+	@Test
+	void quickRunOfChosenContendersElsewhere() {
+		CompareOptions options = CompareOptions.parse("--quick", "--out", "/tmp/x", "--contenders", "socket, rpcrdma-siw");
+
+		assertThat(options.pace()).isEqualTo(Pace.QUICK);
+		assertThat(options.output()).isEqualTo(Path.of("/tmp/x"));
+		assertThat(options.contenders()).isEqualTo(List.of("socket", "rpcrdma-siw"));
+	}
+
+	@Test
+	void unknownOptionIsNamedWithTheUsage() {
+		assertThatIllegalArgumentException().isThrownBy(() -> CompareOptions.parse("--fast"))
+			.withMessageContaining("Unknown option --fast")
+			.withMessageContaining("usage: Compare");
+	}
+
+	@Test
+	void unknownContenderIsNamedWithTheChoices() {
+		assertThatIllegalArgumentException().isThrownBy(() -> CompareOptions.parse("--contenders", "socket,thrift"))
+			.withMessageContaining("No contender named thrift")
+			.withMessageContaining("grpc-java");
+	}
+
+	@Test
+	void optionWithoutItsValueIsRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> CompareOptions.parse("--out"))
+			.withMessageContaining("--out needs a value");
+	}
+
+}

@@ -1,0 +1,77 @@
+package io.rpcrdma.benchmarks.compare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The comparison's {@code --smoke} mode: a few calls of every case through every contender,
+ * and every output file written. Proves the paths work, not how fast they are.
+ */
+class CompareSmokeTest {
+
+	private static final byte[] PNG_SIGNATURE = { (byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' };
+
+	@Test
+	@Timeout(value = 120, unit = TimeUnit.SECONDS)
+	void everyContenderRunsEveryCaseAndTheResultsAreWritten(@TempDir Path out) throws Exception {
+		ByteArrayOutputStream progress = new ByteArrayOutputStream();
+
+		Run run = Compare.run(CompareOptions.parse("--smoke", "--out", out.toString()),
+				new PrintStream(progress, true, StandardCharsets.UTF_8));
+
+		List<Measurement> results = run.results();
+		for (String contender : Contenders.ALL) {
+			assertMeasured(results, contender, Measurement.LATENCY, Workload.SMALL, "p50");
+			assertMeasured(results, contender, Measurement.LATENCY, Workload.SMALL, "p99");
+			for (int threads : Compare.THREADS) {
+				assertMeasured(results, contender, Measurement.THROUGHPUT, threads, "calls/s");
+			}
+			for (int size : Compare.BULK_SIZES) {
+				assertMeasured(results, contender, Measurement.BULK_ARGUMENT, size, "MB/s");
+				assertMeasured(results, contender, Measurement.BULK_RESULT, size, "MB/s");
+			}
+		}
+		// Seven targets for each rpcrdma contender: two latency, one throughput, four bulk.
+		assertThat(run.targets()).hasSize(21)
+			.anySatisfy((t) -> assertThat(t.description()).isEqualTo("64-byte p50 latency: rpcrdma-siw / socket"));
+		assertThat(run.machine().cores()).isPositive();
+
+		List<String> csv = Files.readAllLines(out.resolve(Reports.CSV));
+		assertThat(csv.get(0)).isEqualTo("scenario,contender,parameter,metric,value,unit,calls");
+		assertThat(csv).hasSize(1 + results.size());
+		String json = Files.readString(out.resolve(Reports.JSON));
+		assertThat(json).contains("\"cores\": " + run.machine().cores(), "\"loadAverageAtEnd\"", "\"targets\"",
+				"\"contender\": \"grpc-java\"");
+		assertThat(Files.readString(out.resolve(Reports.MARKDOWN))).contains("| rpcrdma-siw |", "### Targets");
+		for (String chart : Charts.FILES) {
+			byte[] png = Files.readAllBytes(out.resolve(chart));
+			assertThat(png).startsWith(PNG_SIGNATURE);
+			assertThat(png.length).isGreaterThan(1000);
+		}
+		assertThat(progress.toString(StandardCharsets.UTF_8)).contains("smoke run on");
+	}
+
+	private static void assertMeasured(List<Measurement> results, String contender, String scenario, long parameter,
+			String metric) {
+		assertThat(results).filteredOn((m) -> m.contender().equals(contender) && m.scenario().equals(scenario)
+				&& m.parameter() == parameter && m.metric().equals(metric))
+			.as("%s %s %d %s", contender, scenario, parameter, metric)
+			.singleElement()
+			.satisfies((m) -> {
+				assertThat(m.value()).isPositive();
+				assertThat(m.calls()).isGreaterThanOrEqualTo(Pace.SMOKE.minCalls());
+			});
+	}
+
+}
