@@ -1,11 +1,7 @@
 package io.rpcrdma.benchmarks;
 
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +20,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import io.rpcrdma.benchmarks.compare.CompareServer;
+import io.rpcrdma.benchmarks.compare.ServerProcess;
 import io.rpcrdma.client.CallBody;
 import io.rpcrdma.client.CallShape;
 import io.rpcrdma.client.ReceivedReply;
@@ -66,9 +64,9 @@ public class SmallCallBenchmark {
 	@Param({ "process", "jvm" })
 	public String server;
 
-	private Process child;
+	private ServerProcess child;
 
-	private BenchmarkServer inJvm;
+	private CompareServer inJvm;
 
 	private RdmaProvider provider;
 
@@ -82,20 +80,11 @@ public class SmallCallBenchmark {
 	public void connect() throws Exception {
 		InetSocketAddress address;
 		if ("process".equals(this.server)) {
-			String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-			this.child = new ProcessBuilder(List.of(java, "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED", "-cp",
-					System.getProperty("java.class.path"), BenchmarkServer.class.getName()))
-				.redirectError(ProcessBuilder.Redirect.INHERIT)
-				.start();
-			BufferedReader output = new BufferedReader(new InputStreamReader(this.child.getInputStream(), StandardCharsets.UTF_8));
-			String line = output.readLine();
-			if (line == null || !line.startsWith("PORT ")) {
-				throw new IllegalStateException("The benchmark server did not start: " + line);
-			}
-			address = new InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.parseInt(line.substring(5)));
+			this.child = new ServerProcess();
+			address = this.child.address();
 		}
 		else {
-			this.inJvm = BenchmarkServer.start("siw", new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+			this.inJvm = new CompareServer("siw", new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
 			address = this.inJvm.address();
 		}
 		this.provider = RdmaProviders.open("siw");
@@ -126,10 +115,7 @@ public class SmallCallBenchmark {
 			this.inJvm.close();
 		}
 		if (this.child != null) {
-			this.child.getOutputStream().close();
-			if (!this.child.waitFor(10, TimeUnit.SECONDS)) {
-				this.child.destroyForcibly();
-			}
+			this.child.close();
 		}
 	}
 

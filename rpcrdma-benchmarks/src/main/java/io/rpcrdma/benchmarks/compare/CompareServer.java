@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 
+import io.rpcrdma.benchmarks.Calculator;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.server.ProgramRegistry;
 import io.rpcrdma.server.RpcServer;
@@ -15,11 +16,13 @@ import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.RdmaProviders;
 
 /**
- * A {@link BenchService} server over an RDMA provider, in the comparison's JVM or, through
- * {@link #main}, in a process of its own. Handlers run on the transport's delivery thread
- * (DIRECT): they never block, and the gRPC server runs its handlers on its event loop alike.
+ * The benchmarks' server over an RDMA provider, serving {@link BenchService} (the comparison)
+ * and {@link Calculator} (the small-call benchmarks), in the benchmark's JVM or, through
+ * {@link #main}, in a process of its own ({@link ServerProcess}). Handlers run on the
+ * transport's delivery thread (DIRECT): they never block, and the gRPC server runs its
+ * handlers on its event loop alike.
  */
-final class CompareServer implements AutoCloseable {
+public final class CompareServer implements AutoCloseable {
 
 	private final RdmaProvider provider;
 
@@ -27,14 +30,20 @@ final class CompareServer implements AutoCloseable {
 
 	private final RpcServer server;
 
-	CompareServer(String providerName, InetSocketAddress bind) {
+	/**
+	 * Starts a server.
+	 * @param providerName the RDMA provider
+	 * @param bind where to listen
+	 */
+	public CompareServer(String providerName, InetSocketAddress bind) {
 		this.provider = RdmaProviders.open(providerName);
 		RegisteredMemoryPool memory = null;
 		try {
 			memory = new RegisteredMemoryPool(this.provider.allocateProtectionDomain(), RpcRdmaSetup.pools());
 			ProgramRegistry registry = new ProgramRegistry();
-			new ServiceExporter(new ServiceIntrospector(CodecRegistry.standard()), registry).export(BenchService.class,
-					new BenchServiceImpl());
+			ServiceExporter exporter = new ServiceExporter(new ServiceIntrospector(CodecRegistry.standard()), registry);
+			exporter.export(BenchService.class, new BenchServiceImpl());
+			exporter.export(Calculator.class, (a, b) -> a + b);
 			this.server = RpcServer.start(RpcServer.Config.defaults(this.provider, memory, bind)
 				.withTransport(RpcRdmaSetup.transport())
 				.withExecutor(new RpcServer.ExecutorSpec(RpcServer.ExecutorKind.DIRECT, 1, 0)), registry);
@@ -50,7 +59,7 @@ final class CompareServer implements AutoCloseable {
 	}
 
 	/** @return where clients connect */
-	InetSocketAddress address() {
+	public InetSocketAddress address() {
 		return this.server.localAddress();
 	}
 

@@ -14,13 +14,17 @@ import java.util.concurrent.TimeUnit;
  * A {@link CompareServer} in a child JVM on this class path, so that the measured JVM holds
  * the client alone. It lives until its standard input is closed.
  */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
 
 	private final Process child;
 
 	private final InetSocketAddress address;
 
-	ServerProcess() throws IOException {
+	/**
+	 * Starts a {@link CompareServer} in a child JVM and waits until it listens.
+	 * @throws IOException if it cannot be started
+	 */
+	public ServerProcess() throws IOException {
 		String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
 		this.child = new ProcessBuilder(List.of(java, "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED", "-cp",
 				System.getProperty("java.class.path"), CompareServer.class.getName()))
@@ -37,7 +41,8 @@ final class ServerProcess implements AutoCloseable {
 	}
 
 	/** @return where the child listens */
-	InetSocketAddress address() {
+	/** @return where the child listens */
+	public InetSocketAddress address() {
 		return this.address;
 	}
 
