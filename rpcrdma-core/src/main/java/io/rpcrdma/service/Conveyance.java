@@ -3,7 +3,9 @@ package io.rpcrdma.service;
 /**
  * How a service call's data travelled, as far as the service layer chose it (RFC 8166 §3.5):
  * the transport may still send a call too long for the inline threshold as a Position-Zero
- * Read chunk, which its own counters report.
+ * Read chunk, or a long reply in the Reply chunk, which its own counters report
+ * ({@link io.rpcrdma.transport.TransportStats}): only the transport knows the negotiated
+ * inline thresholds.
  */
 public enum Conveyance {
 
@@ -17,10 +19,7 @@ public enum Conveyance {
 	WRITE_CHUNK,
 
 	/** Bulk arguments in Read chunks and a bulk result in a Write chunk. */
-	READ_AND_WRITE_CHUNK,
-
-	/** A result too large to go inline, in the Reply chunk (RFC 8166 §3.5.4). */
-	REPLY_CHUNK;
+	READ_AND_WRITE_CHUNK;
 
 	/**
 	 * @param readChunks whether arguments went in Read chunks

@@ -15,6 +15,7 @@ import io.rpcrdma.client.RpcCaller;
 import io.rpcrdma.client.RpcClient;
 import io.rpcrdma.service.codec.XdrCodec;
 import io.rpcrdma.transport.DdpRange;
+import io.rpcrdma.transport.RegisteredItem;
 import io.rpcrdma.xdr.XdrException;
 
 /**
@@ -79,7 +80,7 @@ final class ProcedureCaller {
 		}
 		long bulk = 0;
 		List<ParameterDescriptor> parameters = procedure.parameters();
-		for (int i = 0; i < parameters.size() && i < 64; i++) {
+		for (int i = 0; i < parameters.size() && i < Long.SIZE; i++) {
 			if (parameters.get(i).codec().ddpEligible()) {
 				bulk |= 1L << i;
 			}
@@ -142,47 +143,40 @@ final class ProcedureCaller {
 	private Placement place(Object[] values) {
 		List<ParameterDescriptor> parameters = this.procedure.parameters();
 		List<DdpRange> items = new ArrayList<>(2);
-		List<Object[]> registeredItems = null;
+		List<RegisteredItem> registeredItems = List.of();
 		long registered = 0;
+		// The offset in the arguments' XDR stream as ServiceCallBody writes it: a registered
+		// argument contributes only its length word.
 		int offset = 0;
-		int size = 0;
 		for (int i = 0; i < values.length; i++) {
 			@SuppressWarnings("unchecked")
 			XdrCodec<Object> codec = (XdrCodec<Object>) parameters.get(i).codec();
 			Object value = values[i];
-			if ((this.bulkParameters & (1L << i)) != 0 && value != null) {
+			boolean placeable = i < Long.SIZE && (this.bulkParameters & (1L << i)) != 0 && value != null;
+			if (placeable) {
 				int length = BulkValues.length(value);
-				if (value instanceof BulkData data && data.registered() != null && i < 64) {
-					BulkSpec bulk = parameters.get(i).bulk();
+				BulkSpec bulk = parameters.get(i).bulk();
+				if (value instanceof BulkData data && data.registered() != null) {
 					if (bulk.bulk() && length > bulk.maxBytes()) {
 						throw new IllegalArgumentException("argument " + i + " holds " + length
 								+ " bytes, more than its @Bulk(maxBytes = " + bulk.maxBytes() + ")");
 					}
 					registered |= 1L << i;
-					if (registeredItems == null) {
+					if (registeredItems.isEmpty()) {
 						registeredItems = new ArrayList<>(1);
 					}
-					registeredItems.add(new Object[] { offset + 4, data, length });
+					registeredItems.add(new RegisteredItem(offset + 4, data.registered(), length));
 					offset += 4;
-					size += 4;
 					continue;
 				}
-				if (length >= 0 && (parameters.get(i).bulk().bulk() || length >= this.options.ddpThreshold())) {
+				if (length >= 0 && (bulk.bulk() || length >= this.options.ddpThreshold())) {
 					items.add(new DdpRange(offset + 4, length));
 				}
 			}
-			int encoded = codec.encodedSize(value);
-			offset += encoded;
-			size += encoded;
+			offset += codec.encodedSize(value);
 		}
-		CallShape shape = new CallShape(RpcClient.MAX_CALL_HEADER_SIZE + size, items, this.writeChunkSizes,
-				this.maxReplySize);
-		if (registeredItems != null) {
-			for (Object[] item : registeredItems) {
-				shape = shape.withRegisteredArgument((Integer) item[0], ((BulkData) item[1]).registered(), (Integer) item[2]);
-			}
-		}
-		return new Placement(shape, registered);
+		return new Placement(new CallShape(RpcClient.MAX_CALL_HEADER_SIZE + offset, items, this.writeChunkSizes,
+				this.maxReplySize, registeredItems), registered);
 	}
 
 	private Conveyance conveyance(CallShape shape) {

@@ -41,7 +41,7 @@ final class ServiceCallBody implements CallBody {
 			return;
 		}
 		for (int i = 0; i < this.arguments.length; i++) {
-			if ((this.registeredMask & (1L << i)) != 0) {
+			if (i < Long.SIZE && (this.registeredMask & (1L << i)) != 0) {
 				encoder.writeInt(((BulkData) this.arguments[i]).length());
 			}
 			else {

@@ -247,8 +247,11 @@ abstract class ServiceEndToEndTests {
 	@Test
 	void resultLargerThanTheInlineThresholdTravelsInTheReplyChunk() {
 		Inventory inventory = client(Inventory.class, ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE).withMaxReplySize(256 * 1024));
+		inventory.fail("connect");
+		long before = serverStats().replyChunksFilled();
 		byte[] blob = inventory.blob(100_000);
 		assertThat(blob).hasSize(100_000);
+		assertThat(serverStats().replyChunksFilled() - before).as("the long reply went in the Reply chunk").isEqualTo(1);
 	}
 
 	@Test
