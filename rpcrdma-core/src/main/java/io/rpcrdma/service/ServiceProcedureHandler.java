@@ -41,10 +41,9 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 
 	@Override
 	public CompletionStage<Void> handle(ServerCall call, XdrDecoder arguments, XdrEncoder results) {
-		Object client = (call != null) ? call.client() : null;
-		ServiceCallObserver.Observation observation = this.observer.start(CallSide.SERVER, this.invoker.service(),
-				this.procedure, (client instanceof java.net.InetAddress address) ? address.getHostAddress()
-						: (client != null) ? client.toString() : null);
+		ServiceCallObserver.Observation observation = (this.observer == ServiceCallObserver.NONE)
+				? ServiceCallObserver.Observation.NONE
+				: this.observer.start(CallSide.SERVER, this.invoker.service(), this.procedure, caller(call));
 		Object[] values;
 		try {
 			values = this.procedure.decodeArguments(arguments);
@@ -82,6 +81,15 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 			write = !call.writeChunkCapacities().isEmpty();
 		}
 		return Conveyance.of(read, write);
+	}
+
+	/** The caller's address for the observer; formatted only when someone observes. */
+	private static String caller(ServerCall call) {
+		Object client = (call != null) ? call.client() : null;
+		if (client instanceof java.net.InetAddress address) {
+			return address.getHostAddress();
+		}
+		return (client != null) ? client.toString() : null;
 	}
 
 	private static Conveyance arrival(ServerCall call) {
