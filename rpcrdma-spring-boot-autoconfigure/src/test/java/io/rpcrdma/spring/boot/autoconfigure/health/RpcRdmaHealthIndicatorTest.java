@@ -33,6 +33,10 @@ class RpcRdmaHealthIndicatorTest {
 		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, true).startServer();
 		Greeter greeter = this.rpc.greeter("greeter");
 		assertThat(greeter.greet("health")).isEqualTo("Hello, health");
+		// The server counts the call out after handing its reply over, which may be after the
+		// client has it: wait for that, not for a fixed time.
+		await().atMost(LoopbackRpcRdma.DEADLINE)
+			.until(() -> this.rpc.server().orElseThrow().dispatcher().inFlight().inFlight() == 0);
 
 		Health health = new RpcRdmaHealthIndicator(this.rpc).health();
 

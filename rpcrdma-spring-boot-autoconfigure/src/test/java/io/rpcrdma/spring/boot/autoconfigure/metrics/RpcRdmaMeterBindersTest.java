@@ -1,6 +1,7 @@
 package io.rpcrdma.spring.boot.autoconfigure.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -45,6 +46,11 @@ class RpcRdmaMeterBindersTest {
 		Greeter greeter = this.rpc.greeter("greeter");
 		assertThat(greeter.greet("x")).isEqualTo("Hello, x");
 		assertThat(greeter.greet("y")).isEqualTo("Hello, y");
+		// The server finishes its accounting after handing the reply over, which may be after
+		// the client has it: wait for that, not for a fixed time.
+		await().atMost(LoopbackRpcRdma.DEADLINE)
+			.until(() -> this.rpc.server().orElseThrow().dispatcher().inFlight().inFlight() == 0
+					&& gauge("rpcrdma.server.credits.in-use") == 0);
 
 		assertThat(gauge("rpcrdma.server.connections")).isEqualTo(1);
 		assertThat(gauge("rpcrdma.server.credits.granted")).as("the default grant").isEqualTo(32);
