@@ -1,0 +1,48 @@
+package io.rpcrdma.transport;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+import io.rpcrdma.xdr.OpaquePadding;
+
+/**
+ * How one call ends, told by {@link RpcTransport#call(OutboundCall, CallCompletion)}: exactly
+ * one of {@link #replied} or {@link #failed}, once. It runs on the transport's receive thread
+ * (or on the calling thread for a call that could not be sent) and must not block.
+ * <p>
+ * This is the call path without a future per call: a completion that offers its own
+ * {@link #replyBuffer} lets an inline reply arrive without any new memory.
+ */
+public interface CallCompletion {
+
+	/**
+	 * Offers room for the reply's RPC message, called on the receive thread just before
+	 * {@link #replied}, at most once per call.
+	 * @param length the RPC message's length in bytes
+	 * @return a heap buffer cleared to at least {@code length} bytes of room, which the
+	 * transport fills from position 0 and hands back to {@link #replied}; or {@code null} for the
+	 * transport to allocate one
+	 */
+	default ByteBuffer replyBuffer(int length) {
+		return null;
+	}
+
+	/**
+	 * The reply arrived.
+	 * @param version the RPC-over-RDMA version it came in
+	 * @param message the RPC reply message from its position to its limit: the buffer
+	 * {@link #replyBuffer} offered, or one the transport allocated; the completion owns it
+	 * @param writeChunks the data the responder placed in each offered Write chunk (RFC 8166
+	 * §3.4.6), owned by the completion; empty for none
+	 * @param padding the RFC 5666 §3.9 RDMA_MSGP padding the results' decoder skips, or
+	 * {@code null}
+	 */
+	void replied(int version, ByteBuffer message, List<ByteBuffer> writeChunks, OpaquePadding padding);
+
+	/**
+	 * The call failed, with one of the exceptions {@link RpcTransport#call(OutboundCall)} names.
+	 * @param failure why
+	 */
+	void failed(Throwable failure);
+
+}
