@@ -10,7 +10,9 @@ import java.util.concurrent.locks.LockSupport;
  * small node per scheduled task that is also its {@link CallTimer.Timeout}, so scheduling and
  * cancelling a deadline costs one allocation and no queue reshuffling (a
  * {@code ScheduledThreadPoolExecutor} allocates a task, a future and a cancel handle per
- * deadline, and keeps a heap of them). Deadlines fire up to one tick late, never early.
+ * deadline, and keeps a heap of them). An owner that schedules one deadline at a time, such as a
+ * recycled call, keeps a {@link #newNode reusable node} and allocates nothing at all. Deadlines
+ * fire up to one tick late, never early.
  * <p>
  * Each bucket is a doubly linked list guarded by its own lock, so threads scheduling into
  * different buckets do not contend; a node remembers its bucket, so cancelling is O(1). A
@@ -39,6 +41,11 @@ final class DeadlineWheel implements CallTimer, AutoCloseable {
 
 	private final Thread thread;
 
+	/** The wheel thread's list of nodes due in one bucket, reused from tick to tick. */
+	private Node[] dueNodes = new Node[16];
+
+	private int[] dueStamps = new int[16];
+
 	private volatile boolean closed;
 
 	DeadlineWheel(String threadName) {
@@ -59,7 +66,7 @@ final class DeadlineWheel implements CallTimer, AutoCloseable {
 		this.mask = buckets - 1;
 		this.buckets = new Node[buckets];
 		for (int i = 0; i < buckets; i++) {
-			Node head = new Node(0, null);
+			Node head = new Node(this, null, null);
 			head.next = head;
 			head.prev = head;
 			this.buckets[i] = head;
@@ -71,10 +78,38 @@ final class DeadlineWheel implements CallTimer, AutoCloseable {
 
 	@Override
 	public Timeout schedule(Duration delay, Runnable task) {
-		long deadline = System.nanoTime() + Math.max(0, delay.toNanos());
-		Node node = new Node(deadline, task);
+		Node node = new Node(this, task, null);
+		link(node, System.nanoTime() + Math.max(0, delay.toNanos()), 0);
+		return node;
+	}
+
+	/**
+	 * Makes a node to schedule again and again, one deadline at a time, so that an object
+	 * recycled from call to call schedules its deadlines without allocating.
+	 * @param expiry told when a deadline passes, with the stamp it was scheduled with
+	 * @return the node, for {@link #schedule(Node, long, int)} and {@link Node#cancel()}
+	 */
+	Node newNode(Expiry expiry) {
+		return new Node(this, null, expiry);
+	}
+
+	/**
+	 * Schedules a reusable node; it must not be scheduled already (cancel it first, or let it
+	 * fire). The stamp tells a late firing of an earlier schedule from this one: the wheel may
+	 * fire a node that another thread cancelled a moment too late, so {@link Expiry} checks it.
+	 * @param node a node from {@link #newNode}
+	 * @param delayNanos how long from now
+	 * @param stamp handed to the expiry when it fires
+	 */
+	void schedule(Node node, long delayNanos, int stamp) {
+		link(node, System.nanoTime() + Math.max(0, delayNanos), stamp);
+	}
+
+	private void link(Node node, long deadline, int stamp) {
 		Node head = this.buckets[(int) (tickOf(deadline) & this.mask)];
 		synchronized (head) {
+			node.deadline = deadline;
+			node.stamp = stamp;
 			node.head = head;
 			node.prev = head.prev;
 			node.next = head;
@@ -84,10 +119,8 @@ final class DeadlineWheel implements CallTimer, AutoCloseable {
 		if (this.scheduled.incrementAndGet() == 1) {
 			LockSupport.unpark(this.thread);
 		}
-		return node;
 	}
 
-	/** The tick at or after which a deadline is due: ticks are counted from {@link #origin}. */
 	private long tickOf(long deadline) {
 		return Math.floorDiv(deadline - this.origin + this.tickNanos - 1, this.tickNanos);
 	}
@@ -127,26 +160,32 @@ final class DeadlineWheel implements CallTimer, AutoCloseable {
 
 	/** Runs every node of the bucket whose deadline has passed, outside the bucket's lock. */
 	private void expire(Node head, long now) {
-		Node due = null;
+		int count = 0;
 		synchronized (head) {
 			Node node = head.next;
 			while (node != head) {
 				Node next = node.next;
 				if (node.deadline - now <= 0) {
 					node.unlink();
-					node.next = due;
-					due = node;
+					if (count == this.dueNodes.length) {
+						this.dueNodes = java.util.Arrays.copyOf(this.dueNodes, count * 2);
+						this.dueStamps = java.util.Arrays.copyOf(this.dueStamps, count * 2);
+					}
+					// Collected aside, not chained through the nodes: once unlinked, a reusable
+					// node may be scheduled again by its owner while it waits here.
+					this.dueNodes[count] = node;
+					this.dueStamps[count] = node.stamp;
+					count++;
 				}
 				node = next;
 			}
 		}
-		while (due != null) {
-			Node node = due;
-			due = node.next;
-			node.next = null;
+		for (int i = 0; i < count; i++) {
+			Node node = this.dueNodes[i];
+			this.dueNodes[i] = null;
 			this.scheduled.decrementAndGet();
 			try {
-				node.task.run();
+				node.fire(this.dueStamps[i]);
 			}
 			catch (RuntimeException | Error ex) {
 				logger.log(Level.WARNING, "A call deadline task failed", ex);
@@ -154,12 +193,32 @@ final class DeadlineWheel implements CallTimer, AutoCloseable {
 		}
 	}
 
-	/** A scheduled task, linked in its bucket until it runs or is cancelled. */
-	private final class Node implements Timeout {
+	/**
+	 * What a reusable node runs when its deadline passes.
+	 */
+	@FunctionalInterface
+	interface Expiry {
 
-		final long deadline;
+		/**
+		 * A deadline passed.
+		 * @param stamp the stamp it was scheduled with
+		 */
+		void expired(int stamp);
 
-		final Runnable task;
+	}
+
+	/** A scheduled deadline: a one-shot task, or a reusable node's {@link Expiry}. */
+	static final class Node implements Timeout {
+
+		private final DeadlineWheel wheel;
+
+		private final Runnable task;
+
+		private final Expiry expiry;
+
+		long deadline;
+
+		int stamp;
 
 		Node head;
 
@@ -167,12 +226,22 @@ final class DeadlineWheel implements CallTimer, AutoCloseable {
 
 		Node next;
 
-		Node(long deadline, Runnable task) {
-			this.deadline = deadline;
+		Node(DeadlineWheel wheel, Runnable task, Expiry expiry) {
+			this.wheel = wheel;
 			this.task = task;
+			this.expiry = expiry;
 		}
 
-		/** Unlinks under the bucket's lock; false if it was not linked (ran or cancelled). */
+		void fire(int firedStamp) {
+			if (this.expiry != null) {
+				this.expiry.expired(firedStamp);
+			}
+			else {
+				this.task.run();
+			}
+		}
+
+		/** Under the bucket's lock. */
 		boolean unlink() {
 			if (this.prev == null) {
 				return false;
@@ -184,6 +253,10 @@ final class DeadlineWheel implements CallTimer, AutoCloseable {
 			return true;
 		}
 
+		/**
+		 * Cancels the deadline if it has not been taken for firing; no effect otherwise (a
+		 * reusable node's expiry then sees its stamp and ignores the firing).
+		 */
 		@Override
 		public void cancel() {
 			Node bucket = this.head;
@@ -195,7 +268,7 @@ final class DeadlineWheel implements CallTimer, AutoCloseable {
 				removed = unlink();
 			}
 			if (removed) {
-				DeadlineWheel.this.scheduled.decrementAndGet();
+				this.wheel.scheduled.decrementAndGet();
 			}
 		}
 

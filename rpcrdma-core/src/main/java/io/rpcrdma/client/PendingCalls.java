@@ -1,31 +1,29 @@
 package io.rpcrdma.client;
 
 import java.time.Duration;
-import java.util.Map;
+import java.util.Arrays;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.BiConsumer;
 
 /**
- * The calls on one connection that await replies: xid → {@link PendingCall}, matched when
- * the reply arrives (RFC 5531 §9: the xid alone matches a reply to its call).
+ * The calls on one connection that await replies, by xid (RFC 5531 §9: the xid alone matches a
+ * reply to its call), and the recycled {@link ClientCall}s they run in.
  * <p>
- * Each call has a deadline, run by one shared {@link CallTimer}; its expiry completes the call
- * with {@link CallTimeoutException}. However a call completes — reply, timeout, cancellation,
- * {@link #failAll connection loss} — its entry leaves the table and its deadline is cancelled,
- * and a reply arriving after that is dropped and counted. The table is bounded: a call beyond
+ * Each call has a deadline, run by one shared {@link CallTimer}; its expiry fails the call with
+ * {@link CallTimeoutException}. However a call ends — reply, failure, timeout, cancellation,
+ * {@link #failAll connection loss} — it leaves the table and its deadline is cancelled, and a
+ * reply arriving after that is dropped and counted. The table is bounded: a call beyond
  * {@code maxPending} is refused with {@link TooManyPendingCallsException}.
  * <p>
- * A call's future is completed on the thread that delivers the reply (the transport's receive
- * thread) or fires the deadline, and so are its non-async dependents: they must not block.
- *
- * @param <R> what the transport delivers as a reply (for example the decoded header with the
- * buffer holding the results)
+ * The table is an open-addressing array keyed by the int xid, so neither a lookup nor an
+ * insertion allocates; one lock guards it, held for a few array slots at a time. A call's
+ * {@link ReplyCallback} is told on the thread that ends it (the transport's receive thread,
+ * the timer thread) and must not block.
  */
-public final class PendingCalls<R> {
+public final class PendingCalls {
+
+	/** The most ended calls kept for reuse. */
+	private static final int MAX_FREE = 1024;
 
 	private final String endpoint;
 
@@ -33,15 +31,25 @@ public final class PendingCalls<R> {
 
 	private final CallTimer timer;
 
-	private final Map<Integer, Entry<R>> calls = new ConcurrentHashMap<>();
+	private final DeadlineWheel wheel;
 
 	private final XidAllocator xids;
-
-	private final AtomicInteger outstanding = new AtomicInteger();
 
 	private final LongAdder lateReplies = new LongAdder();
 
 	private final LongAdder timeouts = new LongAdder();
+
+	/** Guarded by this: xid → call, linear probing; a {@code null} value is a free slot. */
+	private int[] keys = new int[64];
+
+	private ClientCall[] values = new ClientCall[64];
+
+	private volatile int size;
+
+	/** Guarded by this: calls ready for reuse. */
+	private ClientCall[] free = new ClientCall[16];
+
+	private int freeCount;
 
 	private volatile Throwable lost;
 
@@ -51,13 +59,7 @@ public final class PendingCalls<R> {
 	 * @param timer runs the deadlines
 	 */
 	public PendingCalls(String endpoint, int maxPending, CallTimer timer) {
-		this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
-		if (maxPending < 1) {
-			throw new IllegalArgumentException("maxPending must be at least 1, not " + maxPending);
-		}
-		this.maxPending = maxPending;
-		this.timer = Objects.requireNonNull(timer, "timer");
-		this.xids = new XidAllocator(this.calls::containsKey);
+		this(endpoint, maxPending, timer, null);
 	}
 
 	/**
@@ -67,87 +69,63 @@ public final class PendingCalls<R> {
 	 * @param firstXid the first xid to allocate (tests; normally random)
 	 */
 	PendingCalls(String endpoint, int maxPending, CallTimer timer, int firstXid) {
+		this(endpoint, maxPending, timer, Integer.valueOf(firstXid));
+	}
+
+	private PendingCalls(String endpoint, int maxPending, CallTimer timer, Integer firstXid) {
 		this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+		if (maxPending < 1) {
+			throw new IllegalArgumentException("maxPending must be at least 1, not " + maxPending);
+		}
 		this.maxPending = maxPending;
 		this.timer = Objects.requireNonNull(timer, "timer");
-		this.xids = new XidAllocator(firstXid, this.calls::containsKey);
+		this.wheel = (timer instanceof DeadlineWheel deadlines) ? deadlines : null;
+		this.xids = (firstXid != null) ? new XidAllocator(firstXid, this::containsLocked)
+				: new XidAllocator(this::containsLocked);
 	}
 
 	/**
-	 * Allocates an xid and registers a call under it, before the call is sent.
-	 * @param program the program number
-	 * @param version the program version
-	 * @param procedure the procedure number
-	 * @param timeout how long to wait for the reply
-	 * @return the pending call, with its xid to put in the call header
-	 * @throws TooManyPendingCallsException if {@code maxPending} calls already await replies
-	 * @throws ConnectionLostException if the connection was lost ({@link #failAll})
-	 */
-	public PendingCall<R> register(int program, int version, int procedure, Duration timeout) {
-		return register(program, version, procedure, null, timeout);
-	}
-
-	/**
-	 * Allocates an xid and registers a named call under it, before the call is sent.
+	 * Allocates an xid and registers a call under it, before the call is sent; its deadline
+	 * starts now.
 	 * @param program the program number
 	 * @param version the program version
 	 * @param procedure the procedure number
 	 * @param name what the caller calls the procedure, named in exceptions, or {@code null}
 	 * @param timeout how long to wait for the reply
-	 * @return the pending call, with its xid to put in the call header
+	 * @param callback told how the call ends
+	 * @return the call, with its xid to put in the call header; it is the transport's
+	 * {@link io.rpcrdma.transport.CallCompletion}
 	 * @throws TooManyPendingCallsException if {@code maxPending} calls already await replies
 	 * @throws ConnectionLostException if the connection was lost ({@link #failAll})
 	 */
-	public PendingCall<R> register(int program, int version, int procedure, String name, Duration timeout) {
+	ClientCall register(int program, int version, int procedure, String name, Duration timeout, ReplyCallback callback) {
 		Objects.requireNonNull(timeout, "timeout");
-		if (this.outstanding.incrementAndGet() > this.maxPending) {
-			this.outstanding.decrementAndGet();
-			throw new TooManyPendingCallsException(new RemoteCall(this.endpoint, 0, program, version, procedure, name),
-					this.maxPending);
-		}
-		Entry<R> entry;
-		int xid;
-		do {
-			xid = this.xids.next();
-			entry = new Entry<>(this, new PendingCall<>(new RemoteCall(this.endpoint, xid, program, version, procedure, name),
-					new CompletableFuture<>()), timeout);
-		}
-		while (this.calls.putIfAbsent(xid, entry) != null);
-		Entry<R> registered = entry;
-		Throwable lostCause = this.lost;
-		if (lostCause != null) {
-			// failAll may have swept the table before this entry went in.
-			remove(registered);
-			throw new ConnectionLostException(registered.call.call(), lostCause);
-		}
-		// The entry is its own completion action and deadline task: no lambda per call.
-		registered.call.reply().whenComplete(registered);
-		if (!registered.call.reply().isDone()) {
-			registered.deadline = this.timer.schedule(timeout, registered);
-			if (registered.call.reply().isDone()) {
-				registered.deadline.cancel();
+		Objects.requireNonNull(callback, "callback");
+		synchronized (this) {
+			Throwable lostCause = this.lost;
+			if (lostCause != null) {
+				throw new ConnectionLostException(new RemoteCall(this.endpoint, 0, program, version, procedure, name),
+						lostCause);
 			}
+			if (this.size >= this.maxPending) {
+				throw new TooManyPendingCallsException(new RemoteCall(this.endpoint, 0, program, version, procedure, name),
+						this.maxPending);
+			}
+			ClientCall call;
+			if (this.freeCount > 0) {
+				call = this.free[--this.freeCount];
+				this.free[this.freeCount] = null;
+			}
+			else {
+				call = new ClientCall(this, this.wheel);
+			}
+			int xid = this.xids.next();
+			call.start(xid, program, version, procedure, name, timeout, callback);
+			put(xid, call);
+			// Under the lock, so nothing can end the call before its deadline is in place.
+			call.scheduleDeadline(this.timer);
+			return call;
 		}
-		return registered.call;
-	}
-
-	/**
-	 * Delivers a reply.
-	 * @param xid the reply's xid
-	 * @param reply the reply
-	 * @return {@code true} if a pending call took it; {@code false} if no call awaits this xid
-	 * (it timed out, was cancelled, or never existed): the reply was dropped and counted, and
-	 * the caller releases its buffer
-	 */
-	public boolean complete(int xid, R reply) {
-		// Leave the table before completing, so whoever sees the completion sees the table
-		// without the call.
-		Entry<R> entry = this.calls.get(xid);
-		if (entry == null || !remove(entry) || !entry.call.reply().complete(reply)) {
-			this.lateReplies.increment();
-			return false;
-		}
-		return true;
 	}
 
 	/**
@@ -155,20 +133,9 @@ public final class PendingCalls<R> {
 	 * @param xid the xid
 	 * @return the call, or {@code null} if none awaits this xid
 	 */
-	public RemoteCall call(int xid) {
-		Entry<R> entry = this.calls.get(xid);
-		return (entry != null) ? entry.call.call() : null;
-	}
-
-	/**
-	 * Fails one call, for example because its reply could not be decoded.
-	 * @param xid the call's xid
-	 * @param failure the exception to complete it with
-	 * @return whether a pending call was failed
-	 */
-	public boolean fail(int xid, Throwable failure) {
-		Entry<R> entry = this.calls.get(xid);
-		return entry != null && remove(entry) && entry.call.reply().completeExceptionally(failure);
+	public synchronized RemoteCall call(int xid) {
+		int slot = find(xid);
+		return (slot >= 0) ? this.values[slot].remoteCall() : null;
 	}
 
 	/**
@@ -179,11 +146,18 @@ public final class PendingCalls<R> {
 	 * @return the number of calls failed
 	 */
 	public int failAll(Throwable cause) {
-		this.lost = (cause != null) ? cause : new IllegalStateException("connection closed");
+		Throwable why = (cause != null) ? cause : new IllegalStateException("connection closed");
+		ClientCall[] pending;
+		synchronized (this) {
+			if (this.lost == null) {
+				this.lost = why;
+			}
+			pending = this.values.clone();
+		}
+		// Told outside the lock: callbacks may do anything that does not block.
 		int failed = 0;
-		for (Entry<R> entry : this.calls.values()) {
-			if (remove(entry)
-					&& entry.call.reply().completeExceptionally(new ConnectionLostException(entry.call.call(), cause))) {
+		for (ClientCall call : pending) {
+			if (call != null && call.connectionLost(why)) {
 				failed++;
 			}
 		}
@@ -194,7 +168,7 @@ public final class PendingCalls<R> {
 	 * @return the number of calls awaiting replies
 	 */
 	public int size() {
-		return this.outstanding.get();
+		return this.size;
 	}
 
 	/**
@@ -202,11 +176,6 @@ public final class PendingCalls<R> {
 	 */
 	public long lateReplies() {
 		return this.lateReplies.sum();
-	}
-
-	/** Counts a reply dropped by a caller of this table because no call awaited it. */
-	void countLateReply() {
-		this.lateReplies.increment();
 	}
 
 	/**
@@ -223,54 +192,101 @@ public final class PendingCalls<R> {
 		return this.endpoint;
 	}
 
-	/** Takes a call out of the table; true for the one caller that did. */
-	private boolean remove(Entry<R> entry) {
-		if (this.calls.remove(entry.call.xid(), entry)) {
-			this.outstanding.decrementAndGet();
-			return true;
-		}
-		return false;
+	void countLateReply() {
+		this.lateReplies.increment();
 	}
 
-	/**
-	 * One call in the table: its completion action (leave the table, cancel the deadline) and
-	 * its deadline task (fail with {@link CallTimeoutException}).
-	 */
-	private static final class Entry<R> implements Runnable, BiConsumer<R, Throwable> {
+	void countTimeout() {
+		this.timeouts.increment();
+	}
 
-		final PendingCalls<R> table;
-
-		final PendingCall<R> call;
-
-		final Duration timeout;
-
-		volatile CallTimer.Timeout deadline;
-
-		Entry(PendingCalls<R> table, PendingCall<R> call, Duration timeout) {
-			this.table = table;
-			this.call = call;
-			this.timeout = timeout;
+	/** Takes an ended call out of the table. */
+	synchronized void remove(ClientCall call) {
+		int slot = find(call.xid());
+		if (slot < 0 || this.values[slot] != call) {
+			return;
 		}
+		// Backward-shift deletion keeps every probe sequence unbroken without tombstones.
+		int mask = this.keys.length - 1;
+		int hole = slot;
+		int next = (hole + 1) & mask;
+		while (this.values[next] != null) {
+			int home = home(this.keys[next], mask);
+			if (((next - home) & mask) >= ((next - hole) & mask)) {
+				this.keys[hole] = this.keys[next];
+				this.values[hole] = this.values[next];
+				hole = next;
+			}
+			next = (next + 1) & mask;
+		}
+		this.values[hole] = null;
+		this.size--;
+	}
 
-		/** The deadline passed. */
-		@Override
-		public void run() {
-			if (this.table.remove(this) && this.call.reply().completeExceptionally(new CallTimeoutException(this.call.call(),
-					this.timeout))) {
-				this.table.timeouts.increment();
+	/** A call nobody holds any more: kept for the next registration. */
+	synchronized void recycle(ClientCall call) {
+		if (this.freeCount == this.free.length) {
+			if (this.freeCount >= Math.min(MAX_FREE, this.maxPending)) {
+				return;
+			}
+			this.free = Arrays.copyOf(this.free, this.freeCount * 2);
+		}
+		this.free[this.freeCount++] = call;
+	}
+
+	/** Under the lock (the xid allocator asks from inside {@link #register}). */
+	private boolean containsLocked(int xid) {
+		return find(xid) >= 0;
+	}
+
+	private int find(int xid) {
+		int mask = this.keys.length - 1;
+		int slot = home(xid, mask);
+		while (this.values[slot] != null) {
+			if (this.keys[slot] == xid) {
+				return slot;
+			}
+			slot = (slot + 1) & mask;
+		}
+		return -1;
+	}
+
+	private void put(int xid, ClientCall call) {
+		if ((this.size + 1) * 2 > this.keys.length) {
+			grow();
+		}
+		int mask = this.keys.length - 1;
+		int slot = home(xid, mask);
+		while (this.values[slot] != null) {
+			slot = (slot + 1) & mask;
+		}
+		this.keys[slot] = xid;
+		this.values[slot] = call;
+		this.size++;
+	}
+
+	private void grow() {
+		int[] oldKeys = this.keys;
+		ClientCall[] oldValues = this.values;
+		this.keys = new int[oldKeys.length * 2];
+		this.values = new ClientCall[oldValues.length * 2];
+		int mask = this.keys.length - 1;
+		for (int i = 0; i < oldKeys.length; i++) {
+			if (oldValues[i] != null) {
+				int slot = home(oldKeys[i], mask);
+				while (this.values[slot] != null) {
+					slot = (slot + 1) & mask;
+				}
+				this.keys[slot] = oldKeys[i];
+				this.values[slot] = oldValues[i];
 			}
 		}
+	}
 
-		/** The call completed, one way or another. */
-		@Override
-		public void accept(R reply, Throwable failure) {
-			this.table.remove(this);
-			CallTimer.Timeout scheduled = this.deadline;
-			if (scheduled != null) {
-				scheduled.cancel();
-			}
-		}
-
+	private static int home(int xid, int mask) {
+		// Fibonacci hashing, high bits folded in: consecutive xids land far apart.
+		int hash = xid * 0x9E3779B9;
+		return (hash ^ (hash >>> 16)) & mask;
 	}
 
 }

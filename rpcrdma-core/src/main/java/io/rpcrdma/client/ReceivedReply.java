@@ -4,8 +4,9 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
+import io.rpcrdma.oncrpc.RpcMessageCodec;
 import io.rpcrdma.oncrpc.RpcReply;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrInvalidValueException;
@@ -14,7 +15,8 @@ import io.rpcrdma.xdr.XdrInvalidValueException;
  * A successful reply as the transport received it: the header, the procedure results read in
  * place from the receive buffer, and the data the responder placed in each Write chunk the
  * call offered (RFC 8166 §3.4.6). The buffers are lent: decode the results, then
- * {@link #release()} them (exactly once; later calls have no effect).
+ * {@link #release()} them (exactly once; later calls have no effect). After the release
+ * nothing of the reply may be used: its memory serves the connection's next call.
  * <p>
  * A DDP-eligible result that went by Write chunk leaves only its XDR length word in the
  * results; its bytes are in {@link #writeChunk(int)}. {@link #readDdpOpaque(int, int)} reads
@@ -22,15 +24,27 @@ import io.rpcrdma.xdr.XdrInvalidValueException;
  */
 public final class ReceivedReply {
 
-	private final RpcReply header;
+	private static final AtomicIntegerFieldUpdater<ReceivedReply> RELEASED = AtomicIntegerFieldUpdater
+		.newUpdater(ReceivedReply.class, "released");
+
+	/** The header, or {@code null} until asked for on the call path. */
+	private RpcReply header;
 
 	private final XdrDecoder results;
 
 	private final List<ByteBuffer> writeChunks;
 
+	/** Who gets the buffers back: a {@link Runnable}, or the {@link ClientCall} that lent them. */
 	private final Runnable releaser;
 
-	private final AtomicBoolean released = new AtomicBoolean();
+	private final ClientCall owner;
+
+	/** The message and where it starts, to decode the header on demand. */
+	private final ByteBuffer message;
+
+	private final int start;
+
+	private volatile int released;
 
 	/**
 	 * A reply without Write chunks.
@@ -53,23 +67,47 @@ public final class ReceivedReply {
 		this.header = Objects.requireNonNull(header, "header");
 		this.results = Objects.requireNonNull(results, "results");
 		this.releaser = Objects.requireNonNull(releaser, "releaser");
-		if (writeChunks.isEmpty()) {
-			this.writeChunks = List.of();
-		}
-		else {
-			List<ByteBuffer> views = new ArrayList<>(writeChunks.size());
-			for (ByteBuffer chunk : writeChunks) {
-				views.add(chunk.asReadOnlyBuffer());
-			}
-			this.writeChunks = List.copyOf(views);
-		}
+		this.owner = null;
+		this.message = null;
+		this.start = 0;
+		this.writeChunks = views(writeChunks);
 	}
 
 	/**
-	 * @return the reply header
+	 * A reply on the call path, lent by a recycled call whose header was stepped over without
+	 * being built.
+	 */
+	ReceivedReply(ClientCall owner, XdrDecoder results, List<ByteBuffer> writeChunks, ByteBuffer message, int start) {
+		this.owner = owner;
+		this.releaser = null;
+		this.results = results;
+		this.message = message;
+		this.start = start;
+		this.writeChunks = views(writeChunks);
+	}
+
+	private static List<ByteBuffer> views(List<ByteBuffer> writeChunks) {
+		if (writeChunks.isEmpty()) {
+			return List.of();
+		}
+		List<ByteBuffer> views = new ArrayList<>(writeChunks.size());
+		for (ByteBuffer chunk : writeChunks) {
+			views.add(chunk.asReadOnlyBuffer());
+		}
+		return List.copyOf(views);
+	}
+
+	/**
+	 * @return the reply header (decoded on first use on the call path, which does not need it);
+	 * valid until {@link #release()}
 	 */
 	public RpcReply header() {
-		return this.header;
+		RpcReply decoded = this.header;
+		if (decoded == null) {
+			decoded = RpcMessageCodec.decodeReply(new XdrDecoder(this.message.duplicate().position(this.start)));
+			this.header = decoded;
+		}
+		return decoded;
 	}
 
 	/**
@@ -136,8 +174,13 @@ public final class ReceivedReply {
 	 * afterwards.
 	 */
 	public void release() {
-		if (this.released.compareAndSet(false, true)) {
-			this.releaser.run();
+		if (RELEASED.compareAndSet(this, 0, 1)) {
+			if (this.owner != null) {
+				this.owner.replyReleased();
+			}
+			else {
+				this.releaser.run();
+			}
 		}
 	}
 
@@ -145,7 +188,7 @@ public final class ReceivedReply {
 	 * @return whether the buffer was given back
 	 */
 	public boolean isReleased() {
-		return this.released.get();
+		return this.released != 0;
 	}
 
 }

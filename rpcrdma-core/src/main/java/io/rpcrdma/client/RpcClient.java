@@ -7,13 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 import io.rpcrdma.memory.RegisteredMemoryPool;
-import io.rpcrdma.oncrpc.RpcCall;
 import io.rpcrdma.oncrpc.RpcMessageCodec;
 import io.rpcrdma.transport.DdpRange;
-import io.rpcrdma.transport.InboundReply;
 import io.rpcrdma.transport.OutboundCall;
 import io.rpcrdma.transport.RegisteredItem;
 import io.rpcrdma.transport.RpcRdmaClientConnection;
@@ -25,9 +22,8 @@ import io.rpcrdma.xdr.XdrEncoder;
 
 /**
  * An ONC RPC client over one RPC-over-RDMA connection: {@link PendingCalls} allocates xids and
- * keeps deadlines, the {@link RpcTransport} conveys calls and replies, and the
- * {@link ReplyRouter} matches replies to calls and turns error replies into
- * {@link RpcCallException}s.
+ * keeps deadlines, the {@link RpcTransport} conveys calls and replies to each call's recycled
+ * {@link ClientCall}, which turns error replies into {@link RpcCallException}s.
  *
  * <p>One client is one connection; when it closes (either side, or a failure), every pending
  * call fails at once with {@link ConnectionLostException} whose cause is the transport's
@@ -51,9 +47,7 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 
 	private final RpcTransport transport;
 
-	private final PendingCalls<ReceivedReply> pending;
-
-	private final ReplyRouter router;
+	private final PendingCalls pending;
 
 	private final String endpoint;
 
@@ -67,8 +61,7 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 	public RpcClient(RpcTransport transport, String endpoint, int maxPending, CallTimer timer) {
 		this.transport = Objects.requireNonNull(transport, "transport");
 		this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
-		this.pending = new PendingCalls<>(endpoint, maxPending, timer);
-		this.router = new ReplyRouter(this.pending);
+		this.pending = new PendingCalls(endpoint, maxPending, timer);
 		transport.closeFuture().whenComplete((ignored, error) -> connectionLost(
 				new TransportClosedException("The connection to " + endpoint + " closed")));
 		if (!transport.isOpen()) {
@@ -121,76 +114,9 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 	 */
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
 			CallShape shape, Duration timeout) {
-		Objects.requireNonNull(arguments, "arguments");
-		Objects.requireNonNull(shape, "shape");
-		PendingCall<ReceivedReply> call;
-		try {
-			call = this.pending.register(program, version, procedure, arguments.procedureName(), timeout);
-		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-		CompletableFuture<InboundReply> sent;
-		CallScratch scratch = CallScratch.acquire(shape.maxCallSize());
-		try {
-			OutboundCall outbound;
-			try {
-				XdrEncoder encoder = (scratch != null) ? scratch.encoder(shape.maxCallSize())
-						: new XdrEncoder(ByteBuffer.allocate(shape.maxCallSize()));
-				RpcMessageCodec.encodeCall(RpcCall.of(call.xid(), program, version, procedure), encoder);
-				int header = encoder.position();
-				arguments.write(encoder);
-				List<DdpRange> items = shape.argumentItems().isEmpty() ? List.of()
-						: new ArrayList<>(shape.argumentItems().size());
-				for (DdpRange item : shape.argumentItems()) {
-					items.add(new DdpRange(header + item.offset(), item.length()));
-				}
-				List<RegisteredItem> registered = shape.registeredArguments().isEmpty() ? List.of()
-						: new ArrayList<>(shape.registeredArguments().size());
-				for (RegisteredItem item : shape.registeredArguments()) {
-					registered.add(new RegisteredItem(header + item.offset(), item.buffer(), item.length()));
-				}
-				outbound = new OutboundCall(encoder.buffer().flip(), items, shape.writeChunkSizes(), shape.maxReplySize(),
-						registered);
-			}
-			catch (RuntimeException ex) {
-				this.pending.fail(call.xid(), ex);
-				return call.reply();
-			}
-			try {
-				// The transport copies the message before returning, so the scratch is free after.
-				sent = this.transport.call(outbound);
-			}
-			catch (RuntimeException ex) {
-				sent = CompletableFuture.failedFuture(ex);
-			}
-		}
-		finally {
-			if (scratch != null) {
-				scratch.release();
-			}
-		}
-		sent.whenComplete((reply, error) -> {
-			if (error == null) {
-				// Heap message and Write chunk data owned by this layer: nothing to give back.
-				this.router.route(reply.message(), reply.writeChunks(), reply.padding(), () -> {
-				});
-				return;
-			}
-			Throwable cause = (error instanceof CompletionException && error.getCause() != null) ? error.getCause()
-					: error;
-			if (cause instanceof TransportClosedException) {
-				connectionLost(cause);
-			}
-			else {
-				this.pending.fail(call.xid(), cause);
-			}
-		});
-		return call.reply();
-	}
-
-	private void connectionLost(Throwable cause) {
-		this.pending.failAll(cause);
+		FutureReply future = new FutureReply();
+		send(program, version, procedure, arguments, shape, timeout, future, future);
+		return future;
 	}
 
 	/**
@@ -201,6 +127,83 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
 			CallShape shape, boolean idempotent, Duration timeout) {
 		return call(program, version, procedure, arguments, shape, timeout);
+	}
+
+	/**
+	 * Calls a procedure on this one connection, telling {@code callback} how it ends; with a
+	 * call that fits inline and a credit free, nothing is allocated for the call beyond the
+	 * transport's description of it and the {@link ReceivedReply}.
+	 */
+	@Override
+	public void call(int program, int version, int procedure, CallBody arguments, CallShape shape, boolean idempotent,
+			Duration timeout, ReplyCallback callback) {
+		send(program, version, procedure, arguments, shape, timeout, Objects.requireNonNull(callback, "callback"), null);
+	}
+
+	private void send(int program, int version, int procedure, CallBody arguments, CallShape shape, Duration timeout,
+			ReplyCallback callback, FutureReply future) {
+		if (arguments == null || shape == null) {
+			callback.failed(new NullPointerException((arguments == null) ? "arguments" : "shape"));
+			return;
+		}
+		ClientCall call;
+		try {
+			call = this.pending.register(program, version, procedure, arguments.procedureName(), timeout, callback);
+		}
+		catch (RuntimeException ex) {
+			callback.failed(ex);
+			return;
+		}
+		if (future != null) {
+			future.track(call);
+		}
+		CallScratch scratch = CallScratch.acquire(shape.maxCallSize());
+		try {
+			OutboundCall outbound;
+			try {
+				outbound = encode(call.xid(), program, version, procedure, arguments, shape, scratch);
+			}
+			catch (RuntimeException ex) {
+				call.failed(ex);
+				return;
+			}
+			try {
+				// The transport copies the message before returning, so the scratch is free after.
+				this.transport.call(outbound, call);
+			}
+			catch (RuntimeException ex) {
+				call.failed(ex);
+			}
+		}
+		finally {
+			if (scratch != null) {
+				scratch.release();
+			}
+		}
+	}
+
+	private void connectionLost(Throwable cause) {
+		this.pending.failAll(cause);
+	}
+
+	private static OutboundCall encode(int xid, int program, int version, int procedure, CallBody arguments,
+			CallShape shape, CallScratch scratch) {
+		XdrEncoder encoder = (scratch != null) ? scratch.encoder(shape.maxCallSize())
+				: new XdrEncoder(ByteBuffer.allocate(shape.maxCallSize()));
+		RpcMessageCodec.encodeCall(xid, program, version, procedure, encoder);
+		int header = encoder.position();
+		arguments.write(encoder);
+		List<DdpRange> items = shape.argumentItems().isEmpty() ? List.of()
+				: new ArrayList<>(shape.argumentItems().size());
+		for (DdpRange item : shape.argumentItems()) {
+			items.add(new DdpRange(header + item.offset(), item.length()));
+		}
+		List<RegisteredItem> registered = shape.registeredArguments().isEmpty() ? List.of()
+				: new ArrayList<>(shape.registeredArguments().size());
+		for (RegisteredItem item : shape.registeredArguments()) {
+			registered.add(new RegisteredItem(header + item.offset(), item.buffer(), item.length()));
+		}
+		return new OutboundCall(encoder.buffer().flip(), items, shape.writeChunkSizes(), shape.maxReplySize(), registered);
 	}
 
 	/** @return the server, as named in exceptions */

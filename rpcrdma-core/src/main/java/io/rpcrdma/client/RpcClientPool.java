@@ -75,7 +75,10 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private final LongAdder retries = new LongAdder();
 
-	private final Runnable countRetry = this.retries::increment;
+	/** Guarded by this: calls ready for reuse. */
+	private final PoolCall[] free = new PoolCall[64];
+
+	private int freeCalls;
 
 	/**
 	 * Opens a connection to the endpoint.
@@ -228,49 +231,59 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	@Override
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
 			CallShape shape, boolean idempotent, Duration timeout) {
-		Objects.requireNonNull(shape, "shape");
-		if (!this.config.retry().mayRetry(idempotent)) {
-			// Nothing to retry: one attempt, without the retry policy's bookkeeping.
-			return attempt(program, version, procedure, arguments, shape, timeout);
-		}
-		return this.config.retry()
-			.execute((remaining) -> attempt(program, version, procedure, arguments, shape, remaining), idempotent, timeout,
-					this.timer, System::nanoTime, this.countRetry);
+		FutureReply future = new FutureReply();
+		call(program, version, procedure, arguments, shape, idempotent, timeout, future);
+		return future;
 	}
 
-	/** One attempt: on the best open connection at once when there is one, else once one opens. */
-	private CompletableFuture<ReceivedReply> attempt(int program, int version, int procedure, CallBody arguments,
-			CallShape shape, Duration remaining) {
-		RpcClient ready = acquireNow();
-		if (ready != null) {
-			return callOn(ready, program, version, procedure, arguments, shape, remaining);
+	/**
+	 * Calls a procedure, telling {@code callback} how it ends: on the best open connection at
+	 * once when there is one, else once one opens; an idempotent call whose connection is lost
+	 * is sent again on another as the {@link Config#retry() retry policy} allows. With a
+	 * connection open, the pool's part of a call allocates nothing.
+	 */
+	@Override
+	public void call(int program, int version, int procedure, CallBody arguments, CallShape shape, boolean idempotent,
+			Duration timeout, ReplyCallback callback) {
+		Objects.requireNonNull(callback, "callback");
+		if (arguments == null || shape == null || timeout == null) {
+			callback.failed(new NullPointerException((arguments == null) ? "arguments" : (shape == null) ? "shape" : "timeout"));
+			return;
 		}
-		long start = System.nanoTime();
-		return acquire(remaining).thenCompose((client) -> {
-			Duration left = remaining.minusNanos(System.nanoTime() - start);
-			return callOn(client, program, version, procedure, arguments, shape,
-					left.isNegative() ? Duration.ofMillis(1) : left);
-		});
+		PoolCall call;
+		synchronized (this) {
+			call = (this.freeCalls > 0) ? this.free[--this.freeCalls] : null;
+		}
+		if (call == null) {
+			call = new PoolCall(this);
+		}
+		call.start(program, version, procedure, arguments, shape, idempotent, timeout, callback);
 	}
 
-	private CompletableFuture<ReceivedReply> callOn(RpcClient client, int program, int version, int procedure,
-			CallBody arguments, CallShape shape, Duration timeout) {
-		CompletableFuture<ReceivedReply> reply;
-		try {
-			reply = client.call(program, version, procedure, arguments, shape, timeout);
+	/** A call passed its outcome on: kept for the next. */
+	synchronized void recycle(PoolCall call) {
+		if (this.freeCalls < this.free.length) {
+			this.free[this.freeCalls++] = call;
 		}
-		catch (RuntimeException ex) {
-			reply = CompletableFuture.failedFuture(ex);
-		}
-		reply.whenComplete((ignored, error) -> finished(client));
-		return reply;
+	}
+
+	RetryPolicy retryPolicy() {
+		return this.config.retry();
+	}
+
+	CallTimer timer() {
+		return this.timer;
+	}
+
+	void countRetry() {
+		this.retries.increment();
 	}
 
 	/**
 	 * The open connection with the most free credits, marked busy, or {@code null} if none is
 	 * open (or the pool is closed); opens another when every open one has used its credits.
 	 */
-	private synchronized RpcClient acquireNow() {
+	synchronized RpcClient acquireNow() {
 		if (this.closed) {
 			return null;
 		}
@@ -293,7 +306,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		return best;
 	}
 
-	private CompletableFuture<RpcClient> acquire(Duration wait) {
+	CompletableFuture<RpcClient> acquire(Duration wait) {
 		CompletableFuture<RpcClient> waiter;
 		synchronized (this) {
 			if (this.closed) {
@@ -434,8 +447,11 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		}
 	}
 
-	/** A call on {@code client} finished, well or not. */
-	private synchronized void finished(RpcClient client) {
+	/** A call on {@code client} finished, well or not; {@code null} for none. */
+	synchronized void finished(RpcClient client) {
+		if (client == null) {
+			return;
+		}
 		Usage used = this.usage.get(client);
 		if (used != null) {
 			used.calls--;

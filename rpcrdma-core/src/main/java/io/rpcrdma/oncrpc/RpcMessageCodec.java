@@ -75,6 +75,61 @@ public final class RpcMessageCodec {
 	}
 
 	/**
+	 * Writes a call header with an AUTH_NONE credential and verifier without building an
+	 * {@link RpcCall}, for the call path; the bytes are those {@link #encodeCall(RpcCall, XdrEncoder)}
+	 * writes for {@code RpcCall.of(xid, program, version, procedure)}.
+	 * @param xid the transaction id
+	 * @param program the program
+	 * @param version its version
+	 * @param procedure the procedure
+	 * @param encoder where to write it
+	 * @throws XdrOverflowException if the header does not fit; nothing was written
+	 */
+	public static void encodeCall(int xid, int program, int version, int procedure, XdrEncoder encoder) {
+		ensureRoom("ONC RPC call header", 10 * 4, encoder);
+		encoder.writeInt(xid)
+			.writeInt(RpcMessage.CALL)
+			.writeInt(RpcCall.RPC_VERSION)
+			.writeInt(program)
+			.writeInt(version)
+			.writeInt(procedure)
+			.writeInt(AuthFlavor.AUTH_NONE)
+			.writeInt(0)
+			.writeInt(AuthFlavor.AUTH_NONE)
+			.writeInt(0);
+	}
+
+	/**
+	 * Steps over the header of a MSG_ACCEPTED SUCCESS reply with an AUTH_NONE verifier without
+	 * building it, the reply every successful call gets, so the call path reaches the results
+	 * without allocating. Any other reply (an error, another verifier flavour, a short or odd
+	 * message) leaves the decoder where it was, for {@link #decodeReply} to read in full and
+	 * report.
+	 * @param decoder at the start of the reply
+	 * @return whether the decoder now stands at the results
+	 */
+	public static boolean skipSuccessHeader(XdrDecoder decoder) {
+		ByteBuffer buffer = decoder.buffer();
+		int start = buffer.position();
+		int limit = buffer.limit();
+		// xid, mtype, reply_stat, verifier flavor and length (RFC 5531 §9)
+		if (limit - start < 6 * 4 || buffer.getInt(start + 4) != RpcMessage.REPLY
+				|| buffer.getInt(start + 8) != ReplyBody.MSG_ACCEPTED || buffer.getInt(start + 12) != AuthFlavor.AUTH_NONE) {
+			return false;
+		}
+		int length = buffer.getInt(start + 16);
+		if (length < 0 || length > OpaqueAuth.MAX_BODY_LENGTH) {
+			return false;
+		}
+		int status = start + 20 + (int) Xdr.pad(length);
+		if (status + 4 > limit || buffer.getInt(status) != AcceptStatus.Success.CODE) {
+			return false;
+		}
+		decoder.skip(status + 4 - start);
+		return true;
+	}
+
+	/**
 	 * Writes a reply header (RFC 5531 §9 {@code rpc_msg} with {@code reply_body}); after a
 	 * SUCCESS header the caller writes the procedure results next.
 	 * @param reply the header

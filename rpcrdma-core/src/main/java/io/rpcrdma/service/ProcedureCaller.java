@@ -54,6 +54,8 @@ final class ProcedureCaller {
 
 	private final Class<?> resultClass;
 
+	private volatile CallShape lastInlineShape;
+
 	ProcedureCaller(ServiceDescriptor service, ProcedureDescriptor procedure, RpcCaller caller,
 			ServiceClientOptions options, ServiceCallObserver observer, FaultTranslator faults) {
 		this.service = service;
@@ -89,12 +91,38 @@ final class ProcedureCaller {
 	}
 
 	/**
-	 * Calls the procedure.
+	 * Calls the procedure, for a method returning a future.
 	 * @param arguments one value per parameter ({@code null} for none)
 	 * @return completes with the method's result, or fails with the rethrown fault or an
 	 * {@link io.rpcrdma.client.RpcCallException}
 	 */
 	CompletableFuture<Object> call(Object[] arguments) {
+		ServiceCall.Async call = new ServiceCall.Async();
+		send(arguments, call);
+		return call.future;
+	}
+
+	/**
+	 * Calls the procedure and waits, for a synchronous method: the thread's reused
+	 * {@link ServiceCall.Waiting} is the call body and the callback, so nothing is allocated
+	 * for the call here.
+	 * @param arguments one value per parameter ({@code null} for none)
+	 * @return the method's result
+	 * @throws Throwable the rethrown fault, an {@link io.rpcrdma.client.RpcCallException}, or
+	 * {@link InterruptedException} if the thread was interrupted while waiting
+	 */
+	Object callAndWait(Object[] arguments) throws Throwable {
+		ServiceCall.Waiting call = ServiceCall.Waiting.acquire();
+		try {
+			send(arguments, call);
+			return call.await();
+		}
+		finally {
+			call.release();
+		}
+	}
+
+	private void send(Object[] arguments, ServiceCall call) {
 		Object[] values = (arguments != null) ? arguments : NO_ARGUMENTS;
 		ServiceCallObserver.Observation observation = this.observer.start(CallSide.CLIENT, this.service, this.procedure,
 				this.caller.endpoint());
@@ -109,29 +137,30 @@ final class ProcedureCaller {
 				registered = placement.registered();
 			}
 			else {
-				shape = new CallShape(RpcClient.MAX_CALL_HEADER_SIZE + this.procedure.argumentsSize(values), List.of(),
-						this.writeChunkSizes, this.maxReplySize);
+				shape = inlineShape(RpcClient.MAX_CALL_HEADER_SIZE + this.procedure.argumentsSize(values));
 			}
 			conveyance = conveyance(shape);
 		}
 		catch (RuntimeException ex) {
 			observation.stop(CallOutcome.ERROR, Conveyance.INLINE, ex);
-			return CompletableFuture.failedFuture(new IllegalArgumentException(
-					"Cannot encode the arguments of " + this.name + ": " + ex.getMessage(), ex));
+			call.fault(new IllegalArgumentException("Cannot encode the arguments of " + this.name + ": " + ex.getMessage(),
+					ex));
+			return;
 		}
-		Conveyance used = conveyance;
-		return this.caller
-			.call(this.service.program(), this.service.version(), this.procedure.number(),
-					new ServiceCallBody(this.procedure, values, registered, this.name), shape, this.procedure.idempotent(),
-					this.options.timeout())
-			.handle((reply, error) -> {
-				if (error != null) {
-					Throwable cause = unwrap(error);
-					observation.stop(outcomeOf(cause), used, cause);
-					throw (cause instanceof CompletionException completion) ? completion : new CompletionException(cause);
-				}
-				return decode(reply, observation, used);
-			});
+		call.start(this, values, registered, observation, conveyance);
+		this.caller.call(this.service.program(), this.service.version(), this.procedure.number(), call, shape,
+				this.procedure.idempotent(), this.options.timeout(), call);
+	}
+
+	/** The shape of a call without bulk arguments; the last one is reused while the size repeats. */
+	private CallShape inlineShape(int maxCallSize) {
+		CallShape last = this.lastInlineShape;
+		if (last != null && last.maxCallSize() == maxCallSize) {
+			return last;
+		}
+		CallShape shape = new CallShape(maxCallSize, List.of(), this.writeChunkSizes, this.maxReplySize);
+		this.lastInlineShape = shape;
+		return shape;
 	}
 
 	/**
@@ -184,19 +213,28 @@ final class ProcedureCaller {
 				!shape.argumentItems().isEmpty() || !shape.registeredArguments().isEmpty(), !shape.writeChunkSizes().isEmpty());
 	}
 
-	private Object decode(ReceivedReply reply, ServiceCallObserver.Observation observation, Conveyance conveyance) {
+	/**
+	 * Decodes a reply into the method's result, and releases it.
+	 * @throws CompletionException with the rethrown fault, or a {@link MalformedReplyException}
+	 */
+	Object decode(ReceivedReply reply, ServiceCallObserver.Observation observation, Conveyance conveyance) {
 		ProcedureResults.Outcome outcome;
+		Object value = null;
 		try {
-			if (this.bulkResult) {
+			int status = reply.results().readInt();
+			if (status != ProcedureResults.RESULT) {
+				outcome = ProcedureResults.decodeAfterStatus(this.procedure, status, reply.results());
+			}
+			else if (this.bulkResult) {
 				// The result's data may be in the Write chunk offered for it (RFC 8166 §3.4.6);
 				// copied out, since the reply goes back to the transport below.
-				int status = reply.results().readInt();
-				outcome = (status == ProcedureResults.RESULT) ? new ProcedureResults.Outcome.Returned(
-						BulkValues.copyAs(reply.readDdpOpaque(0, this.procedure.resultBulk().maxBytes()), this.resultClass))
-						: ProcedureResults.decodeAfterStatus(this.procedure, status, reply.results());
+				value = BulkValues.copyAs(reply.readDdpOpaque(0, this.procedure.resultBulk().maxBytes()), this.resultClass);
+				outcome = null;
 			}
 			else {
-				outcome = ProcedureResults.decode(this.procedure, reply.results());
+				// The common case, read without building an outcome.
+				value = this.procedure.decodeResult(reply.results());
+				outcome = null;
 			}
 		}
 		catch (XdrException | IllegalArgumentException | IndexOutOfBoundsException ex) {
@@ -215,8 +253,11 @@ final class ProcedureCaller {
 			observation.stop(CallOutcome.FAULT, conveyance, rethrown);
 			throw new CompletionException(rethrown);
 		}
+		if (outcome != null) {
+			value = ((ProcedureResults.Outcome.Returned) outcome).value();
+		}
 		observation.stop(CallOutcome.SUCCESS, conveyance, null);
-		return ((ProcedureResults.Outcome.Returned) outcome).value();
+		return value;
 	}
 
 	/** How one call's arguments travel, and which go from registered buffers. */

@@ -38,24 +38,22 @@ final class ServiceProxy implements InvocationHandler {
 		if (procedure == null) {
 			return local(proxy, method, arguments);
 		}
-		CompletableFuture<Object> result = procedure.call(arguments);
 		if (procedure.procedure().returnsFuture()) {
-			return result;
+			return procedure.call(arguments);
 		}
 		try {
-			return result.get();
-		}
-		catch (ExecutionException ex) {
-			throw rethrowable(ex.getCause(), method);
+			return procedure.callAndWait(arguments);
 		}
 		catch (InterruptedException ex) {
-			result.cancel(false);
 			Thread.currentThread().interrupt();
 			CancellationException cancelled = new CancellationException(
 					"Interrupted while waiting for " + procedure.name() + " at " + this.caller.endpoint()
 							+ "; the call may still run on the server");
 			cancelled.initCause(ex);
 			throw cancelled;
+		}
+		catch (Throwable failure) {
+			throw rethrowable(failure, method);
 		}
 	}
 

@@ -10,9 +10,16 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import io.rpcrdma.oncrpc.RpcReply;
+
+/**
+ * The table of calls awaiting replies: xids, deadlines, cancellation, connection loss, the
+ * bound, and the reuse of ended calls.
+ */
 class PendingCallsTest {
 
 	private static final String ENDPOINT = "rdma://10.0.0.7:20049";
@@ -21,10 +28,12 @@ class PendingCallsTest {
 
 	private final ManualTimer timer = new ManualTimer();
 
-	private final PendingCalls<String> calls = new PendingCalls<>(ENDPOINT, 4, this.timer, 500);
+	private final PendingCalls calls = new PendingCalls(ENDPOINT, 4, this.timer, 500);
 
-	private PendingCall<String> register() {
-		return this.calls.register(100_003, 3, 7, TIMEOUT);
+	private ClientCall register(FutureReply reply) {
+		ClientCall call = this.calls.register(100_003, 3, 7, null, TIMEOUT, reply);
+		reply.track(call);
+		return call;
 	}
 
 	private static Throwable failureOf(CompletableFuture<?> future) {
@@ -43,57 +52,62 @@ class PendingCallsTest {
 
 	@Test
 	void aReplyCompletesTheCallWithItsXid() {
-		PendingCall<String> call = register();
+		FutureReply reply = new FutureReply();
+		ClientCall call = register(reply);
 
 		assertThat(call.xid()).isEqualTo(500);
 		assertThat(this.calls.size()).isEqualTo(1);
-		assertThat(this.calls.complete(500, "reply")).isTrue();
+		ClientCalls.deliver(call, ClientCalls.encoded(RpcReply.success(500), 42));
 
-		assertThat(call.reply()).isCompletedWithValue("reply");
+		assertThat(reply).isCompleted();
+		assertThat(reply.join().results().readInt()).isEqualTo(42);
 		assertThat(this.calls.size()).isZero();
 		assertThat(this.timer.scheduled()).as("deadline cancelled").isZero();
 	}
 
 	@Test
-	void whoeverSeesACompletionSeesTheCallGoneFromTheTable() {
+	void whoeverIsToldOfAnEndSeesTheCallGoneFromTheTable() {
 		List<Integer> sizesSeen = new ArrayList<>();
-		PendingCall<String> replied = register();
-		PendingCall<String> alsoLost = register();
-		PendingCall<String> failed = register();
-		PendingCall<String> lost = register();
-		for (PendingCall<String> call : List.of(replied, alsoLost, failed, lost)) {
-			call.reply().whenComplete((value, failure) -> sizesSeen.add(this.calls.size()));
+		List<FutureReply> replies = new ArrayList<>();
+		List<ClientCall> registered = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			FutureReply reply = new FutureReply();
+			reply.whenComplete((value, failure) -> sizesSeen.add(this.calls.size()));
+			replies.add(reply);
+			registered.add(register(reply));
 		}
 
-		this.calls.complete(replied.xid(), "r");
-		this.calls.fail(failed.xid(), new IllegalStateException("malformed"));
+		ClientCalls.deliver(registered.get(0), ClientCalls.encoded(RpcReply.success(registered.get(0).xid())));
+		registered.get(2).failed(new IllegalStateException("malformed"));
 		this.calls.failAll(new IOException("gone"));
 
 		assertThat(sizesSeen).containsExactly(3, 2, 1, 0);
-		assertThat(alsoLost.reply()).isCompletedExceptionally();
+		assertThat(replies.get(1)).isCompletedExceptionally();
 	}
 
 	@Test
 	void xidsOfPendingCallsAreNotReused() {
-		PendingCalls<String> wrapping = new PendingCalls<>(ENDPOINT, 4, this.timer, 0xffff_ffff);
-		PendingCall<String> first = wrapping.register(1, 1, 1, TIMEOUT);
-		wrapping.register(1, 1, 1, TIMEOUT);
+		PendingCalls wrapping = new PendingCalls(ENDPOINT, 4, this.timer, 0xffff_ffff);
+		ClientCall first = wrapping.register(1, 1, 1, null, TIMEOUT, new FutureReply());
+		ClientCall second = wrapping.register(1, 1, 1, null, TIMEOUT, new FutureReply());
 
 		assertThat(first.xid()).isEqualTo(0xffff_ffff);
-		assertThat(wrapping.complete(0, "r")).isTrue();
-		PendingCall<String> third = wrapping.register(1, 1, 1, TIMEOUT);
+		assertThat(second.xid()).isZero();
+		ClientCalls.deliver(second, ClientCalls.encoded(RpcReply.success(0)));
+		ClientCall third = wrapping.register(1, 1, 1, null, TIMEOUT, new FutureReply());
 		assertThat(third.xid()).isEqualTo(1);
 	}
 
 	@Test
 	void theDeadlineFailsTheCallWithCallTimeoutException() {
-		PendingCall<String> call = register();
+		FutureReply reply = new FutureReply();
+		register(reply);
 
 		this.timer.advance(TIMEOUT.minusNanos(1));
-		assertThat(call.reply()).isNotDone();
+		assertThat(reply).isNotDone();
 		this.timer.advance(Duration.ofNanos(1));
 
-		assertThat(failureOf(call.reply())).isInstanceOf(CallTimeoutException.class)
+		assertThat(failureOf(reply)).isInstanceOf(CallTimeoutException.class)
 			.hasMessage("No reply to program 100003 version 3 procedure 7 (xid 0x000001f4) at " + ENDPOINT
 					+ " within 30000 ms; the server may be slow or unreachable, and may still execute the call");
 		assertThat(this.calls.size()).isZero();
@@ -102,48 +116,43 @@ class PendingCallsTest {
 
 	@Test
 	void aReplyAfterTheDeadlineIsDroppedAndCounted() {
-		PendingCall<String> call = register();
+		FutureReply reply = new FutureReply();
+		ClientCall call = register(reply);
 		this.timer.advance(TIMEOUT);
 
-		assertThat(this.calls.complete(call.xid(), "late")).isFalse();
+		ClientCalls.deliver(call, ClientCalls.encoded(RpcReply.success(call.xid())));
 
 		assertThat(this.calls.lateReplies()).isEqualTo(1);
-		assertThat(failureOf(call.reply())).isInstanceOf(CallTimeoutException.class);
+		assertThat(failureOf(reply)).isInstanceOf(CallTimeoutException.class);
 	}
 
 	@Test
 	void cancellingRemovesTheCallAndALateReplyIsDropped() {
-		PendingCall<String> call = register();
+		FutureReply reply = new FutureReply();
+		ClientCall call = register(reply);
 
-		assertThat(call.cancel()).isTrue();
+		assertThat(reply.cancel(false)).isTrue();
 
 		assertThat(this.calls.size()).isZero();
 		assertThat(this.timer.scheduled()).isZero();
-		assertThat(this.calls.complete(call.xid(), "late")).isFalse();
+		ClientCalls.deliver(call, ClientCalls.encoded(RpcReply.success(call.xid())));
 		assertThat(this.calls.lateReplies()).isEqualTo(1);
-	}
-
-	@Test
-	void aReplyForAnXidNeverSentIsDroppedAndCounted() {
-		register();
-
-		assertThat(this.calls.complete(12345, "stray")).isFalse();
-		assertThat(this.calls.lateReplies()).isEqualTo(1);
-		assertThat(this.calls.size()).isEqualTo(1);
 	}
 
 	@Test
 	void failAllCompletesEveryCallAtOnceWithConnectionLost() {
-		List<PendingCall<String>> pending = new ArrayList<>();
+		List<FutureReply> pending = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
-			pending.add(register());
+			FutureReply reply = new FutureReply();
+			register(reply);
+			pending.add(reply);
 		}
 		IOException cause = new IOException("peer reset the connection");
 
 		assertThat(this.calls.failAll(cause)).isEqualTo(3);
 
-		for (PendingCall<String> call : pending) {
-			assertThat(failureOf(call.reply())).isInstanceOf(ConnectionLostException.class)
+		for (FutureReply reply : pending) {
+			assertThat(failureOf(reply)).isInstanceOf(ConnectionLostException.class)
 				.hasCause(cause)
 				.hasMessageContaining("The connection to " + ENDPOINT + " was lost before program 100003 version 3 procedure 7")
 				.hasMessageContaining("peer reset the connection");
@@ -156,45 +165,99 @@ class PendingCallsTest {
 	void afterFailAllNewCallsAreRefusedWithConnectionLost() {
 		this.calls.failAll(new IOException("gone"));
 
-		assertThatThrownBy(this::register).isInstanceOf(ConnectionLostException.class).hasMessageContaining(ENDPOINT);
+		assertThatThrownBy(() -> register(new FutureReply())).isInstanceOf(ConnectionLostException.class)
+			.hasMessageContaining(ENDPOINT);
 		assertThat(this.calls.size()).isZero();
 	}
 
 	@Test
 	void tooManyPendingCallsAreRefusedClearly() {
+		List<ClientCall> registered = new ArrayList<>();
 		for (int i = 0; i < 4; i++) {
-			register();
+			registered.add(register(new FutureReply()));
 		}
 
-		assertThatThrownBy(this::register).isInstanceOf(TooManyPendingCallsException.class)
+		assertThatThrownBy(() -> register(new FutureReply())).isInstanceOf(TooManyPendingCallsException.class)
 			.hasMessageStartingWith("Not sending program 100003 version 3 procedure 7 to " + ENDPOINT + ": 4 calls to "
 					+ ENDPOINT + " already await replies, the configured maximum");
 		assertThat(this.calls.size()).isEqualTo(4);
 
-		this.calls.complete(500, "r");
-		assertThat(register().xid()).isEqualTo(504);
+		ClientCalls.deliver(registered.get(0), ClientCalls.encoded(RpcReply.success(500)));
+		assertThat(register(new FutureReply()).xid()).isEqualTo(504);
 	}
 
 	@Test
 	void failingOneCallLeavesTheOthers() {
-		PendingCall<String> bad = register();
-		PendingCall<String> good = register();
+		FutureReply bad = new FutureReply();
+		FutureReply good = new FutureReply();
+		ClientCall badCall = register(bad);
+		register(good);
 		IllegalStateException malformed = new IllegalStateException("bad reply");
 
-		assertThat(this.calls.fail(bad.xid(), malformed)).isTrue();
+		badCall.failed(malformed);
 
-		assertThat(failureOf(bad.reply())).isSameAs(malformed);
-		assertThat(good.reply()).isNotDone();
+		assertThat(failureOf(bad)).isSameAs(malformed);
+		assertThat(good).isNotDone();
+		assertThat(this.calls.size()).isEqualTo(1);
+	}
+
+	@Test
+	void anEndedCallIsReusedOnlyOnceTheTransportAndTheCallerAreDoneWithIt() {
+		FutureReply first = new FutureReply();
+		ClientCall call = register(first);
+		ClientCalls.deliver(call, ClientCalls.encoded(RpcReply.success(call.xid()), 7));
+		ReceivedReply reply = first.join();
+
+		// The caller still holds the reply: the next call gets another object.
+		ClientCall second = register(new FutureReply());
+		assertThat(second).isNotSameAs(call);
+
+		reply.release();
+		ClientCall third = register(new FutureReply());
+		assertThat(third).as("reused once released").isSameAs(call);
+		assertThat(third.xid()).isNotEqualTo(500);
+	}
+
+	@Test
+	void aTimedOutCallIsNotReusedUntilTheTransportHasAnswered() {
+		FutureReply timedOut = new FutureReply();
+		ClientCall call = register(timedOut);
+		this.timer.advance(TIMEOUT);
+		assertThat(failureOf(timedOut)).isInstanceOf(CallTimeoutException.class);
+
+		ClientCall next = register(new FutureReply());
+		assertThat(next).as("the transport still holds the timed-out call").isNotSameAs(call);
+
+		// The late reply reaches the old call, not a reused one, and is only counted.
+		ClientCalls.deliver(call, ClientCalls.encoded(RpcReply.success(500)));
+		assertThat(this.calls.lateReplies()).isEqualTo(1);
+		assertThat(register(new FutureReply())).isSameAs(call);
+	}
+
+	@Test
+	void aDeadlineMeantForAnEarlierUseDoesNotEndALaterOne() {
+		FutureReply first = new FutureReply();
+		ClientCall call = register(first);
+		int earlier = call.generation();
+		ClientCalls.deliver(call, ClientCalls.encoded(RpcReply.success(call.xid())));
+		first.join().release();
+		FutureReply second = new FutureReply();
+		assertThat(register(second)).isSameAs(call);
+
+		call.expired(earlier);
+		assertThat(call.cancel(earlier)).isFalse();
+
+		assertThat(second).isNotDone();
 		assertThat(this.calls.size()).isEqualTo(1);
 	}
 
 	@Test
 	void theSharedTimerFiresADeadline() throws Exception {
-		PendingCalls<String> real = new PendingCalls<>(ENDPOINT, 4, CallTimer.shared());
-		PendingCall<String> call = real.register(1, 1, 1, Duration.ofMillis(1));
+		PendingCalls real = new PendingCalls(ENDPOINT, 4, CallTimer.shared());
+		FutureReply reply = new FutureReply();
+		real.register(1, 1, 1, null, Duration.ofMillis(1), reply);
 
-		assertThatThrownBy(() -> call.reply().get(10, java.util.concurrent.TimeUnit.SECONDS))
-			.hasCauseInstanceOf(CallTimeoutException.class);
+		assertThatThrownBy(() -> reply.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(CallTimeoutException.class);
 		assertThat(real.size()).isZero();
 	}
 

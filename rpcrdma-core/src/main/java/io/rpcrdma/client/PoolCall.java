@@ -1,0 +1,133 @@
+package io.rpcrdma.client;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * One call through an {@link RpcClientPool}, recycled for the next: it picks a connection, is
+ * the {@link ReplyCallback} of each attempt, gives the connection back when the attempt ends,
+ * and sends an idempotent call again on another connection when its connection was lost, as
+ * the pool's {@link RetryPolicy} allows, within the call's one deadline. Told the outcome of one
+ * attempt at a time, so the pool reuses it once it has passed the final outcome on.
+ */
+final class PoolCall implements ReplyCallback {
+
+	private final RpcClientPool pool;
+
+	private int program;
+
+	private int version;
+
+	private int procedure;
+
+	private CallBody arguments;
+
+	private CallShape shape;
+
+	private boolean idempotent;
+
+	private long deadline;
+
+	private int attempts;
+
+	private ReplyCallback callback;
+
+	/** The connection of the attempt under way. */
+	private RpcClient client;
+
+	PoolCall(RpcClientPool pool) {
+		this.pool = pool;
+	}
+
+	void start(int program, int version, int procedure, CallBody arguments, CallShape shape, boolean idempotent,
+			Duration timeout, ReplyCallback callback) {
+		this.program = program;
+		this.version = version;
+		this.procedure = procedure;
+		this.arguments = arguments;
+		this.shape = shape;
+		this.idempotent = idempotent;
+		this.deadline = System.nanoTime() + timeout.toNanos();
+		this.attempts = 0;
+		this.callback = callback;
+		attempt(timeout);
+	}
+
+	/** Sends an attempt on the best open connection, or on the next to open. */
+	private void attempt(Duration remaining) {
+		this.attempts++;
+		RpcClient ready = this.pool.acquireNow();
+		if (ready != null) {
+			sendOn(ready, remaining);
+			return;
+		}
+		this.pool.acquire(remaining).whenComplete((opened, error) -> {
+			if (error != null) {
+				end(null, error);
+			}
+			else {
+				sendOn(opened, remainingOr1ms());
+			}
+		});
+	}
+
+	private void sendOn(RpcClient chosen, Duration remaining) {
+		this.client = chosen;
+		chosen.call(this.program, this.version, this.procedure, this.arguments, this.shape, this.idempotent, remaining,
+				this);
+	}
+
+	@Override
+	public void replied(ReceivedReply reply) {
+		this.pool.finished(this.client);
+		end(reply, null);
+	}
+
+	@Override
+	public void failed(Throwable failure) {
+		this.pool.finished(this.client);
+		this.client = null;
+		long left = this.deadline - System.nanoTime();
+		Optional<Duration> delay = this.pool.retryPolicy()
+			.nextDelay(failure, this.idempotent, this.attempts, Duration.ofNanos(Math.max(0, left)));
+		if (delay.isEmpty()) {
+			end(null, failure);
+			return;
+		}
+		this.pool.countRetry();
+		this.pool.timer().schedule(delay.get(), () -> attempt(remainingOr1ms()));
+	}
+
+	private Duration remainingOr1ms() {
+		long left = this.deadline - System.nanoTime();
+		return (left > 0) ? Duration.ofNanos(left) : Duration.ofMillis(1);
+	}
+
+	/** Passes the final outcome on; this object is reused from here. */
+	private void end(ReceivedReply reply, Throwable failure) {
+		ReplyCallback told = this.callback;
+		this.callback = null;
+		this.arguments = null;
+		this.shape = null;
+		this.client = null;
+		this.pool.recycle(this);
+		if (failure == null) {
+			told.replied(reply);
+		}
+		else {
+			told.failed(unwrap(failure));
+		}
+	}
+
+	private static Throwable unwrap(Throwable failure) {
+		Throwable current = failure;
+		while ((current instanceof CompletionException || current instanceof ExecutionException)
+				&& current.getCause() != null) {
+			current = current.getCause();
+		}
+		return current;
+	}
+
+}
