@@ -2,8 +2,6 @@ package io.rpcrdma.client;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 
 /**
  * One call through an {@link RpcClientPool}, recycled for the next: it picks a connection, is
@@ -117,17 +115,8 @@ final class PoolCall implements ReplyCallback {
 			told.replied(reply);
 		}
 		else {
-			told.failed(unwrap(failure));
+			told.failed(RetryPolicy.unwrap(failure));
 		}
-	}
-
-	private static Throwable unwrap(Throwable failure) {
-		Throwable current = failure;
-		while ((current instanceof CompletionException || current instanceof ExecutionException)
-				&& current.getCause() != null) {
-			current = current.getCause();
-		}
-		return current;
 	}
 
 }

@@ -152,7 +152,8 @@ public final class RetryPolicy {
 		});
 	}
 
-	private static Throwable unwrap(Throwable failure) {
+	/** The failure inside any {@link CompletionException} or {@link ExecutionException} wrappers. */
+	static Throwable unwrap(Throwable failure) {
 		Throwable current = failure;
 		while ((current instanceof CompletionException || current instanceof ExecutionException)
 				&& current.getCause() != null) {

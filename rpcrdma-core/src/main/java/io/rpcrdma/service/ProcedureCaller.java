@@ -6,8 +6,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 import io.rpcrdma.client.CallShape;
-import io.rpcrdma.client.CallTimeoutException;
-import io.rpcrdma.client.ConnectionLostException;
 import io.rpcrdma.client.MalformedReplyException;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.RemoteCall;
@@ -262,24 +260,6 @@ final class ProcedureCaller {
 
 	/** How one call's arguments travel, and which go from registered buffers. */
 	private record Placement(CallShape shape, long registered) {
-	}
-
-	private static Throwable unwrap(Throwable error) {
-		Throwable cause = error;
-		while ((cause instanceof CompletionException) && cause.getCause() != null) {
-			cause = cause.getCause();
-		}
-		return cause;
-	}
-
-	private static CallOutcome outcomeOf(Throwable failure) {
-		if (failure instanceof CallTimeoutException) {
-			return CallOutcome.TIMEOUT;
-		}
-		if (failure instanceof ConnectionLostException) {
-			return CallOutcome.CONNECTION_LOST;
-		}
-		return CallOutcome.ERROR;
 	}
 
 	/** @return the procedure called */
