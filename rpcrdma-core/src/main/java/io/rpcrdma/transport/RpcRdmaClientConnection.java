@@ -900,6 +900,13 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		}
 	}
 
+	/** @return finished calls kept for reuse, at most the free list's bound */
+	int freeCalls() {
+		synchronized (this.free) {
+			return this.freeCount;
+		}
+	}
+
 	/**
 	 * The future of {@link #call(OutboundCall)}, told by the completion path.
 	 */
