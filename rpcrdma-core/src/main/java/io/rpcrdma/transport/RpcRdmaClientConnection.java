@@ -466,8 +466,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		int headerLength = TransportHeaderEncoder.encodedLength(header);
 		ByteBuffer inline = inlineStream(pc, inlineLength);
 		if (headerLength + inlineLength <= threshold) {
-			sendMessage(header, inline, 0, (ok) -> {
-			});
+			sendMessage(header, inline, 0, null);
 			return;
 		}
 		// RFC 8166 §3.5.3 Long Call: the whole Payload stream goes in a Position-Zero Read
@@ -485,8 +484,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			throw new MessageTooLargeException("The transport header of XID 0x" + Integer.toHexString(pc.xid) + " takes "
 					+ headerLength + " bytes, more than the " + threshold + "-byte inline threshold; use fewer chunks");
 		}
-		sendMessage(header, null, 0, (ok) -> {
-		});
+		sendMessage(header, null, 0, null);
 	}
 
 	/**

@@ -92,9 +92,19 @@ abstract class RpcRdmaEndpoint {
 
 	/**
 	 * Outstanding work requests by wr_id, guarded by itself: a {@code Consumer<WorkCompletion>}
-	 * to tell, or a SEND buffer that its completion only releases (no lambda per Send).
+	 * to tell, or a SEND buffer that its completion only releases, success, failure or flush
+	 * alike (no lambda per Send).
 	 */
 	private final LongKeyTable<Object> operations = new LongKeyTable<>(64);
+
+	/**
+	 * The last chunk-less Send posted from each SEND buffer, by the buffer's address, guarded
+	 * by {@link #operations}. A work request is immutable and may be posted again (see
+	 * {@link SendWorkRequest}); its wr_id is unique while outstanding because the buffer stays
+	 * leased until its completion. So a buffer that sends the same length again, as small
+	 * calls do, posts the same request without allocating. One entry per buffer of the pool.
+	 */
+	private final LongKeyTable<SendWorkRequest> chunklessSends = new LongKeyTable<>(16);
 
 	private final AtomicLong nextWrId = new AtomicLong(1);
 
@@ -449,14 +459,6 @@ abstract class RpcRdmaEndpoint {
 		return track(operation);
 	}
 
-	/**
-	 * Tracks a work request whose completion only releases its SEND buffer (success, failure or
-	 * flush alike), without a completion lambda.
-	 */
-	private long registerRelease(RegisteredBuffer sendBuffer) {
-		return track(sendBuffer);
-	}
-
 	private long track(Object operation) {
 		long wrId = this.nextWrId.getAndIncrement();
 		synchronized (this.operations) {
@@ -521,7 +523,7 @@ abstract class RpcRdmaEndpoint {
 	 * @param header the header
 	 * @param payload the bytes after it, or {@code null}
 	 * @param invalidateStag the peer's STag to invalidate, or 0
-	 * @param done told the outcome, on the completion thread
+	 * @param done told the outcome, on the completion thread; {@code null} for none
 	 */
 	void sendMessage(TransportHeader header, ByteBuffer payload, int invalidateStag, Consumer<Boolean> done) {
 		int headerLength = TransportHeaderEncoder.encodedLength(header);
@@ -533,11 +535,9 @@ abstract class RpcRdmaEndpoint {
 		if (payload != null) {
 			buffer.buffer().put(headerLength, payload, payload.position(), payloadLength);
 		}
-		long wrId = register((wc) -> {
+		long wrId = (done == null) ? track(buffer) : register((wc) -> {
 			buffer.release();
-			if (done != null) {
-				done.accept(wc.isSuccess());
-			}
+			done.accept(wc.isSuccess());
 		});
 		ScatterGatherEntry sge = ScatterGatherEntry.of(buffer.region(), buffer.offset(), headerLength + payloadLength);
 		this.counters.bytesSent.add(headerLength + payloadLength);
@@ -571,11 +571,27 @@ abstract class RpcRdmaEndpoint {
 		if (payloadLength > 0) {
 			this.counters.inlineMessages.increment();
 		}
-		long wrId = registerRelease(buffer);
 		this.counters.bytesSent.add(length);
-		// The record's canonical constructor with List.of(one): no varargs array.
-		post(new SendWorkRequest(wrId, io.rpcrdma.verbs.SendOpcode.SEND,
-				List.of(ScatterGatherEntry.of(buffer.region(), buffer.offset(), length)), null, 0, true));
+		post(trackChunklessSend(buffer, length));
+	}
+
+	/** The Send of {@code length} bytes from {@code buffer}, reused if it sent as many last time. */
+	private SendWorkRequest trackChunklessSend(RegisteredBuffer buffer, int length) {
+		synchronized (this.operations) {
+			SendWorkRequest request = this.chunklessSends.get(buffer.address());
+			if (request == null || request.sgList().get(0).length() != length
+					|| request.sgList().get(0).region() != buffer.region()
+					|| request.sgList().get(0).offset() != buffer.offset()
+					|| this.operations.get(request.wrId()) != null) {
+				// The record's canonical constructor with List.of(one): no varargs array.
+				request = new SendWorkRequest(this.nextWrId.getAndIncrement(), io.rpcrdma.verbs.SendOpcode.SEND,
+						List.of(ScatterGatherEntry.of(buffer.region(), buffer.offset(), length)), null, 0, true);
+				this.chunklessSends.remove(buffer.address());
+				this.chunklessSends.putIfAbsent(buffer.address(), request);
+			}
+			this.operations.putIfAbsent(request.wrId(), buffer);
+			return request;
+		}
 	}
 
 	private void count(TransportHeader header, int payloadLength) {
