@@ -886,8 +886,18 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		synchronized (this.pending) {
 			this.pending.clear(calls::add);
 		}
+		RuntimeException thrown = null;
 		for (PendingCall pc : calls) {
-			completeRemoved(pc, null, cause);
+			try {
+				completeRemoved(pc, null, cause);
+			}
+			catch (RuntimeException ex) {
+				// One completion's own failure must not keep the others from being told.
+				thrown = ex;
+			}
+		}
+		if (thrown != null) {
+			throw thrown;
 		}
 	}
 
