@@ -2,6 +2,7 @@ package io.rpcrdma.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,9 +14,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
 
+import io.rpcrdma.memory.MemoryPoolConfig;
+import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.protocol.ChunkLists;
 import io.rpcrdma.protocol.RdmaMsg;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
@@ -182,6 +186,109 @@ abstract class CallCompletionTests extends RpcRdmaTransportKit {
 			assertThat(echoed(xid, (ByteBuffer) outcome(outcome))).isEqualTo(RpcWorkload.pattern(16, xid));
 		}
 		assertThat(recorder.tells()).isEqualTo(20);
+	}
+
+	/** A completion that parks its caller until told, allocating nothing. */
+	static final class Parker implements CallCompletion {
+
+		private final ByteBuffer own = ByteBuffer.allocate(256);
+
+		private volatile Thread waiter;
+
+		private volatile int xid;
+
+		private volatile ByteBuffer message;
+
+		private volatile Throwable failure;
+
+		/** The thread that told the last reply: the connection's completion thread. */
+		volatile Thread replier;
+
+		void arm(int xid) {
+			this.xid = xid;
+			this.message = null;
+			this.failure = null;
+			this.waiter = Thread.currentThread();
+		}
+
+		@Override
+		public ByteBuffer replyBuffer(int length) {
+			return this.own.clear();
+		}
+
+		@Override
+		public void replied(int version, ByteBuffer message, List<ByteBuffer> writeChunks, OpaquePadding padding) {
+			this.replier = Thread.currentThread();
+			this.message = message;
+			LockSupport.unpark(this.waiter);
+		}
+
+		@Override
+		public void failed(Throwable failure) {
+			this.failure = failure;
+			LockSupport.unpark(this.waiter);
+		}
+
+		/** Waits for the reply; fails the test on anything else. */
+		void await(long deadline) {
+			while (this.message == null && this.failure == null) {
+				if (System.nanoTime() - deadline > 0) {
+					throw new AssertionError("No reply to XID " + this.xid + " in time");
+				}
+				LockSupport.parkNanos(this, 1_000_000);
+			}
+			if (this.failure != null) {
+				throw new AssertionError("The call with XID " + this.xid + " failed", this.failure);
+			}
+			if (this.message != this.own || this.message.getInt(0) != this.xid) {
+				throw new AssertionError("The reply to XID " + this.xid + " did not arrive in the offered buffer");
+			}
+		}
+
+	}
+
+	/**
+	 * @return whether the client's completions run on a thread of their own, not shared with the
+	 * server's, so that thread's allocation is the client's alone
+	 */
+	boolean clientCompletionsHaveTheirOwnThread() {
+		return false;
+	}
+
+	@Test
+	void aSmallCallAllocatesNothingOnTheCallingOrCompletionThread() throws Exception {
+		// A pool without leak tracking, which records a stack trace at every lease.
+		RegisteredMemoryPool untracked = closeAfterTest(new RegisteredMemoryPool(
+				this.clientProvider.allocateProtectionDomain(),
+				MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2)));
+		RpcRdmaClientConnection client = closeAfterTest(RpcRdmaClientConnection
+			.connect(this.clientProvider, untracked, echoServer(config()).localAddress(), config(), this.versionCache)
+			.get(deadline().toMillis(), TimeUnit.MILLISECONDS));
+		Parker completion = new Parker();
+		OutboundCall call = RpcWorkload.echo(1, new byte[8], false, 0, 0);
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+		int calls = 2_000;
+		long deadline = System.nanoTime() + deadline().toNanos() * 4;
+		long before = 0;
+		long receiverBefore = 0;
+		for (int i = 0; i < 2 * calls; i++) {
+			if (i == calls) {
+				receiverBefore = threads.getThreadAllocatedBytes(completion.replier.getId());
+				before = threads.getCurrentThreadAllocatedBytes();
+			}
+			int xid = i + 1;
+			// The transport copies the message before call() returns, so one buffer serves.
+			call.message().putInt(0, xid);
+			completion.arm(xid);
+			client.call(call, completion);
+			completion.await(deadline);
+		}
+		long perCall = (threads.getCurrentThreadAllocatedBytes() - before) / calls;
+		long receiverPerCall = (threads.getThreadAllocatedBytes(completion.replier.getId()) - receiverBefore) / calls;
+		assertThat(perCall).as("bytes the calling thread allocates per small call").isLessThan(16);
+		if (clientCompletionsHaveTheirOwnThread()) {
+			assertThat(receiverPerCall).as("bytes the completion thread allocates per small reply").isLessThan(16);
+		}
 	}
 
 	// ---- against a raw responder, which answers whatever the test says -----------------------

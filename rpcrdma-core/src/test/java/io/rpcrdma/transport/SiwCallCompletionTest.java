@@ -17,6 +17,12 @@ class SiwCallCompletionTest extends CallCompletionTests {
 		return RdmaProviders.open("siw");
 	}
 
+	/** The client's and the server's providers each have their own receive threads. */
+	@Override
+	boolean clientCompletionsHaveTheirOwnThread() {
+		return true;
+	}
+
 	@Override
 	protected InetSocketAddress listenAddress() {
 		return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
