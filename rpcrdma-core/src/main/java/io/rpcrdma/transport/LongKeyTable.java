@@ -24,8 +24,8 @@ final class LongKeyTable<V> {
 	private int size;
 
 	/**
-	 * @param expected how many entries are usually present; the table starts with room for
-	 * twice as many
+	 * @param expected how many entries are usually present; the table holds at least that
+	 * many before it first grows
 	 */
 	LongKeyTable(int expected) {
 		int capacity = Integer.highestOneBit(Math.max(4, expected) * 4 - 1);
