@@ -256,7 +256,9 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		if (!isUsable()) {
 			// fail() may have run between the check above and the insertion.
 			if (removePending(pc)) {
-				completeRemoved(pc, null, failure());
+				TransportException cause = failure();
+				completeRemoved(pc, null, (cause != null) ? cause
+						: new TransportClosedException("The connection failed while the call was being queued"));
 			}
 			release(pc);
 			return;
