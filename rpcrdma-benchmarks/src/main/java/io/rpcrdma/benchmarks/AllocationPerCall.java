@@ -31,11 +31,14 @@ public final class AllocationPerCall {
 			for (int i = 0; i < 3 * calls; i++) {
 				benchmark.rpcCall();
 				benchmark.serviceCall();
+				benchmark.transportCall();
 			}
 			long rpc = measure(calls, benchmark::rpcCall);
 			long service = measure(calls, benchmark::serviceCall);
-			System.out.printf(Locale.ROOT, "client bytes per call: rpcCall %d, serviceCall %d (%d calls each)%n", rpc,
-					service, calls);
+			long transport = measure(calls, benchmark::transportCall);
+			System.out.printf(Locale.ROOT,
+					"client bytes per call: rpcCall %d, serviceCall %d, transportCall %d (%d calls each)%n", rpc, service,
+					transport, calls);
 		}
 		finally {
 			benchmark.close();

@@ -5,8 +5,8 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.RegisteredBuffer;
@@ -51,13 +51,33 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	/** RFC 8166 §3.3.2: what any receiver accepts before anything is known about it. */
 	private static final int FIRST_MESSAGE_LIMIT = 1024;
 
+	/** The most finished calls a connection keeps for reuse. */
+	private static final int MAX_FREE_CALLS = 256;
+
 	private final InetSocketAddress remote;
 
 	private final PeerVersionCache versionCache;
 
 	private final CreditWindow credits;
 
-	private final ConcurrentHashMap<Integer, PendingCall> pending = new ConcurrentHashMap<>();
+	/** Calls by XID, sent or waiting for a credit; guarded by itself. */
+	private final LongKeyTable<PendingCall> pending;
+
+	/** Finished calls kept for reuse; guarded by itself. */
+	private final PendingCall[] free;
+
+	private int freeCount;
+
+	/** The largest message copy a recycled call keeps: the bigger inline threshold. */
+	private final int keptMessageLimit;
+
+	// A chunk-less reply taken by acceptChunkless, told by deliverChunkless on the same
+	// completion thread right after the receive was reposted.
+	private PendingCall inlineCall;
+
+	private ByteBuffer inlineMessage;
+
+	private int inlineVersion;
 
 	private volatile int version;
 
@@ -74,6 +94,10 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		this.remote = remote;
 		this.versionCache = versionCache;
 		this.credits = new CreditWindow(config.creditsRequested());
+		this.pending = new LongKeyTable<>(config.creditsRequested());
+		this.free = new PendingCall[Math.max(4, Math.min(MAX_FREE_CALLS, 2 * config.creditsRequested()))];
+		this.keptMessageLimit = Math.max(config.inlineThreshold(RpcRdmaConstants.VERSION_1),
+				config.inlineThreshold(RpcRdmaConstants.VERSION_2));
 		int remembered = versionCache.get(remote);
 		this.version = config.supportedVersions().contains(remembered) && remembered != 0 ? remembered
 				: config.preferredVersion();
@@ -177,9 +201,12 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	}
 
 	private void abandon(int xid, Throwable why) {
-		PendingCall pc = this.pending.get(xid);
+		PendingCall pc;
+		synchronized (this.pending) {
+			pc = this.pending.remove(xid);
+		}
 		if (pc != null) {
-			finish(pc, null, why);
+			completeRemoved(pc, null, why);
 		}
 	}
 
@@ -187,30 +214,139 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 
 	@Override
 	public CompletableFuture<InboundReply> call(OutboundCall call) {
+		FutureCompletion future = new FutureCompletion(call.xid());
+		call(call, future);
+		return future;
+	}
+
+	/**
+	 * Conveys a call and tells {@code completion} its outcome. A small inline call with a
+	 * credit free allocates nothing here: its {@link PendingCall} and message copy are reused,
+	 * the pending table is keyed by the primitive XID, and the header is written in place.
+	 */
+	@Override
+	public void call(OutboundCall call, CallCompletion completion) {
 		TransportException failure = failure();
 		if (failure != null) {
-			return CompletableFuture.failedFuture(failure);
+			completion.failed(failure);
+			return;
 		}
-		PendingCall pc = new PendingCall(call);
-		if (this.pending.putIfAbsent(pc.xid, pc) != null) {
-			return CompletableFuture.failedFuture(new IllegalArgumentException(
-					"XID 0x" + Integer.toHexString(pc.xid) + " is already outstanding on this connection"));
+		PendingCall pc = obtain(call, completion);
+		int xid = pc.xid;
+		// RFC 5666 §3.3: a credit taken now sends the call at once; only without one does the
+		// call wait in the window's queue.
+		boolean credited = this.credits.tryAcquire();
+		pc.creditHeld = credited;
+		PendingCall existing;
+		pc.holds = 2;
+		synchronized (this.pending) {
+			existing = this.pending.putIfAbsent(xid, pc);
+		}
+		if (existing != null) {
+			if (credited) {
+				pc.creditHeld = false;
+				this.credits.release();
+			}
+			pc.holds = 1;
+			release(pc);
+			completion.failed(new IllegalArgumentException(
+					"XID 0x" + Integer.toHexString(xid) + " is already outstanding on this connection"));
+			return;
 		}
 		if (!isUsable()) {
 			// fail() may have run between the check above and the insertion.
-			this.pending.remove(pc.xid, pc);
-			return CompletableFuture.failedFuture(failure());
+			if (removePending(pc)) {
+				TransportException cause = failure();
+				completeRemoved(pc, null, (cause != null) ? cause
+						: new TransportClosedException("The connection failed while the call was being queued"));
+			}
+			release(pc);
+			return;
+		}
+		if (credited) {
+			send(pc);
+			release(pc);
+			return;
 		}
 		this.credits.acquire(this.config.creditWaitTimeout()).whenComplete((ignored, error) -> {
-			if (error != null) {
-				this.pending.remove(pc.xid, pc);
-				pc.future.completeExceptionally(error);
-				return;
+			try {
+				if (error != null) {
+					finish(pc, null, error);
+					return;
+				}
+				boolean stillPending;
+				synchronized (this.pending) {
+					// Under the table's lock, so finish() either sees the credit or never runs.
+					stillPending = this.pending.get(pc.xid) == pc;
+					pc.creditHeld = stillPending;
+				}
+				if (stillPending) {
+					send(pc);
+				}
+				else {
+					this.credits.release();
+				}
 			}
-			pc.creditHeld = true;
-			send(pc);
+			finally {
+				release(pc);
+			}
 		});
-		return pc.future;
+	}
+
+	/** Takes a call from the free list, or makes one, and copies the message into it. */
+	private PendingCall obtain(OutboundCall call, CallCompletion completion) {
+		PendingCall pc = null;
+		synchronized (this.free) {
+			if (this.freeCount > 0) {
+				pc = this.free[--this.freeCount];
+				this.free[this.freeCount] = null;
+			}
+		}
+		if (pc == null) {
+			pc = new PendingCall();
+		}
+		pc.reset(call, completion, this.keptMessageLimit);
+		return pc;
+	}
+
+	/**
+	 * Drops one hold on a call: the calling thread's, the pending table's, or one taken by
+	 * {@link #borrow}. The last hold returns it to the free list, as no path can reach it
+	 * any more: it is in no table, no thread sends it and no completion thread reads it.
+	 */
+	private void release(PendingCall pc) {
+		if (PendingCall.HOLDS.decrementAndGet(pc) != 0 || !pc.recyclable) {
+			return;
+		}
+		pc.clear();
+		synchronized (this.free) {
+			if (this.freeCount < this.free.length) {
+				this.free[this.freeCount++] = pc;
+			}
+		}
+	}
+
+	/** Looks a call up by XID and holds it, so it cannot be reused before {@link #release}. */
+	private PendingCall borrow(int xid) {
+		synchronized (this.pending) {
+			PendingCall pc = this.pending.get(xid);
+			if (pc != null) {
+				PendingCall.HOLDS.incrementAndGet(pc);
+			}
+			return pc;
+		}
+	}
+
+	private boolean removePending(PendingCall pc) {
+		synchronized (this.pending) {
+			return this.pending.remove(pc.xid, pc);
+		}
+	}
+
+	private boolean isPending(PendingCall pc) {
+		synchronized (this.pending) {
+			return this.pending.get(pc.xid) == pc;
+		}
 	}
 
 	@Override
@@ -258,7 +394,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	private void send(PendingCall pc) {
 		try {
 			marshalAndSend(pc);
-			if (this.pending.get(pc.xid) != pc) {
+			if (pc.hasBuffers() && !isPending(pc)) {
 				// The connection failed while the call was being marshalled: whatever was
 				// leased after finish() released the call's buffers is released here.
 				pc.releaseBuffers();
@@ -281,6 +417,16 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			threshold = Math.min(threshold, FIRST_MESSAGE_LIMIT);
 		}
 		ByteBuffer message = pc.message;
+		OutboundCall call = pc.call;
+		if (call.readChunkItems().isEmpty() && call.registeredItems().isEmpty() && call.writeChunkSizes().isEmpty()
+				&& call.maxReplySize() + CHUNKLESS_HEADER_LENGTH <= receiveThreshold(vers)
+				&& CHUNKLESS_HEADER_LENGTH + message.remaining() <= threshold) {
+			// The common small call: RDMA_MSG with three empty chunk lists (RFC 8166 §4.1.2),
+			// its reply expected inline, written without building a header.
+			pc.readChunksSent = false;
+			sendChunkless(pc.xid, vers, this.config.creditsRequested(), message);
+			return;
+		}
 		int base = message.position();
 		List<RegisteredItem> registered = pc.call.registeredItems();
 		List<ReadSegment> reads = (pc.call.readChunkItems().isEmpty() && registered.isEmpty()) ? List.of()
@@ -322,8 +468,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		int headerLength = TransportHeaderEncoder.encodedLength(header);
 		ByteBuffer inline = inlineStream(pc, inlineLength);
 		if (headerLength + inlineLength <= threshold) {
-			sendMessage(header, inline, 0, (ok) -> {
-			});
+			sendMessage(header, inline, 0, null);
 			return;
 		}
 		// RFC 8166 §3.5.3 Long Call: the whole Payload stream goes in a Position-Zero Read
@@ -341,8 +486,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			throw new MessageTooLargeException("The transport header of XID 0x" + Integer.toHexString(pc.xid) + " takes "
 					+ headerLength + " bytes, more than the " + threshold + "-byte inline threshold; use fewer chunks");
 		}
-		sendMessage(header, null, 0, (ok) -> {
-		});
+		sendMessage(header, null, 0, null);
 	}
 
 	/**
@@ -378,7 +522,8 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	private static ByteBuffer inlineStream(PendingCall pc, int inlineLength) {
 		ByteBuffer message = pc.message;
 		if (pc.call.readChunkItems().isEmpty()) {
-			return message.duplicate();
+			// Read only with absolute gets, so the call's own buffer serves.
+			return message;
 		}
 		ByteBuffer out = ByteBuffer.allocate(inlineLength);
 		int base = message.position();
@@ -411,10 +556,13 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			// an outstanding call can be read, fail that call rather than let it hang.
 			int xid = (result instanceof HeaderDecodeResult.Malformed malformed) ? malformed.xid()
 					: (result instanceof HeaderDecodeResult.UnsupportedVersion unsupported) ? unsupported.xid() : 0;
-			PendingCall pc = this.pending.get(xid);
-			if (pc != null && pc.sent()) {
-				finish(pc, null, new ChunkValidationException("The reply to XID 0x" + Integer.toHexString(xid)
-						+ " has an invalid transport header: " + result));
+			PendingCall pc = borrow(xid);
+			if (pc != null) {
+				if (pc.sent()) {
+					finish(pc, null, new ChunkValidationException("The reply to XID 0x" + Integer.toHexString(xid)
+							+ " has an invalid transport header: " + result));
+				}
+				release(pc);
 			}
 			return;
 		}
@@ -427,10 +575,22 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		if (header instanceof RdmaDone) {
 			return;
 		}
-		PendingCall pc = this.pending.get(header.xid());
-		if (pc == null || !pc.sent()) {
+		PendingCall pc = borrow(header.xid());
+		if (pc == null) {
 			return;
 		}
+		try {
+			if (pc.sent()) {
+				onReply(pc, header, valid, message);
+			}
+		}
+		finally {
+			release(pc);
+		}
+	}
+
+	/** A reply to a sent call, which the caller holds. */
+	private void onReply(PendingCall pc, TransportHeader header, HeaderDecodeResult.Valid valid, ByteBuffer message) {
 		if (header instanceof RdmaErrorHeader error) {
 			this.counters.errorReceived(error);
 		}
@@ -553,6 +713,8 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	 * at the responder like any other message (RFC 5666 §3.3).
 	 */
 	private void fetchReplyReadChunks(PendingCall pc, ChunkLists lists, ByteBuffer payload, List<ByteBuffer> writeData) {
+		// The callbacks below outlive the reply's handling: this call is never reused.
+		pc.recyclable = false;
 		List<ReadChunk> chunks = lists.readChunks();
 		fetch(chunks, (data) -> {
 			ByteBuffer whole;
@@ -620,20 +782,96 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		}
 	}
 
+	/** Finishes a call still in the table; the caller holds it. */
 	private void finish(PendingCall pc, InboundReply reply, Throwable error) {
-		if (!this.pending.remove(pc.xid, pc)) {
-			return;
+		if (removePending(pc)) {
+			completeRemoved(pc, reply, error);
 		}
+	}
+
+	/**
+	 * Finishes a call its caller just took out of the pending table, so nobody else can: frees
+	 * its chunks and credit, tells its completion, and drops the table's hold.
+	 */
+	private void completeRemoved(PendingCall pc, InboundReply reply, Throwable error) {
 		pc.releaseBuffers();
 		if (pc.creditHeld) {
 			pc.creditHeld = false;
 			this.credits.release();
 		}
-		if (error != null) {
-			pc.future.completeExceptionally(error);
+		CallCompletion completion = pc.completion;
+		try {
+			if (error != null) {
+				completion.failed(error);
+			}
+			else {
+				completion.replied(reply.version(), reply.message(), reply.writeChunks(), reply.padding());
+			}
 		}
-		else {
-			pc.future.complete(reply);
+		finally {
+			release(pc);
+		}
+	}
+
+	/**
+	 * The fast path for a chunk-less RDMA_MSG reply (RFC 8166 §4.1.2): takes the sent call with
+	 * that XID out of the table and copies the RPC message from the receive buffer into the
+	 * completion's own {@linkplain CallCompletion#replyBuffer buffer}, all without allocating.
+	 * A reply to no call (late, duplicate, or to one already failed) is dropped, as
+	 * {@link #onMessage} drops it; RFC 8166 §4.5.2 asks for no answer.
+	 */
+	@Override
+	boolean acceptChunkless(ByteBuffer received, int length) {
+		int xid = received.getInt(0);
+		PendingCall pc;
+		synchronized (this.pending) {
+			pc = this.pending.get(xid);
+			if (pc == null || !pc.sent()) {
+				return true;
+			}
+			this.pending.remove(xid);
+		}
+		int version = received.getInt(4);
+		// draft-cel-nfsv4-rpcrdma-version-two §5: a non-error reply reports the grant and
+		// confirms the version.
+		this.credits.updateGrant(received.getInt(8));
+		confirmVersion(version);
+		int messageLength = length - CHUNKLESS_HEADER_LENGTH;
+		ByteBuffer offered = null;
+		try {
+			offered = pc.completion.replyBuffer(messageLength);
+		}
+		catch (RuntimeException ex) {
+			// The completion's own problem; the reply still reaches it in a buffer of ours.
+		}
+		ByteBuffer reply = (offered != null && offered.capacity() >= messageLength && !offered.isReadOnly())
+				? offered.limit(messageLength).position(0) : ByteBuffer.allocate(messageLength);
+		reply.put(0, received, CHUNKLESS_HEADER_LENGTH, messageLength);
+		this.inlineCall = pc;
+		this.inlineMessage = reply;
+		this.inlineVersion = version;
+		return true;
+	}
+
+	@Override
+	void deliverChunkless() {
+		PendingCall pc = this.inlineCall;
+		if (pc == null) {
+			return;
+		}
+		ByteBuffer reply = this.inlineMessage;
+		this.inlineCall = null;
+		this.inlineMessage = null;
+		pc.releaseBuffers();
+		if (pc.creditHeld) {
+			pc.creditHeld = false;
+			this.credits.release();
+		}
+		try {
+			pc.completion.replied(this.inlineVersion, reply, List.of(), null);
+		}
+		finally {
+			release(pc);
 		}
 	}
 
@@ -646,29 +884,94 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			this.versionCache.put(this.remote, RpcRdmaConstants.VERSION_1);
 		}
 		this.credits.close(cause);
-		for (PendingCall pc : new ArrayList<>(this.pending.values())) {
-			finish(pc, null, cause);
+		List<PendingCall> calls = new ArrayList<>();
+		synchronized (this.pending) {
+			this.pending.clear(calls::add);
+		}
+		RuntimeException thrown = null;
+		for (PendingCall pc : calls) {
+			try {
+				completeRemoved(pc, null, cause);
+			}
+			catch (RuntimeException ex) {
+				// One completion's own failure must not keep the others from being told.
+				thrown = ex;
+			}
+		}
+		if (thrown != null) {
+			throw thrown;
 		}
 	}
 
 	/** @return the calls sent or waiting for a credit */
 	public int pendingCalls() {
-		return this.pending.size();
+		synchronized (this.pending) {
+			return this.pending.size();
+		}
+	}
+
+	/** @return finished calls kept for reuse, at most the free list's bound */
+	int freeCalls() {
+		synchronized (this.free) {
+			return this.freeCount;
+		}
+	}
+
+	/**
+	 * The future of {@link #call(OutboundCall)}, told by the completion path.
+	 */
+	private static final class FutureCompletion extends CompletableFuture<InboundReply> implements CallCompletion {
+
+		private final int xid;
+
+		FutureCompletion(int xid) {
+			this.xid = xid;
+		}
+
+		@Override
+		public void replied(int version, ByteBuffer message, List<ByteBuffer> writeChunks, OpaquePadding padding) {
+			complete(new InboundReply(this.xid, version, message, writeChunks, padding));
+		}
+
+		@Override
+		public void failed(Throwable failure) {
+			completeExceptionally(failure);
+		}
+
 	}
 
 	/**
 	 * One call from {@link #call} to its reply; the message is copied so the RPC layer may
-	 * reuse its buffer and the call can be sent again after ERR_VERS.
+	 * reuse its buffer and the call can be sent again after ERR_VERS or once a credit frees.
+	 * Reused for call after call: the fields below hold the current call's state, set by
+	 * {@link #reset} before the call enters the pending table and dropped by {@link #clear}
+	 * once the last hold on it is gone.
 	 */
 	private static final class PendingCall {
 
-		final OutboundCall call;
+		/**
+		 * Who can still reach the call: the calling thread (or its credit wait), the pending
+		 * table, and completion threads that {@linkplain #borrow borrowed} it.
+		 */
+		static final AtomicIntegerFieldUpdater<PendingCall> HOLDS = AtomicIntegerFieldUpdater
+			.newUpdater(PendingCall.class, "holds");
 
-		final int xid;
+		volatile int holds;
 
-		final ByteBuffer message;
+		/** Cleared when a path that outlives the reply's handling captured the call. */
+		volatile boolean recyclable = true;
 
-		final CompletableFuture<InboundReply> future = new CompletableFuture<>();
+		OutboundCall call;
+
+		int xid;
+
+		CallCompletion completion;
+
+		/** The current call's copy, from position 0. */
+		ByteBuffer message;
+
+		/** The copy kept from call to call, at most the connection's kept-message limit. */
+		private ByteBuffer kept;
 
 		/** Chunk buffers leased for the call; allocated with the first, so an inline call costs none. */
 		private List<RegisteredBuffer> buffers;
@@ -685,13 +988,45 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 
 		volatile int version;
 
-		PendingCall(OutboundCall call) {
-			this.call = call;
+		/**
+		 * Takes on a call: copies its message into the kept buffer, grown as needed up to
+		 * {@code keptLimit}; a larger message gets a buffer of its own, not kept.
+		 */
+		void reset(OutboundCall call, CallCompletion completion, int keptLimit) {
 			ByteBuffer source = call.message();
-			byte[] copy = new byte[source.remaining()];
-			source.get(source.position(), copy);
-			this.message = ByteBuffer.wrap(copy);
-			this.xid = this.message.getInt(0);
+			int length = source.remaining();
+			ByteBuffer copy;
+			if (length > keptLimit) {
+				copy = ByteBuffer.allocate(length);
+			}
+			else {
+				if (this.kept == null || this.kept.capacity() < length) {
+					int capacity = Math.min(keptLimit, Math.max(length, (this.kept == null) ? 256 : this.kept.capacity() * 2));
+					this.kept = ByteBuffer.allocate(capacity);
+				}
+				copy = this.kept.clear().limit(length);
+			}
+			copy.put(0, source, source.position(), length);
+			this.call = call;
+			this.completion = completion;
+			this.message = copy;
+			this.xid = copy.getInt(0);
+			this.recyclable = true;
+			this.readChunksSent = false;
+			this.creditHeld = false;
+		}
+
+		/** Drops the finished call's references so nothing of it stays reachable from the free list. */
+		void clear() {
+			this.call = null;
+			this.completion = null;
+			this.message = null;
+		}
+
+		boolean hasBuffers() {
+			synchronized (this) {
+				return this.buffers != null && !this.buffers.isEmpty();
+			}
 		}
 
 		boolean sent() {

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,6 +53,12 @@ abstract class RpcRdmaEndpoint {
 
 	private static final int SEND_QUEUE_DEPTH = 512;
 
+	/**
+	 * rdma_xid, rdma_vers, rdma_credit, rdma_proc and three empty chunk lists: the header of
+	 * every inline message without chunks (RFC 8166 §4.1.2, draft §4.2).
+	 */
+	static final int CHUNKLESS_HEADER_LENGTH = RpcRdmaConstants.FIXED_HEADER_LENGTH + 12;
+
 	final TransportConfig config;
 
 	final RegisteredMemoryPool pool;
@@ -85,7 +90,21 @@ abstract class RpcRdmaEndpoint {
 
 	private final AtomicInteger postedReceives = new AtomicInteger();
 
-	private final ConcurrentHashMap<Long, Consumer<WorkCompletion>> operations = new ConcurrentHashMap<>();
+	/**
+	 * Outstanding work requests by wr_id, guarded by itself: a {@code Consumer<WorkCompletion>}
+	 * to tell, or a SEND buffer that its completion only releases, success, failure or flush
+	 * alike (no lambda per Send).
+	 */
+	private final LongKeyTable<Object> operations = new LongKeyTable<>(64);
+
+	/**
+	 * The last chunk-less Send posted from each SEND buffer, by the buffer's address, guarded
+	 * by {@link #operations}. A work request is immutable and may be posted again (see
+	 * {@link SendWorkRequest}); its wr_id is unique while outstanding because the buffer stays
+	 * leased until its completion. So a buffer that sends the same length again, as small
+	 * calls do, posts the same request without allocating. One entry per buffer of the pool.
+	 */
+	private final LongKeyTable<SendWorkRequest> chunklessSends = new LongKeyTable<>(16);
 
 	private final AtomicLong nextWrId = new AtomicLong(1);
 
@@ -279,7 +298,7 @@ abstract class RpcRdmaEndpoint {
 			dispatchOne(wc);
 		}
 		finally {
-			if (this.failed.get() && this.postedReceives.get() == 0 && this.operations.isEmpty()) {
+			if (this.failed.get() && this.postedReceives.get() == 0 && noOperations()) {
 				// Everything was flushed and its buffers released: the queue has no more use.
 				this.cq.close();
 			}
@@ -292,7 +311,10 @@ abstract class RpcRdmaEndpoint {
 			onReceive((int) (wrId & ~RECEIVE_TAG), wc);
 			return;
 		}
-		Consumer<WorkCompletion> operation = this.operations.remove(wrId);
+		Object operation;
+		synchronized (this.operations) {
+			operation = this.operations.remove(wrId);
+		}
 		if (operation == null) {
 			return;
 		}
@@ -301,7 +323,7 @@ abstract class RpcRdmaEndpoint {
 					+ ((wc.detail() != null) ? " (" + wc.detail() + ")" : "")));
 		}
 		try {
-			operation.accept(wc);
+			complete(operation, wc);
 		}
 		catch (RuntimeException ex) {
 			fail(new TransportClosedException("Handling a completion failed: " + ex));
@@ -320,29 +342,38 @@ abstract class RpcRdmaEndpoint {
 			}
 			return;
 		}
-		// Copy the message out and repost at once (RFC 5666 §3.3: the credit is a posted
-		// receive); the copy is what the upper layer gets to own.
 		int length = wc.byteLength();
-		byte[] copy = new byte[length];
-		buffer.buffer().get(0, copy, 0, length);
 		boolean invalidated = wc.withInvalidate();
-		int invalidatedStag = wc.invalidatedStag();
-		if (this.failed.get()) {
-			this.receives[index] = null;
-			buffer.release();
-		}
-		else {
+		if (!invalidated && isChunklessMessage(buffer.buffer(), length)) {
+			boolean consumed;
 			try {
-				this.postedReceives.incrementAndGet();
-				this.qp.postRecv(this.receiveRequests[index]);
+				consumed = acceptChunkless(buffer.buffer(), length);
 			}
 			catch (RuntimeException ex) {
-				this.postedReceives.decrementAndGet();
-				this.receives[index] = null;
-				buffer.release();
-				fail(new TransportClosedException("Reposting a receive failed: " + ex.getMessage()));
+				repost(index, buffer);
+				fail(new TransportClosedException("Handling a received message failed: " + ex));
 				return;
 			}
+			if (consumed) {
+				// The subclass copied what it needed straight out of the registered buffer:
+				// repost (RFC 5666 §3.3: the credit is a posted receive), then tell the upper layer.
+				repost(index, buffer);
+				try {
+					deliverChunkless();
+				}
+				catch (RuntimeException ex) {
+					fail(new TransportClosedException("Handling a received message failed: " + ex));
+				}
+				return;
+			}
+		}
+		// Copy the message out and repost at once (RFC 5666 §3.3: the credit is a posted
+		// receive); the copy is what the upper layer gets to own.
+		byte[] copy = new byte[length];
+		buffer.buffer().get(0, copy, 0, length);
+		int invalidatedStag = wc.invalidatedStag();
+		if (!repost(index, buffer)) {
+			return;
 		}
 		ByteBuffer message = ByteBuffer.wrap(copy);
 		if (invalidated) {
@@ -356,6 +387,64 @@ abstract class RpcRdmaEndpoint {
 		}
 	}
 
+	/** @return whether the receive was reposted (or released because the connection failed) */
+	private boolean repost(int index, RegisteredBuffer buffer) {
+		if (this.failed.get()) {
+			this.receives[index] = null;
+			buffer.release();
+			return true;
+		}
+		try {
+			this.postedReceives.incrementAndGet();
+			this.qp.postRecv(this.receiveRequests[index]);
+			return true;
+		}
+		catch (RuntimeException ex) {
+			this.postedReceives.decrementAndGet();
+			this.receives[index] = null;
+			buffer.release();
+			fail(new TransportClosedException("Reposting a receive failed: " + ex.getMessage()));
+			return false;
+		}
+	}
+
+	/**
+	 * Whether a received message is RDMA_MSG (Version 1, RFC 8166 §4.1.2) or RDMA2_MSG
+	 * (draft-cel-nfsv4-rpcrdma-version-two §4.2) of a supported version with three empty chunk
+	 * lists, followed by an RPC message whose XID matches rdma_xid (RFC 5666 §4.1). Read in
+	 * place, without allocating; what this accepts {@link TransportHeaderDecoder} would decode
+	 * to the same header, and everything else goes to it.
+	 */
+	private boolean isChunklessMessage(ByteBuffer received, int length) {
+		if (length < CHUNKLESS_HEADER_LENGTH + RpcRdmaConstants.MIN_RPC_MESSAGE_LENGTH) {
+			return false;
+		}
+		ByteBuffer in = received.order(java.nio.ByteOrder.BIG_ENDIAN);
+		int version = in.getInt(4);
+		return in.getInt(12) == RpcRdmaConstants.RDMA_MSG && in.getInt(16) == 0 && in.getInt(20) == 0
+				&& in.getInt(24) == 0 && in.getInt(CHUNKLESS_HEADER_LENGTH) == in.getInt(0)
+				&& (version == RpcRdmaConstants.VERSION_1 || version == RpcRdmaConstants.VERSION_2)
+				&& this.config.supportedVersions().contains(version);
+	}
+
+	/**
+	 * A chunk-less RDMA_MSG arrived (see {@link #isChunklessMessage}); the receive buffer is
+	 * reposted as soon as this returns, so whatever is kept must be copied out now. Runs on the
+	 * completion thread. If it returns {@code true}, {@link #deliverChunkless()} runs next, after
+	 * the repost.
+	 * @param received the registered receive buffer, big-endian, the message at offset 0
+	 * @param length the message's length, header included
+	 * @return whether the message was consumed; {@code false} sends it through
+	 * {@link #onMessage} as any other
+	 */
+	boolean acceptChunkless(ByteBuffer received, int length) {
+		return false;
+	}
+
+	/** Finishes what {@link #acceptChunkless} consumed, once the receive is posted again. */
+	void deliverChunkless() {
+	}
+
 	/**
 	 * A message arrived.
 	 * @param result the decoded header
@@ -367,9 +456,31 @@ abstract class RpcRdmaEndpoint {
 	// ---- posting -----------------------------------------------------------------------------
 
 	long register(Consumer<WorkCompletion> operation) {
+		return track(operation);
+	}
+
+	private long track(Object operation) {
 		long wrId = this.nextWrId.getAndIncrement();
-		this.operations.put(wrId, operation);
+		synchronized (this.operations) {
+			this.operations.putIfAbsent(wrId, operation);
+		}
 		return wrId;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static void complete(Object operation, WorkCompletion wc) {
+		if (operation instanceof RegisteredBuffer sendBuffer) {
+			sendBuffer.release();
+		}
+		else {
+			((Consumer<WorkCompletion>) operation).accept(wc);
+		}
+	}
+
+	private boolean noOperations() {
+		synchronized (this.operations) {
+			return this.operations.isEmpty();
+		}
 	}
 
 	void post(SendWorkRequest request) {
@@ -377,11 +488,14 @@ abstract class RpcRdmaEndpoint {
 			this.qp.postSend(request);
 		}
 		catch (RuntimeException ex) {
-			Consumer<WorkCompletion> operation = this.operations.remove(request.wrId());
+			Object operation;
+			synchronized (this.operations) {
+				operation = this.operations.remove(request.wrId());
+			}
 			TransportException failure = new TransportResourceException(
 					"Posting a " + request.opcode() + " failed: " + ex.getMessage(), ex);
 			if (operation != null) {
-				operation.accept(new WorkCompletion().set(request.wrId(), null,
+				complete(operation, new WorkCompletion().set(request.wrId(), null,
 						io.rpcrdma.verbs.CompletionStatus.GENERAL_ERR, 0, 0, false, 0, ex.getMessage()));
 			}
 			throw failure;
@@ -409,7 +523,7 @@ abstract class RpcRdmaEndpoint {
 	 * @param header the header
 	 * @param payload the bytes after it, or {@code null}
 	 * @param invalidateStag the peer's STag to invalidate, or 0
-	 * @param done told the outcome, on the completion thread
+	 * @param done told the outcome, on the completion thread; {@code null} for none
 	 */
 	void sendMessage(TransportHeader header, ByteBuffer payload, int invalidateStag, Consumer<Boolean> done) {
 		int headerLength = TransportHeaderEncoder.encodedLength(header);
@@ -421,16 +535,63 @@ abstract class RpcRdmaEndpoint {
 		if (payload != null) {
 			buffer.buffer().put(headerLength, payload, payload.position(), payloadLength);
 		}
-		long wrId = register((wc) -> {
+		long wrId = (done == null) ? track(buffer) : register((wc) -> {
 			buffer.release();
-			if (done != null) {
-				done.accept(wc.isSuccess());
-			}
+			done.accept(wc.isSuccess());
 		});
 		ScatterGatherEntry sge = ScatterGatherEntry.of(buffer.region(), buffer.offset(), headerLength + payloadLength);
 		this.counters.bytesSent.add(headerLength + payloadLength);
 		post((invalidateStag != 0) ? SendWorkRequest.sendWithInvalidate(wrId, invalidateStag, sge)
 				: SendWorkRequest.send(wrId, sge));
+	}
+
+	/**
+	 * Sends a chunk-less RDMA_MSG (RDMA2_MSG in Version 2) and its payload as one Send, writing
+	 * the header's seven words straight into the SEND buffer: the bytes
+	 * {@link #sendMessage} would send for {@code RdmaMsg(xid, credits, ChunkLists.EMPTY)},
+	 * counted alike, without a header record, an encoder or a completion lambda.
+	 * @param xid rdma_xid
+	 * @param version rdma_vers, 1 or 2
+	 * @param credits rdma_credit
+	 * @param payload the RPC message between position and limit, read without moving them
+	 */
+	void sendChunkless(int xid, int version, int credits, ByteBuffer payload) {
+		int payloadLength = payload.remaining();
+		int length = CHUNKLESS_HEADER_LENGTH + payloadLength;
+		RegisteredBuffer buffer = lease(BufferRole.SEND, length);
+		ByteBuffer out = buffer.buffer().order(java.nio.ByteOrder.BIG_ENDIAN);
+		out.putInt(0, xid)
+			.putInt(4, version)
+			.putInt(8, credits)
+			.putInt(12, RpcRdmaConstants.RDMA_MSG)
+			.putInt(16, 0)
+			.putInt(20, 0)
+			.putInt(24, 0);
+		out.put(CHUNKLESS_HEADER_LENGTH, payload, payload.position(), payloadLength);
+		if (payloadLength > 0) {
+			this.counters.inlineMessages.increment();
+		}
+		this.counters.bytesSent.add(length);
+		post(trackChunklessSend(buffer, length));
+	}
+
+	/** The Send of {@code length} bytes from {@code buffer}, reused if it sent as many last time. */
+	private SendWorkRequest trackChunklessSend(RegisteredBuffer buffer, int length) {
+		synchronized (this.operations) {
+			SendWorkRequest request = this.chunklessSends.get(buffer.address());
+			if (request == null || request.sgList().get(0).length() != length
+					|| request.sgList().get(0).region() != buffer.region()
+					|| request.sgList().get(0).offset() != buffer.offset()
+					|| this.operations.get(request.wrId()) != null) {
+				// The record's canonical constructor with List.of(one): no varargs array.
+				request = new SendWorkRequest(this.nextWrId.getAndIncrement(), io.rpcrdma.verbs.SendOpcode.SEND,
+						List.of(ScatterGatherEntry.of(buffer.region(), buffer.offset(), length)), null, 0, true);
+				this.chunklessSends.remove(buffer.address());
+				this.chunklessSends.putIfAbsent(buffer.address(), request);
+			}
+			this.operations.putIfAbsent(request.wrId(), buffer);
+			return request;
+		}
 	}
 
 	private void count(TransportHeader header, int payloadLength) {
