@@ -11,8 +11,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -71,7 +69,6 @@ public final class RpcServer implements AutoCloseable {
 
 	private final ServerExecutor handlers;
 
-	private final ExecutorService delivery;
 
 	private final RpcDispatcher dispatcher;
 
@@ -89,20 +86,20 @@ public final class RpcServer implements AutoCloseable {
 				? new DuplicateRequestCache(config.drcEntriesPerClient(), config.drcEntries(), config.drcTtl())
 				: null;
 		this.dispatcher = new RpcDispatcher(registry, this.handlers, cache, new InFlightTracker());
-		this.delivery = Executors.newCachedThreadPool((task) -> {
-			Thread thread = new Thread(task, "rpc-server-delivery");
-			thread.setDaemon(true);
-			return thread;
-		});
 		try {
+			// Calls are dispatched on the thread that received them (ARCHITECTURE.md,
+			// "Threading": an inline call costs no hand-off beyond what the configured executor
+			// needs). Dispatching never blocks: the header is decoded, the duplicate request
+			// cache consulted, and the handler handed to its executor, which runs it right there
+			// only when it is DIRECT, for handlers that never block; replies are posted without
+			// waiting (a buffer that is not free fails the reply, it is not waited for).
 			this.transport = RpcRdmaServer.listen(config.provider(), config.pool(), config.bindAddress(),
 					config.transport(), new CreditBudget(config.effectiveCreditBudget(),
 							config.transport().creditsGranted()),
-					this.delivery, this::onCall);
+					Runnable::run, this::onCall);
 		}
 		catch (RuntimeException ex) {
 			this.handlers.close();
-			this.delivery.shutdownNow();
 			throw ex;
 		}
 	}
@@ -283,7 +280,6 @@ public final class RpcServer implements AutoCloseable {
 		}).whenComplete((report, error) -> {
 			this.transport.close();
 			this.handlers.close();
-			this.delivery.shutdown();
 			if (error != null) {
 				done.completeExceptionally(error);
 			}
@@ -303,7 +299,7 @@ public final class RpcServer implements AutoCloseable {
 	/** Which {@link ServerExecutor} runs the handlers. */
 	public enum ExecutorKind {
 
-		/** On the transport's delivery thread: handlers that never block. */
+		/** On the transport's receive thread, without a hand-off: handlers that never block. */
 		DIRECT,
 		/** A bounded pool of platform threads. */
 		BOUNDED_POOL,
