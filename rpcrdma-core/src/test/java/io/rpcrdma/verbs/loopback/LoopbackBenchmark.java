@@ -5,19 +5,15 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import io.rpcrdma.verbs.AccessFlag;
+import io.rpcrdma.verbs.BenchmarkSupport;
 import io.rpcrdma.verbs.CompletionQueue;
-import io.rpcrdma.verbs.ConnectParameters;
 import io.rpcrdma.verbs.MemoryRegion;
-import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.ProtectionDomain;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.QueuePairAttributes;
 import io.rpcrdma.verbs.RdmaConnection;
-import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.RdmaProviderConfig;
 import io.rpcrdma.verbs.RdmaProviders;
@@ -113,7 +109,7 @@ public final class LoopbackBenchmark {
 			roundTrip(clientQp, clientRecvCq, ping, pong, batch);
 		}
 		long[] samples = new long[iterations];
-		long allocatedBefore = allocatedBytes();
+		long allocatedBefore = BenchmarkSupport.allocatedBytes();
 		long began = System.nanoTime();
 		for (int i = 0; i < iterations; i++) {
 			long start = System.nanoTime();
@@ -121,7 +117,7 @@ public final class LoopbackBenchmark {
 			samples[i] = System.nanoTime() - start;
 		}
 		long elapsed = System.nanoTime() - began;
-		long allocated = allocatedBytes() - allocatedBefore;
+		long allocated = BenchmarkSupport.allocatedBytes() - allocatedBefore;
 		Arrays.sort(samples);
 		System.out.printf(Locale.ROOT,
 				"Send/Recv %d-byte ping-pong, %s: p50 %.2f us, p90 %.2f us, p99 %.2f us, p99.9 %.2f us, "
@@ -244,35 +240,12 @@ public final class LoopbackBenchmark {
 
 	private static RdmaConnection connect(RdmaProvider serverProvider, RdmaProvider clientProvider, QueuePair serverQp,
 			QueuePair clientQp) throws Exception {
-		CompletableFuture<RdmaConnection> accepted = new CompletableFuture<>();
-		try (RdmaListener listener = serverProvider.listen(InetSocketAddress.createUnresolved("benchmark", 0),
-				(request) -> accepted.complete(request.accept(serverQp, PrivateData.EMPTY, null)))) {
-			RdmaConnection connection = clientProvider
-				.connect(clientQp, ConnectParameters.to(listener.localAddress()))
-				.get(10, TimeUnit.SECONDS);
-			accepted.get(10, TimeUnit.SECONDS);
-			return connection;
-		}
-	}
-
-	/**
-	 * Bytes allocated so far by all live threads (HotSpot's per-thread allocation counters).
-	 */
-	private static long allocatedBytes() {
-		java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-		if (threads instanceof com.sun.management.ThreadMXBean hotspot) {
-			long total = 0;
-			for (long allocated : hotspot.getThreadAllocatedBytes(hotspot.getAllThreadIds())) {
-				total += Math.max(0, allocated);
-			}
-			return total;
-		}
-		return 0;
+		return BenchmarkSupport.connect(serverProvider, clientProvider, serverQp, clientQp,
+				InetSocketAddress.createUnresolved("benchmark", 0));
 	}
 
 	private static double micros(long[] sorted, double percentile) {
-		int index = (int) Math.min(sorted.length - 1, Math.round(percentile * (sorted.length - 1)));
-		return sorted[index] / 1e3;
+		return BenchmarkSupport.percentile(sorted, percentile) / 1e3;
 	}
 
 	private static String label(int size) {
