@@ -4,9 +4,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rpcrdma.verbs.CompletionHandler;
 import io.rpcrdma.verbs.CompletionQueue;
@@ -20,12 +18,9 @@ import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.RdmaProviderConfig;
-import io.rpcrdma.verbs.soft.MemoryRegionTable;
-import io.rpcrdma.verbs.soft.SoftwareCompletionQueue;
-import io.rpcrdma.verbs.soft.SoftwareProtectionDomain;
+import io.rpcrdma.verbs.soft.SoftwareDevice;
 import io.rpcrdma.verbs.support.ConnectChecks;
 import io.rpcrdma.verbs.support.ProviderObjects;
-import io.rpcrdma.verbs.support.QueuePairChecks;
 
 /**
  * The in-JVM RDMA provider: one instance is one software device with its own memory
@@ -42,13 +37,11 @@ public final class LoopbackProvider implements RdmaProvider {
 	/** Setting for the idle spin time of the engine, in microseconds. */
 	public static final String SPIN_MICROS = "loopback.spin-micros";
 
-	private final MemoryRegionTable regions = new MemoryRegionTable();
-
 	private final LoopbackEngine engine;
 
-	private final AtomicInteger queuePairNumbers = new AtomicInteger(ThreadLocalRandom.current().nextInt(1, 1 << 20));
+	private final SoftwareDevice device = new SoftwareDevice(this, LoopbackProviderFactory.NAME);
 
-	private final ProviderObjects objects = new ProviderObjects(LoopbackProviderFactory.NAME);
+	private final ProviderObjects objects = this.device.objects();
 
 	LoopbackProvider(RdmaProviderConfig config) {
 		int spinMicros = config.getInt(SPIN_MICROS, 20);
@@ -66,31 +59,18 @@ public final class LoopbackProvider implements RdmaProvider {
 
 	@Override
 	public ProtectionDomain allocateProtectionDomain() {
-		this.objects.checkOpen();
-		SoftwareProtectionDomain pd = new SoftwareProtectionDomain(this, this.regions,
-				this.objects::protectionDomainClosed);
-		this.objects.protectionDomainOpened(pd);
-		return pd;
+		return this.device.allocateProtectionDomain();
 	}
 
 	@Override
 	public CompletionQueue createCompletionQueue(int capacity, CompletionHandler handler) {
-		this.objects.checkOpen();
-		SoftwareCompletionQueue cq = new SoftwareCompletionQueue(this, capacity, handler,
-				this.objects::completionQueueClosed);
-		this.objects.completionQueueOpened(cq);
-		return cq;
+		return this.device.createCompletionQueue(capacity, handler);
 	}
 
 	@Override
 	public QueuePair createQueuePair(QueuePairAttributes attributes) {
-		this.objects.checkOpen();
-		QueuePairChecks.checkOwnership(this, attributes);
-		LoopbackQueuePair qp = new LoopbackQueuePair(this, attributes, this.queuePairNumbers.getAndIncrement() & 0xffffff);
-		this.objects.queuePairOpened(qp);
-		return qp;
+		return this.device.createQueuePair(attributes, (qpn) -> new LoopbackQueuePair(this, attributes, qpn));
 	}
-
 
 	@Override
 	public RdmaListener listen(InetSocketAddress address, ConnectionRequestHandler handler) {

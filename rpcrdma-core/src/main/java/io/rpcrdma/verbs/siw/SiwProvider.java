@@ -4,8 +4,6 @@ import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rpcrdma.verbs.CompletionHandler;
 import io.rpcrdma.verbs.CompletionQueue;
@@ -17,12 +15,9 @@ import io.rpcrdma.verbs.QueuePairAttributes;
 import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
-import io.rpcrdma.verbs.soft.MemoryRegionTable;
-import io.rpcrdma.verbs.soft.SoftwareCompletionQueue;
-import io.rpcrdma.verbs.soft.SoftwareProtectionDomain;
+import io.rpcrdma.verbs.soft.SoftwareDevice;
 import io.rpcrdma.verbs.support.ConnectChecks;
 import io.rpcrdma.verbs.support.ProviderObjects;
-import io.rpcrdma.verbs.support.QueuePairChecks;
 
 /**
  * The software iWARP provider: one instance is one software RNIC with its own memory region
@@ -35,11 +30,9 @@ public final class SiwProvider implements RdmaProvider {
 
 	private final SiwSettings settings;
 
-	private final MemoryRegionTable regions = new MemoryRegionTable();
+	private final SoftwareDevice device = new SoftwareDevice(this, SiwProviderFactory.NAME);
 
-	private final AtomicInteger queuePairNumbers = new AtomicInteger(ThreadLocalRandom.current().nextInt(1, 1 << 20));
-
-	private final ProviderObjects objects = new ProviderObjects(SiwProviderFactory.NAME);
+	private final ProviderObjects objects = this.device.objects();
 
 	/**
 	 * Opens a provider; prefer {@code RdmaProviders.open("siw")}.
@@ -64,31 +57,18 @@ public final class SiwProvider implements RdmaProvider {
 
 	@Override
 	public ProtectionDomain allocateProtectionDomain() {
-		this.objects.checkOpen();
-		SoftwareProtectionDomain pd = new SoftwareProtectionDomain(this, this.regions,
-				this.objects::protectionDomainClosed);
-		this.objects.protectionDomainOpened(pd);
-		return pd;
+		return this.device.allocateProtectionDomain();
 	}
 
 	@Override
 	public CompletionQueue createCompletionQueue(int capacity, CompletionHandler handler) {
-		this.objects.checkOpen();
-		SoftwareCompletionQueue cq = new SoftwareCompletionQueue(this, capacity, handler,
-				this.objects::completionQueueClosed);
-		this.objects.completionQueueOpened(cq);
-		return cq;
+		return this.device.createCompletionQueue(capacity, handler);
 	}
 
 	@Override
 	public QueuePair createQueuePair(QueuePairAttributes attributes) {
-		this.objects.checkOpen();
-		QueuePairChecks.checkOwnership(this, attributes);
-		SiwQueuePair qp = new SiwQueuePair(this, attributes, this.queuePairNumbers.getAndIncrement() & 0xffffff);
-		this.objects.queuePairOpened(qp);
-		return qp;
+		return this.device.createQueuePair(attributes, (qpn) -> new SiwQueuePair(this, attributes, qpn));
 	}
-
 
 	@Override
 	public RdmaListener listen(InetSocketAddress address, ConnectionRequestHandler handler) {
