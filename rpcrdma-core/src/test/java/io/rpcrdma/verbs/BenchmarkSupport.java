@@ -2,13 +2,15 @@ package io.rpcrdma.verbs;
 
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.EnumSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
  * What the providers' benchmarks ({@code LoopbackBenchmark}, {@code SiwBenchmark}) share:
- * connecting a client queue pair to a server one, counting what all threads allocate, and
- * reading percentiles off sorted samples.
+ * the echoing server end of a ping-pong, connecting a client queue pair to a server one,
+ * counting what all threads allocate, and reading percentiles off sorted samples.
  */
 public final class BenchmarkSupport {
 
@@ -35,6 +37,47 @@ public final class BenchmarkSupport {
 				.get(10, TimeUnit.SECONDS);
 			accepted.get(10, TimeUnit.SECONDS);
 			return connection;
+		}
+	}
+
+	/**
+	 * The server end of a Send/Receive ping-pong: a queue pair that answers every message
+	 * with the same bytes from its receive completion handler, so that it is woken by the
+	 * message as the client is by the answer.
+	 * @param provider the provider
+	 * @param messageSize the size of the messages
+	 * @return the queue pair, in INIT with a receive posted, to accept a connection with
+	 */
+	public static QueuePair echoServer(RdmaProvider provider, int messageSize) {
+		ProtectionDomain pd = provider.allocateProtectionDomain();
+		MemoryRegion buffer = pd.registerMemory(ByteBuffer.allocateDirect(messageSize),
+				EnumSet.of(AccessFlag.LOCAL_WRITE));
+		ReceiveWorkRequest recv = ReceiveWorkRequest.of(1, ScatterGatherEntry.of(buffer));
+		SendWorkRequest reply = SendWorkRequest.send(2, ScatterGatherEntry.of(buffer)).unsignaled();
+		QueuePair[] qp = new QueuePair[1];
+		WorkCompletion[] batch = new WorkCompletion[16];
+		CompletionQueue sendCq = provider.createCompletionQueue(1024, null);
+		CompletionQueue recvCq = provider.createCompletionQueue(1024, (cq) -> {
+			echo(cq, batch, qp[0], recv, reply);
+			cq.requestNotification();
+			echo(cq, batch, qp[0], recv, reply);
+		});
+		qp[0] = provider.createQueuePair(QueuePairAttributes.of(pd, sendCq, recvCq));
+		qp[0].postRecv(recv);
+		recvCq.requestNotification();
+		return qp[0];
+	}
+
+	private static void echo(CompletionQueue cq, WorkCompletion[] batch, QueuePair qp, ReceiveWorkRequest recv,
+			SendWorkRequest reply) {
+		int n;
+		while ((n = cq.poll(batch)) > 0) {
+			for (int i = 0; i < n; i++) {
+				if (batch[i].isSuccess()) {
+					qp.postRecv(recv);
+					qp.postSend(reply);
+				}
+			}
 		}
 	}
 

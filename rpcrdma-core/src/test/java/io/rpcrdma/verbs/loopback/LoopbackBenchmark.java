@@ -74,23 +74,7 @@ public final class LoopbackBenchmark {
 
 	private static void pingPong(String label, RdmaProvider serverProvider, RdmaProvider clientProvider,
 			int iterations) throws Exception {
-		// Server: echoes every message from its completion handler.
-		ProtectionDomain serverPd = serverProvider.allocateProtectionDomain();
-		MemoryRegion serverBuffer = serverPd.registerMemory(ByteBuffer.allocateDirect(MESSAGE),
-				EnumSet.of(AccessFlag.LOCAL_WRITE));
-		ReceiveWorkRequest serverRecv = ReceiveWorkRequest.of(1, ScatterGatherEntry.of(serverBuffer));
-		SendWorkRequest reply = SendWorkRequest.send(2, ScatterGatherEntry.of(serverBuffer)).unsignaled();
-		QueuePair[] serverQp = new QueuePair[1];
-		WorkCompletion[] serverBatch = new WorkCompletion[16];
-		CompletionQueue serverSendCq = serverProvider.createCompletionQueue(1024, null);
-		CompletionQueue serverRecvCq = serverProvider.createCompletionQueue(1024, (cq) -> {
-			echo(cq, serverBatch, serverQp[0], serverRecv, reply);
-			cq.requestNotification();
-			echo(cq, serverBatch, serverQp[0], serverRecv, reply);
-		});
-		serverQp[0] = serverProvider.createQueuePair(QueuePairAttributes.of(serverPd, serverSendCq, serverRecvCq));
-		serverQp[0].postRecv(serverRecv);
-		serverRecvCq.requestNotification();
+		QueuePair serverQp = BenchmarkSupport.echoServer(serverProvider, MESSAGE);
 
 		ProtectionDomain clientPd = clientProvider.allocateProtectionDomain();
 		MemoryRegion request = clientPd.registerMemory(ByteBuffer.allocateDirect(MESSAGE), EnumSet.noneOf(AccessFlag.class));
@@ -102,7 +86,7 @@ public final class LoopbackBenchmark {
 		SendWorkRequest ping = SendWorkRequest.send(3, ScatterGatherEntry.of(request)).unsignaled();
 		ReceiveWorkRequest pong = ReceiveWorkRequest.of(4, ScatterGatherEntry.of(response));
 
-		RdmaConnection connection = connect(serverProvider, clientProvider, serverQp[0], clientQp);
+		RdmaConnection connection = connect(serverProvider, clientProvider, serverQp, clientQp);
 		WorkCompletion[] batch = { new WorkCompletion() };
 		int warmup = Math.max(20_000, iterations / 4);
 		for (int i = 0; i < warmup; i++) {
@@ -127,20 +111,7 @@ public final class LoopbackBenchmark {
 				micros(samples, 0.999), iterations / (elapsed / 1e9), (double) allocated / iterations, iterations,
 				warmup);
 		connection.close();
-		serverQp[0].close();
-	}
-
-	private static void echo(CompletionQueue cq, WorkCompletion[] batch, QueuePair qp, ReceiveWorkRequest recv,
-			SendWorkRequest reply) {
-		int n;
-		while ((n = cq.poll(batch)) > 0) {
-			for (int i = 0; i < n; i++) {
-				if (batch[i].isSuccess()) {
-					qp.postRecv(recv);
-					qp.postSend(reply);
-				}
-			}
-		}
+		serverQp.close();
 	}
 
 	private static void roundTrip(QueuePair qp, CompletionQueue recvCq, SendWorkRequest ping, ReceiveWorkRequest pong,

@@ -203,22 +203,7 @@ public final class SiwBenchmark {
 		private final PingPongClient pinger = new PingPongClient();
 
 		SiwPingPong(RdmaProvider serverProvider, RdmaProvider clientProvider) throws Exception {
-			ProtectionDomain serverPd = serverProvider.allocateProtectionDomain();
-			MemoryRegion serverBuffer = serverPd.registerMemory(ByteBuffer.allocateDirect(MESSAGE),
-					EnumSet.of(AccessFlag.LOCAL_WRITE));
-			ReceiveWorkRequest serverRecv = ReceiveWorkRequest.of(1, ScatterGatherEntry.of(serverBuffer));
-			SendWorkRequest reply = SendWorkRequest.send(2, ScatterGatherEntry.of(serverBuffer)).unsignaled();
-			QueuePair[] serverQp = new QueuePair[1];
-			WorkCompletion[] serverBatch = new WorkCompletion[16];
-			CompletionQueue serverSendCq = serverProvider.createCompletionQueue(1024, null);
-			CompletionQueue serverRecvCq = serverProvider.createCompletionQueue(1024, (cq) -> {
-				echo(cq, serverBatch, serverQp[0], serverRecv, reply);
-				cq.requestNotification();
-				echo(cq, serverBatch, serverQp[0], serverRecv, reply);
-			});
-			serverQp[0] = serverProvider.createQueuePair(QueuePairAttributes.of(serverPd, serverSendCq, serverRecvCq));
-			serverQp[0].postRecv(serverRecv);
-			serverRecvCq.requestNotification();
+			QueuePair serverQp = BenchmarkSupport.echoServer(serverProvider, MESSAGE);
 
 			ProtectionDomain clientPd = clientProvider.allocateProtectionDomain();
 			MemoryRegion request = clientPd.registerMemory(ByteBuffer.allocateDirect(MESSAGE),
@@ -232,7 +217,7 @@ public final class SiwBenchmark {
 			this.pinger.qp = clientQp;
 			this.pinger.ping = SendWorkRequest.send(3, ScatterGatherEntry.of(request)).unsignaled();
 			this.pinger.pong = ReceiveWorkRequest.of(4, ScatterGatherEntry.of(response));
-			connect(serverProvider, clientProvider, serverQp[0], clientQp);
+			connect(serverProvider, clientProvider, serverQp, clientQp);
 			clientRecvCq.requestNotification();
 		}
 
@@ -301,19 +286,6 @@ public final class SiwBenchmark {
 			}
 		}
 
-	}
-
-	private static void echo(CompletionQueue cq, WorkCompletion[] batch, QueuePair qp, ReceiveWorkRequest recv,
-			SendWorkRequest reply) {
-		int n;
-		while ((n = cq.poll(batch)) > 0) {
-			for (int i = 0; i < n; i++) {
-				if (batch[i].isSuccess()) {
-					qp.postRecv(recv);
-					qp.postSend(reply);
-				}
-			}
-		}
 	}
 
 	// ---- bandwidth ----------------------------------------------------------------------

@@ -3,9 +3,9 @@ package io.rpcrdma.verbs.support;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -50,26 +50,10 @@ class DomainRegionsTest {
 
 	/** A region that records its deregistration, and answers nothing else. */
 	private MemoryRegion region(String name) {
-		return (MemoryRegion) Proxy.newProxyInstance(MemoryRegion.class.getClassLoader(),
-				new Class<?>[] { MemoryRegion.class }, (proxy, method, args) -> {
-					switch (method.getName()) {
-						case "deregister" -> {
-							this.deregistered.add(name);
-							this.regions.deregistered((MemoryRegion) proxy);
-							return null;
-						}
-						case "hashCode" -> {
-							return System.identityHashCode(proxy);
-						}
-						case "equals" -> {
-							return proxy == args[0];
-						}
-						case "toString" -> {
-							return name;
-						}
-						default -> throw new UnsupportedOperationException(method.getName());
-					}
-				});
+		return Stand.in(MemoryRegion.class, name, Set.of("deregister"), (region, method) -> {
+			this.deregistered.add(name);
+			this.regions.deregistered(region);
+		});
 	}
 
 }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -75,22 +75,8 @@ class ProviderObjectsTest {
 
 	/** An object that records the closing calls made on it, and answers nothing else. */
 	private <T> T recording(Class<T> type, String name) {
-		return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] { type }, (proxy, method, args) -> {
-			switch (method.getName()) {
-				case "close", "disconnect" -> this.closed.add(name + " " + method.getName());
-				case "hashCode" -> {
-					return System.identityHashCode(proxy);
-				}
-				case "equals" -> {
-					return proxy == args[0];
-				}
-				case "toString" -> {
-					return name;
-				}
-				default -> throw new UnsupportedOperationException(method.getName());
-			}
-			return null;
-		}));
+		return Stand.in(type, name, Set.of("close", "disconnect"),
+				(object, method) -> this.closed.add(name + " " + method));
 	}
 
 }
