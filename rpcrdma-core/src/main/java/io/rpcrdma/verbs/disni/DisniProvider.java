@@ -281,6 +281,8 @@ final class DisniProvider implements RdmaProvider {
 					+ total + " work requests outstanding; if it overruns, the adapter fails it silently");
 		}
 		DisniQueuePair qp = new DisniQueuePair(this, attributes, this.nextQueuePairIndex.getAndIncrement());
+		// The table finds a queue pair by index for its completions; the objects close it
+		// with the provider.
 		this.queuePairs.put(qp);
 		this.objects.queuePairOpened(qp);
 		return qp;
