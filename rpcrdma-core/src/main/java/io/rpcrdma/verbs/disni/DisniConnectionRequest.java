@@ -12,9 +12,9 @@ import io.rpcrdma.verbs.ConnectionFailedException;
 import io.rpcrdma.verbs.ConnectionRequest;
 import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.QueuePair;
-import io.rpcrdma.verbs.QueuePairState;
 import io.rpcrdma.verbs.QueuePairStateException;
 import io.rpcrdma.verbs.RdmaConnection;
+import io.rpcrdma.verbs.support.ConnectChecks;
 
 /**
  * A connection request that arrived at a {@link DisniListener}: an rdma_cm id in the
@@ -81,14 +81,7 @@ final class DisniConnectionRequest implements ConnectionRequest, DisniConnection
 
 	@Override
 	public RdmaConnection accept(QueuePair queuePair, PrivateData privateData, ConnectionEventListener events) {
-		if (!(queuePair instanceof DisniQueuePair qp) || qp.provider() != this.provider) {
-			throw new IllegalArgumentException(
-					"Accept needs a queue pair created by the listening disni provider, got " + queuePair);
-		}
-		if (qp.state() != QueuePairState.INIT) {
-			throw new QueuePairStateException("Accept needs a queue pair in INIT, but queue pair "
-					+ qp.queuePairNumber() + " is " + qp.state());
-		}
+		DisniQueuePair qp = ConnectChecks.acceptableQueuePair(this.provider, queuePair, DisniQueuePair.class, DisniQueuePair::provider);
 		DisniConnection connection = DisniConnection.passive(this.provider, qp, this.cmId, localAddress(),
 				this.remoteAddress, events);
 		synchronized (this) {

@@ -3,9 +3,7 @@ package io.rpcrdma.verbs.disni;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 import com.ibm.disni.verbs.IbvPd;
 
@@ -13,6 +11,7 @@ import io.rpcrdma.verbs.AccessFlag;
 import io.rpcrdma.verbs.MemoryRegion;
 import io.rpcrdma.verbs.ProtectionDomain;
 import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.support.DomainRegions;
 
 /**
  * A protection domain on the adapter ({@code ibv_alloc_pd}). Registration is a system call
@@ -27,9 +26,7 @@ final class DisniProtectionDomain implements ProtectionDomain {
 
 	private final IbvPd pd;
 
-	private final Set<DisniMemoryRegion> regions = ConcurrentHashMap.newKeySet();
-
-	private volatile boolean closed;
+	private final DomainRegions<DisniMemoryRegion> regions = new DomainRegions<>();
 
 	DisniProtectionDomain(DisniProvider provider, IbvPd pd) {
 		this.provider = provider;
@@ -47,37 +44,24 @@ final class DisniProtectionDomain implements ProtectionDomain {
 
 	@Override
 	public MemoryRegion registerMemory(ByteBuffer directBuffer, Set<AccessFlag> access) {
-		if (this.closed) {
-			throw new IllegalStateException("The protection domain is closed; allocate a new one to register memory");
-		}
-		RegistrationRequest request = RegistrationRequest.of(directBuffer, access);
-		DisniMemoryRegion region = new DisniMemoryRegion(this, request);
-		this.regions.add(region);
-		if (this.closed) {
-			region.deregister();
-			throw new IllegalStateException("The protection domain was closed during registration");
-		}
-		return region;
+		return this.regions
+			.register(() -> new DisniMemoryRegion(this, RegistrationRequest.of(directBuffer, access)));
 	}
 
 	@Override
 	public int registeredRegionCount() {
-		return this.regions.size();
+		return this.regions.count();
 	}
 
 	@Override
 	public boolean isClosed() {
-		return this.closed;
+		return this.regions.isClosed();
 	}
 
 	@Override
 	public void close() {
-		if (this.closed) {
+		if (!this.regions.close()) {
 			return;
-		}
-		this.closed = true;
-		for (DisniMemoryRegion region : List.copyOf(this.regions)) {
-			region.deregister();
 		}
 		try {
 			this.pd.deallocPd();
@@ -90,7 +74,7 @@ final class DisniProtectionDomain implements ProtectionDomain {
 	}
 
 	void regionDeregistered(DisniMemoryRegion region) {
-		this.regions.remove(region);
+		this.regions.deregistered(region);
 	}
 
 	static String describe(IOException ex) {

@@ -20,7 +20,6 @@ import java.util.concurrent.locks.LockSupport;
 import com.ibm.disni.verbs.IbvCQ;
 import com.ibm.disni.verbs.IbvCompChannel;
 import com.ibm.disni.verbs.IbvContext;
-import com.ibm.disni.verbs.IbvPd;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.RdmaEventChannel;
 
@@ -34,11 +33,12 @@ import io.rpcrdma.verbs.ProviderCapabilities;
 import io.rpcrdma.verbs.ProviderUnavailableException;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.QueuePairAttributes;
-import io.rpcrdma.verbs.QueuePairStateException;
 import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.RdmaException;
 import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.support.ConnectChecks;
+import io.rpcrdma.verbs.support.ProviderObjects;
 import io.rpcrdma.verbs.support.QueuePairChecks;
 
 /**
@@ -82,13 +82,7 @@ final class DisniProvider implements RdmaProvider {
 
 	private final AtomicInteger nextQueuePairIndex = new AtomicInteger(1);
 
-	private final Set<DisniProtectionDomain> domains = ConcurrentHashMap.newKeySet();
-
-	private final Set<DisniCompletionQueue> completionQueues = ConcurrentHashMap.newKeySet();
-
-	private final Set<DisniListener> listeners = ConcurrentHashMap.newKeySet();
-
-	private final Set<DisniConnection> connections = ConcurrentHashMap.newKeySet();
+	private final ProviderObjects objects = new ProviderObjects(DisniProviderFactory.NAME);
 
 	private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
@@ -109,8 +103,6 @@ final class DisniProvider implements RdmaProvider {
 	private final String deviceName;
 
 	private final Thread busyPoller;
-
-	private volatile boolean closed;
 
 	private DisniProvider(DisniSettings settings, RdmaEventChannel channel, RdmaInterfaces.Selection selection)
 			throws IOException {
@@ -226,10 +218,10 @@ final class DisniProvider implements RdmaProvider {
 
 	@Override
 	public ProtectionDomain allocateProtectionDomain() {
-		checkOpen();
+		this.objects.checkOpen();
 		try {
 			DisniProtectionDomain pd = new DisniProtectionDomain(this, this.context.allocPd());
-			this.domains.add(pd);
+			this.objects.protectionDomainOpened(pd);
 			return pd;
 		}
 		catch (IOException ex) {
@@ -240,7 +232,7 @@ final class DisniProvider implements RdmaProvider {
 
 	@Override
 	public CompletionQueue createCompletionQueue(int capacity, CompletionHandler handler) {
-		checkOpen();
+		this.objects.checkOpen();
 		if (capacity <= 0 || capacity > (1 << 22)) {
 			throw new IllegalArgumentException("Completion queue capacity must be 1 to 2^22, got " + capacity);
 		}
@@ -249,7 +241,7 @@ final class DisniProvider implements RdmaProvider {
 			channel = this.context.createCompChannel();
 			IbvCQ cq = this.context.createCQ(channel, capacity, 0);
 			DisniCompletionQueue queue = new DisniCompletionQueue(this, capacity, handler, channel, cq);
-			this.completionQueues.add(queue);
+			this.objects.completionQueueOpened(queue);
 			queue.start();
 			if (handler != null && this.busyPoller != null) {
 				this.busyPolled.add(queue);
@@ -272,7 +264,7 @@ final class DisniProvider implements RdmaProvider {
 
 	@Override
 	public QueuePair createQueuePair(QueuePairAttributes attributes) {
-		checkOpen();
+		this.objects.checkOpen();
 		QueuePairChecks.checkOwnership(this, attributes);
 		if (attributes.maxSendSges() > DisniQueuePair.MAX_SGES || attributes.maxReceiveSges() > DisniQueuePair.MAX_SGES) {
 			throw new IllegalArgumentException("libdisni 2.1 creates queue pairs with at most " + DisniQueuePair.MAX_SGES
@@ -289,14 +281,17 @@ final class DisniProvider implements RdmaProvider {
 					+ total + " work requests outstanding; if it overruns, the adapter fails it silently");
 		}
 		DisniQueuePair qp = new DisniQueuePair(this, attributes, this.nextQueuePairIndex.getAndIncrement());
+		// The table finds a queue pair by index for its completions; the objects close it
+		// with the provider.
 		this.queuePairs.put(qp);
+		this.objects.queuePairOpened(qp);
 		return qp;
 	}
 
 
 	@Override
 	public RdmaListener listen(InetSocketAddress address, ConnectionRequestHandler handler) {
-		checkOpen();
+		this.objects.checkOpen();
 		Objects.requireNonNull(address, "address");
 		Objects.requireNonNull(handler, "handler");
 		InetSocketAddress resolved = resolve(address);
@@ -307,18 +302,15 @@ final class DisniProvider implements RdmaProvider {
 		}
 		DisniListener listener = new DisniListener(this, handler);
 		listener.bind(resolved);
-		this.listeners.add(listener);
+		this.objects.listenerOpened(listener);
 		return listener;
 	}
 
 	@Override
 	public CompletableFuture<RdmaConnection> connect(QueuePair queuePair, ConnectParameters parameters) {
-		checkOpen();
+		this.objects.checkOpen();
 		Objects.requireNonNull(parameters, "parameters");
-		if (!(queuePair instanceof DisniQueuePair qp) || qp.provider() != this) {
-			throw new IllegalArgumentException(
-					"Connect needs a queue pair created by this disni provider, got " + queuePair);
-		}
+		DisniQueuePair qp = ConnectChecks.ownQueuePair(this, queuePair, DisniQueuePair.class, DisniQueuePair::provider);
 		InetSocketAddress remote = resolve(parameters.remoteAddress());
 		if (remote == null || !(remote.getAddress() instanceof Inet4Address)) {
 			return CompletableFuture.failedFuture(new ConnectionRefusedException("Cannot connect to "
@@ -334,11 +326,10 @@ final class DisniProvider implements RdmaProvider {
 		DisniConnection connection = DisniConnection.active(this, qp, id, remote, parameters.listener());
 		if (!qp.attach(connection)) {
 			this.connectionManager.destroy(id);
-			throw new QueuePairStateException("Queue pair " + qp.queuePairNumber() + " is " + qp.state()
-					+ " or already connecting; connect a new queue pair in INIT");
+			throw ConnectChecks.alreadyConnecting(qp);
 		}
 		this.connectionManager.register(id, connection);
-		this.connections.add(connection);
+		this.objects.connectionOpened(connection);
 		connection.startConnect(parameters.privateData(), parameters.timeout());
 		return connection.establishedFuture();
 	}
@@ -353,29 +344,13 @@ final class DisniProvider implements RdmaProvider {
 
 	@Override
 	public boolean isClosed() {
-		return this.closed;
+		return this.objects.isClosed();
 	}
 
 	@Override
 	public void close() {
-		if (this.closed) {
+		if (!this.objects.close()) {
 			return;
-		}
-		this.closed = true;
-		for (DisniListener listener : List.copyOf(this.listeners)) {
-			listener.close();
-		}
-		for (DisniConnection connection : List.copyOf(this.connections)) {
-			connection.disconnect();
-		}
-		for (DisniQueuePair qp : this.queuePairs.all()) {
-			qp.close();
-		}
-		for (DisniCompletionQueue cq : List.copyOf(this.completionQueues)) {
-			cq.close();
-		}
-		for (DisniProtectionDomain pd : List.copyOf(this.domains)) {
-			pd.close();
 		}
 		this.connectionManager.destroy(this.anchor);
 		this.connectionManager.close();
@@ -448,6 +423,7 @@ final class DisniProvider implements RdmaProvider {
 
 	void queuePairClosed(DisniQueuePair qp) {
 		this.queuePairs.remove(qp);
+		this.objects.queuePairClosed(qp);
 	}
 
 	void completionQueueClosing(DisniCompletionQueue cq) {
@@ -455,27 +431,27 @@ final class DisniProvider implements RdmaProvider {
 	}
 
 	void completionQueueClosed(DisniCompletionQueue cq) {
-		this.completionQueues.remove(cq);
+		this.objects.completionQueueClosed(cq);
 	}
 
 	void protectionDomainClosed(DisniProtectionDomain pd) {
-		this.domains.remove(pd);
+		this.objects.protectionDomainClosed(pd);
 	}
 
 	void listenerClosed(DisniListener listener) {
-		this.listeners.remove(listener);
+		this.objects.listenerClosed(listener);
 	}
 
 	void connectionOpened(DisniConnection connection) {
-		this.connections.add(connection);
+		this.objects.connectionOpened(connection);
 	}
 
 	void connectionClosed(DisniConnection connection) {
-		this.connections.remove(connection);
+		this.objects.connectionClosed(connection);
 	}
 
 	private void busyPoll() {
-		while (!this.closed) {
+		while (!this.objects.isClosed()) {
 			boolean any = false;
 			for (DisniCompletionQueue cq : this.busyPolled) {
 				any |= cq.pollForHandler();
@@ -486,13 +462,6 @@ final class DisniProvider implements RdmaProvider {
 			else if (!any) {
 				Thread.onSpinWait();
 			}
-		}
-	}
-
-	private void checkOpen() {
-		if (this.closed) {
-			throw new IllegalStateException(
-					"The disni provider is closed; open a new one with RdmaProviders.open(\"disni\")");
 		}
 	}
 

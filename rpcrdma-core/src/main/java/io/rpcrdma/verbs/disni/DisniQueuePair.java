@@ -18,17 +18,16 @@ import com.ibm.disni.verbs.SVCPostSend;
 
 import io.rpcrdma.verbs.CompletionOpcode;
 import io.rpcrdma.verbs.InvalidWorkRequestException;
-import io.rpcrdma.verbs.QueueFullException;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.QueuePairAttributes;
 import io.rpcrdma.verbs.QueuePairState;
-import io.rpcrdma.verbs.QueuePairStateException;
 import io.rpcrdma.verbs.RdmaException;
 import io.rpcrdma.verbs.ReceiveWorkRequest;
 import io.rpcrdma.verbs.ScatterGatherEntry;
 import io.rpcrdma.verbs.SendOpcode;
 import io.rpcrdma.verbs.SendWorkRequest;
 import io.rpcrdma.verbs.WorkCompletion;
+import io.rpcrdma.verbs.support.PostingChecks;
 
 /**
  * A reliable connected queue pair. The SPI creates queue pairs before connecting, but
@@ -57,6 +56,8 @@ final class DisniQueuePair implements QueuePair {
 	private final QueuePairAttributes attributes;
 
 	private final int index;
+
+	private final PostingChecks checks;
 
 	private final DisniProtectionDomain pd;
 
@@ -126,6 +127,8 @@ final class DisniQueuePair implements QueuePair {
 		this.sends = new SendQueueRecords(attributes.maxSendWorkRequests());
 		this.receives = new ReceiveQueueRecords(attributes.maxReceiveWorkRequests());
 		this.receiveCallLimit = 4 * attributes.maxReceiveWorkRequests();
+		this.checks = new PostingChecks(index, attributes, " (at most " + MAX_SGES + " on this provider)",
+				" (a signaled completion also retires the unsignaled work requests before it)");
 	}
 
 	int index() {
@@ -173,17 +176,8 @@ final class DisniQueuePair implements QueuePair {
 
 	@Override
 	public void postSend(SendWorkRequest workRequest) {
-		List<ScatterGatherEntry> sgList = workRequest.sgList();
-		if (sgList.size() > this.attributes.maxSendSges()) {
-			throw new InvalidWorkRequestException("Send work request " + workRequest.wrId() + " has " + sgList.size()
-					+ " scatter/gather entries but queue pair " + this.index + " allows "
-					+ this.attributes.maxSendSges() + " (maxSendSges); split the request or create the queue pair with "
-					+ "more (at most " + MAX_SGES + " on this provider)");
-		}
-		if (this.state == QueuePairState.INIT) {
-			throw new QueuePairStateException("Queue pair " + this.index + " is not connected yet (INIT); "
-					+ "post receives now and sends once connect or accept has established the connection");
-		}
+		this.checks.checkSendSges(workRequest);
+		this.checks.checkSendable(this.state);
 		long total = workRequest.totalLength();
 		if (total > Integer.MAX_VALUE) {
 			throw new InvalidWorkRequestException("Send work request " + workRequest.wrId() + " carries " + total
@@ -192,13 +186,10 @@ final class DisniQueuePair implements QueuePair {
 		boolean flushNow = false;
 		synchronized (this.sendLock) {
 			if (this.closing || this.state == QueuePairState.CLOSED) {
-				throw new QueuePairStateException("Queue pair " + this.index + " is closed; create a new one");
+				throw this.checks.closed();
 			}
 			if (this.sends.isFull()) {
-				throw new QueueFullException("Send queue of queue pair " + this.index + " is full: "
-						+ this.sends.capacity() + " work requests outstanding (maxSendWorkRequests); wait for "
-						+ "completions before posting more (a signaled completion also retires the unsignaled work "
-						+ "requests before it), or create the queue pair with a deeper send queue");
+				throw this.checks.sendQueueFull(this.sends.capacity());
 			}
 			int slot = this.sends.add(workRequest.wrId(), workRequest.opcode(), (int) total, workRequest.signaled());
 			IbvQP qp = this.adapterQp;
@@ -256,22 +247,14 @@ final class DisniQueuePair implements QueuePair {
 
 	@Override
 	public void postRecv(ReceiveWorkRequest workRequest) {
-		List<ScatterGatherEntry> sgList = workRequest.sgList();
-		if (sgList.size() > this.attributes.maxReceiveSges()) {
-			throw new InvalidWorkRequestException("Receive work request " + workRequest.wrId() + " has "
-					+ sgList.size() + " scatter/gather entries but queue pair " + this.index + " allows "
-					+ this.attributes.maxReceiveSges() + " (maxReceiveSges); create the queue pair with more (at most "
-					+ MAX_SGES + " on this provider)");
-		}
+		this.checks.checkReceiveSges(workRequest);
 		boolean flushNow = false;
 		synchronized (this.recvLock) {
 			if (this.closing || this.state == QueuePairState.CLOSED) {
-				throw new QueuePairStateException("Queue pair " + this.index + " is closed; create a new one");
+				throw this.checks.closed();
 			}
 			if (this.receives.isFull()) {
-				throw new QueueFullException("Receive queue of queue pair " + this.index + " is full: "
-						+ this.receives.capacity() + " receives outstanding (maxReceiveWorkRequests); post no more "
-						+ "receives than the queue depth, or create the queue pair with a deeper receive queue");
+				throw this.checks.receiveQueueFull(this.receives.capacity());
 			}
 			this.receives.add(workRequest);
 			IbvQP qp = this.adapterQp;

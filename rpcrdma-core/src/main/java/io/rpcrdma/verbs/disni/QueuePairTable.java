@@ -1,7 +1,5 @@
 package io.rpcrdma.verbs.disni;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.ToIntFunction;
 
 /**
@@ -74,17 +72,6 @@ final class QueuePairTable<T> {
 			this.size--;
 			this.slots = next;
 		}
-	}
-
-	@SuppressWarnings("unchecked")
-	synchronized List<T> all() {
-		List<T> list = new ArrayList<>();
-		for (Object entry : this.slots) {
-			if (entry != null) {
-				list.add((T) entry);
-			}
-		}
-		return list;
 	}
 
 	synchronized int size() {

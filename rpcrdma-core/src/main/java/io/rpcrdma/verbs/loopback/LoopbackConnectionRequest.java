@@ -10,9 +10,9 @@ import io.rpcrdma.verbs.ConnectionRejectedException;
 import io.rpcrdma.verbs.ConnectionRequest;
 import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.QueuePair;
-import io.rpcrdma.verbs.QueuePairState;
 import io.rpcrdma.verbs.QueuePairStateException;
 import io.rpcrdma.verbs.RdmaConnection;
+import io.rpcrdma.verbs.support.ConnectChecks;
 
 /**
  * A connection request in flight from an active {@link LoopbackConnection} to a
@@ -57,14 +57,7 @@ final class LoopbackConnectionRequest implements ConnectionRequest {
 
 	@Override
 	public RdmaConnection accept(QueuePair queuePair, PrivateData reply, ConnectionEventListener events) {
-		if (!(queuePair instanceof LoopbackQueuePair qp) || qp.provider() != this.listener.provider()) {
-			throw new IllegalArgumentException(
-					"Accept needs a queue pair created by the listening loopback provider, got " + queuePair);
-		}
-		if (qp.state() != QueuePairState.INIT) {
-			throw new QueuePairStateException("Accept needs a queue pair in INIT, but queue pair "
-					+ qp.queuePairNumber() + " is " + qp.state());
-		}
+		LoopbackQueuePair qp = ConnectChecks.acceptableQueuePair(this.listener.provider(), queuePair, LoopbackQueuePair.class, LoopbackQueuePair::provider);
 		PrivateData data = (reply != null) ? reply : PrivateData.EMPTY;
 		LoopbackConnection passive = new LoopbackConnection(qp.provider(), qp, this.listener.localAddress(),
 				this.requester.localAddress(), events, this.privateData);

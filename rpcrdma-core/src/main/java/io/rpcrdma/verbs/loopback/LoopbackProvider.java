@@ -2,14 +2,9 @@ package io.rpcrdma.verbs.loopback;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rpcrdma.verbs.CompletionHandler;
 import io.rpcrdma.verbs.CompletionQueue;
@@ -19,15 +14,13 @@ import io.rpcrdma.verbs.ConnectionRequestHandler;
 import io.rpcrdma.verbs.ProtectionDomain;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.QueuePairAttributes;
-import io.rpcrdma.verbs.QueuePairStateException;
 import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.RdmaProviderConfig;
-import io.rpcrdma.verbs.soft.MemoryRegionTable;
-import io.rpcrdma.verbs.soft.SoftwareCompletionQueue;
-import io.rpcrdma.verbs.soft.SoftwareProtectionDomain;
-import io.rpcrdma.verbs.support.QueuePairChecks;
+import io.rpcrdma.verbs.soft.SoftwareDevice;
+import io.rpcrdma.verbs.support.ConnectChecks;
+import io.rpcrdma.verbs.support.ProviderObjects;
 
 /**
  * The in-JVM RDMA provider: one instance is one software device with its own memory
@@ -44,23 +37,11 @@ public final class LoopbackProvider implements RdmaProvider {
 	/** Setting for the idle spin time of the engine, in microseconds. */
 	public static final String SPIN_MICROS = "loopback.spin-micros";
 
-	private final MemoryRegionTable regions = new MemoryRegionTable();
-
 	private final LoopbackEngine engine;
 
-	private final AtomicInteger queuePairNumbers = new AtomicInteger(ThreadLocalRandom.current().nextInt(1, 1 << 20));
+	private final SoftwareDevice device = new SoftwareDevice(this, LoopbackProviderFactory.NAME);
 
-	private final Set<SoftwareProtectionDomain> domains = ConcurrentHashMap.newKeySet();
-
-	private final Set<SoftwareCompletionQueue> completionQueues = ConcurrentHashMap.newKeySet();
-
-	private final Set<LoopbackQueuePair> queuePairs = ConcurrentHashMap.newKeySet();
-
-	private final Set<LoopbackListener> listeners = ConcurrentHashMap.newKeySet();
-
-	private final Set<LoopbackConnection> connections = ConcurrentHashMap.newKeySet();
-
-	private volatile boolean closed;
+	private final ProviderObjects objects = this.device.objects();
 
 	LoopbackProvider(RdmaProviderConfig config) {
 		int spinMicros = config.getInt(SPIN_MICROS, 20);
@@ -78,56 +59,42 @@ public final class LoopbackProvider implements RdmaProvider {
 
 	@Override
 	public ProtectionDomain allocateProtectionDomain() {
-		checkOpen();
-		SoftwareProtectionDomain pd = new SoftwareProtectionDomain(this, this.regions, this.domains::remove);
-		this.domains.add(pd);
-		return pd;
+		return this.device.allocateProtectionDomain();
 	}
 
 	@Override
 	public CompletionQueue createCompletionQueue(int capacity, CompletionHandler handler) {
-		checkOpen();
-		SoftwareCompletionQueue cq = new SoftwareCompletionQueue(this, capacity, handler, this::completionQueueClosed);
-		this.completionQueues.add(cq);
-		return cq;
+		return this.device.createCompletionQueue(capacity, handler);
 	}
 
 	@Override
 	public QueuePair createQueuePair(QueuePairAttributes attributes) {
-		checkOpen();
-		QueuePairChecks.checkOwnership(this, attributes);
-		LoopbackQueuePair qp = new LoopbackQueuePair(this, attributes, this.queuePairNumbers.getAndIncrement() & 0xffffff);
-		this.queuePairs.add(qp);
-		return qp;
+		return this.device.createQueuePair(attributes, (qpn) -> new LoopbackQueuePair(this, attributes, qpn));
 	}
-
 
 	@Override
 	public RdmaListener listen(InetSocketAddress address, ConnectionRequestHandler handler) {
-		checkOpen();
+		this.objects.checkOpen();
 		Objects.requireNonNull(address, "address");
 		Objects.requireNonNull(handler, "handler");
 		LoopbackListener listener = new LoopbackListener(this, handler);
 		listener.bind(address);
-		this.listeners.add(listener);
+		this.objects.listenerOpened(listener);
 		return listener;
 	}
 
 	@Override
 	public CompletableFuture<RdmaConnection> connect(QueuePair queuePair, ConnectParameters parameters) {
-		checkOpen();
+		this.objects.checkOpen();
 		Objects.requireNonNull(parameters, "parameters");
-		if (!(queuePair instanceof LoopbackQueuePair qp) || qp.provider() != this) {
-			throw new IllegalArgumentException("Connect needs a queue pair created by this loopback provider, got "
-					+ queuePair);
-		}
+		LoopbackQueuePair qp = ConnectChecks.ownQueuePair(this, queuePair, LoopbackQueuePair.class,
+				LoopbackQueuePair::provider);
 		LoopbackConnection connection = new LoopbackConnection(this, qp, LoopbackFabric.clientAddress(),
 				parameters.remoteAddress(), parameters.listener(), null);
 		if (!qp.attach(connection)) {
-			throw new QueuePairStateException("Queue pair " + qp.queuePairNumber() + " is " + qp.state()
-					+ " or already connecting; connect a new queue pair in INIT");
+			throw ConnectChecks.alreadyConnecting(qp);
 		}
-		this.connections.add(connection);
+		this.objects.connectionOpened(connection);
 		Duration timeout = parameters.timeout();
 		this.engine.execute(() -> {
 			LoopbackListener listener = LoopbackFabric.lookup(parameters.remoteAddress());
@@ -147,32 +114,14 @@ public final class LoopbackProvider implements RdmaProvider {
 
 	@Override
 	public boolean isClosed() {
-		return this.closed;
+		return this.objects.isClosed();
 	}
 
 	@Override
 	public void close() {
-		if (this.closed) {
-			return;
+		if (this.objects.close()) {
+			this.engine.shutdown();
 		}
-		this.closed = true;
-		for (LoopbackListener listener : List.copyOf(this.listeners)) {
-			listener.close();
-		}
-		for (LoopbackConnection connection : List.copyOf(this.connections)) {
-			connection.disconnect();
-		}
-		for (LoopbackQueuePair qp : List.copyOf(this.queuePairs)) {
-			qp.close();
-		}
-		for (SoftwareCompletionQueue cq : List.copyOf(this.completionQueues)) {
-			cq.close();
-		}
-		for (SoftwareProtectionDomain pd : List.copyOf(this.domains)) {
-			pd.close();
-		}
-		this.domains.clear();
-		this.engine.shutdown();
 	}
 
 	LoopbackEngine engine() {
@@ -180,30 +129,19 @@ public final class LoopbackProvider implements RdmaProvider {
 	}
 
 	void queuePairClosed(LoopbackQueuePair qp) {
-		this.queuePairs.remove(qp);
-	}
-
-	void completionQueueClosed(SoftwareCompletionQueue cq) {
-		this.completionQueues.remove(cq);
+		this.objects.queuePairClosed(qp);
 	}
 
 	void listenerClosed(LoopbackListener listener) {
-		this.listeners.remove(listener);
+		this.objects.listenerClosed(listener);
 	}
 
 	void connectionOpened(LoopbackConnection connection) {
-		this.connections.add(connection);
+		this.objects.connectionOpened(connection);
 	}
 
 	void connectionClosed(LoopbackConnection connection) {
-		this.connections.remove(connection);
-	}
-
-	private void checkOpen() {
-		if (this.closed) {
-			throw new IllegalStateException(
-					"The loopback provider is closed; open a new one with RdmaProviders.open(\"loopback\")");
-		}
+		this.objects.connectionClosed(connection);
 	}
 
 	@Override

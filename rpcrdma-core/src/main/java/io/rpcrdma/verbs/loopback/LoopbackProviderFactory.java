@@ -2,34 +2,21 @@ package io.rpcrdma.verbs.loopback;
 
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.RdmaProviderConfig;
-import io.rpcrdma.verbs.RdmaProviderFactory;
+import io.rpcrdma.verbs.soft.SoftwareProviderFactory;
 
 /**
  * Discovers the in-JVM {@code loopback} provider; always available.
  */
-public final class LoopbackProviderFactory implements RdmaProviderFactory {
+public final class LoopbackProviderFactory extends SoftwareProviderFactory {
 
 	/** The provider name. */
 	public static final String NAME = "loopback";
 
-	@Override
-	public String name() {
-		return NAME;
-	}
-
-	@Override
-	public boolean isAvailable() {
-		return true;
-	}
-
-	@Override
-	public String unavailableReason() {
-		return "available";
-	}
-
-	@Override
-	public int autoPriority() {
-		return 100;
+	/**
+	 * Creates the factory; {@link java.util.ServiceLoader} does.
+	 */
+	public LoopbackProviderFactory() {
+		super(NAME, 100);
 	}
 
 	@Override

@@ -6,8 +6,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.rpcrdma.verbs.AccessFlag;
 import io.rpcrdma.verbs.CompletionOpcode;
 import io.rpcrdma.verbs.CompletionStatus;
-import io.rpcrdma.verbs.InvalidWorkRequestException;
-import io.rpcrdma.verbs.QueueFullException;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.QueuePairAttributes;
 import io.rpcrdma.verbs.QueuePairState;
@@ -23,6 +21,7 @@ import io.rpcrdma.verbs.soft.MemoryRegionTable;
 import io.rpcrdma.verbs.soft.SoftwareCompletionQueue;
 import io.rpcrdma.verbs.soft.SoftwareMemoryRegion;
 import io.rpcrdma.verbs.soft.SoftwareProtectionDomain;
+import io.rpcrdma.verbs.support.PostingChecks;
 
 /**
  * A loopback queue pair. The send queue and the receive queue are fixed rings of the
@@ -56,6 +55,8 @@ final class LoopbackQueuePair implements QueuePair {
 	private final int qpn;
 
 	private final RnrPolicy rnrPolicy;
+
+	private final PostingChecks checks;
 
 	private final AtomicBoolean scheduled = new AtomicBoolean();
 
@@ -98,6 +99,7 @@ final class LoopbackQueuePair implements QueuePair {
 		this.recvCq = (SoftwareCompletionQueue) attributes.receiveCompletionQueue();
 		this.qpn = qpn;
 		this.rnrPolicy = attributes.rnrPolicy();
+		this.checks = new PostingChecks(qpn, attributes);
 		this.sendQueue = new SendWorkRequest[attributes.maxSendWorkRequests()];
 		this.receiveQueue = new ReceiveWorkRequest[attributes.maxReceiveWorkRequests()];
 	}
@@ -119,25 +121,14 @@ final class LoopbackQueuePair implements QueuePair {
 
 	@Override
 	public void postSend(SendWorkRequest workRequest) {
-		List<ScatterGatherEntry> sgList = workRequest.sgList();
-		if (sgList.size() > this.attributes.maxSendSges()) {
-			throw new InvalidWorkRequestException("Send work request " + workRequest.wrId() + " has " + sgList.size()
-					+ " scatter/gather entries but queue pair " + this.qpn + " allows " + this.attributes.maxSendSges()
-					+ " (maxSendSges); split the request or create the queue pair with more");
-		}
-		QueuePairState current = this.state;
-		if (current == QueuePairState.INIT) {
-			throw new QueuePairStateException("Queue pair " + this.qpn + " is not connected yet (INIT); "
-					+ "post receives now and sends once connect or accept has established the connection");
-		}
+		this.checks.checkSendSges(workRequest);
+		this.checks.checkSendable(this.state);
 		synchronized (this.sendQueue) {
 			if (this.state == QueuePairState.CLOSED) {
-				throw new QueuePairStateException("Queue pair " + this.qpn + " is closed; create a new one");
+				throw this.checks.closed();
 			}
 			if (this.sendCount == this.sendQueue.length) {
-				throw new QueueFullException("Send queue of queue pair " + this.qpn + " is full: "
-						+ this.sendQueue.length + " work requests outstanding (maxSendWorkRequests); wait for "
-						+ "completions before posting more, or create the queue pair with a deeper send queue");
+				throw this.checks.sendQueueFull(this.sendQueue.length);
 			}
 			int slot = this.sendHead + this.sendCount;
 			if (slot >= this.sendQueue.length) {
@@ -151,20 +142,13 @@ final class LoopbackQueuePair implements QueuePair {
 
 	@Override
 	public void postRecv(ReceiveWorkRequest workRequest) {
-		List<ScatterGatherEntry> sgList = workRequest.sgList();
-		if (sgList.size() > this.attributes.maxReceiveSges()) {
-			throw new InvalidWorkRequestException("Receive work request " + workRequest.wrId() + " has "
-					+ sgList.size() + " scatter/gather entries but queue pair " + this.qpn + " allows "
-					+ this.attributes.maxReceiveSges() + " (maxReceiveSges); create the queue pair with more");
-		}
+		this.checks.checkReceiveSges(workRequest);
 		synchronized (this.receiveQueue) {
 			if (this.state == QueuePairState.CLOSED) {
-				throw new QueuePairStateException("Queue pair " + this.qpn + " is closed; create a new one");
+				throw this.checks.closed();
 			}
 			if (this.receiveCount == this.receiveQueue.length) {
-				throw new QueueFullException("Receive queue of queue pair " + this.qpn + " is full: "
-						+ this.receiveQueue.length + " receives outstanding (maxReceiveWorkRequests); post no more "
-						+ "receives than the queue depth, or create the queue pair with a deeper receive queue");
+				throw this.checks.receiveQueueFull(this.receiveQueue.length);
 			}
 			int slot = this.receiveHead + this.receiveCount;
 			if (slot >= this.receiveQueue.length) {

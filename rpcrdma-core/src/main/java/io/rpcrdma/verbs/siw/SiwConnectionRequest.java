@@ -9,11 +9,11 @@ import io.rpcrdma.verbs.ConnectionFailedException;
 import io.rpcrdma.verbs.ConnectionRequest;
 import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.QueuePair;
-import io.rpcrdma.verbs.QueuePairState;
 import io.rpcrdma.verbs.QueuePairStateException;
 import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.siw.wire.MpaFrame;
 import io.rpcrdma.verbs.siw.wire.MpaNegotiator;
+import io.rpcrdma.verbs.support.ConnectChecks;
 
 /**
  * An MPA Request received on a listening socket (RFC 5044 §7.1), answered once: accept
@@ -67,14 +67,7 @@ final class SiwConnectionRequest implements ConnectionRequest {
 
 	@Override
 	public RdmaConnection accept(QueuePair queuePair, PrivateData reply, ConnectionEventListener events) {
-		if (!(queuePair instanceof SiwQueuePair qp) || qp.provider() != this.listener.provider()) {
-			throw new IllegalArgumentException(
-					"Accept needs a queue pair created by the listening siw provider, got " + queuePair);
-		}
-		if (qp.state() != QueuePairState.INIT) {
-			throw new QueuePairStateException("Accept needs a queue pair in INIT, but queue pair "
-					+ qp.queuePairNumber() + " is " + qp.state());
-		}
+		SiwQueuePair qp = ConnectChecks.acceptableQueuePair(this.listener.provider(), queuePair, SiwQueuePair.class, SiwQueuePair::provider);
 		synchronized (this) {
 			if (this.outcome == Outcome.PENDING && this.connection.requesterGone()) {
 				this.outcome = Outcome.EXPIRED;

@@ -2,13 +2,8 @@ package io.rpcrdma.verbs.siw;
 
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
-import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rpcrdma.verbs.CompletionHandler;
 import io.rpcrdma.verbs.CompletionQueue;
@@ -17,14 +12,12 @@ import io.rpcrdma.verbs.ConnectionRequestHandler;
 import io.rpcrdma.verbs.ProtectionDomain;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.QueuePairAttributes;
-import io.rpcrdma.verbs.QueuePairStateException;
 import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
-import io.rpcrdma.verbs.soft.MemoryRegionTable;
-import io.rpcrdma.verbs.soft.SoftwareCompletionQueue;
-import io.rpcrdma.verbs.soft.SoftwareProtectionDomain;
-import io.rpcrdma.verbs.support.QueuePairChecks;
+import io.rpcrdma.verbs.soft.SoftwareDevice;
+import io.rpcrdma.verbs.support.ConnectChecks;
+import io.rpcrdma.verbs.support.ProviderObjects;
 
 /**
  * The software iWARP provider: one instance is one software RNIC with its own memory region
@@ -37,21 +30,9 @@ public final class SiwProvider implements RdmaProvider {
 
 	private final SiwSettings settings;
 
-	private final MemoryRegionTable regions = new MemoryRegionTable();
+	private final SoftwareDevice device = new SoftwareDevice(this, SiwProviderFactory.NAME);
 
-	private final AtomicInteger queuePairNumbers = new AtomicInteger(ThreadLocalRandom.current().nextInt(1, 1 << 20));
-
-	private final Set<SoftwareProtectionDomain> domains = ConcurrentHashMap.newKeySet();
-
-	private final Set<SoftwareCompletionQueue> completionQueues = ConcurrentHashMap.newKeySet();
-
-	private final Set<SiwQueuePair> queuePairs = ConcurrentHashMap.newKeySet();
-
-	private final Set<SiwListener> listeners = ConcurrentHashMap.newKeySet();
-
-	private final Set<SiwConnection> connections = ConcurrentHashMap.newKeySet();
-
-	private volatile boolean closed;
+	private final ProviderObjects objects = this.device.objects();
 
 	/**
 	 * Opens a provider; prefer {@code RdmaProviders.open("siw")}.
@@ -76,38 +57,27 @@ public final class SiwProvider implements RdmaProvider {
 
 	@Override
 	public ProtectionDomain allocateProtectionDomain() {
-		checkOpen();
-		SoftwareProtectionDomain pd = new SoftwareProtectionDomain(this, this.regions, this.domains::remove);
-		this.domains.add(pd);
-		return pd;
+		return this.device.allocateProtectionDomain();
 	}
 
 	@Override
 	public CompletionQueue createCompletionQueue(int capacity, CompletionHandler handler) {
-		checkOpen();
-		SoftwareCompletionQueue cq = new SoftwareCompletionQueue(this, capacity, handler, this::completionQueueClosed);
-		this.completionQueues.add(cq);
-		return cq;
+		return this.device.createCompletionQueue(capacity, handler);
 	}
 
 	@Override
 	public QueuePair createQueuePair(QueuePairAttributes attributes) {
-		checkOpen();
-		QueuePairChecks.checkOwnership(this, attributes);
-		SiwQueuePair qp = new SiwQueuePair(this, attributes, this.queuePairNumbers.getAndIncrement() & 0xffffff);
-		this.queuePairs.add(qp);
-		return qp;
+		return this.device.createQueuePair(attributes, (qpn) -> new SiwQueuePair(this, attributes, qpn));
 	}
-
 
 	@Override
 	public RdmaListener listen(InetSocketAddress address, ConnectionRequestHandler handler) {
-		checkOpen();
+		this.objects.checkOpen();
 		Objects.requireNonNull(address, "address");
 		Objects.requireNonNull(handler, "handler");
 		SiwListener listener = new SiwListener(this, handler, address.isUnresolved() ? resolve(address) : address);
-		this.listeners.add(listener);
-		if (this.closed) {
+		this.objects.listenerOpened(listener);
+		if (this.objects.isClosed()) {
 			listener.close();
 		}
 		return listener;
@@ -115,11 +85,9 @@ public final class SiwProvider implements RdmaProvider {
 
 	@Override
 	public CompletableFuture<RdmaConnection> connect(QueuePair queuePair, ConnectParameters parameters) {
-		checkOpen();
+		this.objects.checkOpen();
 		Objects.requireNonNull(parameters, "parameters");
-		if (!(queuePair instanceof SiwQueuePair qp) || qp.provider() != this) {
-			throw new IllegalArgumentException("Connect needs a queue pair created by this siw provider, got " + queuePair);
-		}
+		SiwQueuePair qp = ConnectChecks.ownQueuePair(this, queuePair, SiwQueuePair.class, SiwQueuePair::provider);
 		ConnectParameters resolved = parameters;
 		if (parameters.remoteAddress().isUnresolved()) {
 			resolved = new ConnectParameters(resolve(parameters.remoteAddress()), parameters.privateData(),
@@ -127,10 +95,9 @@ public final class SiwProvider implements RdmaProvider {
 		}
 		SiwConnection connection = SiwConnection.active(this, this.settings, qp, resolved);
 		if (!qp.attach(connection)) {
-			throw new QueuePairStateException("Queue pair " + qp.queuePairNumber() + " is " + qp.state()
-					+ " or already connecting; connect a new queue pair in INIT");
+			throw ConnectChecks.alreadyConnecting(qp);
 		}
-		this.connections.add(connection);
+		this.objects.connectionOpened(connection);
 		start(connection, "siw-rx-" + qp.queuePairNumber());
 		return connection.establishedFuture();
 	}
@@ -149,11 +116,11 @@ public final class SiwProvider implements RdmaProvider {
 	}
 
 	boolean startPassive(SocketChannel channel, SiwListener listener) {
-		if (this.closed) {
+		if (this.objects.isClosed()) {
 			return false;
 		}
 		SiwConnection connection = SiwConnection.passive(this, this.settings, channel, listener);
-		this.connections.add(connection);
+		this.objects.connectionOpened(connection);
 		start(connection, "siw-rx-passive");
 		return true;
 	}
@@ -166,53 +133,24 @@ public final class SiwProvider implements RdmaProvider {
 
 	@Override
 	public boolean isClosed() {
-		return this.closed;
+		return this.objects.isClosed();
 	}
 
 	@Override
 	public void close() {
-		if (this.closed) {
-			return;
-		}
-		this.closed = true;
-		for (SiwListener listener : List.copyOf(this.listeners)) {
-			listener.close();
-		}
-		for (SiwConnection connection : List.copyOf(this.connections)) {
-			connection.disconnect();
-		}
-		for (SiwQueuePair qp : List.copyOf(this.queuePairs)) {
-			qp.close();
-		}
-		for (SoftwareCompletionQueue cq : List.copyOf(this.completionQueues)) {
-			cq.close();
-		}
-		for (SoftwareProtectionDomain pd : List.copyOf(this.domains)) {
-			pd.close();
-		}
-		this.domains.clear();
+		this.objects.close();
 	}
 
 	void queuePairClosed(SiwQueuePair qp) {
-		this.queuePairs.remove(qp);
-	}
-
-	void completionQueueClosed(SoftwareCompletionQueue cq) {
-		this.completionQueues.remove(cq);
+		this.objects.queuePairClosed(qp);
 	}
 
 	void listenerClosed(SiwListener listener) {
-		this.listeners.remove(listener);
+		this.objects.listenerClosed(listener);
 	}
 
 	void connectionClosed(SiwConnection connection) {
-		this.connections.remove(connection);
-	}
-
-	private void checkOpen() {
-		if (this.closed) {
-			throw new IllegalStateException("The siw provider is closed; open a new one with RdmaProviders.open(\"siw\")");
-		}
+		this.objects.connectionClosed(connection);
 	}
 
 	@Override

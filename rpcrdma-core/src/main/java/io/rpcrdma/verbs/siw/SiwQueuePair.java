@@ -1,26 +1,23 @@
 package io.rpcrdma.verbs.siw;
 
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.rpcrdma.verbs.CompletionOpcode;
 import io.rpcrdma.verbs.CompletionStatus;
-import io.rpcrdma.verbs.InvalidWorkRequestException;
-import io.rpcrdma.verbs.QueueFullException;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.QueuePairAttributes;
 import io.rpcrdma.verbs.QueuePairState;
 import io.rpcrdma.verbs.QueuePairStateException;
 import io.rpcrdma.verbs.ReceiveWorkRequest;
 import io.rpcrdma.verbs.RnrPolicy;
-import io.rpcrdma.verbs.ScatterGatherEntry;
 import io.rpcrdma.verbs.SendOpcode;
 import io.rpcrdma.verbs.SendWorkRequest;
 import io.rpcrdma.verbs.soft.MemoryRegionTable;
 import io.rpcrdma.verbs.soft.SoftwareCompletionQueue;
 import io.rpcrdma.verbs.soft.SoftwareProtectionDomain;
+import io.rpcrdma.verbs.support.PostingChecks;
 
 /**
  * An iWARP queue pair (RFC 5040 §5): a send queue executed in posting order by the
@@ -56,6 +53,8 @@ final class SiwQueuePair implements QueuePair {
 	private final int qpn;
 
 	private final RnrPolicy rnrPolicy;
+
+	private final PostingChecks checks;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -103,6 +102,7 @@ final class SiwQueuePair implements QueuePair {
 		this.recvCq = (SoftwareCompletionQueue) attributes.receiveCompletionQueue();
 		this.qpn = qpn;
 		this.rnrPolicy = attributes.rnrPolicy();
+		this.checks = new PostingChecks(qpn, attributes);
 		int depth = attributes.maxSendWorkRequests();
 		this.sendQueue = new SendWorkRequest[depth];
 		this.sendStatus = new CompletionStatus[depth];
@@ -128,27 +128,17 @@ final class SiwQueuePair implements QueuePair {
 
 	@Override
 	public void postSend(SendWorkRequest workRequest) {
-		List<ScatterGatherEntry> sgList = workRequest.sgList();
-		if (sgList.size() > this.attributes.maxSendSges()) {
-			throw new InvalidWorkRequestException("Send work request " + workRequest.wrId() + " has " + sgList.size()
-					+ " scatter/gather entries but queue pair " + this.qpn + " allows " + this.attributes.maxSendSges()
-					+ " (maxSendSges); split the request or create the queue pair with more");
-		}
-		if (this.state == QueuePairState.INIT) {
-			throw new QueuePairStateException("Queue pair " + this.qpn + " is not connected yet (INIT); "
-					+ "post receives now and sends once connect or accept has established the connection");
-		}
+		this.checks.checkSendSges(workRequest);
+		this.checks.checkSendable(this.state);
 		QueuePairState current;
 		this.lock.lock();
 		try {
 			current = this.state;
 			if (current == QueuePairState.CLOSED) {
-				throw new QueuePairStateException("Queue pair " + this.qpn + " is closed; create a new one");
+				throw this.checks.closed();
 			}
 			if (this.sendTail - this.sendHead == this.sendQueue.length) {
-				throw new QueueFullException("Send queue of queue pair " + this.qpn + " is full: "
-						+ this.sendQueue.length + " work requests outstanding (maxSendWorkRequests); wait for "
-						+ "completions before posting more, or create the queue pair with a deeper send queue");
+				throw this.checks.sendQueueFull(this.sendQueue.length);
 			}
 			int slot = slot(this.sendTail);
 			this.sendQueue[slot] = workRequest;
@@ -173,21 +163,14 @@ final class SiwQueuePair implements QueuePair {
 
 	@Override
 	public void postRecv(ReceiveWorkRequest workRequest) {
-		List<ScatterGatherEntry> sgList = workRequest.sgList();
-		if (sgList.size() > this.attributes.maxReceiveSges()) {
-			throw new InvalidWorkRequestException("Receive work request " + workRequest.wrId() + " has "
-					+ sgList.size() + " scatter/gather entries but queue pair " + this.qpn + " allows "
-					+ this.attributes.maxReceiveSges() + " (maxReceiveSges); create the queue pair with more");
-		}
+		this.checks.checkReceiveSges(workRequest);
 		this.lock.lock();
 		try {
 			if (this.state == QueuePairState.CLOSED) {
-				throw new QueuePairStateException("Queue pair " + this.qpn + " is closed; create a new one");
+				throw this.checks.closed();
 			}
 			if (this.receiveCount == this.receiveQueue.length) {
-				throw new QueueFullException("Receive queue of queue pair " + this.qpn + " is full: "
-						+ this.receiveQueue.length + " receives outstanding (maxReceiveWorkRequests); post no more "
-						+ "receives than the queue depth, or create the queue pair with a deeper receive queue");
+				throw this.checks.receiveQueueFull(this.receiveQueue.length);
 			}
 			int slot = this.receiveHead + this.receiveCount;
 			if (slot >= this.receiveQueue.length) {

@@ -1,15 +1,14 @@
 package io.rpcrdma.verbs.soft;
 
 import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 import io.rpcrdma.verbs.AccessFlag;
 import io.rpcrdma.verbs.MemoryRegion;
 import io.rpcrdma.verbs.ProtectionDomain;
 import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.support.DomainRegions;
 
 /**
  * A protection domain of a software provider: registers regions in the device's
@@ -22,11 +21,9 @@ public class SoftwareProtectionDomain implements ProtectionDomain {
 
 	private final MemoryRegionTable table;
 
-	private final Set<SoftwareMemoryRegion> regions = ConcurrentHashMap.newKeySet();
+	private final DomainRegions<SoftwareMemoryRegion> regions = new DomainRegions<>();
 
 	private final Consumer<SoftwareProtectionDomain> onClose;
-
-	private volatile boolean closed;
 
 	/**
 	 * Creates a domain.
@@ -58,16 +55,7 @@ public class SoftwareProtectionDomain implements ProtectionDomain {
 
 	@Override
 	public MemoryRegion registerMemory(ByteBuffer directBuffer, Set<AccessFlag> access) {
-		if (this.closed) {
-			throw new IllegalStateException("The protection domain is closed; allocate a new one to register memory");
-		}
-		SoftwareMemoryRegion region = this.table.register(this, directBuffer, access);
-		this.regions.add(region);
-		if (this.closed) {
-			region.deregister();
-			throw new IllegalStateException("The protection domain was closed during registration");
-		}
-		return region;
+		return this.regions.register(() -> this.table.register(this, directBuffer, access));
 	}
 
 	/**
@@ -80,28 +68,23 @@ public class SoftwareProtectionDomain implements ProtectionDomain {
 
 	@Override
 	public int registeredRegionCount() {
-		return this.regions.size();
+		return this.regions.count();
 	}
 
 	@Override
 	public boolean isClosed() {
-		return this.closed;
+		return this.regions.isClosed();
 	}
 
 	@Override
 	public void close() {
-		if (this.closed) {
-			return;
+		if (this.regions.close()) {
+			this.onClose.accept(this);
 		}
-		this.closed = true;
-		for (SoftwareMemoryRegion region : List.copyOf(this.regions)) {
-			region.deregister();
-		}
-		this.onClose.accept(this);
 	}
 
 	void regionDeregistered(SoftwareMemoryRegion region) {
-		this.regions.remove(region);
+		this.regions.deregistered(region);
 	}
 
 }

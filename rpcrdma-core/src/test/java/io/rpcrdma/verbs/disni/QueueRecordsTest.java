@@ -110,7 +110,10 @@ class QueueRecordsTest {
 		assertThat(table.get(199)).isNull();
 		assertThat(table.get(2)).isEqualTo(2);
 		assertThat(table.get(200)).isEqualTo(200);
-		assertThat(table.all()).hasSize(100);
+		assertThat(table.size()).isEqualTo(100);
+		for (int i = 1; i <= 200; i++) {
+			assertThat(table.get(i)).isEqualTo((i % 2 == 0) ? Integer.valueOf(i) : null);
+		}
 	}
 
 }

@@ -5,19 +5,15 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import io.rpcrdma.verbs.AccessFlag;
+import io.rpcrdma.verbs.BenchmarkSupport;
 import io.rpcrdma.verbs.CompletionQueue;
-import io.rpcrdma.verbs.ConnectParameters;
 import io.rpcrdma.verbs.MemoryRegion;
-import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.ProtectionDomain;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.QueuePairAttributes;
 import io.rpcrdma.verbs.RdmaConnection;
-import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.RdmaProviderConfig;
 import io.rpcrdma.verbs.RdmaProviders;
@@ -78,23 +74,7 @@ public final class LoopbackBenchmark {
 
 	private static void pingPong(String label, RdmaProvider serverProvider, RdmaProvider clientProvider,
 			int iterations) throws Exception {
-		// Server: echoes every message from its completion handler.
-		ProtectionDomain serverPd = serverProvider.allocateProtectionDomain();
-		MemoryRegion serverBuffer = serverPd.registerMemory(ByteBuffer.allocateDirect(MESSAGE),
-				EnumSet.of(AccessFlag.LOCAL_WRITE));
-		ReceiveWorkRequest serverRecv = ReceiveWorkRequest.of(1, ScatterGatherEntry.of(serverBuffer));
-		SendWorkRequest reply = SendWorkRequest.send(2, ScatterGatherEntry.of(serverBuffer)).unsignaled();
-		QueuePair[] serverQp = new QueuePair[1];
-		WorkCompletion[] serverBatch = new WorkCompletion[16];
-		CompletionQueue serverSendCq = serverProvider.createCompletionQueue(1024, null);
-		CompletionQueue serverRecvCq = serverProvider.createCompletionQueue(1024, (cq) -> {
-			echo(cq, serverBatch, serverQp[0], serverRecv, reply);
-			cq.requestNotification();
-			echo(cq, serverBatch, serverQp[0], serverRecv, reply);
-		});
-		serverQp[0] = serverProvider.createQueuePair(QueuePairAttributes.of(serverPd, serverSendCq, serverRecvCq));
-		serverQp[0].postRecv(serverRecv);
-		serverRecvCq.requestNotification();
+		QueuePair serverQp = BenchmarkSupport.echoServer(serverProvider, MESSAGE);
 
 		ProtectionDomain clientPd = clientProvider.allocateProtectionDomain();
 		MemoryRegion request = clientPd.registerMemory(ByteBuffer.allocateDirect(MESSAGE), EnumSet.noneOf(AccessFlag.class));
@@ -106,14 +86,14 @@ public final class LoopbackBenchmark {
 		SendWorkRequest ping = SendWorkRequest.send(3, ScatterGatherEntry.of(request)).unsignaled();
 		ReceiveWorkRequest pong = ReceiveWorkRequest.of(4, ScatterGatherEntry.of(response));
 
-		RdmaConnection connection = connect(serverProvider, clientProvider, serverQp[0], clientQp);
+		RdmaConnection connection = connect(serverProvider, clientProvider, serverQp, clientQp);
 		WorkCompletion[] batch = { new WorkCompletion() };
 		int warmup = Math.max(20_000, iterations / 4);
 		for (int i = 0; i < warmup; i++) {
 			roundTrip(clientQp, clientRecvCq, ping, pong, batch);
 		}
 		long[] samples = new long[iterations];
-		long allocatedBefore = allocatedBytes();
+		long allocatedBefore = BenchmarkSupport.allocatedBytes();
 		long began = System.nanoTime();
 		for (int i = 0; i < iterations; i++) {
 			long start = System.nanoTime();
@@ -121,7 +101,7 @@ public final class LoopbackBenchmark {
 			samples[i] = System.nanoTime() - start;
 		}
 		long elapsed = System.nanoTime() - began;
-		long allocated = allocatedBytes() - allocatedBefore;
+		long allocated = BenchmarkSupport.allocatedBytes() - allocatedBefore;
 		Arrays.sort(samples);
 		System.out.printf(Locale.ROOT,
 				"Send/Recv %d-byte ping-pong, %s: p50 %.2f us, p90 %.2f us, p99 %.2f us, p99.9 %.2f us, "
@@ -131,20 +111,7 @@ public final class LoopbackBenchmark {
 				micros(samples, 0.999), iterations / (elapsed / 1e9), (double) allocated / iterations, iterations,
 				warmup);
 		connection.close();
-		serverQp[0].close();
-	}
-
-	private static void echo(CompletionQueue cq, WorkCompletion[] batch, QueuePair qp, ReceiveWorkRequest recv,
-			SendWorkRequest reply) {
-		int n;
-		while ((n = cq.poll(batch)) > 0) {
-			for (int i = 0; i < n; i++) {
-				if (batch[i].isSuccess()) {
-					qp.postRecv(recv);
-					qp.postSend(reply);
-				}
-			}
-		}
+		serverQp.close();
 	}
 
 	private static void roundTrip(QueuePair qp, CompletionQueue recvCq, SendWorkRequest ping, ReceiveWorkRequest pong,
@@ -244,35 +211,12 @@ public final class LoopbackBenchmark {
 
 	private static RdmaConnection connect(RdmaProvider serverProvider, RdmaProvider clientProvider, QueuePair serverQp,
 			QueuePair clientQp) throws Exception {
-		CompletableFuture<RdmaConnection> accepted = new CompletableFuture<>();
-		try (RdmaListener listener = serverProvider.listen(InetSocketAddress.createUnresolved("benchmark", 0),
-				(request) -> accepted.complete(request.accept(serverQp, PrivateData.EMPTY, null)))) {
-			RdmaConnection connection = clientProvider
-				.connect(clientQp, ConnectParameters.to(listener.localAddress()))
-				.get(10, TimeUnit.SECONDS);
-			accepted.get(10, TimeUnit.SECONDS);
-			return connection;
-		}
-	}
-
-	/**
-	 * Bytes allocated so far by all live threads (HotSpot's per-thread allocation counters).
-	 */
-	private static long allocatedBytes() {
-		java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-		if (threads instanceof com.sun.management.ThreadMXBean hotspot) {
-			long total = 0;
-			for (long allocated : hotspot.getThreadAllocatedBytes(hotspot.getAllThreadIds())) {
-				total += Math.max(0, allocated);
-			}
-			return total;
-		}
-		return 0;
+		return BenchmarkSupport.connect(serverProvider, clientProvider, serverQp, clientQp,
+				InetSocketAddress.createUnresolved("benchmark", 0));
 	}
 
 	private static double micros(long[] sorted, double percentile) {
-		int index = (int) Math.min(sorted.length - 1, Math.round(percentile * (sorted.length - 1)));
-		return sorted[index] / 1e3;
+		return BenchmarkSupport.percentile(sorted, percentile) / 1e3;
 	}
 
 	private static String label(int size) {

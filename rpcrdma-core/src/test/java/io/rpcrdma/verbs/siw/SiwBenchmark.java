@@ -1,5 +1,7 @@
 package io.rpcrdma.verbs.siw;
 
+import static io.rpcrdma.verbs.BenchmarkSupport.percentile;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,20 +15,17 @@ import java.nio.channels.SocketChannel;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.rpcrdma.verbs.AccessFlag;
+import io.rpcrdma.verbs.BenchmarkSupport;
 import io.rpcrdma.verbs.CompletionQueue;
-import io.rpcrdma.verbs.ConnectParameters;
 import io.rpcrdma.verbs.MemoryRegion;
-import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.ProtectionDomain;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.QueuePairAttributes;
 import io.rpcrdma.verbs.RdmaConnection;
-import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.RdmaProviderConfig;
 import io.rpcrdma.verbs.RdmaProviders;
@@ -101,9 +100,9 @@ public final class SiwBenchmark {
 			for (int round = 0; round < ROUNDS; round++) {
 				socketSamples = concat(socketSamples, socket.run(iterations));
 				long[] samples = new long[iterations];
-				long before = allocatedBytes();
+				long before = BenchmarkSupport.allocatedBytes();
 				siw.run(samples);
-				siwAllocated += allocatedBytes() - before;
+				siwAllocated += BenchmarkSupport.allocatedBytes() - before;
 				siwSamples = concat(siwSamples, samples);
 				socketBandwidth[round] = transfers.trial(ops);
 				siwBandwidth[round] = reads.trial(ops);
@@ -204,22 +203,7 @@ public final class SiwBenchmark {
 		private final PingPongClient pinger = new PingPongClient();
 
 		SiwPingPong(RdmaProvider serverProvider, RdmaProvider clientProvider) throws Exception {
-			ProtectionDomain serverPd = serverProvider.allocateProtectionDomain();
-			MemoryRegion serverBuffer = serverPd.registerMemory(ByteBuffer.allocateDirect(MESSAGE),
-					EnumSet.of(AccessFlag.LOCAL_WRITE));
-			ReceiveWorkRequest serverRecv = ReceiveWorkRequest.of(1, ScatterGatherEntry.of(serverBuffer));
-			SendWorkRequest reply = SendWorkRequest.send(2, ScatterGatherEntry.of(serverBuffer)).unsignaled();
-			QueuePair[] serverQp = new QueuePair[1];
-			WorkCompletion[] serverBatch = new WorkCompletion[16];
-			CompletionQueue serverSendCq = serverProvider.createCompletionQueue(1024, null);
-			CompletionQueue serverRecvCq = serverProvider.createCompletionQueue(1024, (cq) -> {
-				echo(cq, serverBatch, serverQp[0], serverRecv, reply);
-				cq.requestNotification();
-				echo(cq, serverBatch, serverQp[0], serverRecv, reply);
-			});
-			serverQp[0] = serverProvider.createQueuePair(QueuePairAttributes.of(serverPd, serverSendCq, serverRecvCq));
-			serverQp[0].postRecv(serverRecv);
-			serverRecvCq.requestNotification();
+			QueuePair serverQp = BenchmarkSupport.echoServer(serverProvider, MESSAGE);
 
 			ProtectionDomain clientPd = clientProvider.allocateProtectionDomain();
 			MemoryRegion request = clientPd.registerMemory(ByteBuffer.allocateDirect(MESSAGE),
@@ -233,7 +217,7 @@ public final class SiwBenchmark {
 			this.pinger.qp = clientQp;
 			this.pinger.ping = SendWorkRequest.send(3, ScatterGatherEntry.of(request)).unsignaled();
 			this.pinger.pong = ReceiveWorkRequest.of(4, ScatterGatherEntry.of(response));
-			connect(serverProvider, clientProvider, serverQp[0], clientQp);
+			connect(serverProvider, clientProvider, serverQp, clientQp);
 			clientRecvCq.requestNotification();
 		}
 
@@ -302,19 +286,6 @@ public final class SiwBenchmark {
 			}
 		}
 
-	}
-
-	private static void echo(CompletionQueue cq, WorkCompletion[] batch, QueuePair qp, ReceiveWorkRequest recv,
-			SendWorkRequest reply) {
-		int n;
-		while ((n = cq.poll(batch)) > 0) {
-			for (int i = 0; i < n; i++) {
-				if (batch[i].isSuccess()) {
-					qp.postRecv(recv);
-					qp.postSend(reply);
-				}
-			}
-		}
 	}
 
 	// ---- bandwidth ----------------------------------------------------------------------
@@ -481,28 +452,8 @@ public final class SiwBenchmark {
 
 	private static RdmaConnection connect(RdmaProvider serverProvider, RdmaProvider clientProvider, QueuePair serverQp,
 			QueuePair clientQp) throws Exception {
-		CompletableFuture<RdmaConnection> accepted = new CompletableFuture<>();
-		try (RdmaListener listener = serverProvider.listen(new InetSocketAddress(LOOPBACK, 0),
-				(request) -> accepted.complete(request.accept(serverQp, PrivateData.EMPTY, null)))) {
-			RdmaConnection connection = clientProvider
-				.connect(clientQp, ConnectParameters.to(listener.localAddress()))
-				.get(10, TimeUnit.SECONDS);
-			accepted.get(10, TimeUnit.SECONDS);
-			return connection;
-		}
-	}
-
-	/** Bytes allocated so far by all live threads (HotSpot's per-thread counters). */
-	private static long allocatedBytes() {
-		java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-		if (threads instanceof com.sun.management.ThreadMXBean hotspot) {
-			long total = 0;
-			for (long allocated : hotspot.getThreadAllocatedBytes(hotspot.getAllThreadIds())) {
-				total += Math.max(0, allocated);
-			}
-			return total;
-		}
-		return 0;
+		return BenchmarkSupport.connect(serverProvider, clientProvider, serverQp, clientQp,
+				new InetSocketAddress(LOOPBACK, 0));
 	}
 
 	private static long[] concat(long[] a, long[] b) {
@@ -515,10 +466,6 @@ public final class SiwBenchmark {
 		System.out.printf(Locale.ROOT, "%d-byte ping-pong, %s: p50 %.2f us, p90 %.2f us, p99 %.2f us (%d round trips)%n",
 				MESSAGE, label, percentile(sorted, 0.5) / 1e3, percentile(sorted, 0.9) / 1e3,
 				percentile(sorted, 0.99) / 1e3, sorted.length);
-	}
-
-	private static long percentile(long[] sorted, double p) {
-		return sorted[(int) Math.min(sorted.length - 1, Math.round(p * (sorted.length - 1)))];
 	}
 
 }
