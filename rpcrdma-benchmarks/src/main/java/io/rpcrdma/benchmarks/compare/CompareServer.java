@@ -19,7 +19,7 @@ import io.rpcrdma.verbs.RdmaProviders;
  * The benchmarks' server over an RDMA provider, serving {@link BenchService} (the comparison)
  * and {@link Calculator} (the small-call benchmarks), in the benchmark's JVM or, through
  * {@link #main}, in a process of its own ({@link ServerProcess}). Handlers run on the
- * transport's delivery thread (DIRECT): they never block, and the gRPC server runs its
+ * transport's receive thread (DIRECT): they never block, and the gRPC server runs its
  * handlers on its event loop alike.
  */
 public final class CompareServer implements AutoCloseable {
