@@ -13,9 +13,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -282,6 +287,48 @@ abstract class ServiceEndToEndTests {
 		assertThat(this.observed).contains("CLIENT Inventory.awaitRelease " + CallOutcome.TIMEOUT + " inline");
 		this.implementation.release.countDown();
 		assertThat(client(Inventory.class).awaitRelease(6)).isEqualTo(6);
+	}
+
+	@Test
+	void anInterruptedSynchronousCallGivesUpAndTheThreadsNextCallGetsItsOwnResult() throws Exception {
+		Inventory inventory = client(Inventory.class);
+		AtomicReference<Throwable> thrown = new AtomicReference<>();
+		AtomicBoolean stillInterrupted = new AtomicBoolean();
+		AtomicInteger next = new AtomicInteger();
+		CountDownLatch interrupted = new CountDownLatch(1);
+		CountDownLatch released = new CountDownLatch(1);
+		Thread caller = new Thread(() -> {
+			try {
+				inventory.awaitRelease(7);
+			}
+			catch (Throwable ex) {
+				thrown.set(ex);
+				stillInterrupted.set(Thread.interrupted());
+			}
+			interrupted.countDown();
+			try {
+				// The abandoned call ends while this thread is in its next call, on the same
+				// thread: its outcome must not be taken for this call's.
+				released.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+				next.set(inventory.find("missing") == null ? 42 : -1);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}, "interrupted-caller");
+		caller.start();
+		assertThat(this.implementation.waiting.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+		caller.interrupt();
+		assertThat(interrupted.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+		assertThat(thrown.get()).isInstanceOf(CancellationException.class)
+			.hasMessageContaining("Interrupted while waiting for Inventory.awaitRelease")
+			.hasMessageContaining("the call may still run on the server");
+		assertThat(stillInterrupted).as("the interrupt stays set").isTrue();
+		this.implementation.release.countDown();
+		released.countDown();
+		caller.join(DEADLINE.toMillis());
+		assertThat(next).hasValue(42);
 	}
 
 	@Test
