@@ -94,6 +94,9 @@ final class ClientCall implements CallCompletion, DeadlineWheel.Expiry {
 
 	private ReplyCallback callback;
 
+	/** Gives back the transport's Write chunk buffers lent to the current reply, or {@code null}. */
+	private Runnable chunks;
+
 	/** The deadline's handle when the timer is not a wheel. */
 	private volatile CallTimer.Timeout timeoutHandle;
 
@@ -165,12 +168,25 @@ final class ClientCall implements CallCompletion, DeadlineWheel.Expiry {
 		return this.replyView.clear();
 	}
 
+	/**
+	 * A reply whose Write chunk data stays in the transport's registered buffers until the
+	 * caller releases the {@link ReceivedReply}: a bulk result is then copied once, by the
+	 * decoder, straight out of the memory the responder wrote it to.
+	 */
+	@Override
+	public void replied(int version, ByteBuffer message, List<ByteBuffer> writeChunks, OpaquePadding padding,
+			Runnable releaseChunks) {
+		this.chunks = releaseChunks;
+		replied(version, message, writeChunks, padding);
+	}
+
 	@Override
 	public void replied(int version, ByteBuffer message, List<ByteBuffer> writeChunks, OpaquePadding padding) {
 		try {
 			long current = this.state;
 			if ((current & 1) != 0) {
 				this.table.countLateReply();
+				releaseChunks();
 				return;
 			}
 			int start = message.position();
@@ -187,10 +203,12 @@ final class ClientCall implements CallCompletion, DeadlineWheel.Expiry {
 			}
 			if (!finish(current)) {
 				this.table.countLateReply();
+				releaseChunks();
 				return;
 			}
 			ReplyCallback told = this.callback;
 			if (failure != null) {
+				releaseChunks();
 				tellFailure(told, failure);
 				releaseHold();
 				return;
@@ -291,7 +309,17 @@ final class ClientCall implements CallCompletion, DeadlineWheel.Expiry {
 
 	/** The caller released the {@link ReceivedReply} of a use. */
 	void replyReleased() {
+		releaseChunks();
 		releaseHold();
+	}
+
+	/** Gives lent Write chunk buffers back to the transport, if this reply had any. */
+	private void releaseChunks() {
+		Runnable lent = this.chunks;
+		if (lent != null) {
+			this.chunks = null;
+			lent.run();
+		}
 	}
 
 	// ---- internals ---------------------------------------------------------------------------
@@ -325,6 +353,7 @@ final class ClientCall implements CallCompletion, DeadlineWheel.Expiry {
 
 	private void releaseHold() {
 		if ((int) HOLDS.getAndAdd(this, -1) == 1) {
+			releaseChunks();
 			this.callback = null;
 			this.name = null;
 			this.timeout = null;

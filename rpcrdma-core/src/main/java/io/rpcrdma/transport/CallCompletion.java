@@ -40,6 +40,37 @@ public interface CallCompletion {
 	void replied(int version, ByteBuffer message, List<ByteBuffer> writeChunks, OpaquePadding padding);
 
 	/**
+	 * The reply arrived with the data of its Write chunks still in the transport's registered
+	 * buffers, where the responder placed it (RFC 8166 §3.4.6): {@code writeChunks} are
+	 * read-only views of that memory, valid until {@code releaseChunks} runs, which the
+	 * completion must run exactly once, when it no longer reads them. Bulk results are then
+	 * copied once, by whoever decodes them, instead of twice. This default copies the data
+	 * out, releases the buffers at once and calls {@link #replied(int, ByteBuffer, List, OpaquePadding)}.
+	 * @param version the RPC-over-RDMA version it came in
+	 * @param message the RPC reply message from its position to its limit, owned by the
+	 * completion
+	 * @param writeChunks views of the data placed in each offered Write chunk, in order
+	 * @param padding the RFC 5666 §3.9 RDMA_MSGP padding the results' decoder skips, or
+	 * {@code null}
+	 * @param releaseChunks gives the Write chunk buffers back to the transport
+	 */
+	default void replied(int version, ByteBuffer message, List<ByteBuffer> writeChunks, OpaquePadding padding,
+			Runnable releaseChunks) {
+		List<ByteBuffer> copies = new java.util.ArrayList<>(writeChunks.size());
+		try {
+			for (ByteBuffer chunk : writeChunks) {
+				ByteBuffer copy = ByteBuffer.allocate(chunk.remaining());
+				copy.put(chunk.duplicate()).flip();
+				copies.add(copy);
+			}
+		}
+		finally {
+			releaseChunks.run();
+		}
+		replied(version, message, copies, padding);
+	}
+
+	/**
 	 * The call failed, with one of the exceptions {@link RpcTransport#call(OutboundCall)} names.
 	 * @param failure why
 	 */

@@ -679,10 +679,11 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 				throw new ChunkValidationException("The reply to XID 0x" + Integer.toHexString(pc.xid) + " claims "
 						+ length + " bytes in Write chunk " + i + " of " + offered);
 			}
-			byte[] bytes = new byte[(int) length];
-			pc.writeBuffers.get(i).buffer().get(0, bytes);
-			data.add(ByteBuffer.wrap(bytes));
+			// Lent in place: the completion reads the data where the responder wrote it, and
+			// gives the buffers back when done (CallCompletion's five-argument replied).
+			data.add(pc.writeBuffers.get(i).buffer().slice(0, (int) length).asReadOnlyBuffer());
 		}
+		pc.lendWriteBuffers();
 		return data;
 	}
 
@@ -800,9 +801,16 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			this.credits.release();
 		}
 		CallCompletion completion = pc.completion;
+		Runnable lent = pc.takeLentBuffers();
 		try {
 			if (error != null) {
+				if (lent != null) {
+					lent.run();
+				}
 				completion.failed(error);
+			}
+			else if (lent != null) {
+				completion.replied(reply.version(), reply.message(), reply.writeChunks(), reply.padding(), lent);
 			}
 			else {
 				completion.replied(reply.version(), reply.message(), reply.writeChunks(), reply.padding());
@@ -979,6 +987,9 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		/** The Write chunks offered, in order; empty until the first. */
 		List<RegisteredBuffer> writeBuffers = List.of();
 
+		/** Gives back Write chunk buffers lent to the reply, until the completion is told. */
+		private Runnable lentRelease;
+
 		RegisteredBuffer replyBuffer;
 
 		/** Whether the header sent last carried Read chunks (Position-Zero included). */
@@ -1021,6 +1032,11 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			this.call = null;
 			this.completion = null;
 			this.message = null;
+			Runnable lent = takeLentBuffers();
+			if (lent != null) {
+				// Every path that completes a call takes these; never leak them to the next call.
+				lent.run();
+			}
 		}
 
 		boolean hasBuffers() {
@@ -1056,6 +1072,36 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			}
 			this.writeBuffers = List.of();
 			this.replyBuffer = null;
+		}
+
+		/**
+		 * The returned Write chunks' buffers leave the call: the reply lends them to the
+		 * completion, which gives them back through {@link #takeLentBuffers}'s action.
+		 */
+		synchronized void lendWriteBuffers() {
+			if (this.writeBuffers.isEmpty()) {
+				return;
+			}
+			List<RegisteredBuffer> lent = new ArrayList<>(this.writeBuffers);
+			if (this.buffers != null) {
+				this.buffers.removeAll(lent);
+			}
+			this.writeBuffers = List.of();
+			java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+			this.lentRelease = () -> {
+				if (released.compareAndSet(false, true)) {
+					for (RegisteredBuffer buffer : lent) {
+						buffer.release();
+					}
+				}
+			};
+		}
+
+		/** @return what gives the lent Write chunk buffers back, once; {@code null} if none were lent */
+		synchronized Runnable takeLentBuffers() {
+			Runnable lent = this.lentRelease;
+			this.lentRelease = null;
+			return lent;
 		}
 
 	}

@@ -152,6 +152,39 @@ class ClientCallTest {
 	}
 
 	@Test
+	void lentWriteChunkBuffersGoBackWhenTheReplyIsReleasedAndNotBefore() throws Exception {
+		java.util.concurrent.atomic.AtomicInteger released = new java.util.concurrent.atomic.AtomicInteger();
+		ByteBuffer placed = ByteBuffer.wrap(new byte[] { 9, 8, 7 }).asReadOnlyBuffer();
+		ByteBuffer message = ClientCalls.encoded(RpcReply.success(this.call.xid()), 3);
+
+		this.call.replied(1, message, List.of(placed), null, released::incrementAndGet);
+
+		ReceivedReply received = this.reply.get();
+		assertThat(received.readDdpOpaque(0, 16).get(0)).as("read in place").isEqualTo((byte) 9);
+		assertThat(released).as("lent while the reply is held").hasValue(0);
+		received.release();
+		received.release();
+		assertThat(released).hasValue(1);
+	}
+
+	@Test
+	void lentWriteChunkBuffersOfAReplyNobodyTakesGoBackAtOnce() {
+		java.util.concurrent.atomic.AtomicInteger released = new java.util.concurrent.atomic.AtomicInteger();
+		this.call.replied(1, ClientCalls.encoded(RpcReply.systemErr(this.call.xid())), List.of(ByteBuffer.allocate(4)),
+				null, released::incrementAndGet);
+		assertThat(failure()).isInstanceOf(RemoteSystemErrorException.class);
+		assertThat(released).as("an error reply").hasValue(1);
+
+		FutureReply late = new FutureReply();
+		ClientCall cancelled = this.pending.register(1, 1, 1, null, java.time.Duration.ofSeconds(30), late);
+		late.track(cancelled);
+		late.cancel(false);
+		cancelled.replied(1, ClientCalls.encoded(RpcReply.success(cancelled.xid()), 4), List.of(ByteBuffer.allocate(4)),
+				null, released::incrementAndGet);
+		assertThat(released).as("a late reply").hasValue(2);
+	}
+
+	@Test
 	void aWriteChunkWhoseLengthDisagreesWithTheXdrLengthWordIsRejected() throws Exception {
 		ClientCalls.deliver(this.call, ClientCalls.encoded(RpcReply.success(this.call.xid()), 7),
 				List.of(ByteBuffer.allocate(5)));
