@@ -1,9 +1,13 @@
 package io.rpcrdma.client;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
+
+import io.rpcrdma.transport.LongKeyTable;
 
 /**
  * The calls on one connection that await replies, by xid (RFC 5531 §9: the xid alone matches a
@@ -15,8 +19,8 @@ import java.util.concurrent.atomic.LongAdder;
  * reply arriving after that is dropped and counted. The table is bounded: a call beyond
  * {@code maxPending} is refused with {@link TooManyPendingCallsException}.
  * <p>
- * The table is an open-addressing array keyed by the int xid, so neither a lookup nor an
- * insertion allocates; one lock guards it, held for a few array slots at a time. A call's
+ * The table is the transport's {@link LongKeyTable} keyed by the xid, so neither a lookup
+ * nor an insertion allocates; one lock guards it, held for a few array slots at a time. A call's
  * {@link ReplyCallback} is told on the thread that ends it (the transport's receive thread,
  * the timer thread) and must not block.
  */
@@ -39,10 +43,8 @@ public final class PendingCalls {
 
 	private final LongAdder timeouts = new LongAdder();
 
-	/** Guarded by this: xid → call, linear probing; a {@code null} value is a free slot. */
-	private int[] keys = new int[64];
-
-	private ClientCall[] values = new ClientCall[64];
+	/** Guarded by this: xid → call. */
+	private final LongKeyTable<ClientCall> calls = new LongKeyTable<>(64);
 
 	private volatile int size;
 
@@ -121,7 +123,8 @@ public final class PendingCalls {
 			}
 			int xid = this.xids.next();
 			call.start(xid, program, version, procedure, name, timeout, callback);
-			put(xid, call);
+			this.calls.putIfAbsent(xid, call);
+			this.size = this.calls.size();
 			// Under the lock, so nothing can end the call before its deadline is in place.
 			call.scheduleDeadline(this.timer);
 			return call;
@@ -134,8 +137,8 @@ public final class PendingCalls {
 	 * @return the call, or {@code null} if none awaits this xid
 	 */
 	public synchronized RemoteCall call(int xid) {
-		int slot = find(xid);
-		return (slot >= 0) ? this.values[slot].remoteCall() : null;
+		ClientCall call = this.calls.get(xid);
+		return (call != null) ? call.remoteCall() : null;
 	}
 
 	/**
@@ -147,17 +150,17 @@ public final class PendingCalls {
 	 */
 	public int failAll(Throwable cause) {
 		Throwable why = (cause != null) ? cause : new IllegalStateException("connection closed");
-		ClientCall[] pending;
+		List<ClientCall> pending = new ArrayList<>();
 		synchronized (this) {
 			if (this.lost == null) {
 				this.lost = why;
 			}
-			pending = this.values.clone();
+			this.calls.forEach(pending::add);
 		}
 		// Told outside the lock: callbacks may do anything that does not block.
 		int failed = 0;
 		for (ClientCall call : pending) {
-			if (call != null && call.connectionLost(why)) {
+			if (call.connectionLost(why)) {
 				failed++;
 			}
 		}
@@ -202,25 +205,9 @@ public final class PendingCalls {
 
 	/** Takes an ended call out of the table. */
 	synchronized void remove(ClientCall call) {
-		int slot = find(call.xid());
-		if (slot < 0 || this.values[slot] != call) {
-			return;
+		if (this.calls.remove(call.xid(), call)) {
+			this.size = this.calls.size();
 		}
-		// Backward-shift deletion keeps every probe sequence unbroken without tombstones.
-		int mask = this.keys.length - 1;
-		int hole = slot;
-		int next = (hole + 1) & mask;
-		while (this.values[next] != null) {
-			int home = home(this.keys[next], mask);
-			if (((next - home) & mask) >= ((next - hole) & mask)) {
-				this.keys[hole] = this.keys[next];
-				this.values[hole] = this.values[next];
-				hole = next;
-			}
-			next = (next + 1) & mask;
-		}
-		this.values[hole] = null;
-		this.size--;
 	}
 
 	/** A call nobody holds any more: kept for the next registration. */
@@ -236,57 +223,7 @@ public final class PendingCalls {
 
 	/** Under the lock (the xid allocator asks from inside {@link #register}). */
 	private boolean containsLocked(int xid) {
-		return find(xid) >= 0;
-	}
-
-	private int find(int xid) {
-		int mask = this.keys.length - 1;
-		int slot = home(xid, mask);
-		while (this.values[slot] != null) {
-			if (this.keys[slot] == xid) {
-				return slot;
-			}
-			slot = (slot + 1) & mask;
-		}
-		return -1;
-	}
-
-	private void put(int xid, ClientCall call) {
-		if ((this.size + 1) * 2 > this.keys.length) {
-			grow();
-		}
-		int mask = this.keys.length - 1;
-		int slot = home(xid, mask);
-		while (this.values[slot] != null) {
-			slot = (slot + 1) & mask;
-		}
-		this.keys[slot] = xid;
-		this.values[slot] = call;
-		this.size++;
-	}
-
-	private void grow() {
-		int[] oldKeys = this.keys;
-		ClientCall[] oldValues = this.values;
-		this.keys = new int[oldKeys.length * 2];
-		this.values = new ClientCall[oldValues.length * 2];
-		int mask = this.keys.length - 1;
-		for (int i = 0; i < oldKeys.length; i++) {
-			if (oldValues[i] != null) {
-				int slot = home(oldKeys[i], mask);
-				while (this.values[slot] != null) {
-					slot = (slot + 1) & mask;
-				}
-				this.keys[slot] = oldKeys[i];
-				this.values[slot] = oldValues[i];
-			}
-		}
-	}
-
-	private static int home(int xid, int mask) {
-		// Fibonacci hashing, high bits folded in: consecutive xids land far apart.
-		int hash = xid * 0x9E3779B9;
-		return (hash ^ (hash >>> 16)) & mask;
+		return this.calls.get(xid) != null;
 	}
 
 }

@@ -9,11 +9,12 @@ import java.util.function.Consumer;
  * back instead of leaving tombstones, so probes stay short however long the connection lives.
  * It grows when half full and never shrinks below its initial size.
  * <p>
- * Not thread-safe: the owner guards it with a lock.
+ * Not thread-safe: the owner guards it with a lock. Public for the RPC client above the
+ * transport, whose pending calls are kept the same way.
  *
  * @param <V> the value type; {@code null} marks an empty slot and cannot be stored
  */
-final class LongKeyTable<V> {
+public final class LongKeyTable<V> {
 
 	private long[] keys;
 
@@ -27,7 +28,7 @@ final class LongKeyTable<V> {
 	 * @param expected how many entries are usually present; the table holds at least that
 	 * many before it first grows
 	 */
-	LongKeyTable(int expected) {
+	public LongKeyTable(int expected) {
 		int capacity = Integer.highestOneBit(Math.max(4, expected) * 4 - 1);
 		this.keys = new long[capacity];
 		this.values = new Object[capacity];
@@ -35,12 +36,12 @@ final class LongKeyTable<V> {
 	}
 
 	/** @return the number of entries */
-	int size() {
+	public int size() {
 		return this.size;
 	}
 
 	/** @return whether there are none */
-	boolean isEmpty() {
+	public boolean isEmpty() {
 		return this.size == 0;
 	}
 
@@ -49,7 +50,7 @@ final class LongKeyTable<V> {
 	 * @return its value, or {@code null}
 	 */
 	@SuppressWarnings("unchecked")
-	V get(long key) {
+	public V get(long key) {
 		int slot = slot(key);
 		Object value;
 		while ((value = this.values[slot]) != null) {
@@ -68,7 +69,7 @@ final class LongKeyTable<V> {
 	 * @return the value already stored, or {@code null} if {@code value} was stored
 	 */
 	@SuppressWarnings("unchecked")
-	V putIfAbsent(long key, V value) {
+	public V putIfAbsent(long key, V value) {
 		if (value == null) {
 			throw new IllegalArgumentException("A LongKeyTable cannot store null");
 		}
@@ -94,7 +95,7 @@ final class LongKeyTable<V> {
 	 * @return the value it had, or {@code null}
 	 */
 	@SuppressWarnings("unchecked")
-	V remove(long key) {
+	public V remove(long key) {
 		int slot = slot(key);
 		Object value;
 		while ((value = this.values[slot]) != null) {
@@ -113,7 +114,7 @@ final class LongKeyTable<V> {
 	 * @param expected the value it must have
 	 * @return whether it was removed
 	 */
-	boolean remove(long key, V expected) {
+	public boolean remove(long key, V expected) {
 		int slot = slot(key);
 		Object value;
 		while ((value = this.values[slot]) != null) {
@@ -134,7 +135,7 @@ final class LongKeyTable<V> {
 	 * @param action told each removed value
 	 */
 	@SuppressWarnings("unchecked")
-	void clear(Consumer<? super V> action) {
+	public void clear(Consumer<? super V> action) {
 		for (int i = 0; i < this.values.length; i++) {
 			Object value = this.values[i];
 			if (value != null) {
@@ -143,6 +144,19 @@ final class LongKeyTable<V> {
 			}
 		}
 		this.size = 0;
+	}
+
+	/**
+	 * Hands each value to {@code action} (in no particular order), leaving the table as it is.
+	 * @param action told each value; it must not change the table
+	 */
+	@SuppressWarnings("unchecked")
+	public void forEach(Consumer<? super V> action) {
+		for (Object value : this.values) {
+			if (value != null) {
+				action.accept((V) value);
+			}
+		}
 	}
 
 	/** Knuth's backward-shift deletion for linear probing: no tombstones. */
