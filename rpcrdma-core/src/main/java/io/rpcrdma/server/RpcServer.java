@@ -8,9 +8,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -80,7 +78,7 @@ public final class RpcServer implements AutoCloseable {
 	private final AtomicReference<CompletableFuture<InFlightTracker.ShutdownReport>> shutdown = new AtomicReference<>();
 
 	/** Replies handed to the transport and not yet sent, so a shutdown lets them go out first. */
-	private final Set<CompletableFuture<Void>> sending = ConcurrentHashMap.newKeySet();
+	private final UnsentReplies unsent = new UnsentReplies();
 
 	private RpcServer(Config config, ProgramRegistry registry) {
 		this.config = config;
@@ -192,6 +190,8 @@ public final class RpcServer implements AutoCloseable {
 					&& result != DispatchOutcome.REJECTED_OVERLOADED) {
 				sender.drop();
 			}
+			// Neither the sender nor the message is used again: the transport may reuse them.
+			sender.release();
 		});
 	}
 
@@ -217,14 +217,14 @@ public final class RpcServer implements AutoCloseable {
 	}
 
 	private void send(ReplySender sender, int xid, OutboundReply reply) {
-		CompletableFuture<Void> sent = sender.reply(reply);
-		this.sending.add(sent);
-		sent.whenComplete((ignored, error) -> {
-			this.sending.remove(sent);
-			if (error != null) {
-				logger.log(Level.DEBUG, () -> "Reply to xid " + Integer.toHexString(xid) + " failed: " + error);
-			}
-		});
+		this.unsent.sending();
+		try {
+			sender.reply(reply, this.unsent);
+		}
+		catch (RuntimeException ex) {
+			this.unsent.replied(xid, ex);
+			throw ex;
+		}
 	}
 
 	/** @return where clients connect (the bound port when the configuration asked for port 0) */
@@ -277,7 +277,7 @@ public final class RpcServer implements AutoCloseable {
 			// Every reply of a finished call was handed to the transport before the call left
 			// the in-flight count; let those go out before the connections close.
 			Duration limit = this.config.transport().doneTimeout().plusSeconds(1);
-			return CompletableFuture.allOf(this.sending.toArray(CompletableFuture[]::new))
+			return this.unsent.drained()
 				.handle((ignored, error) -> report)
 				.completeOnTimeout(report, limit.toMillis(), TimeUnit.MILLISECONDS);
 		}).whenComplete((report, error) -> {

@@ -17,6 +17,26 @@ public interface ReplySender {
 	CompletableFuture<Void> reply(OutboundReply reply);
 
 	/**
+	 * {@link #reply(OutboundReply)} telling a listener instead of completing a future: a
+	 * small inline reply is then conveyed without allocating.
+	 * @param reply the encoded reply
+	 * @param listener told once, with the call's XID, when the reply was sent or could not be
+	 */
+	default void reply(OutboundReply reply, ReplyListener listener) {
+		int xid = reply.message().getInt(reply.message().position());
+		reply(reply).whenComplete((ignored, failure) -> listener.replied(xid, failure));
+	}
+
+	/**
+	 * The RPC layer is done with the call: after it has replied or dropped it, it will use
+	 * neither this sender nor the call's message again, so the transport may reuse both for a
+	 * later call. An RPC layer that never calls this loses nothing but that reuse. Call once,
+	 * and only after {@link #reply}, {@link #replyTooLarge} or {@link #drop()}.
+	 */
+	default void release() {
+	}
+
+	/**
 	 * The reply cannot be conveyed: it is larger than the requester receives inline and than
 	 * the Reply chunk it offered, if any. The requester is told at once with RDMA_ERROR
 	 * (RFC 8166 §4.5.3: ERR_CHUNK; RDMA_ERR_BAD_HEADER in Version 2), so it fails the call
