@@ -5,11 +5,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -30,7 +27,11 @@ public final class InFlightTracker {
 
 	private final AtomicLong state = new AtomicLong();
 
-	private final Set<Ticket> running = ConcurrentHashMap.newKeySet();
+	/**
+	 * The running calls' tickets, for the shutdown report: a list threaded through the tickets
+	 * themselves, guarded by itself, so admitting a call allocates nothing but its ticket.
+	 */
+	private final Ticket running = new Ticket();
 
 	private final CompletableFuture<Void> quiescent = new CompletableFuture<>();
 
@@ -65,7 +66,9 @@ public final class InFlightTracker {
 		}
 		while (!this.state.compareAndSet(current, current + 1));
 		Ticket ticket = new Ticket(clientKey, call, this.nanoClock.getAsLong());
-		this.running.add(ticket);
+		synchronized (this.running) {
+			ticket.linkAfter(this.running);
+		}
 		return ticket;
 	}
 
@@ -107,15 +110,21 @@ public final class InFlightTracker {
 	private List<Straggler> stragglers() {
 		long now = this.nanoClock.getAsLong();
 		List<Straggler> list = new ArrayList<>();
-		for (Ticket ticket : this.running) {
-			list.add(new Straggler(ticket.clientKey, ticket.call, Duration.ofNanos(now - ticket.startNanos)));
+		synchronized (this.running) {
+			for (Ticket ticket = this.running.next; ticket != this.running; ticket = ticket.next) {
+				list.add(new Straggler(ticket.clientKey, ticket.call, Duration.ofNanos(now - ticket.startNanos)));
+			}
 		}
 		list.sort(Comparator.comparing(Straggler::runningFor).reversed());
 		return List.copyOf(list);
 	}
 
 	private void exit(Ticket ticket) {
-		this.running.remove(ticket);
+		synchronized (this.running) {
+			if (!ticket.unlink()) {
+				return;
+			}
+		}
 		long after = this.state.decrementAndGet();
 		if (after == STOPPED) {
 			this.quiescent.complete(null);
@@ -131,7 +140,10 @@ public final class InFlightTracker {
 
 		private final long startNanos;
 
-		private final AtomicBoolean exited = new AtomicBoolean();
+		/** Neighbours in the running list, guarded by its head; {@code null} once exited. */
+		private Ticket previous;
+
+		private Ticket next;
 
 		private Ticket(Object clientKey, RpcCall call, long startNanos) {
 			this.clientKey = clientKey;
@@ -139,13 +151,37 @@ public final class InFlightTracker {
 			this.startNanos = startNanos;
 		}
 
+		/** The running list's head: a ring of one. */
+		private Ticket() {
+			this(null, null, 0);
+			this.previous = this;
+			this.next = this;
+		}
+
+		private void linkAfter(Ticket head) {
+			this.previous = head;
+			this.next = head.next;
+			head.next.previous = this;
+			head.next = this;
+		}
+
+		/** @return whether the ticket was still running (it no longer is) */
+		private boolean unlink() {
+			if (this.next == null) {
+				return false;
+			}
+			this.previous.next = this.next;
+			this.next.previous = this.previous;
+			this.previous = null;
+			this.next = null;
+			return true;
+		}
+
 		/**
 		 * Marks the call finished; later calls have no effect.
 		 */
 		public void exit() {
-			if (this.exited.compareAndSet(false, true)) {
-				InFlightTracker.this.exit(this);
-			}
+			InFlightTracker.this.exit(this);
 		}
 
 	}

@@ -1,6 +1,8 @@
 package io.rpcrdma.server;
 
 import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
@@ -10,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.rpcrdma.oncrpc.OncRpcException;
@@ -43,6 +45,17 @@ import io.rpcrdma.xdr.XdrOverflowException;
 public final class RpcDispatcher {
 
 	private static final System.Logger logger = System.getLogger(RpcDispatcher.class.getName());
+
+	private static final VarHandle FINISHED;
+
+	static {
+		try {
+			FINISHED = MethodHandles.lookup().findVarHandle(Exchange.class, "finished", int.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
 
 	private final ProgramRegistry registry;
 
@@ -320,8 +333,11 @@ public final class RpcDispatcher {
 		return String.format("0x%08x", xid);
 	}
 
-	/** One call from admission to its outcome. */
-	private final class Exchange implements Runnable {
+	/**
+	 * One call from admission to its outcome; also what a handler's stage tells when it
+	 * completes, so an asynchronous handler costs no lambda.
+	 */
+	private final class Exchange implements Runnable, BiConsumer<Object, Throwable> {
 
 		final CompletableFuture<DispatchOutcome> outcome = new CompletableFuture<>();
 
@@ -341,7 +357,8 @@ public final class RpcDispatcher {
 
 		private final InFlightTracker.Ticket ticket;
 
-		private final AtomicBoolean finished = new AtomicBoolean();
+		/** Set once the reply is settled: 0 or 1, through {@link #FINISHED}. */
+		private volatile int finished;
 
 		DuplicateRequestCache.Entry cacheEntry;
 
@@ -371,7 +388,7 @@ public final class RpcDispatcher {
 				this.buffer = this.buffers.acquire(this.call.xid());
 			}
 			catch (Throwable ex) {
-				this.finished.set(true);
+				this.finished = 1;
 				logger.log(Level.WARNING, "No reply buffer for " + describe() + "; the call is dropped unexecuted", ex);
 				end(DispatchOutcome.FAILED, null);
 				return;
@@ -382,24 +399,30 @@ public final class RpcDispatcher {
 			this.results = new XdrEncoder(this.buffer);
 			CompletionStage<Void> stage;
 			try {
-				RpcMessageCodec.encodeReply(RpcReply.success(this.call.xid()), this.results);
+				RpcMessageCodec.encodeSuccessHeader(this.call.xid(), this.results);
 				stage = this.procedure.handler().handle(this.serverCall, this.arguments, this.results);
 			}
 			catch (Throwable ex) {
 				finish(ex);
 				return;
 			}
-			if (stage == null) {
+			if (stage == null || stage == ProcedureHandler.DONE) {
 				finish(null);
 			}
 			else {
-				stage.whenComplete((ignored, failure) -> finish(failure));
+				stage.whenComplete(this);
 			}
+		}
+
+		/** The handler's stage completed. */
+		@Override
+		public void accept(Object ignored, Throwable failure) {
+			finish(failure);
 		}
 
 		/** Encodes the reply (results or an error header), caches it, sends it: once. */
 		private void finish(Throwable failure) {
-			if (!this.finished.compareAndSet(false, true)) {
+			if (!FINISHED.compareAndSet(this, 0, 1)) {
 				return;
 			}
 			ByteBuffer sent = null;
@@ -444,7 +467,7 @@ public final class RpcDispatcher {
 
 		/** The executor refused the call: answer SYSTEM_ERR without running it. */
 		void rejectOverloaded() {
-			this.finished.set(true);
+			this.finished = 1;
 			RpcDispatcher.this.overloaded.increment();
 			logger.log(Level.DEBUG, () -> "Executor saturated (" + RpcDispatcher.this.executor.description()
 					+ "); answering SYSTEM_ERR to " + describe());
