@@ -57,19 +57,33 @@ public final class InFlightTracker {
 	 * {@code null} if shutdown has begun
 	 */
 	public Ticket tryEnter(Object clientKey, RpcCall call) {
+		if (!isAccepting()) {
+			return null;
+		}
+		Ticket ticket = new Ticket(this, clientKey, call);
+		return enter(ticket) ? ticket : null;
+	}
+
+	/**
+	 * Admits a call whose ticket its caller made (the dispatcher's exchange is its own ticket,
+	 * so admitting a call allocates nothing more).
+	 * @param ticket a ticket of this tracker, not entered before
+	 * @return whether the call was admitted; {@code false} if shutdown has begun
+	 */
+	boolean enter(Ticket ticket) {
 		long current;
 		do {
 			current = this.state.get();
 			if ((current & STOPPED) != 0) {
-				return null;
+				return false;
 			}
 		}
 		while (!this.state.compareAndSet(current, current + 1));
-		Ticket ticket = new Ticket(clientKey, call, this.nanoClock.getAsLong());
+		ticket.startNanos = this.nanoClock.getAsLong();
 		synchronized (this.running) {
 			ticket.linkAfter(this.running);
 		}
-		return ticket;
+		return true;
 	}
 
 	/**
@@ -131,29 +145,40 @@ public final class InFlightTracker {
 		}
 	}
 
-	/** Proof of admission of one call; exit it exactly once when the call is finished. */
-	public final class Ticket {
+	/**
+	 * Proof of admission of one call; exit it exactly once when the call is finished. Only
+	 * this package makes tickets.
+	 */
+	public static class Ticket {
 
-		private final Object clientKey;
+		private final InFlightTracker tracker;
 
-		private final RpcCall call;
+		final Object clientKey;
 
-		private final long startNanos;
+		final RpcCall call;
+
+		/** Set when admitted, before the ticket is published. */
+		private long startNanos;
 
 		/** Neighbours in the running list, guarded by its head; {@code null} once exited. */
 		private Ticket previous;
 
 		private Ticket next;
 
-		private Ticket(Object clientKey, RpcCall call, long startNanos) {
+		/**
+		 * @param tracker the tracker that admits it ({@link InFlightTracker#enter})
+		 * @param clientKey who sent the call
+		 * @param call its header
+		 */
+		Ticket(InFlightTracker tracker, Object clientKey, RpcCall call) {
+			this.tracker = tracker;
 			this.clientKey = clientKey;
 			this.call = call;
-			this.startNanos = startNanos;
 		}
 
 		/** The running list's head: a ring of one. */
 		private Ticket() {
-			this(null, null, 0);
+			this(null, null, null);
 			this.previous = this;
 			this.next = this;
 		}
@@ -181,7 +206,7 @@ public final class InFlightTracker {
 		 * Marks the call finished; later calls have no effect.
 		 */
 		public void exit() {
-			InFlightTracker.this.exit(this);
+			this.tracker.exit(this);
 		}
 
 	}

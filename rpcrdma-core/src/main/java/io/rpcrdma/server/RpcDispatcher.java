@@ -175,18 +175,19 @@ public final class RpcDispatcher {
 		catch (XdrException ex) {
 			return drop(DispatchOutcome.DROPPED_MALFORMED, "Dropping a message from " + clientKey, ex);
 		}
-		InFlightTracker.Ticket ticket = this.inFlight.tryEnter(clientKey, call);
-		if (ticket == null) {
+		// The exchange is the call's in-flight ticket too.
+		Exchange exchange = new Exchange(new ServerCall(call, offer, clientKey), decoder, clientKey, buffers, sink);
+		if (!this.inFlight.enter(exchange)) {
 			return drop(DispatchOutcome.DROPPED_SHUTTING_DOWN, "Dropping a call from " + clientKey, null);
 		}
 		Resolution resolution = this.registry.resolve(call.program(), call.version(), call.procedure());
 		if (resolution instanceof Resolution.Unavailable unavailable) {
 			DispatchOutcome outcome = sendHeader(unavailable.reply(call.xid()), buffers, sink, clientKey);
-			ticket.exit();
+			exchange.exit();
 			return CompletableFuture.completedFuture(outcome);
 		}
 		RegisteredProcedure procedure = (RegisteredProcedure) resolution;
-		Exchange exchange = new Exchange(new ServerCall(call, offer, clientKey), decoder, procedure, clientKey, buffers, sink, ticket);
+		exchange.procedure = procedure;
 		if (procedure.builtInNull()) {
 			exchange.run();
 			return exchange.outcome;
@@ -204,7 +205,7 @@ public final class RpcDispatcher {
 				case WAIT:
 					return exchange.outcome;
 				case DROP:
-					ticket.exit();
+					exchange.exit();
 					return drop(DispatchOutcome.DROPPED_DUPLICATE,
 							"Dropping a retransmission of " + procedure + " xid " + xid(call.xid()) + " from " + clientKey,
 							null);
@@ -337,25 +338,20 @@ public final class RpcDispatcher {
 	 * One call from admission to its outcome; also what a handler's stage tells when it
 	 * completes, so an asynchronous handler costs no lambda.
 	 */
-	private final class Exchange implements Runnable, BiConsumer<Object, Throwable> {
+	private final class Exchange extends InFlightTracker.Ticket implements Runnable, BiConsumer<Object, Throwable> {
 
 		final CompletableFuture<DispatchOutcome> outcome = new CompletableFuture<>();
-
-		private final RpcCall call;
 
 		private final ServerCall serverCall;
 
 		private final XdrDecoder arguments;
 
-		private final RegisteredProcedure procedure;
-
-		private final Object clientKey;
+		/** Set once resolved, before the exchange runs or meets the cache. */
+		RegisteredProcedure procedure;
 
 		private final ReplyBufferSupplier buffers;
 
 		private final ReplySink sink;
-
-		private final InFlightTracker.Ticket ticket;
 
 		/** Set once the reply is settled: 0 or 1, through {@link #FINISHED}. */
 		private volatile int finished;
@@ -370,16 +366,13 @@ public final class RpcDispatcher {
 
 		private int limit;
 
-		Exchange(ServerCall call, XdrDecoder arguments, RegisteredProcedure procedure, Object clientKey,
-				ReplyBufferSupplier buffers, ReplySink sink, InFlightTracker.Ticket ticket) {
-			this.call = call.header();
+		/** The call header and the client key are the ticket's ({@code call}, {@code clientKey}). */
+		Exchange(ServerCall call, XdrDecoder arguments, Object clientKey, ReplyBufferSupplier buffers, ReplySink sink) {
+			super(RpcDispatcher.this.inFlight, clientKey, call.header());
 			this.serverCall = call;
 			this.arguments = arguments;
-			this.procedure = procedure;
-			this.clientKey = clientKey;
 			this.buffers = buffers;
 			this.sink = sink;
-			this.ticket = ticket;
 		}
 
 		@Override
@@ -489,12 +482,12 @@ public final class RpcDispatcher {
 			if (cached == null) {
 				RpcDispatcher.this.dropped.increment();
 				this.outcome.complete(DispatchOutcome.DROPPED_DUPLICATE);
-				this.ticket.exit();
+				exit();
 				return;
 			}
 			boolean sent = encodeAndSend(null, cached, this.buffers, this.sink, this.clientKey);
 			this.outcome.complete(sent ? DispatchOutcome.REPLIED_FROM_CACHE : DispatchOutcome.FAILED);
-			this.ticket.exit();
+			exit();
 		}
 
 		/**
@@ -508,7 +501,7 @@ public final class RpcDispatcher {
 				this.cacheEntry = null;
 			}
 			this.outcome.complete(result);
-			this.ticket.exit();
+			exit();
 		}
 
 		private RpcReply errorReply(Throwable failure) {

@@ -55,7 +55,14 @@ final class TransportCall implements ReplyBufferSupplier, ReplySink, BiConsumer<
 	@Override
 	public void send(int xid, ByteBuffer reply) {
 		try {
-			send(xid, OutboundReply.inline(reply));
+			this.unsent.sending();
+			try {
+				this.sender.replyInline(reply, this.unsent);
+			}
+			catch (RuntimeException ex) {
+				this.unsent.replied(xid, ex);
+				throw ex;
+			}
 		}
 		finally {
 			// The transport copied the reply out before returning.

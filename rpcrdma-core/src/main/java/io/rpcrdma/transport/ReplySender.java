@@ -1,5 +1,6 @@
 package io.rpcrdma.transport;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -25,6 +26,16 @@ public interface ReplySender {
 	default void reply(OutboundReply reply, ReplyListener listener) {
 		int xid = reply.message().getInt(reply.message().position());
 		reply(reply).whenComplete((ignored, failure) -> listener.replied(xid, failure));
+	}
+
+	/**
+	 * {@link #reply(OutboundReply, ReplyListener)} of a reply with nothing DDP-eligible,
+	 * without describing it: the common small reply, conveyed without allocating.
+	 * @param message the encoded reply between position and limit; copied before this returns
+	 * @param listener told once, with the call's XID, when the reply was sent or could not be
+	 */
+	default void replyInline(ByteBuffer message, ReplyListener listener) {
+		reply(OutboundReply.inline(message), listener);
 	}
 
 	/**

@@ -787,6 +787,20 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			replyGenerally(reply).whenComplete((ignored, failure) -> whenSent.replied(answeredXid, failure));
 		}
 
+		@Override
+		public void replyInline(ByteBuffer message, ReplyListener whenSent) {
+			if (fitsChunkless(message)) {
+				if (!this.answered.compareAndSet(false, true)) {
+					whenSent.replied(this.xid, alreadyAnswered());
+					return;
+				}
+				this.listener = whenSent;
+				sendChunklessReply(message);
+				return;
+			}
+			reply(OutboundReply.inline(message), whenSent);
+		}
+
 		private IllegalStateException alreadyAnswered() {
 			return new IllegalStateException("XID 0x" + Integer.toHexString(this.xid) + " was already answered");
 		}
@@ -797,8 +811,12 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		 * §3.5.1); then the header is written in place and the Send reused.
 		 */
 		private boolean conveysChunkless(OutboundReply reply) {
-			return this.pooled && this.reusable && reply.ddpItems().isEmpty()
-					&& CHUNKLESS_HEADER_LENGTH + reply.message().remaining() <= sendThreshold(this.version);
+			return reply.ddpItems().isEmpty() && fitsChunkless(reply.message());
+		}
+
+		private boolean fitsChunkless(ByteBuffer message) {
+			return this.pooled && this.reusable
+					&& CHUNKLESS_HEADER_LENGTH + message.remaining() <= sendThreshold(this.version);
 		}
 
 		private CompletableFuture<Void> replyGenerally(OutboundReply reply) {
