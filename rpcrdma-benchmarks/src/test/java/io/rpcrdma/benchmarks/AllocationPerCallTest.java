@@ -35,7 +35,7 @@ class AllocationPerCallTest {
 	 * its chunk-less fast path and the dispatcher's work.
 	 */
 	@Test
-	void aSmallServiceCallAllocatesUnder640BytesOnTheServer() throws Exception {
+	void aSmallServiceCallAllocatesUnder512BytesOnTheServer() throws Exception {
 		Assumptions.assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean bean
 				&& bean.isThreadAllocatedMemorySupported() && bean.isThreadAllocatedMemoryEnabled(),
 				"this JVM does not count allocated bytes per thread");
@@ -43,7 +43,7 @@ class AllocationPerCallTest {
 		long server = AllocationPerCall.measureServer(5_000);
 
 		System.out.println("server bytes per call: " + server);
-		assertThat(server).as("bytes the server allocates per small service call").isLessThan(640);
+		assertThat(server).as("bytes the server allocates per small service call").isLessThan(512);
 	}
 
 }

@@ -237,10 +237,11 @@ abstract class ResponderContextTests extends RpcRdmaTransportKit {
 		// What is left (docs/performance.md, "Responder"), about 376 bytes: the InboundCall (48),
 		// the delivery executor's hand-off (64), and the RPC layer's call header, ServerCall,
 		// decoder, encoder, exchange with its ticket, outcome and TransportCall (264). It was
-		// about 1,400 (1,533 with the service layer, AllocationPerCall). The bound leaves room
-		// for timer and JIT noise, and fails if the receive copy and its header decode, or the
-		// reply's future, lambdas and work request, come back.
-		assertThat(perCall).as("bytes all threads allocate per small call, the server's share").isLessThan(640);
+		// about 1,400 (1,533 with the service layer, AllocationPerCall). The bound leaves about
+		// 100 bytes for other threads' timers and JIT noise, and fails if either larger item
+		// comes back: the receive copy with its views and header records (~250), or the reply's
+		// futures, lists and lambdas (~300).
+		assertThat(perCall).as("bytes all threads allocate per small call, the server's share").isLessThan(480);
 	}
 
 	private static long allocatedByAllThreads(com.sun.management.ThreadMXBean threads) {
