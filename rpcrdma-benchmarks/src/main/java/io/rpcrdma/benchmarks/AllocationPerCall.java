@@ -19,14 +19,39 @@ public final class AllocationPerCall {
 	}
 
 	/**
-	 * @param args optional: the number of measured calls (default 20000)
+	 * @param args optional: the number of measured calls (default 20000), and which side to
+	 * count: {@code client}, {@code server} or {@code both} (the default)
 	 * @throws Exception if the server cannot be started or a call fails
 	 */
 	public static void main(String[] args) throws Exception {
 		int calls = (args.length > 0) ? Integer.parseInt(args[0]) : 20_000;
-		Figures figures = measure(calls);
-		System.out.printf(Locale.ROOT, "client bytes per call: rpcCall %d, serviceCall %d, transportCall %d (%d calls each)%n",
-				figures.rpcCall(), figures.serviceCall(), figures.transportCall(), calls);
+		String which = (args.length > 1) ? args[1] : "both";
+		if (!"server".equals(which)) {
+			Figures figures = measure(calls);
+			System.out.printf(Locale.ROOT, "client bytes per call: rpcCall %d, serviceCall %d, transportCall %d (%d calls each)%n",
+					figures.rpcCall(), figures.serviceCall(), figures.transportCall(), calls);
+		}
+		if (!"client".equals(which)) {
+			System.out.printf(Locale.ROOT, "server bytes per call: %d (%d service calls)%n", measureServer(calls), calls);
+		}
+	}
+
+	/**
+	 * Starts the benchmarks' server ({@code CompareServer}: DIRECT handlers, software iWARP) in
+	 * this JVM and {@link SmallCallClient} in a child JVM, warms up, and counts what the server
+	 * allocates per small service call ({@code Calculator.add(1, 2)}), all threads of this JVM
+	 * counted: the provider's, the transport's delivery thread, the handler.
+	 * @param calls the calls measured (three times as many warm up first)
+	 * @return the bytes per call
+	 * @throws Exception if the server or the client cannot be started or a call fails
+	 */
+	public static long measureServer(int calls) throws Exception {
+		try (io.rpcrdma.benchmarks.compare.CompareServer server = new io.rpcrdma.benchmarks.compare.CompareServer("siw",
+				new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
+				SmallCallClient client = new SmallCallClient(server.address())) {
+			client.serviceCalls(3 * calls);
+			return measureBatch(calls, () -> client.serviceCalls(calls));
+		}
 	}
 
 	/**
@@ -71,6 +96,19 @@ public final class AllocationPerCall {
 			call.run();
 		}
 		return (allocatedByAllThreads() - before) / calls;
+	}
+
+	private static long measureBatch(int calls, Batch batch) throws Exception {
+		long before = allocatedByAllThreads();
+		batch.run();
+		return (allocatedByAllThreads() - before) / calls;
+	}
+
+	@FunctionalInterface
+	private interface Batch {
+
+		void run() throws Exception;
+
 	}
 
 	private static long allocatedByAllThreads() {

@@ -102,6 +102,15 @@ public class SmallCallBenchmark {
 			this.inJvm = new CompareServer("siw", new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
 			address = this.inJvm.address();
 		}
+		connectTo(address);
+	}
+
+	/**
+	 * Connects the clients to a server started elsewhere ({@link #close()} then leaves it be).
+	 * @param address where it listens
+	 * @throws Exception if the connection or the first calls fail
+	 */
+	void connectTo(InetSocketAddress address) throws Exception {
 		this.provider = RdmaProviders.open("siw");
 		this.pool = new RegisteredMemoryPool(this.provider.allocateProtectionDomain(),
 				MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2));

@@ -29,4 +29,21 @@ class AllocationPerCallTest {
 		assertThat(figures.transportCall()).as("bytes per call straight through the transport").isLessThan(64);
 	}
 
+	/**
+	 * The server's share of a small service call, all threads of the server's JVM counted (the
+	 * client in a child JVM): about 400 bytes (docs/performance.md, "Responder"), 1,533 before
+	 * its chunk-less fast path and the dispatcher's work.
+	 */
+	@Test
+	void aSmallServiceCallAllocatesUnder512BytesOnTheServer() throws Exception {
+		Assumptions.assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean bean
+				&& bean.isThreadAllocatedMemorySupported() && bean.isThreadAllocatedMemoryEnabled(),
+				"this JVM does not count allocated bytes per thread");
+
+		long server = AllocationPerCall.measureServer(5_000);
+
+		System.out.println("server bytes per call: " + server);
+		assertThat(server).as("bytes the server allocates per small service call").isLessThan(512);
+	}
+
 }

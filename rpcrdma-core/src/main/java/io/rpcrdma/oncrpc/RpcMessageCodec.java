@@ -100,6 +100,24 @@ public final class RpcMessageCodec {
 	}
 
 	/**
+	 * Writes the header of a MSG_ACCEPTED SUCCESS reply with an AUTH_NONE verifier from its
+	 * XID alone: the bytes {@link #encodeReply} writes for {@code RpcReply.success(xid)}, the
+	 * header every successful call gets, without building it.
+	 * @param xid the transaction id of the call answered
+	 * @param encoder where to write it
+	 * @throws XdrOverflowException if the header does not fit; nothing was written
+	 */
+	public static void encodeSuccessHeader(int xid, XdrEncoder encoder) {
+		ensureRoom("ONC RPC reply header", 6 * 4, encoder);
+		encoder.writeInt(xid)
+			.writeInt(RpcMessage.REPLY)
+			.writeInt(ReplyBody.MSG_ACCEPTED)
+			.writeInt(AuthFlavor.AUTH_NONE)
+			.writeInt(0)
+			.writeInt(AcceptStatus.Success.CODE);
+	}
+
+	/**
 	 * Steps over the header of a MSG_ACCEPTED SUCCESS reply with an AUTH_NONE verifier without
 	 * building it, the reply every successful call gets, so the call path reaches the results
 	 * without allocating. Any other reply (an error, another verifier flavour, a short or odd

@@ -20,6 +20,20 @@ public record ChunkOffer(int rdmaVersion, List<Long> writeChunkCapacities, long 
 	/** Nothing offered: every result travels inline. */
 	public static final ChunkOffer NONE = new ChunkOffer(0, List.of(), 0, 0);
 
+	private static final ChunkOffer[] NOTHING_IN = { NONE, new ChunkOffer(1, List.of(), 0, 0),
+			new ChunkOffer(2, List.of(), 0, 0) };
+
+	/**
+	 * The offer of a call that came inline and offered no chunk for its reply, the common
+	 * small call: shared, so such a call allocates no offer.
+	 * @param rdmaVersion the RPC-over-RDMA version the call arrived in
+	 * @return {@code new ChunkOffer(rdmaVersion, List.of(), 0, 0)}, or an equal instance
+	 */
+	public static ChunkOffer nothing(int rdmaVersion) {
+		return (rdmaVersion >= 0 && rdmaVersion < NOTHING_IN.length) ? NOTHING_IN[rdmaVersion]
+				: new ChunkOffer(rdmaVersion, List.of(), 0, 0);
+	}
+
 	/**
 	 * An offer for a call that came without Read chunks.
 	 * @param rdmaVersion the RPC-over-RDMA version the call arrived in

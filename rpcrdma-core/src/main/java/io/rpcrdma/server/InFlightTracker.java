@@ -5,11 +5,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -30,7 +27,11 @@ public final class InFlightTracker {
 
 	private final AtomicLong state = new AtomicLong();
 
-	private final Set<Ticket> running = ConcurrentHashMap.newKeySet();
+	/**
+	 * The running calls' tickets, for the shutdown report: a list threaded through the tickets
+	 * themselves, guarded by itself, so admitting a call allocates nothing but its ticket.
+	 */
+	private final Ticket running = new Ticket();
 
 	private final CompletableFuture<Void> quiescent = new CompletableFuture<>();
 
@@ -56,17 +57,33 @@ public final class InFlightTracker {
 	 * {@code null} if shutdown has begun
 	 */
 	public Ticket tryEnter(Object clientKey, RpcCall call) {
+		if (!isAccepting()) {
+			return null;
+		}
+		Ticket ticket = new Ticket(this, clientKey, call);
+		return enter(ticket) ? ticket : null;
+	}
+
+	/**
+	 * Admits a call whose ticket its caller made (the dispatcher's exchange is its own ticket,
+	 * so admitting a call allocates nothing more).
+	 * @param ticket a ticket of this tracker, not entered before
+	 * @return whether the call was admitted; {@code false} if shutdown has begun
+	 */
+	boolean enter(Ticket ticket) {
 		long current;
 		do {
 			current = this.state.get();
 			if ((current & STOPPED) != 0) {
-				return null;
+				return false;
 			}
 		}
 		while (!this.state.compareAndSet(current, current + 1));
-		Ticket ticket = new Ticket(clientKey, call, this.nanoClock.getAsLong());
-		this.running.add(ticket);
-		return ticket;
+		ticket.startNanos = this.nanoClock.getAsLong();
+		synchronized (this.running) {
+			ticket.linkAfter(this.running);
+		}
+		return true;
 	}
 
 	/**
@@ -107,45 +124,89 @@ public final class InFlightTracker {
 	private List<Straggler> stragglers() {
 		long now = this.nanoClock.getAsLong();
 		List<Straggler> list = new ArrayList<>();
-		for (Ticket ticket : this.running) {
-			list.add(new Straggler(ticket.clientKey, ticket.call, Duration.ofNanos(now - ticket.startNanos)));
+		synchronized (this.running) {
+			for (Ticket ticket = this.running.next; ticket != this.running; ticket = ticket.next) {
+				list.add(new Straggler(ticket.clientKey, ticket.call, Duration.ofNanos(now - ticket.startNanos)));
+			}
 		}
 		list.sort(Comparator.comparing(Straggler::runningFor).reversed());
 		return List.copyOf(list);
 	}
 
 	private void exit(Ticket ticket) {
-		this.running.remove(ticket);
+		synchronized (this.running) {
+			if (!ticket.unlink()) {
+				return;
+			}
+		}
 		long after = this.state.decrementAndGet();
 		if (after == STOPPED) {
 			this.quiescent.complete(null);
 		}
 	}
 
-	/** Proof of admission of one call; exit it exactly once when the call is finished. */
-	public final class Ticket {
+	/**
+	 * Proof of admission of one call; exit it exactly once when the call is finished. Only
+	 * this package makes tickets.
+	 */
+	public static class Ticket {
 
-		private final Object clientKey;
+		private final InFlightTracker tracker;
 
-		private final RpcCall call;
+		final Object clientKey;
 
-		private final long startNanos;
+		final RpcCall call;
 
-		private final AtomicBoolean exited = new AtomicBoolean();
+		/** Set when admitted, before the ticket is published. */
+		private long startNanos;
 
-		private Ticket(Object clientKey, RpcCall call, long startNanos) {
+		/** Neighbours in the running list, guarded by its head; {@code null} once exited. */
+		private Ticket previous;
+
+		private Ticket next;
+
+		/**
+		 * @param tracker the tracker that admits it ({@link InFlightTracker#enter})
+		 * @param clientKey who sent the call
+		 * @param call its header
+		 */
+		Ticket(InFlightTracker tracker, Object clientKey, RpcCall call) {
+			this.tracker = tracker;
 			this.clientKey = clientKey;
 			this.call = call;
-			this.startNanos = startNanos;
+		}
+
+		/** The running list's head: a ring of one. */
+		private Ticket() {
+			this(null, null, null);
+			this.previous = this;
+			this.next = this;
+		}
+
+		private void linkAfter(Ticket head) {
+			this.previous = head;
+			this.next = head.next;
+			head.next.previous = this;
+			head.next = this;
+		}
+
+		/** @return whether the ticket was still running (it no longer is) */
+		private boolean unlink() {
+			if (this.next == null) {
+				return false;
+			}
+			this.previous.next = this.next;
+			this.next.previous = this.previous;
+			this.previous = null;
+			this.next = null;
+			return true;
 		}
 
 		/**
 		 * Marks the call finished; later calls have no effect.
 		 */
 		public void exit() {
-			if (this.exited.compareAndSet(false, true)) {
-				InFlightTracker.this.exit(this);
-			}
+			this.tracker.exit(this);
 		}
 
 	}

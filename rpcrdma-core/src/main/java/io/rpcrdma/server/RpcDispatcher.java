@@ -1,6 +1,8 @@
 package io.rpcrdma.server;
 
 import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
@@ -10,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.rpcrdma.oncrpc.OncRpcException;
@@ -43,6 +45,17 @@ import io.rpcrdma.xdr.XdrOverflowException;
 public final class RpcDispatcher {
 
 	private static final System.Logger logger = System.getLogger(RpcDispatcher.class.getName());
+
+	private static final VarHandle FINISHED;
+
+	static {
+		try {
+			FINISHED = MethodHandles.lookup().findVarHandle(Exchange.class, "finished", int.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
 
 	private final ProgramRegistry registry;
 
@@ -162,18 +175,19 @@ public final class RpcDispatcher {
 		catch (XdrException ex) {
 			return drop(DispatchOutcome.DROPPED_MALFORMED, "Dropping a message from " + clientKey, ex);
 		}
-		InFlightTracker.Ticket ticket = this.inFlight.tryEnter(clientKey, call);
-		if (ticket == null) {
+		// The exchange is the call's in-flight ticket too.
+		Exchange exchange = new Exchange(new ServerCall(call, offer, clientKey), decoder, clientKey, buffers, sink);
+		if (!this.inFlight.enter(exchange)) {
 			return drop(DispatchOutcome.DROPPED_SHUTTING_DOWN, "Dropping a call from " + clientKey, null);
 		}
 		Resolution resolution = this.registry.resolve(call.program(), call.version(), call.procedure());
 		if (resolution instanceof Resolution.Unavailable unavailable) {
 			DispatchOutcome outcome = sendHeader(unavailable.reply(call.xid()), buffers, sink, clientKey);
-			ticket.exit();
+			exchange.exit();
 			return CompletableFuture.completedFuture(outcome);
 		}
 		RegisteredProcedure procedure = (RegisteredProcedure) resolution;
-		Exchange exchange = new Exchange(new ServerCall(call, offer, clientKey), decoder, procedure, clientKey, buffers, sink, ticket);
+		exchange.procedure = procedure;
 		if (procedure.builtInNull()) {
 			exchange.run();
 			return exchange.outcome;
@@ -191,7 +205,7 @@ public final class RpcDispatcher {
 				case WAIT:
 					return exchange.outcome;
 				case DROP:
-					ticket.exit();
+					exchange.exit();
 					return drop(DispatchOutcome.DROPPED_DUPLICATE,
 							"Dropping a retransmission of " + procedure + " xid " + xid(call.xid()) + " from " + clientKey,
 							null);
@@ -320,28 +334,27 @@ public final class RpcDispatcher {
 		return String.format("0x%08x", xid);
 	}
 
-	/** One call from admission to its outcome. */
-	private final class Exchange implements Runnable {
+	/**
+	 * One call from admission to its outcome; also what a handler's stage tells when it
+	 * completes, so an asynchronous handler costs no lambda.
+	 */
+	private final class Exchange extends InFlightTracker.Ticket implements Runnable, BiConsumer<Object, Throwable> {
 
 		final CompletableFuture<DispatchOutcome> outcome = new CompletableFuture<>();
-
-		private final RpcCall call;
 
 		private final ServerCall serverCall;
 
 		private final XdrDecoder arguments;
 
-		private final RegisteredProcedure procedure;
-
-		private final Object clientKey;
+		/** Set once resolved, before the exchange runs or meets the cache. */
+		RegisteredProcedure procedure;
 
 		private final ReplyBufferSupplier buffers;
 
 		private final ReplySink sink;
 
-		private final InFlightTracker.Ticket ticket;
-
-		private final AtomicBoolean finished = new AtomicBoolean();
+		/** Set once the reply is settled: 0 or 1, through {@link #FINISHED}. */
+		private volatile int finished;
 
 		DuplicateRequestCache.Entry cacheEntry;
 
@@ -353,16 +366,13 @@ public final class RpcDispatcher {
 
 		private int limit;
 
-		Exchange(ServerCall call, XdrDecoder arguments, RegisteredProcedure procedure, Object clientKey,
-				ReplyBufferSupplier buffers, ReplySink sink, InFlightTracker.Ticket ticket) {
-			this.call = call.header();
+		/** The call header and the client key are the ticket's ({@code call}, {@code clientKey}). */
+		Exchange(ServerCall call, XdrDecoder arguments, Object clientKey, ReplyBufferSupplier buffers, ReplySink sink) {
+			super(RpcDispatcher.this.inFlight, clientKey, call.header());
 			this.serverCall = call;
 			this.arguments = arguments;
-			this.procedure = procedure;
-			this.clientKey = clientKey;
 			this.buffers = buffers;
 			this.sink = sink;
-			this.ticket = ticket;
 		}
 
 		@Override
@@ -371,7 +381,7 @@ public final class RpcDispatcher {
 				this.buffer = this.buffers.acquire(this.call.xid());
 			}
 			catch (Throwable ex) {
-				this.finished.set(true);
+				this.finished = 1;
 				logger.log(Level.WARNING, "No reply buffer for " + describe() + "; the call is dropped unexecuted", ex);
 				end(DispatchOutcome.FAILED, null);
 				return;
@@ -382,24 +392,30 @@ public final class RpcDispatcher {
 			this.results = new XdrEncoder(this.buffer);
 			CompletionStage<Void> stage;
 			try {
-				RpcMessageCodec.encodeReply(RpcReply.success(this.call.xid()), this.results);
+				RpcMessageCodec.encodeSuccessHeader(this.call.xid(), this.results);
 				stage = this.procedure.handler().handle(this.serverCall, this.arguments, this.results);
 			}
 			catch (Throwable ex) {
 				finish(ex);
 				return;
 			}
-			if (stage == null) {
+			if (stage == null || stage == ProcedureHandler.DONE) {
 				finish(null);
 			}
 			else {
-				stage.whenComplete((ignored, failure) -> finish(failure));
+				stage.whenComplete(this);
 			}
+		}
+
+		/** The handler's stage completed. */
+		@Override
+		public void accept(Object ignored, Throwable failure) {
+			finish(failure);
 		}
 
 		/** Encodes the reply (results or an error header), caches it, sends it: once. */
 		private void finish(Throwable failure) {
-			if (!this.finished.compareAndSet(false, true)) {
+			if (!FINISHED.compareAndSet(this, 0, 1)) {
 				return;
 			}
 			ByteBuffer sent = null;
@@ -444,7 +460,7 @@ public final class RpcDispatcher {
 
 		/** The executor refused the call: answer SYSTEM_ERR without running it. */
 		void rejectOverloaded() {
-			this.finished.set(true);
+			this.finished = 1;
 			RpcDispatcher.this.overloaded.increment();
 			logger.log(Level.DEBUG, () -> "Executor saturated (" + RpcDispatcher.this.executor.description()
 					+ "); answering SYSTEM_ERR to " + describe());
@@ -466,12 +482,12 @@ public final class RpcDispatcher {
 			if (cached == null) {
 				RpcDispatcher.this.dropped.increment();
 				this.outcome.complete(DispatchOutcome.DROPPED_DUPLICATE);
-				this.ticket.exit();
+				exit();
 				return;
 			}
 			boolean sent = encodeAndSend(null, cached, this.buffers, this.sink, this.clientKey);
 			this.outcome.complete(sent ? DispatchOutcome.REPLIED_FROM_CACHE : DispatchOutcome.FAILED);
-			this.ticket.exit();
+			exit();
 		}
 
 		/**
@@ -485,7 +501,7 @@ public final class RpcDispatcher {
 				this.cacheEntry = null;
 			}
 			this.outcome.complete(result);
-			this.ticket.exit();
+			exit();
 		}
 
 		private RpcReply errorReply(Throwable failure) {

@@ -8,18 +8,14 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.transport.CreditBudget;
-import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.transport.InboundCall;
-import io.rpcrdma.transport.OutboundReply;
 import io.rpcrdma.transport.ReplySender;
 import io.rpcrdma.transport.RpcRdmaServer;
 import io.rpcrdma.transport.RpcRdmaServerConnection;
@@ -40,7 +36,9 @@ import io.rpcrdma.verbs.RdmaProvider;
  * DDP-eligible items the handler marked in the requester's Write chunks, or in the Reply
  * chunk); calls the dispatcher drops give the requester's credit back
  * through {@link ReplySender#drop()}. The call's message (owned by the RPC layer once the
- * transport hands it over) is kept referenced until the dispatch outcome completes.
+ * transport hands it over) is kept referenced until the dispatch outcome completes; then the
+ * server {@link ReplySender#release() releases} the call, so the transport may reuse its
+ * context and message buffer for a later call.
  *
  * <p>{@link #shutdown(Duration)} stops accepting connections, lets running calls finish for
  * the grace period (new calls are dropped), then closes every connection; the clients' pending
@@ -77,7 +75,7 @@ public final class RpcServer implements AutoCloseable {
 	private final AtomicReference<CompletableFuture<InFlightTracker.ShutdownReport>> shutdown = new AtomicReference<>();
 
 	/** Replies handed to the transport and not yet sent, so a shutdown lets them go out first. */
-	private final Set<CompletableFuture<Void>> sending = ConcurrentHashMap.newKeySet();
+	private final UnsentReplies unsent = new UnsentReplies();
 
 	private RpcServer(Config config, ProgramRegistry registry) {
 		this.config = config;
@@ -130,66 +128,29 @@ public final class RpcServer implements AutoCloseable {
 		ByteBuffer message = call.message();
 		int capacity = replyCapacity(this.config.transport().inlineThreshold(call.version()), call,
 				this.config.pool().largestBufferSize(BufferRole.LOCAL_BULK));
-		ChunkOffer offer = new ChunkOffer(call.version(), call.writeChunkCapacities(), call.replyChunkCapacity(),
-				call.readChunks());
+		// A call that offered no chunk, the common small call, shares its offer.
+		ChunkOffer offer = (call.writeChunkCapacities().isEmpty() && call.replyChunkCapacity() == 0
+				&& call.readChunks() == 0) ? ChunkOffer.nothing(call.version())
+						: new ChunkOffer(call.version(), call.writeChunkCapacities(), call.replyChunkCapacity(),
+								call.readChunks());
+		TransportCall exchange = new TransportCall(sender, message, capacity, this.replyBuffers, this.unsent);
 		CompletableFuture<DispatchOutcome> outcome;
 		try {
-			outcome = this.dispatcher.dispatch(message, call.padding(), key, offer, new ReplyBufferSupplier() {
-
-						@Override
-						public ByteBuffer acquire(int xid) {
-							return RpcServer.this.replyBuffers.acquire(capacity);
-						}
-
-						@Override
-						public void release(ByteBuffer buffer) {
-							RpcServer.this.replyBuffers.release(buffer);
-						}
-
-					}, new ReplySink() {
-
-						@Override
-						public void send(int xid, ByteBuffer reply) {
-							try {
-								RpcServer.this.send(sender, xid, OutboundReply.inline(reply));
-							}
-							finally {
-								// The transport copied the reply out before returning.
-								RpcServer.this.replyBuffers.release(reply);
-							}
-						}
-
-						@Override
-						public void send(int xid, ByteBuffer reply, List<DdpRange> ddpItems) {
-							try {
-								RpcServer.this.send(sender, xid, new OutboundReply(reply, ddpItems));
-							}
-							finally {
-								RpcServer.this.replyBuffers.release(reply);
-							}
-						}
-
-						@Override
-						public boolean replyTooLarge(int xid, int bufferSize) {
-							sender.replyTooLarge(bufferSize + 1L);
-							return true;
-						}
-
-					});
+			outcome = this.dispatcher.dispatch(message, call.padding(), key, offer, exchange, exchange);
 		}
 		catch (RuntimeException ex) {
 			logger.log(Level.WARNING, "Dispatching a call from " + key + " failed", ex);
 			sender.drop();
+			sender.release();
 			return;
 		}
-		outcome.whenComplete((result, error) -> {
-			// Keeps the message reachable until the dispatcher is done reading it.
-			Objects.requireNonNull(message);
-			if (error != null || result != DispatchOutcome.REPLIED && result != DispatchOutcome.REPLIED_FROM_CACHE
-					&& result != DispatchOutcome.REJECTED_OVERLOADED) {
-				sender.drop();
-			}
-		});
+		if (outcome.isDone() && !outcome.isCompletedExceptionally()) {
+			// Finished already (a handler on the calling thread): no dependent stage.
+			exchange.accept(outcome.join(), null);
+		}
+		else {
+			outcome.whenComplete(exchange);
+		}
 	}
 
 	/**
@@ -206,22 +167,13 @@ public final class RpcServer implements AutoCloseable {
 	 */
 	static int replyCapacity(int inlineThreshold, InboundCall call, int largestChunk) {
 		long total = Math.max(inlineThreshold, Math.min(call.replyChunkCapacity(), largestChunk));
-		for (long capacity : call.writeChunkCapacities()) {
+		List<Long> writeChunks = call.writeChunkCapacities();
+		for (int i = 0; i < writeChunks.size(); i++) {
+			long capacity = writeChunks.get(i);
 			// The item's XDR padding stays in the reply buffer too.
 			total += Math.min(capacity, largestChunk) + 4;
 		}
 		return (int) Math.min(total, Math.max(inlineThreshold, MAX_REPLY_BUFFER));
-	}
-
-	private void send(ReplySender sender, int xid, OutboundReply reply) {
-		CompletableFuture<Void> sent = sender.reply(reply);
-		this.sending.add(sent);
-		sent.whenComplete((ignored, error) -> {
-			this.sending.remove(sent);
-			if (error != null) {
-				logger.log(Level.DEBUG, () -> "Reply to xid " + Integer.toHexString(xid) + " failed: " + error);
-			}
-		});
 	}
 
 	/** @return where clients connect (the bound port when the configuration asked for port 0) */
@@ -274,7 +226,7 @@ public final class RpcServer implements AutoCloseable {
 			// Every reply of a finished call was handed to the transport before the call left
 			// the in-flight count; let those go out before the connections close.
 			Duration limit = this.config.transport().doneTimeout().plusSeconds(1);
-			return CompletableFuture.allOf(this.sending.toArray(CompletableFuture[]::new))
+			return this.unsent.drained()
 				.handle((ignored, error) -> report)
 				.completeOnTimeout(report, limit.toMillis(), TimeUnit.MILLISECONDS);
 		}).whenComplete((report, error) -> {

@@ -85,19 +85,10 @@ public final class ServiceInvoker {
 	 */
 	@SuppressWarnings("unchecked")
 	public CompletableFuture<Object> invoke(ProcedureDescriptor procedure, Object[] arguments) {
-		int index = this.service.procedures().indexOf(procedure);
-		if (index < 0) {
-			throw new IllegalArgumentException(procedure.name() + " (procedure " + Integer.toUnsignedString(procedure.number())
-					+ ") is not a procedure of " + this.service);
-		}
-		int given = (arguments != null) ? arguments.length : 0;
-		if (given != procedure.parameters().size()) {
-			throw new IllegalArgumentException(procedure.name() + " takes " + procedure.parameters().size() + " arguments but " + given
-					+ " were given");
-		}
+		MethodHandle handle = handle(procedure, arguments);
 		Object result;
 		try {
-			result = this.handles[index].invoke((arguments != null) ? arguments : new Object[0]);
+			result = handle.invoke((arguments != null) ? arguments : new Object[0]);
 		}
 		catch (Throwable ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -109,6 +100,40 @@ public final class ServiceInvoker {
 			return CompletableFuture.failedFuture(new NullPointerException(procedure.method() + " returned null instead of a CompletableFuture"));
 		}
 		return (CompletableFuture<Object>) result;
+	}
+
+	/**
+	 * The method handle {@link #invoke} calls, taking the arguments as one {@code Object[]}:
+	 * for the server's synchronous call path, which calls a method returning its result itself
+	 * without a future around the result.
+	 * @param procedure a procedure of {@link #service()}
+	 * @param arguments the arguments it will be called with, checked here
+	 * @return the handle
+	 * @throws IllegalArgumentException as {@link #invoke} does
+	 */
+	MethodHandle handle(ProcedureDescriptor procedure, Object[] arguments) {
+		int index = indexOf(procedure);
+		if (index < 0) {
+			throw new IllegalArgumentException(procedure.name() + " (procedure " + Integer.toUnsignedString(procedure.number())
+					+ ") is not a procedure of " + this.service);
+		}
+		int given = (arguments != null) ? arguments.length : 0;
+		if (given != procedure.parameters().size()) {
+			throw new IllegalArgumentException(procedure.name() + " takes " + procedure.parameters().size() + " arguments but " + given
+					+ " were given");
+		}
+		return this.handles[index];
+	}
+
+	/** By identity first, the usual case, which spares comparing descriptors field by field. */
+	private int indexOf(ProcedureDescriptor procedure) {
+		List<ProcedureDescriptor> procedures = this.service.procedures();
+		for (int i = 0; i < procedures.size(); i++) {
+			if (procedures.get(i) == procedure) {
+				return i;
+			}
+		}
+		return procedures.indexOf(procedure);
 	}
 
 }

@@ -52,6 +52,20 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 			observation.stop(CallOutcome.ERROR, arrival(call), ex);
 			throw ex;
 		}
+		if (!this.procedure.returnsFuture()) {
+			// A method returning its result itself: called without a future around the result.
+			java.lang.invoke.MethodHandle method = this.invoker.handle(this.procedure, values);
+			Object value;
+			try {
+				value = method.invoke(values);
+			}
+			catch (Throwable ex) {
+				complete(call, null, ex, results, observation);
+				return DONE;
+			}
+			complete(call, value, null, results, observation);
+			return DONE;
+		}
 		CompletableFuture<Object> result = this.invoker.invoke(this.procedure, values);
 		if (result.isDone()) {
 			complete(call, result, results, observation);
@@ -98,9 +112,22 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 
 	private void complete(ServerCall call, CompletableFuture<Object> result, XdrEncoder results,
 			ServiceCallObserver.Observation observation) {
-		Throwable failure;
+		Object value = null;
+		Throwable failure = null;
 		try {
-			Object value = result.join();
+			value = result.join();
+		}
+		catch (CompletionException | java.util.concurrent.CancellationException ex) {
+			failure = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
+		}
+		complete(call, value, failure, results, observation);
+	}
+
+	/** Encodes the result, or the fault for what the method threw. */
+	private void complete(ServerCall call, Object value, Throwable thrownByMethod, XdrEncoder results,
+			ServiceCallObserver.Observation observation) {
+		Throwable failure = thrownByMethod;
+		if (failure == null) {
 			int start = results.position();
 			try {
 				ProcedureResults.encodeResult(this.procedure, value, results);
@@ -118,9 +145,6 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 				results.buffer().position(start);
 				failure = ex;
 			}
-		}
-		catch (CompletionException | java.util.concurrent.CancellationException ex) {
-			failure = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
 		}
 		if (failure instanceof Error error) {
 			observation.stop(CallOutcome.ERROR, arrival(call), error);

@@ -16,7 +16,10 @@ import io.rpcrdma.xdr.XdrDecoder;
  * placed in one registered buffer when it fits (the chunks RDMA-Read straight to their
  * positions, so opaque views of it are registered memory, no copy): the message is then
  * valid only until the call's {@link ReplySender#reply} or {@link ReplySender#drop()}, after
- * which the buffer goes back to the pool. Other calls are in heap memory the receiver owns.
+ * which the buffer goes back to the pool. A call that came without chunks is in a heap buffer
+ * the transport reuses for a later call once the RPC layer has answered it and called
+ * {@link ReplySender#release()} (never before; an RPC layer that does not release keeps it).
+ * Other calls are in heap memory the receiver owns.
  * @param writeChunkCapacities the capacity of each Write chunk the requester offered, for
  * DDP-eligible results, in order
  * @param replyChunkCapacity the capacity of the requester's Reply chunk, 0 if none

@@ -22,7 +22,8 @@ public record OutboundReply(ByteBuffer message, List<DdpRange> ddpItems) {
 		Objects.requireNonNull(message, "message");
 		ddpItems = List.copyOf(ddpItems);
 		int end = 0;
-		for (DdpRange item : ddpItems) {
+		for (int i = 0; i < ddpItems.size(); i++) {
+			DdpRange item = ddpItems.get(i);
 			if (item.offset() < end || item.offset() < 8 || item.paddedEnd() > message.remaining()) {
 				throw new IllegalArgumentException("DDP-eligible item " + item + " overlaps another, precedes the RPC"
 						+ " header or exceeds the " + message.remaining() + "-byte reply");

@@ -1,5 +1,6 @@
 package io.rpcrdma.transport;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -15,6 +16,36 @@ public interface ReplySender {
 	 * the requester sent RDMA_DONE or the wait timed out)
 	 */
 	CompletableFuture<Void> reply(OutboundReply reply);
+
+	/**
+	 * {@link #reply(OutboundReply)} telling a listener instead of completing a future: a
+	 * small inline reply is then conveyed without allocating.
+	 * @param reply the encoded reply
+	 * @param listener told once, with the call's XID, when the reply was sent or could not be
+	 */
+	default void reply(OutboundReply reply, ReplyListener listener) {
+		int xid = reply.message().getInt(reply.message().position());
+		reply(reply).whenComplete((ignored, failure) -> listener.replied(xid, failure));
+	}
+
+	/**
+	 * {@link #reply(OutboundReply, ReplyListener)} of a reply with nothing DDP-eligible,
+	 * without describing it: the common small reply, conveyed without allocating.
+	 * @param message the encoded reply between position and limit; copied before this returns
+	 * @param listener told once, with the call's XID, when the reply was sent or could not be
+	 */
+	default void replyInline(ByteBuffer message, ReplyListener listener) {
+		reply(OutboundReply.inline(message), listener);
+	}
+
+	/**
+	 * The RPC layer is done with the call: after it has replied or dropped it, it will use
+	 * neither this sender nor the call's message again, so the transport may reuse both for a
+	 * later call. An RPC layer that never calls this loses nothing but that reuse. Call once,
+	 * and only after {@link #reply}, {@link #replyTooLarge} or {@link #drop()}.
+	 */
+	default void release() {
+	}
 
 	/**
 	 * The reply cannot be conveyed: it is larger than the requester receives inline and than

@@ -556,6 +556,22 @@ abstract class RpcRdmaEndpoint {
 	 * @param payload the RPC message between position and limit, read without moving them
 	 */
 	void sendChunkless(int xid, int version, int credits, ByteBuffer payload) {
+		sendChunkless(xid, version, credits, payload, null);
+	}
+
+	/**
+	 * {@link #sendChunkless(int, int, int, ByteBuffer)}, telling {@code owner} when the Send
+	 * completes (successfully, failed or flushed): the owner is the tracked operation itself,
+	 * so nothing is allocated for it, and it releases the SEND buffer it was handed.
+	 * @param xid rdma_xid
+	 * @param version rdma_vers, 1 or 2
+	 * @param credits rdma_credit
+	 * @param payload the RPC message between position and limit, read without moving them
+	 * @param owner told once, or {@code null} to release the buffer silently
+	 * @throws TransportException if no SEND buffer is free or the Send cannot be posted (the
+	 * owner was then already told if it had been handed the buffer)
+	 */
+	void sendChunkless(int xid, int version, int credits, ByteBuffer payload, SendOwner owner) {
 		int payloadLength = payload.remaining();
 		int length = CHUNKLESS_HEADER_LENGTH + payloadLength;
 		RegisteredBuffer buffer = lease(BufferRole.SEND, length);
@@ -572,11 +588,28 @@ abstract class RpcRdmaEndpoint {
 			this.counters.inlineMessages.increment();
 		}
 		this.counters.bytesSent.add(length);
-		post(trackChunklessSend(buffer, length));
+		if (owner != null) {
+			owner.sending(buffer);
+		}
+		post(trackChunklessSend(buffer, length, (owner != null) ? owner : buffer));
+	}
+
+	/**
+	 * Who is told when a chunk-less Send completes: handed the SEND buffer before the Send is
+	 * posted, it releases it in {@link #accept(WorkCompletion)}, which runs exactly once, on the
+	 * completion thread or, if posting failed, on the posting thread.
+	 */
+	interface SendOwner extends Consumer<WorkCompletion> {
+
+		/**
+		 * @param buffer the SEND buffer, leased until the Send completes
+		 */
+		void sending(RegisteredBuffer buffer);
+
 	}
 
 	/** The Send of {@code length} bytes from {@code buffer}, reused if it sent as many last time. */
-	private SendWorkRequest trackChunklessSend(RegisteredBuffer buffer, int length) {
+	private SendWorkRequest trackChunklessSend(RegisteredBuffer buffer, int length, Object operation) {
 		synchronized (this.operations) {
 			SendWorkRequest request = this.chunklessSends.get(buffer.address());
 			if (request == null || request.sgList().get(0).length() != length
@@ -589,7 +622,7 @@ abstract class RpcRdmaEndpoint {
 				this.chunklessSends.remove(buffer.address());
 				this.chunklessSends.putIfAbsent(buffer.address(), request);
 			}
-			this.operations.putIfAbsent(request.wrId(), buffer);
+			this.operations.putIfAbsent(request.wrId(), operation);
 			return request;
 		}
 	}

@@ -69,6 +69,18 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	/** The version of the requester's latest call, 0 before its first (replies use it too). */
 	private volatile int version;
 
+	/**
+	 * Finished contexts of chunk-less calls, for reuse, guarded by itself: a context comes back
+	 * only once its reply's Send completed and the RPC layer released it
+	 * ({@link ReplySender#release()}).
+	 */
+	private final CallContext[] freeContexts;
+
+	private int freeCount;
+
+	/** A call taken by {@link #acceptChunkless}, delivered by {@link #deliverChunkless} next. */
+	private CallContext accepted;
+
 	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
 			CreditBudget budget, Executor executor, InboundCallHandler handler, InetSocketAddress remote) {
 		super(provider, pool, config);
@@ -76,6 +88,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		this.executor = executor;
 		this.budget = budget;
 		this.remote = remote;
+		this.freeContexts = new CallContext[Math.min(256, Math.max(4, 2 * config.creditsGranted()))];
 	}
 
 	/** @return the requester's address */
@@ -196,6 +209,62 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		catch (TransportException ex) {
 			answerWithError(header.version(), header.xid());
+		}
+	}
+
+	/**
+	 * A chunk-less RDMA_MSG / RDMA2_MSG call (RFC 8166 §3.5.1 Short Message), read in place:
+	 * the same grant and credit checks as {@link #onValid}, then the RPC message is copied into
+	 * a recycled context whose buffer the RPC layer reads. A call beyond the grant or a CCP
+	 * call takes the general path, which answers them.
+	 */
+	@Override
+	boolean acceptChunkless(ByteBuffer received, int length) {
+		int xid = received.getInt(0);
+		int vers = received.getInt(4);
+		int granted = grantFor(received.getInt(8));
+		if (this.outstanding.incrementAndGet() > granted) {
+			// Beyond the grant (RFC 8166 §3.3.1): onValid counts it and answers as configured.
+			this.outstanding.decrementAndGet();
+			return false;
+		}
+		CallContext context = takeContext();
+		context.reuse(xid, vers, received, CHUNKLESS_HEADER_LENGTH, length - CHUNKLESS_HEADER_LENGTH);
+		if (this.config.inBandCcp() != CcpMode.DISABLED && CcpExchange.isCcpCall(context.inline)) {
+			this.outstanding.decrementAndGet();
+			giveBack(context);
+			return false;
+		}
+		if (this.version != vers) {
+			this.version = vers;
+		}
+		this.accepted = context;
+		return true;
+	}
+
+	@Override
+	void deliverChunkless() {
+		CallContext context = this.accepted;
+		this.accepted = null;
+		dispatch(context, context.inline);
+	}
+
+	private CallContext takeContext() {
+		synchronized (this.freeContexts) {
+			if (this.freeCount > 0) {
+				CallContext context = this.freeContexts[--this.freeCount];
+				this.freeContexts[this.freeCount] = null;
+				return context;
+			}
+		}
+		return new CallContext(this.config.receiveBufferSize());
+	}
+
+	private void giveBack(CallContext context) {
+		synchronized (this.freeContexts) {
+			if (this.freeCount < this.freeContexts.length) {
+				this.freeContexts[this.freeCount++] = context;
+			}
 		}
 	}
 
@@ -354,27 +423,20 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	}
 
 	private void dispatch(CallContext context, ByteBuffer message) {
-		List<Long> capacities = new ArrayList<>(context.lists.writeList().size());
-		for (WriteChunk chunk : context.lists.writeList()) {
-			capacities.add(chunk.totalLength());
+		List<WriteChunk> offered = context.lists.writeList();
+		List<Long> capacities = offered.isEmpty() ? List.of() : new ArrayList<>(offered.size());
+		for (int i = 0; i < offered.size(); i++) {
+			capacities.add(offered.get(i).totalLength());
 		}
 		WriteChunk reply = context.lists.replyChunk();
-		InboundCall call = new InboundCall(context.xid, context.version, message, capacities,
+		context.call = new InboundCall(context.xid, context.version, message, capacities,
 				(reply != null) ? reply.totalLength() : 0, context.padding, context.lists.readList().size());
 		try {
-			this.executor.execute(() -> {
-				try {
-					this.handler.onCall(call, context);
-				}
-				catch (RuntimeException ex) {
-					// A failing RPC layer must not keep the requester's credit forever; the
-					// requester's RPC layer times the call out.
-					context.drop();
-				}
-			});
+			// The context is the task: no lambda per call.
+			this.executor.execute(context);
 		}
 		catch (RuntimeException ex) {
-			context.drop();
+			context.fail();
 		}
 	}
 
@@ -578,27 +640,109 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 	}
 
-	/** One received call until its reply is sent. */
-	private final class CallContext implements ReplySender {
+	/**
+	 * One received call until its reply is sent. A call with chunks gets a context of its own;
+	 * a chunk-less one (see {@link #acceptChunkless}) a recycled context holding a copy of the
+	 * RPC message, which goes back to the free list only when both holds are gone: the
+	 * transport's (its reply's Send completed, or it was dropped or refused without a Send)
+	 * and the RPC layer's ({@link #release()}). A context that took any other way (a reply
+	 * with chunks, a failing executor or RPC layer) is never reused, so nothing that may still
+	 * refer to it can reach a later call.
+	 */
+	private final class CallContext implements ReplySender, Runnable, SendOwner {
 
-		final int xid;
+		int xid;
 
-		final int version;
+		int version;
 
-		final ChunkLists lists;
+		ChunkLists lists;
+
+		OpaquePadding padding;
+
+		InboundCall call;
 
 		private final AtomicBoolean answered = new AtomicBoolean();
 
 		/** The registered buffer the call was placed in, released once the call is answered. */
 		volatile RegisteredBuffer placed;
 
-		final OpaquePadding padding;
+		// ---- chunk-less calls only
+
+		/** Whether this context is recycled; cleared for good when a use goes the general way. */
+		private final boolean pooled;
+
+		private volatile boolean reusable;
+
+		/** The copy of the RPC message: {@link #bytes} between 0 and the call's length. */
+		private byte[] bytes;
+
+		ByteBuffer inline;
+
+		private final AtomicInteger holds = new AtomicInteger();
+
+		private final AtomicBoolean released = new AtomicBoolean();
+
+		/** Guarded by the endpoint's operation table: set before the Send is posted. */
+		private RegisteredBuffer sendBuffer;
+
+		private boolean sendCompleted;
+
+		private ReplyListener listener;
+
+		private CompletableFuture<Void> sent;
 
 		CallContext(ChunkedHeader header, OpaquePadding padding) {
 			this.padding = padding;
 			this.xid = header.xid();
 			this.version = header.version();
 			this.lists = header.chunkLists();
+			this.pooled = false;
+		}
+
+		CallContext(int capacity) {
+			this.pooled = true;
+			this.bytes = new byte[Math.min(capacity, 256)];
+			this.inline = ByteBuffer.wrap(this.bytes);
+		}
+
+		/** Takes the next chunk-less call, copying its RPC message out of the receive buffer. */
+		void reuse(int xid, int version, ByteBuffer received, int offset, int length) {
+			if (this.bytes.length < length) {
+				// At most the receive buffer's size: larger messages cannot arrive.
+				this.bytes = new byte[length];
+				this.inline = ByteBuffer.wrap(this.bytes);
+			}
+			received.get(offset, this.bytes, 0, length);
+			this.inline.limit(length).position(0);
+			this.xid = xid;
+			this.version = version;
+			this.lists = ChunkLists.EMPTY;
+			this.padding = null;
+			this.call = null;
+			this.answered.set(false);
+			this.released.set(false);
+			this.reusable = true;
+			this.listener = null;
+			this.sent = null;
+			this.holds.set(2);
+		}
+
+		@Override
+		public void run() {
+			try {
+				RpcRdmaServerConnection.this.handler.onCall(this.call, this);
+			}
+			catch (RuntimeException ex) {
+				// A failing RPC layer must not keep the requester's credit forever; the
+				// requester's RPC layer times the call out.
+				fail();
+			}
+		}
+
+		/** The call could not be handed to the RPC layer, or the RPC layer threw. */
+		void fail() {
+			this.reusable = false;
+			drop();
 		}
 
 		int firstAdvertisedStag() {
@@ -617,15 +761,136 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		@Override
 		public CompletableFuture<Void> reply(OutboundReply reply) {
 			if (!this.answered.compareAndSet(false, true)) {
-				return CompletableFuture.failedFuture(new IllegalStateException(
-						"XID 0x" + Integer.toHexString(this.xid) + " was already answered"));
+				return CompletableFuture.failedFuture(alreadyAnswered());
 			}
+			if (conveysChunkless(reply)) {
+				CompletableFuture<Void> done = new CompletableFuture<>();
+				this.sent = done;
+				sendChunklessReply(reply.message());
+				return done;
+			}
+			return replyGenerally(reply);
+		}
+
+		@Override
+		public void reply(OutboundReply reply, ReplyListener whenSent) {
+			if (!this.answered.compareAndSet(false, true)) {
+				whenSent.replied(this.xid, alreadyAnswered());
+				return;
+			}
+			if (conveysChunkless(reply)) {
+				this.listener = whenSent;
+				sendChunklessReply(reply.message());
+				return;
+			}
+			int answeredXid = this.xid;
+			replyGenerally(reply).whenComplete((ignored, failure) -> whenSent.replied(answeredXid, failure));
+		}
+
+		@Override
+		public void replyInline(ByteBuffer message, ReplyListener whenSent) {
+			if (fitsChunkless(message)) {
+				if (!this.answered.compareAndSet(false, true)) {
+					whenSent.replied(this.xid, alreadyAnswered());
+					return;
+				}
+				this.listener = whenSent;
+				sendChunklessReply(message);
+				return;
+			}
+			reply(OutboundReply.inline(message), whenSent);
+		}
+
+		private IllegalStateException alreadyAnswered() {
+			return new IllegalStateException("XID 0x" + Integer.toHexString(this.xid) + " was already answered");
+		}
+
+		/**
+		 * Whether the reply goes as a chunk-less RDMA_MSG: the call offered no chunk, nothing in
+		 * the reply is DDP-eligible, and it fits the requester's inline threshold (RFC 8166
+		 * §3.5.1); then the header is written in place and the Send reused.
+		 */
+		private boolean conveysChunkless(OutboundReply reply) {
+			return reply.ddpItems().isEmpty() && fitsChunkless(reply.message());
+		}
+
+		private boolean fitsChunkless(ByteBuffer message) {
+			return this.pooled && this.reusable
+					&& CHUNKLESS_HEADER_LENGTH + message.remaining() <= sendThreshold(this.version);
+		}
+
+		private CompletableFuture<Void> replyGenerally(OutboundReply reply) {
+			// The general path keeps references to this context beyond the reply (the RDMA_DONE
+			// timer): never reuse it.
+			this.reusable = false;
 			try {
 				return sendReply(this, reply);
 			}
 			finally {
 				// The reply was copied out; the RPC layer is done with the call's message.
 				releaseMessage();
+			}
+		}
+
+		private void sendChunklessReply(ByteBuffer message) {
+			if (!isUsable()) {
+				RpcRdmaServerConnection.this.outstanding.decrementAndGet();
+				TransportException cause = failure();
+				settle((cause != null) ? cause : new TransportClosedException("The connection is closed"));
+				return;
+			}
+			this.sendCompleted = false;
+			// The credit is free again before the requester can see the reply (RFC 5666 §3.3).
+			RpcRdmaServerConnection.this.outstanding.decrementAndGet();
+			try {
+				sendChunkless(this.xid, this.version, RpcRdmaServerConnection.this.grant, message, this);
+			}
+			catch (TransportException ex) {
+				// Not sent: the requester learns it with RDMA_ERROR, as on the general path.
+				RpcRdmaServerConnection.this.outstanding.incrementAndGet();
+				answerWithError(this.version, this.xid);
+				if (!this.sendCompleted) {
+					// No SEND buffer was leased, so no completion will tell.
+					settle(ex);
+				}
+			}
+		}
+
+		@Override
+		public void sending(RegisteredBuffer buffer) {
+			this.sendBuffer = buffer;
+		}
+
+		/** The reply's Send completed, failed or was flushed: on the completion thread. */
+		@Override
+		public void accept(io.rpcrdma.verbs.WorkCompletion wc) {
+			RegisteredBuffer buffer = this.sendBuffer;
+			this.sendBuffer = null;
+			this.sendCompleted = true;
+			if (buffer != null) {
+				buffer.release();
+			}
+			settle(wc.isSuccess() ? null : new TransportClosedException("The reply could not be sent: " + wc.status()));
+		}
+
+		/** Tells whoever waits for the reply and drops the transport's hold. */
+		private void settle(Throwable failure) {
+			ReplyListener whenSent = this.listener;
+			CompletableFuture<Void> done = this.sent;
+			this.listener = null;
+			this.sent = null;
+			int answeredXid = this.xid;
+			releaseHold();
+			if (whenSent != null) {
+				whenSent.replied(answeredXid, failure);
+			}
+			else if (done != null) {
+				if (failure == null) {
+					done.complete(null);
+				}
+				else {
+					done.completeExceptionally(failure);
+				}
 			}
 		}
 
@@ -640,12 +905,12 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		@Override
 		public CompletableFuture<Void> replyTooLarge(long size) {
 			if (!this.answered.compareAndSet(false, true)) {
-				return CompletableFuture.failedFuture(new IllegalStateException(
-						"XID 0x" + Integer.toHexString(this.xid) + " was already answered"));
+				return CompletableFuture.failedFuture(alreadyAnswered());
 			}
 			// RFC 8166 §4.5.3: a reply the requester's resources cannot hold is refused with
 			// RDMA_ERROR at once rather than dropped.
 			answerWithError(this.version, this.xid);
+			releaseHold();
 			return isUsable() ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(failure());
 		}
 
@@ -659,6 +924,20 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			if (this.answered.compareAndSet(false, true)) {
 				releaseMessage();
 				RpcRdmaServerConnection.this.outstanding.decrementAndGet();
+				releaseHold();
+			}
+		}
+
+		@Override
+		public void release() {
+			if (this.released.compareAndSet(false, true)) {
+				releaseHold();
+			}
+		}
+
+		private void releaseHold() {
+			if (this.pooled && this.holds.decrementAndGet() == 0 && this.reusable) {
+				giveBack(this);
 			}
 		}
 

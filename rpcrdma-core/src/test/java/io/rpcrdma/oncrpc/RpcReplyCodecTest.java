@@ -36,6 +36,28 @@ class RpcReplyCodecTest {
 		assertThat(reply.isSuccess()).isTrue();
 	}
 
+	@org.junit.jupiter.api.Test
+	void theSuccessHeaderWrittenFromItsXidIsTheEncodedSuccessReply() {
+		java.nio.ByteBuffer expected = java.nio.ByteBuffer.allocate(64);
+		RpcMessageCodec.encodeReply(RpcReply.success(0x7b3c4d5e), new io.rpcrdma.xdr.XdrEncoder(expected));
+		java.nio.ByteBuffer written = java.nio.ByteBuffer.allocate(64);
+		RpcMessageCodec.encodeSuccessHeader(0x7b3c4d5e, new io.rpcrdma.xdr.XdrEncoder(written));
+
+		assertThat(written.flip()).isEqualTo(expected.flip());
+		assertThat(written.remaining()).isEqualTo(24);
+	}
+
+	@org.junit.jupiter.api.Test
+	void aSuccessHeaderThatDoesNotFitWritesNothing() {
+		java.nio.ByteBuffer small = java.nio.ByteBuffer.allocate(20);
+		io.rpcrdma.xdr.XdrEncoder encoder = new io.rpcrdma.xdr.XdrEncoder(small);
+
+		org.assertj.core.api.Assertions
+			.assertThatExceptionOfType(io.rpcrdma.xdr.XdrOverflowException.class)
+			.isThrownBy(() -> RpcMessageCodec.encodeSuccessHeader(1, encoder));
+		assertThat(small.position()).isZero();
+	}
+
 	@EachBuffer
 	void successWithAVerifier(BufferKind kind) {
 		RpcReply reply = RpcReply.success(0x7b3c4d5e, new RawAuth(AuthFlavor.AUTH_SHORT, new byte[] { 9, 9, 9, 9 }));
