@@ -134,6 +134,9 @@ final class RdmapReceiver {
 					}
 					if (this.directPlacement && this.pendingSkip == 0) {
 						int direct = placeResponseFromSocket();
+						if (direct == 0) {
+							direct = placeWriteFromSocket();
+						}
 						if (direct < 0) {
 							return;
 						}
@@ -400,28 +403,82 @@ final class RdmapReceiver {
 		return this.connection.isEstablished() ? 1 : -1;
 	}
 
+	/**
+	 * Places a large RDMA Write segment whose header has arrived straight from the socket into
+	 * the target region, as {@link #placeResponseFromSocket()} does for Read Responses: RDMA
+	 * Write data is what carries bulk results (RFC 8166 §3.4.6), so it should not pass through
+	 * the receive buffer either. Only a segment that passes every check of {@link #placeWrite()}
+	 * goes this way; a segment that fails one is left to the parser, which reports it with a
+	 * Terminate once the whole FPDU is in.
+	 * @return 1 if placed, 0 if not applicable, -1 if the stream ended
+	 */
+	private int placeWriteFromSocket() throws IOException {
+		ByteBuffer b = this.in;
+		int pos = b.position();
+		int available = b.remaining();
+		int header = Mpa.LENGTH_FIELD + TaggedHeader.LENGTH;
+		if (available < header) {
+			return 0;
+		}
+		int ulpduLength = Short.toUnsignedInt(b.getShort(pos));
+		int ddp = b.get(pos + 2) & 0xFF;
+		int rdmap = b.get(pos + 3) & 0xFF;
+		// T set, reserved bits clear, DDP and RDMAP version 1, RDMA Write (RFC 5041 §5.1,
+		// RFC 5040 §4.2); anything else is the parser's to judge.
+		if ((ddp & 0xBF) != 0x81 || rdmap != (0x40 | RdmapOpcode.RDMA_WRITE.code()) || ulpduLength < TaggedHeader.LENGTH) {
+			return 0;
+		}
+		int length = ulpduLength - TaggedHeader.LENGTH;
+		if (length < DIRECT_MINIMUM || available - header >= length) {
+			return 0;
+		}
+		boolean last = (ddp & 0x40) != 0;
+		int stag = b.getInt(pos + 4);
+		long taggedOffset = b.getLong(pos + 8);
+		SoftwareMemoryRegion region;
+		try {
+			region = this.qp.table().checkRemoteAccess(stag, taggedOffset, length, AccessFlag.REMOTE_WRITE, this.qp.pd(),
+					this.qp);
+		}
+		catch (RemoteAccessException ex) {
+			return 0;
+		}
+		this.validator.validateTagged(RdmapOpcode.RDMA_WRITE, stag, taggedOffset, length, last);
+		int buffered = available - header;
+		int target = region.offsetOf(taggedOffset);
+		region.memory().put(target, b, pos + header, buffered);
+		b.position(b.limit());
+		this.transmitter.receiverIdle();
+		readFully(region.memory(), target + buffered, length - buffered, length);
+		this.pendingSkip = Mpa.fpduLength(ulpduLength) - header - length;
+		return this.connection.isEstablished() ? 1 : -1;
+	}
+
 	private void readInto(SgCursor cursor, int count) throws IOException {
 		int left = count;
 		while (left > 0) {
 			int piece = cursor.piece(left);
-			ByteBuffer memory = cursor.pieceMemory();
-			if (memory != this.directMemory) {
-				this.directMemory = memory;
-				this.directView = memory.duplicate();
-			}
-			int offset = cursor.pieceOffset();
-			this.directView.limit(offset + piece).position(offset);
-			while (this.directView.hasRemaining()) {
-				int n = this.channel.read(this.directView);
-				if (n < 0) {
-					throw new FpduTruncatedException(count - left, count);
-				}
-				if (n == 0) {
-					this.selector.select(IGNORE, 1000);
-				}
-			}
+			readFully(cursor.pieceMemory(), cursor.pieceOffset(), piece, count);
 			cursor.advance(piece);
 			left -= piece;
+		}
+	}
+
+	/** Reads {@code count} bytes from the socket into {@code memory} at {@code offset}. */
+	private void readFully(ByteBuffer memory, int offset, int count, int segment) throws IOException {
+		if (memory != this.directMemory) {
+			this.directMemory = memory;
+			this.directView = memory.duplicate();
+		}
+		this.directView.limit(offset + count).position(offset);
+		while (this.directView.hasRemaining()) {
+			int n = this.channel.read(this.directView);
+			if (n < 0) {
+				throw new FpduTruncatedException(segment - this.directView.remaining(), segment);
+			}
+			if (n == 0) {
+				this.selector.select(IGNORE, 1000);
+			}
 		}
 	}
 

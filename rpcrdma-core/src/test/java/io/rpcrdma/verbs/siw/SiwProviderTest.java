@@ -2,6 +2,7 @@ package io.rpcrdma.verbs.siw;
 
 import static io.rpcrdma.verbs.AccessFlag.LOCAL_WRITE;
 import static io.rpcrdma.verbs.AccessFlag.REMOTE_READ;
+import static io.rpcrdma.verbs.AccessFlag.REMOTE_WRITE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
@@ -76,6 +77,81 @@ class SiwProviderTest {
 			assertThat(serverRead.get(DEADLINE.toSeconds(), TimeUnit.SECONDS).status()).isEqualTo(CompletionStatus.SUCCESS);
 			assertPattern(clientSink.buffer(), size, 1);
 			assertPattern(serverSink.buffer(), size, 2);
+		}
+	}
+
+	@Test
+	void largeRdmaWritesInBothDirectionsArriveIntactBeforeTheSendsThatFollowThem() throws Exception {
+		// Segments of 16 KiB and more are read from the socket straight into the target
+		// region (CRC off); what follows them on the stream must still find the data placed.
+		int size = 16 << 20;
+		try (RdmaProvider a = RdmaProviders.open("siw"); RdmaProvider b = RdmaProviders.open("siw")) {
+			Endpoint server = new Endpoint(a, null, DEADLINE, UnaryOperator.identity());
+			Endpoint client = new Endpoint(b, null, DEADLINE, UnaryOperator.identity());
+			MemoryRegion serverTarget = server.register(size + 3, 0, LOCAL_WRITE, REMOTE_WRITE);
+			MemoryRegion clientTarget = client.register(size + 3, 0, LOCAL_WRITE, REMOTE_WRITE);
+			MemoryRegion serverInbox = server.register(64, 0, LOCAL_WRITE);
+			MemoryRegion clientInbox = client.register(64, 0, LOCAL_WRITE);
+			server.postReceive(1, serverInbox);
+			client.postReceive(1, clientInbox);
+			connect(client, server);
+			MemoryRegion clientData = client.registerPattern(size, 4);
+			MemoryRegion serverData = server.registerPattern(size, 5);
+			MemoryRegion note = client.registerPattern(8, 0);
+			MemoryRegion serverNote = server.registerPattern(8, 0);
+			CountDownLatch start = new CountDownLatch(1);
+			CompletableFuture<Void> fromClient = CompletableFuture.runAsync(() -> {
+				await(start);
+				// At an odd offset, so that no segment lines up with anything.
+				client.qp.postSend(SendWorkRequest.rdmaWrite(1, serverTarget.remoteAddress(3), ScatterGatherEntry.of(clientData)));
+				client.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(note)));
+			});
+			CompletableFuture<Void> fromServer = CompletableFuture.runAsync(() -> {
+				await(start);
+				server.qp.postSend(SendWorkRequest.rdmaWrite(1, clientTarget.remoteAddress(3), ScatterGatherEntry.of(serverData)));
+				server.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(serverNote)));
+			});
+			start.countDown();
+			fromClient.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			fromServer.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+
+			assertThat(server.receives.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+			assertThat(client.receives.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+			assertPattern(serverTarget.buffer().slice(3, size), size, 4);
+			assertPattern(clientTarget.buffer().slice(3, size), size, 5);
+			assertThat(serverTarget.buffer().get(0)).as("nothing before the write").isZero();
+			assertThat(client.sends.next(2)).extracting(Completion::status).containsOnly(CompletionStatus.SUCCESS);
+		}
+	}
+
+	@Test
+	void aLargeRdmaWritePastTheEndOfItsRegionTouchesNothingBeyondItAndFailsTheConnection() throws Exception {
+		int size = 256 * 1024;
+		try (RdmaProvider a = RdmaProviders.open("siw"); RdmaProvider b = RdmaProviders.open("siw")) {
+			Endpoint server = new Endpoint(a, null, DEADLINE, UnaryOperator.identity());
+			Endpoint client = new Endpoint(b, null, DEADLINE, UnaryOperator.identity());
+			ByteBuffer whole = ByteBuffer.allocateDirect(size + 128);
+			for (int i = 0; i < whole.capacity(); i++) {
+				whole.put(i, (byte) 0x5a);
+			}
+			MemoryRegion target = server.pd.registerMemory(whole.slice(64, size),
+					java.util.EnumSet.of(LOCAL_WRITE, REMOTE_WRITE));
+			connect(client, server);
+			// RFC 5041 §7: each segment is checked on its own. The first ones fit and may be
+			// placed straight from the socket; the one that passes the end is refused whole, by
+			// the same checks, and the guard bytes around the region stay as they were.
+			client.qp.postSend(SendWorkRequest.rdmaWrite(1, target.remoteAddress(size / 2),
+					ScatterGatherEntry.of(client.registerPattern(size, 6))));
+
+			Completion completion = client.sends.next();
+			assertThat(completion.status()).isEqualTo(CompletionStatus.REM_ACCESS_ERR);
+			for (int i = 0; i < 64; i++) {
+				assertThat(whole.get(i)).as("guard byte %d before the region", i).isEqualTo((byte) 0x5a);
+				assertThat(whole.get(64 + size + i)).as("guard byte %d after the region", i).isEqualTo((byte) 0x5a);
+			}
+			for (int i = 0; i < size / 2; i++) {
+				assertThat(whole.get(64 + i)).as("region byte %d before the write", i).isEqualTo((byte) 0x5a);
+			}
 		}
 	}
 
