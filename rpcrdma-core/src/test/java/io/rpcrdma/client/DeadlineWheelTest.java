@@ -48,14 +48,18 @@ class DeadlineWheelTest {
 	void deadlinesAcrossSeveralTurnsFireInOrder() throws Exception {
 		List<Integer> order = Collections.synchronizedList(new ArrayList<>());
 		CountDownLatch all = new CountDownLatch(6);
-		for (int delay : new int[] { 40, 5, 25, 60, 13, 1 }) {
-			this.wheel.schedule(Duration.ofMillis(delay), () -> {
+		// Deadlines measured from one instant, so that time spent scheduling (a loaded machine,
+		// the first lambda's class) does not reorder them; the earliest is far enough out that
+		// none is already due when scheduled.
+		long start = System.nanoTime();
+		for (int delay : new int[] { 60, 25, 45, 80, 33, 21 }) {
+			this.wheel.schedule(Duration.ofNanos(start + TimeUnit.MILLISECONDS.toNanos(delay) - System.nanoTime()), () -> {
 				order.add(delay);
 				all.countDown();
 			});
 		}
 		assertThat(all.await(5, TimeUnit.SECONDS)).isTrue();
-		assertThat(order).containsExactly(1, 5, 13, 25, 40, 60);
+		assertThat(order).containsExactly(21, 25, 33, 45, 60, 80);
 	}
 
 	@Test
