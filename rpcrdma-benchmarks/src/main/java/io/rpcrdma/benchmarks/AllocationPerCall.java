@@ -40,7 +40,7 @@ public final class AllocationPerCall {
 	 * Starts the benchmarks' server ({@code CompareServer}: DIRECT handlers, software iWARP) in
 	 * this JVM and {@link SmallCallClient} in a child JVM, warms up, and counts what the server
 	 * allocates per small service call ({@code Calculator.add(1, 2)}), all threads of this JVM
-	 * counted: the provider's, the transport's delivery thread, the handler.
+	 * counted: the provider's receive thread, which dispatches the call, and the handler.
 	 * @param calls the calls measured (three times as many warm up first)
 	 * @return the bytes per call
 	 * @throws Exception if the server or the client cannot be started or a call fails
