@@ -78,6 +78,9 @@ final class RdmapReceiver {
 	// Segments at least this large are placed straight from the socket when CRC is off.
 	private static final int DIRECT_MINIMUM = 16 * 1024;
 
+	/** The MPA length field and the tagged DDP/RDMAP header in front of a segment's payload. */
+	private static final int DIRECT_HEADER = Mpa.LENGTH_FIELD + TaggedHeader.LENGTH;
+
 	private final boolean directPlacement;
 
 	private int pendingSkip;
@@ -357,25 +360,14 @@ final class RdmapReceiver {
 	private int placeResponseFromSocket() throws IOException {
 		ByteBuffer b = this.in;
 		int pos = b.position();
+		int length = directSegmentLength(RdmapOpcode.RDMA_READ_RESPONSE);
+		if (length < 0) {
+			return 0;
+		}
+		int header = DIRECT_HEADER;
 		int available = b.remaining();
-		int header = Mpa.LENGTH_FIELD + TaggedHeader.LENGTH;
-		if (available < header) {
-			return 0;
-		}
-		int ulpduLength = Short.toUnsignedInt(b.getShort(pos));
-		int ddp = b.get(pos + 2) & 0xFF;
-		int rdmap = b.get(pos + 3) & 0xFF;
-		// T set, reserved bits clear, DDP and RDMAP version 1, Read Response (RFC 5041 §5.1,
-		// RFC 5040 §4.2); anything else is the parser's to judge.
-		if ((ddp & 0xBF) != 0x81 || rdmap != (0x40 | RdmapOpcode.RDMA_READ_RESPONSE.code())
-				|| ulpduLength < TaggedHeader.LENGTH) {
-			return 0;
-		}
-		int length = ulpduLength - TaggedHeader.LENGTH;
-		if (length < DIRECT_MINIMUM || available - header >= length) {
-			return 0;
-		}
-		boolean last = (ddp & 0x40) != 0;
+		int ulpduLength = length + TaggedHeader.LENGTH;
+		boolean last = (b.get(pos + 2) & 0x40) != 0;
 		int stag = b.getInt(pos + 4);
 		long taggedOffset = b.getLong(pos + 8);
 		if (this.orq.isEmpty() || stag != this.orq.headSinkStag()) {
@@ -415,24 +407,14 @@ final class RdmapReceiver {
 	private int placeWriteFromSocket() throws IOException {
 		ByteBuffer b = this.in;
 		int pos = b.position();
+		int length = directSegmentLength(RdmapOpcode.RDMA_WRITE);
+		if (length < 0) {
+			return 0;
+		}
+		int header = DIRECT_HEADER;
 		int available = b.remaining();
-		int header = Mpa.LENGTH_FIELD + TaggedHeader.LENGTH;
-		if (available < header) {
-			return 0;
-		}
-		int ulpduLength = Short.toUnsignedInt(b.getShort(pos));
-		int ddp = b.get(pos + 2) & 0xFF;
-		int rdmap = b.get(pos + 3) & 0xFF;
-		// T set, reserved bits clear, DDP and RDMAP version 1, RDMA Write (RFC 5041 §5.1,
-		// RFC 5040 §4.2); anything else is the parser's to judge.
-		if ((ddp & 0xBF) != 0x81 || rdmap != (0x40 | RdmapOpcode.RDMA_WRITE.code()) || ulpduLength < TaggedHeader.LENGTH) {
-			return 0;
-		}
-		int length = ulpduLength - TaggedHeader.LENGTH;
-		if (length < DIRECT_MINIMUM || available - header >= length) {
-			return 0;
-		}
-		boolean last = (ddp & 0x40) != 0;
+		int ulpduLength = length + TaggedHeader.LENGTH;
+		boolean last = (b.get(pos + 2) & 0x40) != 0;
 		int stag = b.getInt(pos + 4);
 		long taggedOffset = b.getLong(pos + 8);
 		SoftwareMemoryRegion region;
@@ -452,6 +434,33 @@ final class RdmapReceiver {
 		readFully(region.memory(), target + buffered, length - buffered, length);
 		this.pendingSkip = Mpa.fpduLength(ulpduLength) - header - length;
 		return this.connection.isEstablished() ? 1 : -1;
+	}
+
+	/**
+	 * Peeks at the next FPDU in the receive buffer: whether it is a tagged segment of
+	 * {@code opcode} worth placing straight from the socket, that is, its header is in but not
+	 * all of its payload, and the payload is at least {@link #DIRECT_MINIMUM} long.
+	 * @param opcode RDMA Write or Read Response
+	 * @return the segment's payload length, or -1 if it is not such a segment (anything odd is
+	 * left to the parser to judge and report)
+	 */
+	private int directSegmentLength(RdmapOpcode opcode) {
+		ByteBuffer b = this.in;
+		int pos = b.position();
+		int available = b.remaining();
+		if (available < DIRECT_HEADER) {
+			return -1;
+		}
+		int ulpduLength = Short.toUnsignedInt(b.getShort(pos));
+		int ddp = b.get(pos + 2) & 0xFF;
+		int rdmap = b.get(pos + 3) & 0xFF;
+		// T set, reserved bits clear, DDP and RDMAP version 1, the opcode asked for (RFC 5041
+		// §5.1, RFC 5040 §4.2).
+		if ((ddp & 0xBF) != 0x81 || rdmap != (0x40 | opcode.code()) || ulpduLength < TaggedHeader.LENGTH) {
+			return -1;
+		}
+		int length = ulpduLength - TaggedHeader.LENGTH;
+		return (length < DIRECT_MINIMUM || available - DIRECT_HEADER >= length) ? -1 : length;
 	}
 
 	private void readInto(SgCursor cursor, int count) throws IOException {
