@@ -3,7 +3,7 @@ package io.rpcrdma.spring.boot.autoconfigure.endpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import io.rpcrdma.service.ServiceCallObserver;
@@ -18,14 +18,9 @@ import io.rpcrdma.transport.InlineThresholds;
 
 class RpcRdmaManagementEndpointTest {
 
+	/** Closed after each test by JUnit (a test that never started one leaves it {@code null}). */
+	@AutoClose
 	private LoopbackRpcRdma rpc;
-
-	@AfterEach
-	void close() throws Exception {
-		if (this.rpc != null) {
-			this.rpc.close();
-		}
-	}
 
 	@Test
 	void listsTheExportedProgramWithItsVersionAndProcedures() {

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.net.InetSocketAddress;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.health.contributor.Health;
@@ -19,14 +19,9 @@ import io.rpcrdma.spring.boot.autoconfigure.fixture.LoopbackRpcRdma;
 
 class RpcRdmaHealthIndicatorTest {
 
+	/** Closed after each test by JUnit (a test that never started one leaves it {@code null}). */
+	@AutoClose
 	private LoopbackRpcRdma rpc;
-
-	@AfterEach
-	void close() throws Exception {
-		if (this.rpc != null) {
-			this.rpc.close();
-		}
-	}
 
 	@Test
 	void aListeningServerIsUpWithItsProviderPortConnectionsAndServices() {

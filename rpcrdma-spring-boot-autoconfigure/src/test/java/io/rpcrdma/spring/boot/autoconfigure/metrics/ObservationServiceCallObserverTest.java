@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.Timer;
@@ -23,14 +23,9 @@ import io.rpcrdma.spring.boot.autoconfigure.fixture.LoopbackRpcRdma;
 
 class ObservationServiceCallObserverTest {
 
+	/** Closed after each test by JUnit (a test that never started one leaves it {@code null}). */
+	@AutoClose
 	private LoopbackRpcRdma rpc;
-
-	@AfterEach
-	void close() throws Exception {
-		if (this.rpc != null) {
-			this.rpc.close();
-		}
-	}
 
 	@Test
 	void bothSidesOfEachCallAreTimedWithServiceMethodOutcomeAndConveyance() throws Exception {

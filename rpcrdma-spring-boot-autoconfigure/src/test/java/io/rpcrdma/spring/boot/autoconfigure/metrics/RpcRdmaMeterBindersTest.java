@@ -3,7 +3,7 @@ package io.rpcrdma.spring.boot.autoconfigure.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -15,14 +15,9 @@ class RpcRdmaMeterBindersTest {
 
 	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
+	/** Closed after each test by JUnit (a test that never started one leaves it {@code null}). */
+	@AutoClose
 	private LoopbackRpcRdma rpc;
-
-	@AfterEach
-	void close() throws Exception {
-		if (this.rpc != null) {
-			this.rpc.close();
-		}
-	}
 
 	@Test
 	void memoryGaugesAddUpToWhatIsRegistered() {
