@@ -3,7 +3,6 @@ package io.rpcrdma.client;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import io.rpcrdma.oncrpc.RpcMessageCodec;
@@ -27,16 +26,14 @@ public final class ReceivedReply {
 	private static final AtomicIntegerFieldUpdater<ReceivedReply> RELEASED = AtomicIntegerFieldUpdater
 		.newUpdater(ReceivedReply.class, "released");
 
-	/** The header, or {@code null} until asked for on the call path. */
+	/** The header, or {@code null} until asked for: the call path never needs it. */
 	private RpcReply header;
 
 	private final XdrDecoder results;
 
 	private final List<ByteBuffer> writeChunks;
 
-	/** Who gets the buffers back: a {@link Runnable}, or the {@link ClientCall} that lent them. */
-	private final Runnable releaser;
-
+	/** The recycled call that lent the buffers, and gets them back. */
 	private final ClientCall owner;
 
 	/** The message and where it starts, to decode the header on demand. */
@@ -47,39 +44,11 @@ public final class ReceivedReply {
 	private volatile int released;
 
 	/**
-	 * A reply without Write chunks.
-	 * @param header the reply header, MSG_ACCEPTED SUCCESS
-	 * @param results positioned at the procedure results
-	 * @param releaser gives the receive buffer back to the transport
-	 */
-	public ReceivedReply(RpcReply header, XdrDecoder results, Runnable releaser) {
-		this(header, results, List.of(), releaser);
-	}
-
-	/**
-	 * @param header the reply header, MSG_ACCEPTED SUCCESS
-	 * @param results positioned at the procedure results
-	 * @param writeChunks the data placed in each offered Write chunk, in the order offered,
-	 * each between position and limit (empty for a chunk the responder did not use)
-	 * @param releaser gives the buffers back to the transport
-	 */
-	public ReceivedReply(RpcReply header, XdrDecoder results, List<ByteBuffer> writeChunks, Runnable releaser) {
-		this.header = Objects.requireNonNull(header, "header");
-		this.results = Objects.requireNonNull(results, "results");
-		this.releaser = Objects.requireNonNull(releaser, "releaser");
-		this.owner = null;
-		this.message = null;
-		this.start = 0;
-		this.writeChunks = views(writeChunks);
-	}
-
-	/**
 	 * A reply on the call path, lent by a recycled call whose header was stepped over without
 	 * being built.
 	 */
 	ReceivedReply(ClientCall owner, XdrDecoder results, List<ByteBuffer> writeChunks, ByteBuffer message, int start) {
 		this.owner = owner;
-		this.releaser = null;
 		this.results = results;
 		this.message = message;
 		this.start = start;
@@ -175,12 +144,7 @@ public final class ReceivedReply {
 	 */
 	public void release() {
 		if (RELEASED.compareAndSet(this, 0, 1)) {
-			if (this.owner != null) {
-				this.owner.replyReleased();
-			}
-			else {
-				this.releaser.run();
-			}
+			this.owner.replyReleased();
 		}
 	}
 
