@@ -5,6 +5,7 @@ import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.platform.engine.TestExecutionResult;
@@ -14,8 +15,9 @@ import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.TestPlan;
 
 /**
- * Prints, when a test run ends, a banner listing every {@code conformance}-tagged test that
- * was skipped and why. Registered through {@code META-INF/services}, so it runs in every
+ * Prints, when a test run ends, a banner listing every {@code conformance}- or
+ * {@code interop}-tagged test that was skipped and why (a missing third-party tool, or an
+ * interop lab that could not be built or booted). Registered through {@code META-INF/services}, so it runs in every
  * module whose tests see the core test-jar.
  * <p>
  * It writes to the process's real standard error rather than {@code System.err}, because
@@ -24,14 +26,18 @@ import org.junit.platform.launcher.TestPlan;
  */
 public final class ConformanceSkipSummary implements TestExecutionListener {
 
-	private static final TestTag CONFORMANCE = TestTag.create("conformance");
+	private static final Set<TestTag> THIRD_PARTY = Set.of(TestTag.create("conformance"), TestTag.create("interop"));
 
 	private static final PrintStream CONSOLE = new PrintStream(new FileOutputStream(FileDescriptor.err), true,
 			StandardCharsets.UTF_8);
 
 	private final List<String> skipped = new CopyOnWriteArrayList<>();
 
-	static PrintStream console() {
+	/**
+	 * The process's real standard error, which surefire does not redirect.
+	 * @return the console
+	 */
+	public static PrintStream console() {
 		return CONSOLE;
 	}
 
@@ -48,7 +54,7 @@ public final class ConformanceSkipSummary implements TestExecutionListener {
 	}
 
 	private void record(TestIdentifier test, String reason) {
-		if (test.getTags().contains(CONFORMANCE) && test.isTest()) {
+		if (test.isTest() && test.getTags().stream().anyMatch(THIRD_PARTY::contains)) {
 			this.skipped.add(test.getLegacyReportingName() + " in " + test.getParentId().map(ConformanceSkipSummary::className).orElse("?")
 					+ ": " + reason);
 		}
@@ -66,9 +72,9 @@ public final class ConformanceSkipSummary implements TestExecutionListener {
 		}
 		String rule = "!".repeat(100);
 		CONSOLE.println(rule);
-		CONSOLE.println("!!! " + this.skipped.size() + " CONFORMANCE TEST(S) NOT RUN:");
+		CONSOLE.println("!!! " + this.skipped.size() + " CONFORMANCE/INTEROP TEST(S) NOT RUN:");
 		this.skipped.forEach((line) -> CONSOLE.println("!!!   " + line));
-		CONSOLE.println("!!! Run .ci/run (installs tshark and friends) or see README 'Conformance tests'.");
+		CONSOLE.println("!!! Run .ci/run (installs tshark, QEMU and friends) or see README 'Conformance tests' and docs/interop.md.");
 		CONSOLE.println(rule);
 	}
 

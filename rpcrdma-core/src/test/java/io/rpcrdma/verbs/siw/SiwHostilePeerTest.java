@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
@@ -73,6 +74,8 @@ class SiwHostilePeerTest {
 
 	private final List<Endpoint> accepted = new CopyOnWriteArrayList<>();
 
+	private final CompletableFuture<Endpoint> firstAccepted = new CompletableFuture<>();
+
 	@BeforeEach
 	void listen() {
 		this.provider = RdmaProviders.open("siw");
@@ -83,6 +86,7 @@ class SiwHostilePeerTest {
 			server.postReceive(1, server.register(64, 0, LOCAL_WRITE));
 			this.accepted.add(server);
 			server.connection = request.accept(server.qp, PrivateData.EMPTY, server.events);
+			this.firstAccepted.complete(server);
 		});
 	}
 
@@ -140,6 +144,27 @@ class SiwHostilePeerTest {
 			peer.assertTerminatedWith(TerminateError.DDP_UNTAGGED_INVALID_MSN_RANGE);
 		}
 		assertThat(this.accepted.get(0).receives.next().status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+	}
+
+	@Test
+	void aReadResponseCarryingDataForOurZeroLengthFenceReadIsDroppedNotFatal() throws Exception {
+		// Linux's siw (Debian's 6.1.0 kernel, found in the interop lab) answers a zero-length
+		// Read Request that arrives while it still transmits with a Response as long as the
+		// message it sent before. The fence Read has no sink: its bytes are dropped and the
+		// Send it fences completes.
+		try (HostilePeer peer = HostilePeer.connect(this.listener)) {
+			Endpoint server = awaitAccepted();
+			MemoryRegion note = server.register(8, 7);
+			server.qp.postSend(SendWorkRequest.send(5, ScatterGatherEntry.of(note)));
+			ReadRequest fence = peer.awaitReadRequest();
+			assertThat(fence.size()).isZero();
+			peer.write(peer.fpdu((writer, out) -> writer.writeTagged(out, true, RdmapOpcode.RDMA_READ_RESPONSE,
+					fence.sinkStag(), fence.sinkTaggedOffset(), ByteBuffer.allocate(16), 0, 16)).array());
+			assertThat(server.sends.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+			peer.write(peer.fpdu((writer, out) -> writer.writeUntagged(out, true, RdmapOpcode.SEND, 0, 0, 1, 0,
+					ByteBuffer.allocate(8), 0, 8)).array());
+			assertThat(server.receives.next().status()).as("the connection lives on").isEqualTo(CompletionStatus.SUCCESS);
+		}
 	}
 
 	@Test
@@ -206,6 +231,10 @@ class SiwHostilePeerTest {
 		assertThat(this.pd.registeredRegionCount()).isEqualTo(regionsBefore + this.accepted.size());
 	}
 
+	private Endpoint awaitAccepted() throws Exception {
+		return this.firstAccepted.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+	}
+
 	private void assertUntouched() {
 		ByteBuffer memory = this.target.buffer();
 		for (int i = 0; i < REGION; i++) {
@@ -263,6 +292,24 @@ class SiwHostilePeerTest {
 			}
 			assertThat(frame.get().reject()).isFalse();
 			return peer;
+		}
+
+		/** Reads what the provider sends until a Read Request arrives. */
+		ReadRequest awaitReadRequest() throws IOException {
+			FpduParser parser = new FpduParser(FpduParser.Config.of(false));
+			Fpdu fpdu = new Fpdu();
+			ByteBuffer received = ByteBuffer.allocate(4096);
+			while (true) {
+				int b = this.in.read();
+				assertThat(b).as("the provider's next byte").isNotNegative();
+				received.put((byte) b).flip();
+				while (parser.next(received, fpdu)) {
+					if (fpdu.opcode() == RdmapOpcode.RDMA_READ_REQUEST) {
+						return fpdu.readRequest();
+					}
+				}
+				received.compact();
+			}
 		}
 
 		ByteBuffer fpdu(FpduBuilder builder) {

@@ -55,6 +55,9 @@ public record TerminateMessage(int layer, int errorType, int errorCode, boolean 
 
 	private static final int FLAG_R = 0x20;
 
+	/** Where a little-endian Linux host puts M, D and R (see {@link #decode}). */
+	private static final int LINUX_LE_FLAGS = 0x07;
+
 	public TerminateMessage {
 		if ((layer & ~0xF) != 0 || (errorType & ~0xF) != 0 || (errorCode & ~0xFF) != 0) {
 			throw new IllegalArgumentException("layer and error type must fit 4 bits and error code 8 bits: " + layer
@@ -172,6 +175,14 @@ public record TerminateMessage(int layer, int errorType, int errorCode, boolean 
 		int control = Be.u8(in, index);
 		int code = Be.u8(in, index + 1);
 		int flags = Be.u8(in, index + 2);
+		if ((flags & (FLAG_M | FLAG_D | FLAG_R)) == 0 && (flags & LINUX_LE_FLAGS) != 0) {
+			// Linux's siw declares the Terminate Control as a C bitfield, which a little-endian
+			// host lays out backwards (seen with Debian's 6.1.0 kernel on x86-64, docs/interop.md):
+			// M, D and R land in the low bits of the third byte, reserved by RFC 5040 §4.8, and
+			// Layer and EType swap nibbles. Those reserved bits identify the layout.
+			flags = ((flags & 0x01) << 7) | ((flags & 0x02) << 5) | ((flags & 0x04) << 3);
+			control = ((control & 0x0F) << 4) | (control >>> 4);
+		}
 		boolean m = (flags & FLAG_M) != 0;
 		boolean d = (flags & FLAG_D) != 0;
 		boolean r = (flags & FLAG_R) != 0;

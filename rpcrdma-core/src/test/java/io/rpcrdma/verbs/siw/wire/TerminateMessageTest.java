@@ -59,6 +59,33 @@ class TerminateMessageTest {
 	}
 
 	@Test
+	void linuxsLittleEndianTerminateControlIsReadAsItMeans() {
+		// What Linux's siw sent in the interop lab (Debian 6.1.0, x86-64) for an RDMA Write
+		// naming an STag it never issued: M and D in the third byte's low bits.
+		ByteBuffer body = Hex.buffer("""
+				11 00 03 00                                 // DDP, tagged buffer error, invalid STag; "M D"
+				0f a0                                       // the segment's payload length
+				80 42 01020304 0000000000001000             // the RDMA Write's tagged DDP header
+				""");
+		TerminateMessage terminate = TerminateMessage.decode(body, 0, body.limit());
+		assertThat(terminate.error()).contains(TerminateError.DDP_TAGGED_INVALID_STAG);
+		assertThat(terminate.ddpHeaderIncluded()).isTrue();
+		assertThat(terminate.ddpSegmentLength()).isEqualTo(4000);
+	}
+
+	@Test
+	void linuxsSwappedLayerAndErrorTypeNibblesAreSwappedBack() {
+		// DDP layer (1), untagged buffer error (2), invalid MSN (3): Linux writes 0x21.
+		ByteBuffer body = Hex.buffer("""
+				21 03 03 00
+				00 10
+				41 41 00000000 00000001 00000009 00000000
+				""");
+		assertThat(TerminateMessage.decode(body, 0, body.limit()).error())
+			.contains(TerminateError.DDP_UNTAGGED_INVALID_MSN_RANGE);
+	}
+
+	@Test
 	void lengthNotMatchingTheHeaderBitsIsRefused() {
 		ByteBuffer tooLong = Hex.buffer("11 00 00 00  ff ff");
 		assertThatThrownBy(() -> TerminateMessage.decode(tooLong, 0, tooLong.limit())).isInstanceOf(RdmapHeaderException.class);
