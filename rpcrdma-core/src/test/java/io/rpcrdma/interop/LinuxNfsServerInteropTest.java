@@ -2,7 +2,11 @@ package io.rpcrdma.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -16,6 +20,8 @@ import io.rpcrdma.client.CallBody;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.CallTimer;
 import io.rpcrdma.client.RpcClient;
+import io.rpcrdma.interop.nfs.Nfs3;
+import io.rpcrdma.interop.nfs.Nfs4RootLookup;
 import io.rpcrdma.memory.MemoryPoolConfig;
 import io.rpcrdma.oncrpc.AcceptStatus;
 import io.rpcrdma.oncrpc.AcceptedReply;
@@ -39,6 +45,8 @@ import io.rpcrdma.verbs.RdmaProviders;
 class LinuxNfsServerInteropTest {
 
 	static final int NFS = 100003;
+
+	private static final int MIB = 1 << 20;
 
 	private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
 
@@ -100,6 +108,95 @@ class LinuxNfsServerInteropTest {
 				assertCleanExchange(client);
 			}
 		}
+	}
+
+	@Test
+	void aReadOfOneMebibyteComesBackInAWriteChunkLinuxFilled(LabGuest guest) throws Exception {
+		String linuxDigest = guest.run("head -c " + MIB + " /dev/urandom > /export/from-linux.bin"
+				+ " && sha256sum /export/from-linux.bin").split(" ")[0];
+		try (RpcClient client = connect(guest, TransportConfig.defaults())) {
+			byte[] fh = lookup(client, "from-linux.bin");
+			ReceivedReply reply = client.call(Nfs3.PROGRAM, Nfs3.VERSION, Nfs3.READ, Nfs3.readArguments(fh, 0, MIB),
+					Nfs3.readShape(MIB), CALL_TIMEOUT).get(60, TimeUnit.SECONDS);
+			try {
+				assertThat(Nfs3.readHeader(reply.results())).as("eof").isTrue();
+				ByteBuffer data = reply.readDdpOpaque(0, MIB);
+				assertThat(data.remaining()).isEqualTo(MIB);
+				assertThat(reply.writeChunk(0).remaining()).as("the data went by the Write chunk").isEqualTo(MIB);
+				assertThat(sha256(data)).isEqualTo(linuxDigest);
+			}
+			finally {
+				reply.release();
+			}
+			// Linux's svcrdma answers with Send With Invalidate when the RFC 8797 private data
+			// says we accept it (RFC 8797 §4.1): the Write chunk's STag is retired by the peer.
+			assertThat(client.transport().stats().invalidatedByPeer()).as("%s", client.transport().stats()).isPositive();
+			assertCleanExchange(client);
+		}
+	}
+
+	@Test
+	void aWriteOfOneMebibyteGoesInAReadChunkLinuxPulls(LabGuest guest) throws Exception {
+		guest.run("rm -f /export/from-rpcrdma.bin && touch /export/from-rpcrdma.bin && chmod 666 /export/from-rpcrdma.bin");
+		ByteBuffer data = ByteBuffer.allocate(MIB);
+		new Random(8166).nextBytes(data.array());
+		try (RpcClient client = connect(guest, TransportConfig.defaults())) {
+			byte[] fh = lookup(client, "from-rpcrdma.bin");
+			ReceivedReply reply = client.call(Nfs3.PROGRAM, Nfs3.VERSION, Nfs3.WRITE, Nfs3.writeArguments(fh, 0, data),
+					Nfs3.writeShape(fh, MIB), CALL_TIMEOUT).get(60, TimeUnit.SECONDS);
+			try {
+				assertThat(Nfs3.writeCount(reply.results())).isEqualTo(MIB);
+			}
+			finally {
+				reply.release();
+			}
+			assertThat(client.transport().stats().readChunksSent()).as("the data went by a Read chunk").isPositive();
+			assertCleanExchange(client);
+		}
+		String linuxDigest = guest.run("sha256sum /export/from-rpcrdma.bin").split(" ")[0];
+		assertThat(linuxDigest).isEqualTo(sha256(data));
+	}
+
+	@Test
+	void aLargeReaddirComesBackInAReplyChunk(LabGuest guest) throws Exception {
+		// 150 names of 60 characters: some 12 KB of READDIR reply, far over the 1 KiB inline
+		// threshold of Version One.
+		guest.run("mkdir -p /export/big && cd /export/big && i=0; while [ $i -lt 150 ]; do"
+				+ " touch \"entry-$(printf %054d $i)\"; i=$((i+1)); done");
+		try (RpcClient client = connect(guest, TransportConfig.defaults())) {
+			byte[] dir = lookup(client, "big");
+			ReceivedReply reply = client.call(Nfs3.PROGRAM, Nfs3.VERSION, Nfs3.READDIR, Nfs3.readdirArguments(dir, 65536),
+					Nfs3.readdirShape(65536), CALL_TIMEOUT).get(60, TimeUnit.SECONDS);
+			Nfs3.Listing listing;
+			try {
+				assertThat(reply.results().remaining()).as("a reply far beyond the inline threshold").isGreaterThan(8192);
+				listing = Nfs3.readdirNames(reply.results());
+			}
+			finally {
+				reply.release();
+			}
+			assertThat(listing.eof()).isTrue();
+			assertThat(listing.names()).contains(".", "..").hasSize(152)
+				.contains("entry-" + "0".repeat(54), "entry-" + "0".repeat(51) + "149");
+			assertCleanExchange(client);
+		}
+	}
+
+	private static byte[] lookup(RpcClient client, String name) throws Exception {
+		ReceivedReply reply = client.call(NFS, 4, Nfs4RootLookup.COMPOUND, Nfs4RootLookup.arguments(name), CALL_TIMEOUT)
+			.get(60, TimeUnit.SECONDS);
+		try {
+			return Nfs4RootLookup.fileHandle(reply.results());
+		}
+		finally {
+			reply.release();
+		}
+	}
+
+	private static String sha256(ByteBuffer data) throws Exception {
+		MessageDigest digest = MessageDigest.getInstance("SHA-256");
+		digest.update(data.duplicate());
+		return HexFormat.of().formatHex(digest.digest());
 	}
 
 	private RpcClient connect(LabGuest guest, TransportConfig config) throws Exception {
