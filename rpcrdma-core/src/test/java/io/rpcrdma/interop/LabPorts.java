@@ -28,7 +28,7 @@ public record LabPorts(int agent, int peer, int nfsRdma, int nfsTcp, int mountd,
 	public static final String HOST_FROM_GUEST = "10.0.2.100";
 
 	/** How many guest-to-host slots a guest gets. */
-	static final int SLOTS = 4;
+	static final int SLOTS = 6;
 
 	/**
 	 * Picks free loopback ports.

@@ -2,7 +2,13 @@ package io.rpcrdma.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -10,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.rpcrdma.interop.nfs.ReadOnlyNfs3Export;
+import io.rpcrdma.interop.nfs.TcpMountServer;
 import io.rpcrdma.memory.MemoryPoolConfig;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.server.ProcedureHandler;
@@ -66,6 +74,48 @@ class LinuxNfsClientInteropTest {
 			assertThat(mount.exitStatus()).as("the mount cannot succeed without COMPOUND: %s", mount.output()).isNotZero();
 			assertThat(pool.leaks()).isEmpty();
 		}
+	}
+
+	@Test
+	void linuxMountsAnRpcrdmaNfsExportOverRdmaAndReadsItsFiles(LabGuest guest) throws Exception {
+		int nfsPort = guest.ports().hostSlots().get(3);
+		int mountPort = guest.ports().hostSlots().get(4);
+		byte[] big = new byte[256 << 10];
+		new Random(8267).nextBytes(big);
+		Map<String, byte[]> files = new LinkedHashMap<>();
+		files.put("hello.txt", "Hello from rpcrdma, over RDMA\n".getBytes(StandardCharsets.US_ASCII));
+		files.put("big.bin", big);
+		ReadOnlyNfs3Export export = new ReadOnlyNfs3Export(files);
+		try (RdmaProvider provider = RdmaProviders.open("siw");
+				RegisteredMemoryPool pool = new RegisteredMemoryPool(provider.allocateProtectionDomain(),
+						MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2).withLeakTracking(true));
+				RpcServer server = RpcServer.start(RpcServer.Config.defaults(provider, pool, LabPorts.loopback(nfsPort)),
+						export.register(new ProgramRegistry()));
+				TcpMountServer mountd = TcpMountServer.start(LabPorts.loopback(mountPort))) {
+			String mnt = "/mnt/rpcrdma";
+			GuestCommandResult mount = guest.exec("mkdir -p " + mnt + " && mount -t nfs -o vers=3,proto=rdma,port=" + nfsPort
+					+ ",mountport=" + mountPort + ",mountproto=tcp,nolock,ro,soft,timeo=100,retrans=2 "
+					+ LabPorts.HOST_FROM_GUEST + ":/ " + mnt, DEADLINE);
+			assertThat(mount.exitStatus()).as("mount: %s; kernel: %s", mount.output(), guest.run("dmesg | tail -15"))
+				.isZero();
+			try {
+				assertThat(mountd.answered()).contains("MNT /");
+				assertThat(guest.run("cat " + mnt + "/hello.txt")).isEqualTo("Hello from rpcrdma, over RDMA\n");
+				// 256 KiB: Linux offers a Write chunk and rpcrdma's server fills it.
+				assertThat(guest.run("sha256sum " + mnt + "/big.bin").split(" ")[0]).isEqualTo(sha256(big));
+				assertThat(server.transportStats().writeChunksFilled()).isPositive();
+				assertThat(server.transportStats().rdmaErrorsSent()).isZero();
+				assertThat(server.transportStats().rdmaErrorsReceived()).isZero();
+			}
+			finally {
+				guest.exec("umount " + mnt, DEADLINE);
+			}
+			assertThat(pool.leaks()).isEmpty();
+		}
+	}
+
+	private static String sha256(byte[] data) throws Exception {
+		return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
 	}
 
 }
