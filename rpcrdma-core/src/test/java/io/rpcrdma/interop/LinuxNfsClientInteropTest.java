@@ -54,25 +54,24 @@ class LinuxNfsClientInteropTest {
 			registry.register(LinuxNfsServerInteropTest.NFS, version, 0, ProcedureHandler.of((call, arguments, results) -> seen
 				.add(new SeenCall(call.program(), call.version(), call.procedure()))));
 		}
-		try (RdmaProvider provider = RdmaProviders.open("siw");
-				RegisteredMemoryPool pool = new RegisteredMemoryPool(provider.allocateProtectionDomain(),
-						MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2).withLeakTracking(true));
-				RpcServer server = RpcServer.start(RpcServer.Config.defaults(provider, pool, LabPorts.loopback(slot)),
-						registry)) {
-			guest.startJob("mount-v4", "mkdir -p /mnt/v4 && mount -t nfs -o vers=4.0,proto=rdma,port=" + slot
-					+ ",soft,timeo=100,retrans=1 " + LabPorts.HOST_FROM_GUEST + ":/ /mnt/v4");
-			SeenCall ping = seen.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS);
-			GuestCommandResult mount = guest.awaitExit("mount-v4", DEADLINE);
-			String kernelLog = guest.run("dmesg | tail -20");
-			assertThat(ping).as("a NULL call from Linux; mount said: %s; kernel: %s", mount.output(), kernelLog)
-				.isEqualTo(new SeenCall(LinuxNfsServerInteropTest.NFS, 4, 0));
-			TransportStats stats = server.transportStats();
-			RdmaErrorCounts sent = stats.rdmaErrorsSentByCode();
-			assertThat(sent.total()).as("RDMA_ERROR to Linux: %s", sent).isZero();
-			assertThat(stats.rdmaErrorsReceived()).isZero();
-			assertThat(stats.inlineMessages()).as("the ping and its reply went inline").isPositive();
-			assertThat(mount.exitStatus()).as("the mount cannot succeed without COMPOUND: %s", mount.output()).isNotZero();
-			assertThat(pool.leaks()).isEmpty();
+		try (RdmaProvider provider = RdmaProviders.open("siw"); RegisteredMemoryPool pool = trackedPool(provider)) {
+			try (RpcServer server = RpcServer.start(RpcServer.Config.defaults(provider, pool, LabPorts.loopback(slot)),
+					registry)) {
+				guest.startJob("mount-v4", "mkdir -p /mnt/v4 && mount -t nfs -o vers=4.0,proto=rdma,port=" + slot
+						+ ",soft,timeo=100,retrans=1 " + LabPorts.HOST_FROM_GUEST + ":/ /mnt/v4");
+				SeenCall ping = seen.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+				GuestCommandResult mount = guest.awaitExit("mount-v4", DEADLINE);
+				String kernelLog = guest.run("dmesg | tail -20");
+				assertThat(ping).as("a NULL call from Linux; mount said: %s; kernel: %s", mount.output(), kernelLog)
+					.isEqualTo(new SeenCall(LinuxNfsServerInteropTest.NFS, 4, 0));
+				TransportStats stats = server.transportStats();
+				RdmaErrorCounts sent = stats.rdmaErrorsSentByCode();
+				assertThat(sent.total()).as("RDMA_ERROR to Linux: %s", sent).isZero();
+				assertThat(stats.rdmaErrorsReceived()).isZero();
+				assertThat(stats.inlineMessages()).as("the ping and its reply went inline").isPositive();
+				assertThat(mount.exitStatus()).as("the mount cannot succeed without COMPOUND: %s", mount.output()).isNotZero();
+			}
+			PoolLeaks.assertNone(pool);
 		}
 	}
 
@@ -86,32 +85,36 @@ class LinuxNfsClientInteropTest {
 		files.put("hello.txt", "Hello from rpcrdma, over RDMA\n".getBytes(StandardCharsets.US_ASCII));
 		files.put("big.bin", big);
 		ReadOnlyNfs3Export export = new ReadOnlyNfs3Export(files);
-		try (RdmaProvider provider = RdmaProviders.open("siw");
-				RegisteredMemoryPool pool = new RegisteredMemoryPool(provider.allocateProtectionDomain(),
-						MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2).withLeakTracking(true));
-				RpcServer server = RpcServer.start(RpcServer.Config.defaults(provider, pool, LabPorts.loopback(nfsPort)),
-						export.register(new ProgramRegistry()));
-				TcpMountServer mountd = TcpMountServer.start(LabPorts.loopback(mountPort))) {
-			String mnt = "/mnt/rpcrdma";
-			GuestCommandResult mount = guest.exec("mkdir -p " + mnt + " && mount -t nfs -o vers=3,proto=rdma,port=" + nfsPort
-					+ ",mountport=" + mountPort + ",mountproto=tcp,nolock,ro,soft,timeo=100,retrans=2 "
-					+ LabPorts.HOST_FROM_GUEST + ":/ " + mnt, DEADLINE);
-			assertThat(mount.exitStatus()).as("mount: %s; kernel: %s", mount.output(), guest.run("dmesg | tail -15"))
-				.isZero();
-			try {
-				assertThat(mountd.answered()).contains("MNT /");
-				assertThat(guest.run("cat " + mnt + "/hello.txt")).isEqualTo("Hello from rpcrdma, over RDMA\n");
-				// 256 KiB: Linux offers a Write chunk and rpcrdma's server fills it.
-				assertThat(guest.run("sha256sum " + mnt + "/big.bin").split(" ")[0]).isEqualTo(sha256(big));
-				assertThat(server.transportStats().writeChunksFilled()).isPositive();
-				assertThat(server.transportStats().rdmaErrorsSent()).isZero();
-				assertThat(server.transportStats().rdmaErrorsReceived()).isZero();
+		try (RdmaProvider provider = RdmaProviders.open("siw"); RegisteredMemoryPool pool = trackedPool(provider)) {
+			try (RpcServer server = RpcServer.start(RpcServer.Config.defaults(provider, pool, LabPorts.loopback(nfsPort)),
+					export.register(new ProgramRegistry()));
+					TcpMountServer mountd = TcpMountServer.start(LabPorts.loopback(mountPort))) {
+				String mnt = "/mnt/rpcrdma";
+				GuestCommandResult mount = guest.exec("mkdir -p " + mnt + " && mount -t nfs -o vers=3,proto=rdma,port=" + nfsPort
+						+ ",mountport=" + mountPort + ",mountproto=tcp,nolock,ro,soft,timeo=100,retrans=2 "
+						+ LabPorts.HOST_FROM_GUEST + ":/ " + mnt, DEADLINE);
+				assertThat(mount.exitStatus()).as("mount: %s; kernel: %s", mount.output(), guest.run("dmesg | tail -15"))
+					.isZero();
+				try {
+					assertThat(mountd.answered()).contains("MNT /");
+					assertThat(guest.run("cat " + mnt + "/hello.txt")).isEqualTo("Hello from rpcrdma, over RDMA\n");
+					// 256 KiB: Linux offers a Write chunk and rpcrdma's server fills it.
+					assertThat(guest.run("sha256sum " + mnt + "/big.bin").split(" ")[0]).isEqualTo(sha256(big));
+					assertThat(server.transportStats().writeChunksFilled()).isPositive();
+					assertThat(server.transportStats().rdmaErrorsSent()).isZero();
+					assertThat(server.transportStats().rdmaErrorsReceived()).isZero();
+				}
+				finally {
+					guest.exec("umount " + mnt, DEADLINE);
+				}
 			}
-			finally {
-				guest.exec("umount " + mnt, DEADLINE);
-			}
-			assertThat(pool.leaks()).isEmpty();
+			PoolLeaks.assertNone(pool);
 		}
+	}
+
+	private static RegisteredMemoryPool trackedPool(RdmaProvider provider) {
+		return new RegisteredMemoryPool(provider.allocateProtectionDomain(),
+				MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2).withLeakTracking(true));
 	}
 
 	private static String sha256(byte[] data) throws Exception {

@@ -64,8 +64,7 @@ class LinuxNfsServerInteropTest {
 	@AfterEach
 	void close() {
 		// Every buffer a call leased is back: nothing leaked on the way through Linux.
-		assertThat(this.pool.leaks()).isEmpty();
-		assertThat(this.pool.stats().leasedBytes()).isZero();
+		PoolLeaks.assertNone(this.pool);
 		this.pool.close();
 		this.provider.close();
 	}
