@@ -2,6 +2,7 @@ package io.rpcrdma.interop;
 
 import java.nio.file.Path;
 
+import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -15,9 +16,20 @@ import io.rpcrdma.conformance.ConformanceSkipSummary;
  * when the run ends, whatever the tests did. When the lab cannot be had, every test that
  * asks for it is skipped with the reason, printed loudly once.
  */
-final class LabExtension implements ParameterResolver {
+final class LabExtension implements BeforeEachCallback, ParameterResolver {
 
 	private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(LabExtension.class);
+
+	/**
+	 * Skips the test before JUnit resolves its parameters: an abort thrown while resolving
+	 * would be reported as an error, not as a skip.
+	 */
+	@Override
+	public void beforeEach(ExtensionContext context) {
+		if (lab(context) instanceof Unavailable unavailable) {
+			throw new TestAbortedException("interop lab unavailable: " + unavailable.reason());
+		}
+	}
 
 	@Override
 	public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
@@ -26,11 +38,11 @@ final class LabExtension implements ParameterResolver {
 
 	@Override
 	public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-		Object lab = context.getRoot().getStore(NAMESPACE).computeIfAbsent(LabGuest.class, (key) -> boot(), Object.class);
-		if (lab instanceof Unavailable unavailable) {
-			throw new TestAbortedException("interop lab unavailable: " + unavailable.reason());
-		}
-		return lab;
+		return lab(context);
+	}
+
+	private static Object lab(ExtensionContext context) {
+		return context.getRoot().getStore(NAMESPACE).computeIfAbsent(LabGuest.class, (key) -> boot(), Object.class);
 	}
 
 	private static Object boot() {

@@ -64,7 +64,7 @@ public final class LabGuest implements AutoCloseable {
 	 * @throws LabUnavailableException if QEMU is missing or the guest does not come up
 	 */
 	static LabGuest boot(LabImage image, Path workDirectory) {
-		LabTools.requireOnPath("qemu-system-x86_64", "qemu-system-x86");
+		String qemu = LabTools.require("qemu-system-x86_64", "rpcrdma.lab.qemu", "qemu-system-x86");
 		LabTools.requireOnPath("socat", "socat");
 		List<Accelerator> candidates = Accelerator.candidates(System.getProperty("rpcrdma.lab.accel", "auto"));
 		List<String> failures = new ArrayList<>();
@@ -72,7 +72,7 @@ public final class LabGuest implements AutoCloseable {
 			LabPorts ports = LabPorts.pickFree();
 			Path console = workDirectory.resolve("console-" + accelerator.name().toLowerCase() + ".log");
 			try {
-				LabGuest guest = start(image, ports, accelerator, console);
+				LabGuest guest = start(qemu, image, ports, accelerator, console);
 				guest.awaitAgent();
 				return guest;
 			}
@@ -83,8 +83,9 @@ public final class LabGuest implements AutoCloseable {
 		throw new LabUnavailableException("the guest did not boot (" + String.join("; ", failures) + ")");
 	}
 
-	private static LabGuest start(LabImage image, LabPorts ports, Accelerator accelerator, Path console) {
-		List<String> command = QemuCommand.of(image, ports, accelerator);
+	private static LabGuest start(String qemu, LabImage image, LabPorts ports, Accelerator accelerator,
+			Path console) {
+		List<String> command = QemuCommand.of(qemu, image, ports, accelerator);
 		Process process;
 		try {
 			Files.createDirectories(console.getParent());

@@ -13,6 +13,27 @@ final class LabTools {
 	}
 
 	/**
+	 * Finds a program, which a system property may point elsewhere (at a missing file, to
+	 * force the skip).
+	 * @param name the program
+	 * @param property the system property that overrides its location
+	 * @param debianPackage the Debian package that has it
+	 * @return the program's path
+	 * @throws LabUnavailableException if it is not installed
+	 */
+	static String require(String name, String property, String debianPackage) {
+		String configured = System.getProperty(property);
+		if (configured != null) {
+			if (Files.isExecutable(Path.of(configured))) {
+				return configured;
+			}
+			throw new LabUnavailableException(configured + " (-D" + property + ") is not an executable " + name);
+		}
+		requireOnPath(name, debianPackage);
+		return name;
+	}
+
+	/**
 	 * Checks that a program is installed.
 	 * @param name the program
 	 * @param debianPackage the Debian package that has it

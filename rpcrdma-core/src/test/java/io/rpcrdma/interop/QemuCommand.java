@@ -16,7 +16,7 @@ final class QemuCommand {
 	private QemuCommand() {
 	}
 
-	static List<String> of(LabImage image, LabPorts ports, Accelerator accelerator) {
+	static List<String> of(String qemu, LabImage image, LabPorts ports, Accelerator accelerator) {
 		StringBuilder network = new StringBuilder("user,id=n0,restrict=on");
 		forward(network, ports.agent(), LabGuest.AGENT_PORT);
 		forward(network, ports.peer(), LabGuest.PEER_PORT);
@@ -28,7 +28,7 @@ final class QemuCommand {
 			network.append(",guestfwd=tcp:").append(LabPorts.HOST_FROM_GUEST).append(':').append(slot)
 				.append("-cmd:socat - TCP:127.0.0.1:").append(slot);
 		}
-		List<String> command = new ArrayList<>(List.of("qemu-system-x86_64", "-accel", accelerator.option(),
+		List<String> command = new ArrayList<>(List.of(qemu, "-accel", accelerator.option(),
 				"-m", "2048", "-smp", "1", "-nodefaults", "-display", "none", "-serial", "stdio", "-no-reboot",
 				"-kernel", image.kernel().toString(), "-initrd", image.initramfs().toString(), "-append",
 				"console=ttyS0 panic=-1 edd=off lab.lifetime=" + LIFETIME_SECONDS, "-netdev", network.toString(),
