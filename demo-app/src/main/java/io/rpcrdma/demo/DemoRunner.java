@@ -96,9 +96,8 @@ public class DemoRunner {
 			return ErrorMessages.FAILED;
 		}
 		this.out.println("Object store served over " + this.provider.name() + " at " + address.get());
-		this.out.println("Call it from another process or host with: ./mvnw -q -pl demo-app -am spring-boot:run "
-				+ "-Dspring-boot.run.arguments=\"--spring.profiles.active=client --rpcrdma.client.store.address=<this host>:"
-				+ port() + "\"");
+		this.out.println("Call it from another process or host with: java -jar demo-app.jar "
+				+ "--spring.profiles.active=client --rpcrdma.client.store.address=<this host>:" + port());
 		this.links.print(this.out, "rpcrdma.server.calls");
 		return 0;
 	}
