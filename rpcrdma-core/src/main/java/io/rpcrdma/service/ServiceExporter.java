@@ -73,7 +73,8 @@ public final class ServiceExporter {
 			collectPrograms(type, interfaces);
 		}
 		if (interfaces.isEmpty()) {
-			throw new ServiceExportException(implementation.getClass().getName() + " implements no interface annotated"
+			throw new ServiceExportException(ServiceExportException.Reason.NO_PROGRAM_INTERFACE,
+					implementation.getClass().getName() + " implements no interface annotated"
 					+ " @RpcProgram; declare the service as an interface with @RpcProgram and implement it");
 		}
 		List<ServiceDescriptor> descriptors = new ArrayList<>();
@@ -129,7 +130,8 @@ public final class ServiceExporter {
 			}
 		}
 		if (!conflicts.isEmpty()) {
-			throw new ServiceExportException("Cannot serve " + implementation.getClass().getName() + ": "
+			throw new ServiceExportException(ServiceExportException.Reason.PROGRAM_VERSION_TAKEN,
+					"Cannot serve " + implementation.getClass().getName() + ": "
 					+ String.join("; ", conflicts) + ". Give each service its own program number or version"
 					+ " (@RpcProgram(number = ..., version = ...)); a derived number can collide");
 		}

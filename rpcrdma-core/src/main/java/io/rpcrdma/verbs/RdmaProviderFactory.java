@@ -1,5 +1,7 @@
 package io.rpcrdma.verbs;
 
+import java.util.List;
+
 /**
  * Service-provider interface through which {@link RdmaProviders} finds providers with
  * {@link java.util.ServiceLoader}: list implementations in
@@ -26,6 +28,15 @@ public interface RdmaProviderFactory {
 	 * @return a human-readable reason, or {@code "available"} when it is available
 	 */
 	String unavailableReason();
+
+	/**
+	 * What the provider needs and did not find, one entry per requirement with its remedy.
+	 * @return the missing requirements; empty when available. By default the
+	 * {@link #unavailableReason()} as one entry
+	 */
+	default List<MissingRequirement> missingRequirements() {
+		return isAvailable() ? List.of() : List.of(new MissingRequirement(unavailableReason(), "", ""));
+	}
 
 	/**
 	 * The preference of this provider when the name {@code auto} is asked for: higher wins

@@ -87,7 +87,8 @@ public final class RdmaProviders {
 		}
 		if (!factory.isAvailable()) {
 			throw new ProviderUnavailableException("RDMA provider '" + wanted + "' is not available here: "
-					+ factory.unavailableReason() + ". Fix that, or choose an available provider: " + availableNames(factories));
+					+ factory.unavailableReason() + ". Fix that, or choose an available provider: " + availableNames(factories),
+					wanted, factory.missingRequirements(), availableList(factories));
 		}
 		return factory;
 	}
@@ -135,12 +136,12 @@ public final class RdmaProviders {
 	}
 
 	private static String availableNames(Map<String, RdmaProviderFactory> factories) {
-		List<String> available = factories.values()
-			.stream()
-			.filter(RdmaProviderFactory::isAvailable)
-			.map(RdmaProviderFactory::name)
-			.toList();
+		List<String> available = availableList(factories);
 		return available.isEmpty() ? "none" : String.join(", ", available);
+	}
+
+	private static List<String> availableList(Map<String, RdmaProviderFactory> factories) {
+		return factories.values().stream().filter(RdmaProviderFactory::isAvailable).map(RdmaProviderFactory::name).toList();
 	}
 
 	/**

@@ -94,6 +94,14 @@ public record DisniDetection(List<Missing> missing, List<String> devices) {
 	}
 
 	/**
+	 * What is missing, in the order probed, with what the probe saw.
+	 * @return the entries, empty when available
+	 */
+	public List<Missing> missing() {
+		return List.copyOf(this.missing);
+	}
+
+	/**
 	 * The missing requirements.
 	 * @return the set, empty when available
 	 */

@@ -1,7 +1,9 @@
 package io.rpcrdma.verbs.disni;
 
+import java.util.List;
 import java.util.Objects;
 
+import io.rpcrdma.verbs.MissingRequirement;
 import io.rpcrdma.verbs.ProviderUnavailableException;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.RdmaProviderConfig;
@@ -70,6 +72,14 @@ public final class DisniProviderFactory implements RdmaProviderFactory {
 	@Override
 	public String unavailableReason() {
 		return detection().summary();
+	}
+
+	@Override
+	public List<MissingRequirement> missingRequirements() {
+		return detection().missing().stream()
+			.map((entry) -> new MissingRequirement(entry.requirement().description(), entry.detail(),
+					entry.requirement().remedy()))
+			.toList();
 	}
 
 	@Override

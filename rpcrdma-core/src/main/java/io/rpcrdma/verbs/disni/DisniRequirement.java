@@ -19,7 +19,7 @@ public enum DisniRequirement {
 
 	/** DiSNI's JNI library, which is not on Maven Central and is built from source. */
 	LIBDISNI("the libdisni JNI library (libdisni.so) on java.library.path",
-			"build it from DiSNI 2.1's sources: git clone https://github.com/zrlio/disni && cd disni/libdisni && "
+			"build libdisni from DiSNI 2.1's sources: git clone https://github.com/zrlio/disni && cd disni/libdisni && "
 					+ "git checkout v2.1 && ./autoprepare.sh && ./configure --with-jdk=$JAVA_HOME && make install "
 					+ "(installs to /usr/local/lib), then start the JVM with -Djava.library.path=/usr/local/lib"),
 
@@ -31,7 +31,7 @@ public enum DisniRequirement {
 
 	/** DiSNI 2.1 reads direct-buffer addresses through an internal JDK interface. */
 	ADD_EXPORTS("the JVM flag --add-exports java.base/sun.nio.ch=ALL-UNNAMED",
-			"add it to the java command line (or to JDK_JAVA_OPTIONS); DiSNI 2.1 reads direct-buffer addresses "
+			"add --add-exports java.base/sun.nio.ch=ALL-UNNAMED to the java command line (or to JDK_JAVA_OPTIONS); DiSNI 2.1 reads direct-buffer addresses "
 					+ "through sun.nio.ch.DirectBuffer, which Java 17 does not export");
 
 	private final String description;

@@ -48,8 +48,7 @@ public final class RpcClientsRegistrar implements ImportBeanDefinitionRegistrar 
 	 */
 	public static String register(BeanDefinitionRegistry registry, Class<?> serviceInterface, String clientName) {
 		if (!serviceInterface.isInterface() || !serviceInterface.isAnnotationPresent(RpcProgram.class)) {
-			throw new IllegalArgumentException("@ImportRpcClients lists " + serviceInterface.getName()
-					+ ", which is not an interface annotated @RpcProgram; list service interfaces only");
+			throw new InvalidRpcClientInterfaceException(serviceInterface);
 		}
 		if (clientName == null || clientName.isBlank()) {
 			throw new IllegalArgumentException("@ImportRpcClients for " + serviceInterface.getName()

@@ -101,9 +101,7 @@ public final class RpcRdmaServerLifecycle implements SmartLifecycle {
 			started = RpcServer.start(settings, this.registry);
 		}
 		catch (RuntimeException ex) {
-			throw new IllegalStateException("The RPC-over-RDMA server could not listen on " + settings.bindAddress()
-					+ " with provider " + settings.provider().name() + ": " + ex.getMessage()
-					+ ". Choose another rpcrdma.server.address or rpcrdma.server.port (0 picks a free port)", ex);
+			throw new RpcServerListenException(settings.bindAddress(), settings.provider().name(), ex);
 		}
 		this.settings = settings;
 		this.server = started;
