@@ -23,10 +23,10 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.annotation.Import;
 
+import io.rpcrdma.spring.boot.autoconfigure.server.RpcRdmaServerLifecycle;
 import io.rpcrdma.spring.boot.client.ImportRpcClients;
 import io.rpcrdma.spring.boot.sample.Greeter;
 import io.rpcrdma.spring.boot.sample.GreeterService;
-import io.rpcrdma.spring.boot.test.LocalRpcRdmaPort;
 
 /**
  * The whole application with actuator, over software iWARP on a random port: calls through an
@@ -49,7 +49,7 @@ class ActuatorSiwEndToEndTest {
 	@Value("${local.server.port}")
 	int httpPort;
 
-	@LocalRpcRdmaPort
+	@Value("${" + RpcRdmaServerLifecycle.PORT_PROPERTY + "}")
 	int rpcPort;
 
 	@Test

@@ -14,12 +14,12 @@ import io.rpcrdma.spring.boot.client.ImportRpcClients;
 import io.rpcrdma.spring.boot.client.RpcClientFactory;
 import io.rpcrdma.spring.boot.sample.Greeter;
 import io.rpcrdma.spring.boot.sample.GreeterService;
-import io.rpcrdma.spring.boot.test.LocalRpcRdmaPort;
 import io.rpcrdma.verbs.RdmaProvider;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 
@@ -46,7 +46,7 @@ class RpcRdmaSiwEndToEndTest {
 	@Autowired
 	RdmaProvider provider;
 
-	@LocalRpcRdmaPort
+	@Value("${" + RpcRdmaServerLifecycle.PORT_PROPERTY + "}")
 	int port;
 
 	@Test

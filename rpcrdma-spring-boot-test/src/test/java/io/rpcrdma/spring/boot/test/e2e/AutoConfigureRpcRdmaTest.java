@@ -1,4 +1,4 @@
-package io.rpcrdma.spring.boot.e2e;
+package io.rpcrdma.spring.boot.test.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
