@@ -41,8 +41,9 @@ public final class RpcRdmaServerAutoConfiguration {
 			RegisteredMemoryPool pool, ProgramRegistry registry, ServiceExporter exporter,
 			ObjectProvider<RpcServerCustomizer> customizers, Environment environment) {
 		List<RpcServerCustomizer> ordered = customizers.orderedStream().toList();
+		boolean virtualThreads = RpcServerConfigs.virtualThreadsByDefault(environment);
 		return new RpcRdmaServerLifecycle(() -> {
-			RpcServer.Config config = RpcServerConfigs.from(properties.getServer(), provider, pool);
+			RpcServer.Config config = RpcServerConfigs.from(properties.getServer(), provider, pool, virtualThreads);
 			for (RpcServerCustomizer customizer : ordered) {
 				config = customizer.customize(config);
 			}
