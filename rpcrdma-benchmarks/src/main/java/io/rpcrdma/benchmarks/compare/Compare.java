@@ -25,6 +25,9 @@ public final class Compare {
 	/** Client threads of the throughput case. */
 	static final List<Integer> THREADS = List.of(1, 4, 16, 64);
 
+	/** Blocking client threads of the platform-versus-virtual case. */
+	static final int BLOCKING_THREADS = 256;
+
 	/** Sizes of the bulk cases. */
 	static final List<Integer> BULK_SIZES = List.of(64 << 10, 1 << 20, 16 << 20);
 
@@ -86,6 +89,15 @@ public final class Compare {
 			for (int threads : THREADS) {
 				for (Contender c : contenders.list()) {
 					results.addAll(report(progress, List.of(workload.throughput(c, threads))));
+				}
+			}
+			if (ClientThreads.VIRTUAL.available()) {
+				// Side by side, contender by contender: does a blocking caller on a virtual
+				// thread give up throughput?
+				for (Contender c : contenders.list()) {
+					results.addAll(report(progress, List.of(
+							workload.throughput(c, BLOCKING_THREADS, ClientThreads.PLATFORM, Measurement.BLOCKING_PLATFORM),
+							workload.throughput(c, BLOCKING_THREADS, ClientThreads.VIRTUAL, Measurement.BLOCKING_VIRTUAL))));
 				}
 			}
 			for (boolean argument : List.of(true, false)) {

@@ -23,4 +23,10 @@ record Measurement(String scenario, String contender, long parameter, String met
 
 	static final String BULK_RESULT = "bulk-result";
 
+	/** 64-byte calls from {@link Compare#BLOCKING_THREADS} platform client threads. */
+	static final String BLOCKING_PLATFORM = "blocking-platform-threads";
+
+	/** The same from virtual threads (Java 21+). */
+	static final String BLOCKING_VIRTUAL = "blocking-virtual-threads";
+
 }

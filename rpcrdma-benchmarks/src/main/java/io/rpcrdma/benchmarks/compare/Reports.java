@@ -114,6 +114,21 @@ final class Reports {
 			out.append('\n');
 		}
 
+		if (!parameters(run.results(), Measurement.BLOCKING_VIRTUAL).isEmpty()) {
+			long n = Compare.BLOCKING_THREADS;
+			out.append("\n### ").append(n).append(" blocking client threads: platform or virtual (calls/s)\n\n")
+				.append("| contender | platform threads | virtual threads | virtual / platform |\n|---|---|---|---|\n");
+			for (String c : contenders) {
+				Optional<Double> platform = Target.find(run.results(), c, Measurement.BLOCKING_PLATFORM, n, "calls/s");
+				Optional<Double> virtual = Target.find(run.results(), c, Measurement.BLOCKING_VIRTUAL, n, "calls/s");
+				out.append("| ").append(c).append(" | ").append(platform.map(Reports::number).orElse("–")).append(" | ")
+					.append(virtual.map(Reports::number).orElse("–")).append(" | ")
+					.append((platform.isPresent() && virtual.isPresent())
+							? String.format(Locale.ROOT, "%.2f", virtual.get() / platform.get()) : "–")
+					.append(" |\n");
+			}
+		}
+
 		for (String scenario : List.of(Measurement.BULK_ARGUMENT, Measurement.BULK_RESULT)) {
 			List<Long> sizes = parameters(run.results(), scenario);
 			out.append("\n### Bulk ").append(Measurement.BULK_ARGUMENT.equals(scenario) ? "arguments" : "results")

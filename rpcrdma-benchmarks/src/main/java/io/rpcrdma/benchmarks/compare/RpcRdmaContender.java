@@ -62,10 +62,11 @@ final class RpcRdmaContender implements Contender {
 		this.provider = RdmaProviders.open(providerName);
 		this.pool = new RegisteredMemoryPool(this.provider.allocateProtectionDomain(), RpcRdmaSetup.pools());
 		RpcClientPool.Config config = RpcClientPool.Config.of(1, 1);
-		// More waiting room than client threads: no call of the 64-thread case is refused.
-		config = new RpcClientPool.Config(1, 1, 256, config.reconnect(), RetryPolicy.none(), config.idleTimeout());
-		this.clients = RpcClientPool.connect(this.provider, this.pool, address, RpcRdmaSetup.transport(),
-				2 * RpcRdmaSetup.CREDITS, config);
+		// More room for pending and waiting calls than client threads: no call of the
+		// 256-thread blocking case is refused (beyond the credits they wait in the transport).
+		int room = 2 * Compare.BLOCKING_THREADS;
+		config = new RpcClientPool.Config(1, 1, room, config.reconnect(), RetryPolicy.none(), config.idleTimeout());
+		this.clients = RpcClientPool.connect(this.provider, this.pool, address, RpcRdmaSetup.transport(), room, config);
 		// Echo results are unbounded byte[]: a reply size within the inline threshold keeps
 		// them inline, with no Reply chunk offered (RFC 8166 §3.5.4).
 		this.service = new ServiceClientFactory(new ServiceIntrospector(CodecRegistry.standard())).create(

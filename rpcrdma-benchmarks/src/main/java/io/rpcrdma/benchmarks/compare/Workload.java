@@ -93,6 +93,20 @@ final class Workload {
 	 * @throws Exception if a call fails
 	 */
 	Measurement throughput(Contender contender, int threads) throws Exception {
+		return throughput(contender, threads, ClientThreads.PLATFORM, Measurement.THROUGHPUT);
+	}
+
+	/**
+	 * 64-byte calls from {@code threads} blocking client threads of one kind, each with its own
+	 * session, back to back.
+	 * @param contender who is measured
+	 * @param threads client threads
+	 * @param kind platform or virtual threads
+	 * @param scenario what the measurement is called
+	 * @return calls per second over the measured window
+	 * @throws Exception if a call fails
+	 */
+	Measurement throughput(Contender contender, int threads, ClientThreads kind, String scenario) throws Exception {
 		List<Contender.Session> sessions = new ArrayList<>(threads);
 		try {
 			for (int i = 0; i < threads; i++) {
@@ -102,15 +116,14 @@ final class Workload {
 			List<Thread> workers = new ArrayList<>(threads);
 			for (int i = 0; i < threads; i++) {
 				Contender.Session session = sessions.get(i);
-				Thread worker = new Thread(() -> window.run(() -> session.echo(this.small)),
+				Thread worker = kind.create(() -> window.run(() -> session.echo(this.small)),
 						contender.name() + "-client-" + i);
-				worker.setDaemon(true);
 				workers.add(worker);
 				worker.start();
 			}
 			long calls = window.measure(this.pace, workers);
 			double perSecond = calls / (window.measuredNanos / 1e9);
-			return new Measurement(Measurement.THROUGHPUT, contender.name(), threads, "calls/s", perSecond, "calls/s", calls);
+			return new Measurement(scenario, contender.name(), threads, "calls/s", perSecond, "calls/s", calls);
 		}
 		finally {
 			for (Contender.Session session : sessions) {
