@@ -30,6 +30,8 @@ import io.rpcrdma.client.RpcClient;
 import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.memory.MemoryPoolConfig;
 import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.service.ClientInvocation;
+import io.rpcrdma.service.RpcClientInterceptor;
 import io.rpcrdma.service.ServiceClientFactory;
 import io.rpcrdma.service.ServiceClientOptions;
 import io.rpcrdma.service.ServiceIntrospector;
@@ -82,6 +84,9 @@ public class SmallCallBenchmark {
 
 	private Calculator calculator;
 
+	/** The same proxy with one interceptor that only passes the call on: its cost. */
+	private Calculator interceptedCalculator;
+
 	private RpcTransport transport;
 
 	/** ADD(1, 2) encoded once; each call writes a new XID into it (the transport copies it). */
@@ -116,8 +121,11 @@ public class SmallCallBenchmark {
 				MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2));
 		this.clients = RpcClientPool.connect(this.provider, this.pool, address, TransportConfig.defaults(), 64,
 				RpcClientPool.Config.of(1, 1));
-		this.calculator = new ServiceClientFactory(new ServiceIntrospector(CodecRegistry.standard()))
-			.create(Calculator.class, this.clients, ServiceClientOptions.DEFAULTS.withTimeout(TIMEOUT));
+		ServiceClientFactory factory = new ServiceClientFactory(new ServiceIntrospector(CodecRegistry.standard()));
+		this.calculator = factory.create(Calculator.class, this.clients, ServiceClientOptions.DEFAULTS.withTimeout(TIMEOUT));
+		RpcClientInterceptor passOn = ClientInvocation::proceed;
+		this.interceptedCalculator = factory.create(Calculator.class, this.clients,
+				ServiceClientOptions.DEFAULTS.withTimeout(TIMEOUT).withInterceptors(List.of(passOn)));
 		if (this.calculator.add(1, 2) != 3) {
 			throw new IllegalStateException("1 + 2 is not 3");
 		}
@@ -156,6 +164,15 @@ public class SmallCallBenchmark {
 	@Benchmark
 	public int serviceCall() {
 		return this.calculator.add(1, 2);
+	}
+
+	/**
+	 * A synchronous service call through one interceptor that passes it on.
+	 * @return the sum
+	 */
+	@Benchmark
+	public int serviceCallWithOneInterceptor() {
+		return this.interceptedCalculator.add(1, 2);
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package io.rpcrdma.client;
 
+import io.rpcrdma.oncrpc.AuthNone;
+import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.xdr.XdrEncoder;
 
 /**
@@ -24,6 +26,14 @@ public interface CallBody {
 	 */
 	default String procedureName() {
 		return null;
+	}
+
+	/**
+	 * The credential the call carries (RFC 5531 §8.2).
+	 * @return AUTH_NONE unless the body says otherwise
+	 */
+	default OpaqueAuth credential() {
+		return AuthNone.INSTANCE;
 	}
 
 }

@@ -9,6 +9,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.oncrpc.AuthNone;
+import io.rpcrdma.oncrpc.OpaqueAuth;
+import io.rpcrdma.oncrpc.RpcCall;
 import io.rpcrdma.oncrpc.RpcMessageCodec;
 import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.transport.OutboundCall;
@@ -190,7 +193,14 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 			CallShape shape, CallScratch scratch) {
 		XdrEncoder encoder = (scratch != null) ? scratch.encoder(shape.maxCallSize())
 				: new XdrEncoder(ByteBuffer.allocate(shape.maxCallSize()));
-		RpcMessageCodec.encodeCall(xid, program, version, procedure, encoder);
+		OpaqueAuth credential = arguments.credential();
+		if (credential == AuthNone.INSTANCE) {
+			RpcMessageCodec.encodeCall(xid, program, version, procedure, encoder);
+		}
+		else {
+			// RFC 5531 §8.2: the call carries the credential, with an AUTH_NONE verifier.
+			RpcMessageCodec.encodeCall(new RpcCall(xid, program, version, procedure, credential, AuthNone.INSTANCE), encoder);
+		}
 		int header = encoder.position();
 		arguments.write(encoder);
 		List<DdpRange> items = shape.argumentItems().isEmpty() ? List.of()

@@ -505,6 +505,11 @@ public final class RpcDispatcher {
 		}
 
 		private RpcReply errorReply(Throwable failure) {
+			if (failure instanceof CallRejectedException rejected) {
+				logger.log(Level.DEBUG, () -> "AUTH_ERROR " + rejected.status() + " for " + describe() + ": "
+						+ rejected.getMessage());
+				return RpcReply.authError(this.call.xid(), rejected.status());
+			}
 			if (failure instanceof GarbageArgumentsException
 					|| (failure instanceof XdrException && !(failure instanceof XdrOverflowException))) {
 				RpcDispatcher.this.garbageArgs.increment();

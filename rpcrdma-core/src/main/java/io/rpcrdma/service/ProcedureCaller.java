@@ -11,6 +11,8 @@ import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.RemoteCall;
 import io.rpcrdma.client.RpcCaller;
 import io.rpcrdma.client.RpcClient;
+import io.rpcrdma.oncrpc.AuthNone;
+import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.service.codec.XdrCodec;
 import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.transport.RegisteredItem;
@@ -95,8 +97,18 @@ final class ProcedureCaller {
 	 * {@link io.rpcrdma.client.RpcCallException}
 	 */
 	CompletableFuture<Object> call(Object[] arguments) {
+		return call(arguments, AuthNone.INSTANCE);
+	}
+
+	/**
+	 * Calls the procedure with a credential, for a method returning a future.
+	 * @param arguments one value per parameter ({@code null} for none)
+	 * @param credential what the call carries (RFC 5531 §8.2)
+	 * @return completes with the method's result, or fails
+	 */
+	CompletableFuture<Object> call(Object[] arguments, OpaqueAuth credential) {
 		ServiceCall.Async call = new ServiceCall.Async();
-		send(arguments, call);
+		send(arguments, call, credential);
 		return call.future;
 	}
 
@@ -110,9 +122,20 @@ final class ProcedureCaller {
 	 * {@link InterruptedException} if the thread was interrupted while waiting
 	 */
 	Object callAndWait(Object[] arguments) throws Throwable {
+		return callAndWait(arguments, AuthNone.INSTANCE);
+	}
+
+	/**
+	 * Calls the procedure with a credential and waits, for a synchronous method.
+	 * @param arguments one value per parameter ({@code null} for none)
+	 * @param credential what the call carries (RFC 5531 §8.2)
+	 * @return the method's result
+	 * @throws Throwable as {@link #callAndWait(Object[])}
+	 */
+	Object callAndWait(Object[] arguments, OpaqueAuth credential) throws Throwable {
 		ServiceCall.Waiting call = ServiceCall.Waiting.acquire();
 		try {
-			send(arguments, call);
+			send(arguments, call, credential);
 			return call.await();
 		}
 		finally {
@@ -120,7 +143,7 @@ final class ProcedureCaller {
 		}
 	}
 
-	private void send(Object[] arguments, ServiceCall call) {
+	private void send(Object[] arguments, ServiceCall call, OpaqueAuth credential) {
 		Object[] values = (arguments != null) ? arguments : NO_ARGUMENTS;
 		ServiceCallObserver.Observation observation = this.observer.start(CallSide.CLIENT, this.service, this.procedure,
 				this.caller.endpoint());
@@ -145,7 +168,7 @@ final class ProcedureCaller {
 					ex));
 			return;
 		}
-		call.start(this, values, registered, observation, conveyance);
+		call.start(this, values, registered, observation, conveyance, credential);
 		this.caller.call(this.service.program(), this.service.version(), this.procedure.number(), call, shape,
 				this.procedure.idempotent(), this.options.timeout(), call);
 	}
@@ -263,6 +286,14 @@ final class ProcedureCaller {
 	}
 
 	/** @return the procedure called */
+	ServiceDescriptor service() {
+		return this.service;
+	}
+
+	String endpoint() {
+		return this.caller.endpoint();
+	}
+
 	ProcedureDescriptor procedure() {
 		return this.procedure;
 	}

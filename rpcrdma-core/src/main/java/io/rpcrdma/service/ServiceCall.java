@@ -10,6 +10,8 @@ import io.rpcrdma.client.CallTimeoutException;
 import io.rpcrdma.client.ConnectionLostException;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.ReplyCallback;
+import io.rpcrdma.oncrpc.AuthNone;
+import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.service.codec.XdrCodec;
 import io.rpcrdma.xdr.XdrEncoder;
 
@@ -33,13 +35,21 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 
 	private Conveyance conveyance;
 
+	private OpaqueAuth credential = AuthNone.INSTANCE;
+
 	void start(ProcedureCaller procedureCaller, Object[] values, long registered,
-			ServiceCallObserver.Observation observed, Conveyance conveyed) {
+			ServiceCallObserver.Observation observed, Conveyance conveyed, OpaqueAuth auth) {
 		this.caller = procedureCaller;
 		this.arguments = values;
 		this.registeredMask = registered;
 		this.observation = observed;
 		this.conveyance = conveyed;
+		this.credential = auth;
+	}
+
+	@Override
+	public OpaqueAuth credential() {
+		return this.credential;
 	}
 
 	@Override

@@ -70,7 +70,7 @@ public final class ServiceClientFactory {
 					new ProcedureCaller(service, procedure, caller, options, this.observer, faults));
 		}
 		Object proxy = Proxy.newProxyInstance(serviceInterface.getClassLoader(), new Class<?>[] { serviceInterface },
-				new ServiceProxy(service, caller, procedures));
+				new ServiceProxy(service, caller, procedures, options.interceptors()));
 		return serviceInterface.cast(proxy);
 	}
 

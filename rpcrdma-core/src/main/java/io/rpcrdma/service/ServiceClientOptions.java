@@ -1,6 +1,7 @@
 package io.rpcrdma.service;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -14,13 +15,26 @@ import java.util.Objects;
  * may be large {@link Bulk} instead, so they travel in a Write chunk.
  * @param ddpThreshold the size from which {@code byte[]} and {@link java.nio.ByteBuffer}
  * values not marked {@link Bulk} are moved by RDMA rather than inline (RFC 8166 §6)
+ * @param interceptors act around every call, the first outermost ({@link RpcClientInterceptor})
  */
-public record ServiceClientOptions(Duration timeout, int maxReplySize, int ddpThreshold) {
+public record ServiceClientOptions(Duration timeout, int maxReplySize, int ddpThreshold,
+		List<RpcClientInterceptor> interceptors) {
 
-	/** 30 seconds, 64 KiB, 4 KiB. */
+	/** 30 seconds, 64 KiB, 4 KiB, no interceptor. */
 	public static final ServiceClientOptions DEFAULTS = new ServiceClientOptions(Duration.ofSeconds(30), 64 * 1024, 4096);
 
+	/**
+	 * Options without interceptors.
+	 * @param timeout the deadline of each call
+	 * @param maxReplySize the reply size to make room for
+	 * @param ddpThreshold the size from which values go by RDMA
+	 */
+	public ServiceClientOptions(Duration timeout, int maxReplySize, int ddpThreshold) {
+		this(timeout, maxReplySize, ddpThreshold, List.of());
+	}
+
 	public ServiceClientOptions {
+		interceptors = List.copyOf(Objects.requireNonNull(interceptors, "interceptors"));
 		Objects.requireNonNull(timeout, "timeout");
 		if (timeout.isNegative() || timeout.isZero()) {
 			throw new IllegalArgumentException("timeout must be positive, got " + timeout);
@@ -38,7 +52,7 @@ public record ServiceClientOptions(Duration timeout, int maxReplySize, int ddpTh
 	 * @return a copy with it
 	 */
 	public ServiceClientOptions withTimeout(Duration value) {
-		return new ServiceClientOptions(value, this.maxReplySize, this.ddpThreshold);
+		return new ServiceClientOptions(value, this.maxReplySize, this.ddpThreshold, this.interceptors);
 	}
 
 	/**
@@ -46,7 +60,7 @@ public record ServiceClientOptions(Duration timeout, int maxReplySize, int ddpTh
 	 * @return a copy with it
 	 */
 	public ServiceClientOptions withMaxReplySize(int value) {
-		return new ServiceClientOptions(this.timeout, value, this.ddpThreshold);
+		return new ServiceClientOptions(this.timeout, value, this.ddpThreshold, this.interceptors);
 	}
 
 	/**
@@ -54,7 +68,16 @@ public record ServiceClientOptions(Duration timeout, int maxReplySize, int ddpTh
 	 * @return a copy with it
 	 */
 	public ServiceClientOptions withDdpThreshold(int value) {
-		return new ServiceClientOptions(this.timeout, this.maxReplySize, value);
+		return new ServiceClientOptions(this.timeout, this.maxReplySize, value, this.interceptors);
+	}
+
+	/**
+	 * These options with interceptors around every call.
+	 * @param value the interceptors, the first outermost
+	 * @return the new options
+	 */
+	public ServiceClientOptions withInterceptors(List<RpcClientInterceptor> value) {
+		return new ServiceClientOptions(this.timeout, this.maxReplySize, this.ddpThreshold, value);
 	}
 
 }

@@ -35,6 +35,8 @@ public final class ServiceExporter {
 
 	private final ServiceCallObserver observer;
 
+	private final List<RpcServerInterceptor> interceptors;
+
 	/** (program, version) → what serves it, in export order. */
 	private final Map<Long, ExportedService> exported = new LinkedHashMap<>();
 
@@ -52,9 +54,21 @@ public final class ServiceExporter {
 	 * @param observer watches every call served
 	 */
 	public ServiceExporter(ServiceIntrospector introspector, ProgramRegistry registry, ServiceCallObserver observer) {
+		this(introspector, registry, observer, List.of());
+	}
+
+	/**
+	 * @param introspector binds interfaces
+	 * @param registry where the procedures are registered
+	 * @param observer watches every call served
+	 * @param interceptors act around every call served, the first outermost
+	 */
+	public ServiceExporter(ServiceIntrospector introspector, ProgramRegistry registry, ServiceCallObserver observer,
+			List<RpcServerInterceptor> interceptors) {
 		this.introspector = Objects.requireNonNull(introspector, "introspector");
 		this.registry = Objects.requireNonNull(registry, "registry");
 		this.observer = Objects.requireNonNull(observer, "observer");
+		this.interceptors = List.copyOf(Objects.requireNonNull(interceptors, "interceptors"));
 	}
 
 	/**
@@ -142,7 +156,7 @@ public final class ServiceExporter {
 			for (ProcedureDescriptor procedure : descriptor.procedures()) {
 				this.registry.register(descriptor.program(), descriptor.version(), procedure.number(),
 						procedure.idempotent() ? Idempotence.IDEMPOTENT : Idempotence.NON_IDEMPOTENT,
-						new ServiceProcedureHandler(invoker, procedure, this.observer));
+						new ServiceProcedureHandler(invoker, procedure, this.observer, this.interceptors));
 			}
 			ExportedService service = new ExportedService(descriptor, implementation);
 			this.exported.put(key(descriptor), service);

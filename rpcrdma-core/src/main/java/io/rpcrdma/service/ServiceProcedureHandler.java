@@ -1,10 +1,12 @@
 package io.rpcrdma.service;
 
 import java.lang.System.Logger.Level;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
+import io.rpcrdma.server.CallRejectedException;
 import io.rpcrdma.server.ProcedureHandler;
 import io.rpcrdma.server.ServerCall;
 import io.rpcrdma.xdr.XdrDecoder;
@@ -32,10 +34,14 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 
 	private final String qualifiedName;
 
-	ServiceProcedureHandler(ServiceInvoker invoker, ProcedureDescriptor procedure, ServiceCallObserver observer) {
+	private final List<RpcServerInterceptor> interceptors;
+
+	ServiceProcedureHandler(ServiceInvoker invoker, ProcedureDescriptor procedure, ServiceCallObserver observer,
+			List<RpcServerInterceptor> interceptors) {
 		this.invoker = invoker;
 		this.procedure = procedure;
 		this.observer = observer;
+		this.interceptors = interceptors;
 		this.qualifiedName = invoker.service().name() + "." + procedure.name();
 	}
 
@@ -51,6 +57,9 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 		catch (RuntimeException ex) {
 			observation.stop(CallOutcome.ERROR, arrival(call), ex);
 			throw ex;
+		}
+		if (!this.interceptors.isEmpty()) {
+			return intercepted(call, values, results, observation);
 		}
 		if (!this.procedure.returnsFuture()) {
 			// A method returning its result itself: called without a future around the result.
@@ -72,6 +81,43 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 			return DONE;
 		}
 		return result.handle((value, error) -> {
+			complete(call, result, results, observation);
+			return null;
+		});
+	}
+
+	/**
+	 * The call through the exporter's interceptors. A {@link CallRejectedException} leaves the
+	 * handler, so the dispatcher answers AUTH_ERROR; anything else an interceptor or the method
+	 * throws travels back as the method's fault.
+	 */
+	@SuppressWarnings("unchecked")
+	private CompletionStage<Void> intercepted(ServerCall call, Object[] values, XdrEncoder results,
+			ServiceCallObserver.Observation observation) {
+		Object value;
+		try {
+			value = new ServerInterceptorChain(this.interceptors, this.invoker, this.procedure, call, values, caller(call))
+				.proceed();
+		}
+		catch (CallRejectedException ex) {
+			observation.stop(CallOutcome.ERROR, arrival(call), ex);
+			throw ex;
+		}
+		catch (Throwable ex) {
+			complete(call, null, ex, results, observation);
+			return DONE;
+		}
+		if (!this.procedure.returnsFuture()) {
+			complete(call, value, null, results, observation);
+			return DONE;
+		}
+		CompletableFuture<Object> result = (value instanceof CompletableFuture<?> future) ? (CompletableFuture<Object>) future
+				: CompletableFuture.completedFuture(value);
+		if (result.isDone()) {
+			complete(call, result, results, observation);
+			return DONE;
+		}
+		return result.handle((ignored, error) -> {
 			complete(call, result, results, observation);
 			return null;
 		});

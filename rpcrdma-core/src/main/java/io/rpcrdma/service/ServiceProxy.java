@@ -3,6 +3,7 @@ package io.rpcrdma.service;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.UndeclaredThrowableException;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 
@@ -24,10 +25,14 @@ final class ServiceProxy implements InvocationHandler {
 
 	private final Map<Method, ProcedureCaller> procedures;
 
-	ServiceProxy(ServiceDescriptor service, RpcCaller caller, Map<Method, ProcedureCaller> procedures) {
+	private final List<RpcClientInterceptor> interceptors;
+
+	ServiceProxy(ServiceDescriptor service, RpcCaller caller, Map<Method, ProcedureCaller> procedures,
+			List<RpcClientInterceptor> interceptors) {
 		this.service = service;
 		this.caller = caller;
 		this.procedures = Map.copyOf(procedures);
+		this.interceptors = List.copyOf(interceptors);
 	}
 
 	@Override
@@ -36,10 +41,13 @@ final class ServiceProxy implements InvocationHandler {
 		if (procedure == null) {
 			return local(proxy, method, arguments);
 		}
-		if (procedure.procedure().returnsFuture()) {
+		if (this.interceptors.isEmpty() && procedure.procedure().returnsFuture()) {
 			return procedure.call(arguments);
 		}
 		try {
+			if (!this.interceptors.isEmpty()) {
+				return new ClientInterceptorChain(this.interceptors, procedure, arguments).proceed();
+			}
 			return procedure.callAndWait(arguments);
 		}
 		catch (InterruptedException ex) {
