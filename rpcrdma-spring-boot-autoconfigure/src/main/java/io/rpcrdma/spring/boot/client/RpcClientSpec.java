@@ -1,10 +1,12 @@
 package io.rpcrdma.spring.boot.client;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.service.RpcClientInterceptor;
 import io.rpcrdma.service.ServiceClientOptions;
 import io.rpcrdma.transport.TransportConfig;
 
@@ -72,6 +74,18 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withOptions(ServiceClientOptions value) {
 		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool, value);
+	}
+
+	/**
+	 * These settings with one more interceptor around this client's calls, inside the ones it
+	 * has (the application's {@link RpcClientInterceptor} beans).
+	 * @param interceptor the interceptor
+	 * @return the new settings
+	 */
+	public RpcClientSpec withInterceptor(RpcClientInterceptor interceptor) {
+		List<RpcClientInterceptor> interceptors = new ArrayList<>(this.options.interceptors());
+		interceptors.add(interceptor);
+		return withOptions(this.options.withInterceptors(interceptors));
 	}
 
 }

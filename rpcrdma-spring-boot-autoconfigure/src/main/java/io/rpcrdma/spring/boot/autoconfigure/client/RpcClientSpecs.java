@@ -9,6 +9,7 @@ import java.util.function.Function;
 import io.rpcrdma.client.Backoff;
 import io.rpcrdma.client.RetryPolicy;
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.service.RpcClientInterceptor;
 import io.rpcrdma.service.ServiceClientOptions;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaAddress;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaProperties;
@@ -20,7 +21,8 @@ import io.rpcrdma.transport.TransportConfig;
 /**
  * Builds a named client's settings from {@code rpcrdma.client.<name>.*} (the defaults for a
  * name that is not configured) and {@code rpcrdma.conveyance.*}, then applies the
- * {@link RpcClientCustomizer}s.
+ * {@link RpcClientCustomizer}s. Every client gets the application's {@link RpcClientInterceptor}
+ * beans, in their order; a customizer may add or remove some for one client.
  */
 final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 
@@ -33,10 +35,14 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 
 	private final List<RpcClientCustomizer> customizers;
 
-	RpcClientSpecs(RpcRdmaProperties properties, String providerName, List<RpcClientCustomizer> customizers) {
+	private final List<RpcClientInterceptor> interceptors;
+
+	RpcClientSpecs(RpcRdmaProperties properties, String providerName, List<RpcClientCustomizer> customizers,
+			List<RpcClientInterceptor> interceptors) {
 		this.properties = properties;
 		this.providerName = providerName;
 		this.customizers = customizers;
+		this.interceptors = interceptors;
 	}
 
 	@Override
@@ -52,7 +58,8 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 		RpcClientPool.Config pool = new RpcClientPool.Config(client.getMinConnections(), client.getMaxConnections(),
 				client.getMaxWaiting(), BACKOFF, new RetryPolicy(client.getRetries() + 1, BACKOFF));
 		ServiceClientOptions options = new ServiceClientOptions(client.getCallTimeout(),
-				(int) client.getMaxReplySize().toBytes(), (int) this.properties.getConveyance().getDdpThreshold().toBytes());
+				(int) client.getMaxReplySize().toBytes(), (int) this.properties.getConveyance().getDdpThreshold().toBytes(),
+				this.interceptors);
 		RpcClientSpec spec = new RpcClientSpec(name, addresses, transport, client.getMaxPending(), pool, options);
 		for (RpcClientCustomizer customizer : this.customizers) {
 			spec = customizer.customize(spec);

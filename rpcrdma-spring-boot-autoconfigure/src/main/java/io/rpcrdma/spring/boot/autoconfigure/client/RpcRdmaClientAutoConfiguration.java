@@ -3,6 +3,7 @@ package io.rpcrdma.spring.boot.autoconfigure.client;
 import java.util.Optional;
 
 import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.service.RpcClientInterceptor;
 import io.rpcrdma.service.ServiceCallObserver;
 import io.rpcrdma.service.ServiceClientFactory;
 import io.rpcrdma.service.ServiceIntrospector;
@@ -27,7 +28,8 @@ import org.springframework.context.annotation.Bean;
  * Auto-configuration of the {@link RpcClientFactory} that named clients
  * ({@code rpcrdma.client.<name>.*}, then {@link RpcClientCustomizer} beans) and
  * {@link io.rpcrdma.spring.boot.client.ImportRpcClients @ImportRpcClients} proxies call
- * through. A client without an address calls this application's own server.
+ * through. A client without an address calls this application's own server. Every
+ * {@link RpcClientInterceptor} bean acts around every call of every client, in order.
  */
 @AutoConfiguration(after = { RpcRdmaProviderAutoConfiguration.class, RpcRdmaServiceAutoConfiguration.class,
 		RpcRdmaServerAutoConfiguration.class })
@@ -40,10 +42,12 @@ public final class RpcRdmaClientAutoConfiguration {
 	@ConditionalOnMissingBean
 	RpcClientFactory rpcClientFactory(RdmaProvider provider, RegisteredMemoryPool pool, ServiceIntrospector introspector,
 			RpcRdmaProperties properties, ObjectProvider<ServiceCallObserver> observer,
-			ObjectProvider<RpcClientCustomizer> customizers, ObjectProvider<RpcRdmaServerLifecycle> server) {
+			ObjectProvider<RpcClientCustomizer> customizers, ObjectProvider<RpcClientInterceptor> interceptors,
+			ObjectProvider<RpcRdmaServerLifecycle> server) {
 		ServiceClientFactory proxies = new ServiceClientFactory(introspector,
 				observer.getIfAvailable(() -> ServiceCallObserver.NONE));
-		RpcClientSpecs specs = new RpcClientSpecs(properties, provider.name(), customizers.orderedStream().toList());
+		RpcClientSpecs specs = new RpcClientSpecs(properties, provider.name(), customizers.orderedStream().toList(),
+				interceptors.orderedStream().toList());
 		return new RpcClientFactory(provider, pool, proxies, specs,
 				() -> Optional.ofNullable(server.getIfAvailable()).flatMap(RpcRdmaServerLifecycle::localAddress));
 	}

@@ -1,6 +1,7 @@
 package io.rpcrdma.spring.boot.autoconfigure.export;
 
 import io.rpcrdma.server.ProgramRegistry;
+import io.rpcrdma.service.RpcServerInterceptor;
 import io.rpcrdma.service.ServiceCallObserver;
 import io.rpcrdma.service.ServiceExporter;
 import io.rpcrdma.service.ServiceIntrospector;
@@ -35,8 +36,9 @@ public final class RpcRdmaServiceExportAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ServiceExporter rpcRdmaServiceExporter(ServiceIntrospector introspector, ProgramRegistry registry,
-			ObjectProvider<ServiceCallObserver> observer) {
-		return new ServiceExporter(introspector, registry, observer.getIfAvailable(() -> ServiceCallObserver.NONE));
+			ObjectProvider<ServiceCallObserver> observer, ObjectProvider<RpcServerInterceptor> interceptors) {
+		return new ServiceExporter(introspector, registry, observer.getIfAvailable(() -> ServiceCallObserver.NONE),
+				interceptors.orderedStream().toList());
 	}
 
 	@Bean
