@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -19,8 +20,11 @@ import java.util.function.LongSupplier;
  */
 public final class RetryPolicy {
 
+	// ThreadLocalRandom rather than RandomGenerator.getDefault(): that one is found with a
+	// ServiceLoader through the context class loader, which fails under class loaders that do
+	// not see the jdk.random module (AOT-processed and native applications among them).
 	private static final RetryPolicy NONE = new RetryPolicy(1, new Backoff(Duration.ZERO, Duration.ZERO, 1.0, 0.0,
-			java.util.random.RandomGenerator.getDefault()));
+			ThreadLocalRandom.current()));
 
 	private static final Runnable NO_RETRY_LISTENER = () -> {
 	};
