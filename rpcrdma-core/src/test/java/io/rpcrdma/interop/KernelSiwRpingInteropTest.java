@@ -41,6 +41,7 @@ class KernelSiwRpingInteropTest {
 	@ParameterizedTest(name = "siw.crc={0}")
 	@ValueSource(strings = { "off", "require" })
 	void rpcrdmaPingsALinuxRpingServer(String crc, LabGuest guest) throws Exception {
+		int terminatesBefore = terminatesLinuxReceived(guest);
 		guest.startJob("rping-server", rpingServer());
 		try (RdmaProvider provider = RdmaProviders.open("siw", RdmaProviderConfig.defaults().with(SiwSettings.CRC, crc));
 				RpingPeer client = RpingPeer.create(provider, SIZE, DEADLINE)) {
@@ -52,12 +53,16 @@ class KernelSiwRpingInteropTest {
 			for (String echo : echoes) {
 				assertThat(server.output()).contains("server ping data: " + echo);
 			}
+			// Neither side saw an error: no ERROR event here, no Terminate logged there.
+			assertThat(client.endpoint().events.types()).doesNotContain(ConnectionEventType.ERROR);
+			assertThat(terminatesLinuxReceived(guest)).isEqualTo(terminatesBefore);
 		}
 	}
 
 	@ParameterizedTest(name = "siw.crc={0}")
 	@ValueSource(strings = { "off", "require" })
 	void aLinuxRpingClientPingsRpcrdma(String crc, LabGuest guest) throws Exception {
+		int terminatesBefore = terminatesLinuxReceived(guest);
 		int slot = guest.ports().hostSlots().get(0);
 		try (RdmaProvider provider = RdmaProviders.open("siw", RdmaProviderConfig.defaults().with(SiwSettings.CRC, crc));
 				RpingPeer server = RpingPeer.create(provider, SIZE, DEADLINE)) {
@@ -74,6 +79,8 @@ class KernelSiwRpingInteropTest {
 				assertThat(pings.pings().get(i)).startsWith("rdma-ping-" + i + ": ");
 				assertThat(client.output()).contains("ping data: " + pings.pings().get(i));
 			}
+			assertThat(server.endpoint().events.types()).doesNotContain(ConnectionEventType.ERROR);
+			assertThat(terminatesLinuxReceived(guest)).isEqualTo(terminatesBefore);
 		}
 	}
 
