@@ -78,44 +78,59 @@ public final class Compare {
 		progress.printf(Locale.ROOT, "%s run on %d cores, load average %.2f; contenders %s%n", options.pace().name(),
 				machine.cores(), machine.loadAtStart(), options.contenders());
 		Workload workload = new Workload(options.pace());
-		List<Measurement> results = new ArrayList<>();
+		List<List<Measurement>> rounds = new ArrayList<>();
 		try (Contenders contenders = new Contenders(options.contenders())) {
 			for (Contender c : contenders.list()) {
 				workload.warmUp(c);
 			}
-			for (Contender c : contenders.list()) {
-				results.addAll(report(progress, workload.latency(c)));
-			}
-			for (int threads : THREADS) {
-				for (Contender c : contenders.list()) {
-					results.addAll(report(progress, List.of(workload.throughput(c, threads))));
-				}
-			}
-			if (ClientThreads.VIRTUAL.available()) {
-				// Side by side, contender by contender: does a blocking caller on a virtual
-				// thread give up throughput?
-				for (Contender c : contenders.list()) {
-					results.addAll(report(progress, List.of(
-							workload.throughput(c, BLOCKING_THREADS, ClientThreads.PLATFORM, Measurement.BLOCKING_PLATFORM),
-							workload.throughput(c, BLOCKING_THREADS, ClientThreads.VIRTUAL, Measurement.BLOCKING_VIRTUAL))));
-				}
-			}
-			for (boolean argument : List.of(true, false)) {
-				for (int size : BULK_SIZES) {
-					for (Contender c : contenders.list()) {
-						results.addAll(report(progress, List.of(workload.bulk(c, argument, size))));
-					}
-				}
+			for (int round = 1; round <= options.rounds(); round++) {
+				progress.printf(Locale.ROOT, "round %d of %d%n", round, options.rounds());
+				rounds.add(round(workload, contenders.list(), progress));
 			}
 		}
+		List<Measurement> results = Rounds.medians(rounds);
 		List<Target> targets = new ArrayList<>();
 		for (String subject : List.of(Contenders.SIW, Contenders.SIW_PROCESS, Contenders.LOOPBACK)) {
-			targets.addAll(Target.evaluate(results, subject));
+			targets.addAll(Target.evaluate(rounds, subject));
 		}
-		Run run = new Run(options.pace(), machine.ended(), results, targets);
+		Run run = new Run(options.pace(), machine.ended(), results, rounds, targets);
 		Reports.write(options.output(), run);
 		Charts.write(options.output(), run);
 		return run;
+	}
+
+	/**
+	 * Every case once, each case through every contender in turn, so that a change in the
+	 * machine's load falls on all contenders of a case alike.
+	 */
+	private static List<Measurement> round(Workload workload, List<Contender> contenders, PrintStream progress)
+			throws Exception {
+		List<Measurement> results = new ArrayList<>();
+		for (Contender c : contenders) {
+			results.addAll(report(progress, workload.latency(c)));
+		}
+		for (int threads : THREADS) {
+			for (Contender c : contenders) {
+				results.addAll(report(progress, List.of(workload.throughput(c, threads))));
+			}
+		}
+		if (ClientThreads.VIRTUAL.available()) {
+			// Side by side, contender by contender: does a blocking caller on a virtual
+			// thread give up throughput?
+			for (Contender c : contenders) {
+				results.addAll(report(progress, List.of(
+						workload.throughput(c, BLOCKING_THREADS, ClientThreads.PLATFORM, Measurement.BLOCKING_PLATFORM),
+						workload.throughput(c, BLOCKING_THREADS, ClientThreads.VIRTUAL, Measurement.BLOCKING_VIRTUAL))));
+			}
+		}
+		for (boolean argument : List.of(true, false)) {
+			for (int size : BULK_SIZES) {
+				for (Contender c : contenders) {
+					results.addAll(report(progress, List.of(workload.bulk(c, argument, size))));
+				}
+			}
+		}
+		return results;
 	}
 
 	private static List<Measurement> report(PrintStream progress, List<Measurement> measurements) {

@@ -10,10 +10,11 @@ import java.util.List;
  * @param pace full, {@code --quick} or {@code --smoke}
  * @param output where results and plots go ({@code --out DIR}, default {@code docs/benchmarks})
  * @param contenders who is measured ({@code --contenders a,b}, default all)
+ * @param rounds how many rounds ({@code --rounds N}, default the pace's)
  */
-record CompareOptions(Pace pace, Path output, List<String> contenders) {
+record CompareOptions(Pace pace, Path output, List<String> contenders, int rounds) {
 
-	static final String USAGE = "usage: Compare [--quick | --smoke] [--out DIR] [--contenders "
+	static final String USAGE = "usage: Compare [--quick | --smoke] [--rounds N] [--out DIR] [--contenders "
 			+ String.join(",", Contenders.ALL) + "]";
 
 	/**
@@ -25,12 +26,25 @@ record CompareOptions(Pace pace, Path output, List<String> contenders) {
 		Pace pace = Pace.FULL;
 		Path output = Path.of("docs", "benchmarks");
 		List<String> contenders = Contenders.ALL;
+		int rounds = 0;
 		for (int i = 0; i < args.length; i++) {
 			switch (args[i]) {
 				case "--quick" -> pace = Pace.QUICK;
 				case "--smoke" -> pace = Pace.SMOKE;
 				case "--full" -> pace = Pace.FULL;
 				case "--out" -> output = Path.of(value(args, ++i, "--out"));
+				case "--rounds" -> {
+					String value = value(args, ++i, "--rounds");
+					try {
+						rounds = Integer.parseInt(value);
+					}
+					catch (NumberFormatException ex) {
+						rounds = -1;
+					}
+					if (rounds < 1 || rounds > 50) {
+						throw new IllegalArgumentException("--rounds must be 1 to 50, not " + value + "; " + USAGE);
+					}
+				}
 				case "--contenders" -> {
 					contenders = Arrays.stream(value(args, ++i, "--contenders").split(",")).map(String::trim).toList();
 					for (String name : contenders) {
@@ -42,7 +56,7 @@ record CompareOptions(Pace pace, Path output, List<String> contenders) {
 				default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; " + USAGE);
 			}
 		}
-		return new CompareOptions(pace, output, contenders);
+		return new CompareOptions(pace, output, contenders, (rounds > 0) ? rounds : pace.rounds());
 	}
 
 	private static String value(String[] args, int index, String option) {

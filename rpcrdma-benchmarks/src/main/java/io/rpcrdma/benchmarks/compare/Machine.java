@@ -19,9 +19,12 @@ import java.time.Instant;
  * @param startedAt when the run began (UTC)
  * @param loadAtStart the one-minute load average at the start, -1 if unknown
  * @param loadAtEnd the same at the end
+ * @param cpuTicksAtStart total and steal CPU ticks when the run began (internal)
+ * @param stealFraction the share of CPU time stolen by the hypervisor during the run, -1 if
+ * unknown
  */
 record Machine(int cores, String cpu, long memoryBytes, String jdk, String os, Instant startedAt, double loadAtStart,
-		double loadAtEnd) {
+		double loadAtEnd, long[] cpuTicksAtStart, double stealFraction) {
 
 	/** @return this machine now, the end load not yet known */
 	static Machine describe() {
@@ -29,13 +32,38 @@ record Machine(int cores, String cpu, long memoryBytes, String jdk, String os, I
 				System.getProperty("java.vendor") + " " + System.getProperty("java.version") + " ("
 						+ System.getProperty("java.vm.name") + ")",
 				System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
-				Instant.now(), load(), -1);
+				Instant.now(), load(), -1, cpuTicks(), -1);
 	}
 
-	/** @return a copy with the load average now as the end load */
+	/**
+	 * The machine at the end of the run: its load average, and the share of CPU time the
+	 * hypervisor took from this virtual machine during the run (steal, from /proc/stat), which
+	 * moves figures as much as load does.
+	 * @return a copy with the end figures
+	 */
 	Machine ended() {
+		long[] end = cpuTicks();
+		double steal = -1;
+		if (this.cpuTicksAtStart.length == 2 && end.length == 2 && end[0] > this.cpuTicksAtStart[0]) {
+			steal = (double) (end[1] - this.cpuTicksAtStart[1]) / (end[0] - this.cpuTicksAtStart[0]);
+		}
 		return new Machine(this.cores, this.cpu, this.memoryBytes, this.jdk, this.os, this.startedAt, this.loadAtStart,
-				load());
+				load(), end, steal);
+	}
+
+	/** @return total and steal ticks of all CPUs, from the first line of /proc/stat; empty if unknown */
+	private static long[] cpuTicks() {
+		try {
+			String[] fields = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+			long total = 0;
+			for (int i = 1; i < fields.length && i <= 8; i++) {
+				total += Long.parseLong(fields[i]);
+			}
+			return new long[] { total, (fields.length > 8) ? Long.parseLong(fields[8]) : 0 };
+		}
+		catch (IOException | RuntimeException unreadable) {
+			return new long[0];
+		}
 	}
 
 	private static double load() {

@@ -23,6 +23,9 @@ final class Reports {
 
 	static final String MARKDOWN = "results.md";
 
+	/** Every round's figures, as measured. */
+	static final String ROUNDS_CSV = "rounds.csv";
+
 	private Reports() {
 	}
 
@@ -34,6 +37,7 @@ final class Reports {
 	static void write(Path directory, Run run) throws IOException {
 		Files.createDirectories(directory);
 		Files.writeString(directory.resolve(CSV), csv(run), StandardCharsets.UTF_8);
+		Files.writeString(directory.resolve(ROUNDS_CSV), roundsCsv(run), StandardCharsets.UTF_8);
 		Files.writeString(directory.resolve(JSON), json(run), StandardCharsets.UTF_8);
 		Files.writeString(directory.resolve(MARKDOWN), markdown(run), StandardCharsets.UTF_8);
 	}
@@ -44,6 +48,19 @@ final class Reports {
 			out.append(m.scenario()).append(',').append(m.contender()).append(',').append(m.parameter()).append(',')
 				.append(m.metric()).append(',').append(String.format(Locale.ROOT, "%.3f", m.value())).append(',')
 				.append(m.unit()).append(',').append(m.calls()).append('\n');
+		}
+		return out.toString();
+	}
+
+	static String roundsCsv(Run run) {
+		StringBuilder out = new StringBuilder("round,scenario,contender,parameter,metric,value,unit,calls\n");
+		for (int r = 0; r < run.rounds().size(); r++) {
+			for (Measurement m : run.rounds().get(r)) {
+				out.append(r + 1).append(',').append(m.scenario()).append(',').append(m.contender()).append(',')
+					.append(m.parameter()).append(',').append(m.metric()).append(',')
+					.append(String.format(Locale.ROOT, "%.3f", m.value())).append(',').append(m.unit()).append(',')
+					.append(m.calls()).append('\n');
+			}
 		}
 		return out.toString();
 	}
@@ -60,8 +77,9 @@ final class Reports {
 		out.append("    \"os\": ").append(quote(machine.os())).append(",\n");
 		out.append("    \"startedAt\": ").append(quote(machine.startedAt().toString())).append(",\n");
 		out.append("    \"loadAverageAtStart\": ").append(decimal(machine.loadAtStart())).append(",\n");
-		out.append("    \"loadAverageAtEnd\": ").append(decimal(machine.loadAtEnd())).append("\n");
-		out.append("  },\n  \"results\": [\n");
+		out.append("    \"loadAverageAtEnd\": ").append(decimal(machine.loadAtEnd())).append(",\n");
+		out.append("    \"stealFraction\": ").append(decimal(machine.stealFraction())).append("\n");
+		out.append("  },\n  \"rounds\": ").append(run.rounds().size()).append(",\n  \"results\": [\n");
 		List<Measurement> results = run.results();
 		for (int i = 0; i < results.size(); i++) {
 			Measurement m = results.get(i);
@@ -76,7 +94,8 @@ final class Reports {
 		for (int i = 0; i < targets.size(); i++) {
 			Target t = targets.get(i);
 			out.append("    {\"target\": ").append(quote(t.description())).append(", \"ratio\": ").append(decimal(t.ratio()))
-				.append(", \"bound\": ").append(quote(t.boundText())).append(", \"met\": ").append(t.met()).append('}')
+				.append(", \"q1\": ").append(decimal(t.q1())).append(", \"q3\": ").append(decimal(t.q3()))
+				.append(", \"rounds\": ").append(t.rounds()).append(", \"bound\": ").append(quote(t.boundText())).append(", \"met\": ").append(t.met()).append('}')
 				.append(i + 1 < targets.size() ? ",\n" : "\n");
 		}
 		return out.append("  ]\n}\n").toString();
@@ -89,7 +108,15 @@ final class Reports {
 			.append(machine.cores()).append(" cores (").append(machine.cpu()).append("), ")
 			.append(machine.memoryBytes() >> 30).append(" GiB, ").append(machine.jdk()).append(", ").append(machine.os())
 			.append("; load average ").append(number(machine.loadAtStart())).append(" at start, ")
-			.append(number(machine.loadAtEnd())).append(" at end.\n\n");
+			.append(number(machine.loadAtEnd())).append(" at end; ")
+			.append((machine.stealFraction() < 0) ? "steal unknown"
+					: String.format(Locale.ROOT, "%.1f %% of CPU time stolen", 100 * machine.stealFraction()))
+			.append("; ").append(run.rounds().size()).append(run.rounds().size() == 1 ? " round" : " rounds")
+			.append(", figures are medians of the rounds.\n\n");
+		if (!Pace.FULL.name().equals(run.pace().name())) {
+			out.append("**A ").append(run.pace().name()).append(" run: its figures decide nothing about the targets;"
+					+ " run the full comparison for that.**\n\n");
+		}
 		List<String> contenders = contenders(run.results());
 
 		out.append("### 64-byte call latency, 1 thread (µs)\n\n| contender | p50 | p99 | mean | calls |\n|---|---|---|---|---|\n");
@@ -142,10 +169,14 @@ final class Reports {
 			}
 		}
 
-		out.append("\n### Targets\n\n| target | ratio | bound | met |\n|---|---|---|---|\n");
+		out.append("\n### Targets\n\nThe median of the per-round ratios and their interquartile range; a target is met"
+				+ " only when the whole range meets it.\n\n| target | median ratio | interquartile range | rounds | bound | met |\n"
+				+ "|---|---|---|---|---|---|\n");
 		for (Target t : run.targets()) {
 			out.append("| ").append(t.description()).append(" | ").append(String.format(Locale.ROOT, "%.2f", t.ratio()))
-				.append(" | ").append(t.boundText()).append(" | ").append(t.met() ? "yes" : "**no**").append(" |\n");
+				.append(" | ").append(String.format(Locale.ROOT, "%.2f–%.2f", t.q1(), t.q3())).append(" | ")
+				.append(t.rounds()).append(" | ").append(t.boundText()).append(" | ").append(t.met() ? "yes" : "**no**")
+				.append(" |\n");
 		}
 		return out.toString();
 	}

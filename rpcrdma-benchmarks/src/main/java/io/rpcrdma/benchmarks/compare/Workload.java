@@ -42,11 +42,11 @@ final class Workload {
 			return;
 		}
 		Pace warming = new Pace("warm-up", Duration.ZERO, this.pace.contenderWarmup(), Duration.ofMillis(1),
-				Duration.ofMillis(1), 1);
+				Duration.ofMillis(1), 1, 1);
 		new Workload(warming).throughput(contender, 4);
 		Duration bulkWarmup = this.pace.contenderWarmup().dividedBy(4);
 		Workload bulk = new Workload(new Pace("warm-up", Duration.ZERO, bulkWarmup, Duration.ofMillis(1),
-				Duration.ofMillis(1), 1));
+				Duration.ofMillis(1), 1, 1));
 		bulk.bulk(contender, true, 1 << 20);
 		bulk.bulk(contender, false, 1 << 20);
 	}

@@ -27,7 +27,7 @@ class CompareSmokeTest {
 	void everyContenderRunsEveryCaseAndTheResultsAreWritten(@TempDir Path out) throws Exception {
 		ByteArrayOutputStream progress = new ByteArrayOutputStream();
 
-		Run run = Compare.run(CompareOptions.parse("--smoke", "--out", out.toString()),
+		Run run = Compare.run(CompareOptions.parse("--smoke", "--rounds", "2", "--out", out.toString()),
 				new PrintStream(progress, true, StandardCharsets.UTF_8));
 
 		List<Measurement> results = run.results();
@@ -44,7 +44,11 @@ class CompareSmokeTest {
 		}
 		// Seven targets for each rpcrdma contender: two latency, one throughput, four bulk.
 		assertThat(run.targets()).hasSize(21)
-			.anySatisfy((t) -> assertThat(t.description()).isEqualTo("64-byte p50 latency: rpcrdma-siw / socket"));
+			.anySatisfy((t) -> assertThat(t.description()).isEqualTo("64-byte p50 latency: rpcrdma-siw / socket"))
+			.allSatisfy((t) -> assertThat(t.rounds()).isEqualTo(2));
+		// Two rounds, each with every case; the results are one median per case.
+		assertThat(run.rounds()).hasSize(2).allSatisfy((round) -> assertThat(round).hasSameSizeAs(results));
+		assertThat(Files.readAllLines(out.resolve(Reports.ROUNDS_CSV))).hasSize(1 + 2 * results.size());
 		assertThat(run.machine().cores()).isPositive();
 
 		List<String> csv = Files.readAllLines(out.resolve(Reports.CSV));
@@ -53,7 +57,8 @@ class CompareSmokeTest {
 		String json = Files.readString(out.resolve(Reports.JSON));
 		assertThat(json).contains("\"cores\": " + run.machine().cores(), "\"loadAverageAtEnd\"", "\"targets\"",
 				"\"contender\": \"grpc-java\"");
-		assertThat(Files.readString(out.resolve(Reports.MARKDOWN))).contains("| rpcrdma-siw |", "### Targets");
+		assertThat(Files.readString(out.resolve(Reports.MARKDOWN))).contains("| rpcrdma-siw |", "### Targets",
+				"interquartile range", "its figures decide nothing");
 		for (String chart : Charts.FILES) {
 			byte[] png = Files.readAllBytes(out.resolve(chart));
 			assertThat(png).startsWith(PNG_SIGNATURE);
