@@ -1,8 +1,6 @@
 package io.rpcrdma.service;
 
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import io.rpcrdma.oncrpc.AuthNone;
 import io.rpcrdma.oncrpc.OpaqueAuth;
@@ -12,9 +10,7 @@ import io.rpcrdma.server.ServerCall;
  * One served call passing through the exporter's {@link RpcServerInterceptor}s, then running
  * the method. Created only when the exporter has interceptors.
  */
-final class ServerInterceptorChain implements ServerInvocation {
-
-	private final List<RpcServerInterceptor> interceptors;
+final class ServerInterceptorChain extends InterceptorChain<RpcServerInterceptor> implements ServerInvocation {
 
 	private final ServiceInvoker invoker;
 
@@ -26,13 +22,9 @@ final class ServerInterceptorChain implements ServerInvocation {
 
 	private final String caller;
 
-	private int next;
-
-	private Map<String, Object> attributes;
-
 	ServerInterceptorChain(List<RpcServerInterceptor> interceptors, ServiceInvoker invoker, ProcedureDescriptor procedure,
 			ServerCall call, Object[] arguments, String caller) {
-		this.interceptors = interceptors;
+		super(interceptors);
 		this.invoker = invoker;
 		this.procedure = procedure;
 		this.call = call;
@@ -66,25 +58,12 @@ final class ServerInterceptorChain implements ServerInvocation {
 	}
 
 	@Override
-	public Map<String, Object> attributes() {
-		if (this.attributes == null) {
-			this.attributes = new HashMap<>();
-		}
-		return this.attributes;
+	Object intercept(RpcServerInterceptor interceptor) throws Throwable {
+		return interceptor.intercept(this);
 	}
 
 	@Override
-	public Object proceed() throws Throwable {
-		int index = this.next;
-		if (index < this.interceptors.size()) {
-			this.next = index + 1;
-			try {
-				return this.interceptors.get(index).intercept(this);
-			}
-			finally {
-				this.next = index;
-			}
-		}
+	Object call() throws Throwable {
 		if (this.procedure.returnsFuture()) {
 			return this.invoker.invoke(this.procedure, this.arguments);
 		}
