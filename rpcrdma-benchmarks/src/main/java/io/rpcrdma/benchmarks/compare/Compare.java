@@ -25,6 +25,9 @@ public final class Compare {
 	/** Client threads of the throughput case. */
 	static final List<Integer> THREADS = List.of(1, 4, 16, 64);
 
+	/** Client threads of the throughput case on a busy machine. */
+	static final int BUSY_THREADS = 16;
+
 	/** Blocking client threads of the platform-versus-virtual case. */
 	static final int BLOCKING_THREADS = 256;
 
@@ -128,6 +131,16 @@ public final class Compare {
 				for (Contender c : contenders) {
 					results.addAll(report(progress, List.of(workload.bulk(c, argument, size))));
 				}
+			}
+		}
+		// Users run on busy machines: the same small calls with one spinning thread per core.
+		try (BusyMachine busy = BusyMachine.start(Runtime.getRuntime().availableProcessors())) {
+			for (Contender c : contenders) {
+				results.addAll(report(progress, workload.latency(c, Measurement.LATENCY_BUSY)));
+			}
+			for (Contender c : contenders) {
+				results.addAll(report(progress,
+						List.of(workload.throughput(c, BUSY_THREADS, ClientThreads.PLATFORM, Measurement.THROUGHPUT_BUSY))));
 			}
 		}
 		return results;

@@ -29,4 +29,10 @@ record Measurement(String scenario, String contender, long parameter, String met
 	/** The same from virtual threads (Java 21+). */
 	static final String BLOCKING_VIRTUAL = "blocking-virtual-threads";
 
+	/** {@link #LATENCY} while {@link BusyMachine} keeps every core busy. */
+	static final String LATENCY_BUSY = "latency-busy-machine";
+
+	/** {@link #THROUGHPUT} while {@link BusyMachine} keeps every core busy. */
+	static final String THROUGHPUT_BUSY = "throughput-busy-machine";
+
 }

@@ -156,6 +156,17 @@ final class Reports {
 			}
 		}
 
+		if (!parameters(run.results(), Measurement.LATENCY_BUSY).isEmpty()) {
+			out.append("\n### On a busy machine: one spinning thread per core\n\n")
+				.append("| contender | p50 (µs) | p99 (µs) | ").append(Compare.BUSY_THREADS)
+				.append("-thread calls/s |\n|---|---|---|---|\n");
+			for (String c : contenders) {
+				out.append("| ").append(c).append(" | ").append(cell(run, c, Measurement.LATENCY_BUSY, Workload.SMALL, "p50"))
+					.append(" | ").append(cell(run, c, Measurement.LATENCY_BUSY, Workload.SMALL, "p99")).append(" | ")
+					.append(cell(run, c, Measurement.THROUGHPUT_BUSY, Compare.BUSY_THREADS, "calls/s")).append(" |\n");
+			}
+		}
+
 		for (String scenario : List.of(Measurement.BULK_ARGUMENT, Measurement.BULK_RESULT)) {
 			List<Long> sizes = parameters(run.results(), scenario);
 			out.append("\n### Bulk ").append(Measurement.BULK_ARGUMENT.equals(scenario) ? "arguments" : "results")

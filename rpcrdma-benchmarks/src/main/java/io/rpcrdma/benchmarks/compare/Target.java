@@ -44,6 +44,8 @@ record Target(String description, double ratio, double q1, double q3, int rounds
 				"64-byte p50 latency");
 		add(targets, rounds, subject, Contenders.GRPC, Measurement.THROUGHPUT, 16, "calls/s", 3, false,
 				"16-thread throughput");
+		add(targets, rounds, subject, Contenders.SOCKET, Measurement.LATENCY_BUSY, Workload.SMALL, "p50", 2, true,
+				"64-byte p50 latency on a busy machine");
 		for (String scenario : List.of(Measurement.BULK_ARGUMENT, Measurement.BULK_RESULT)) {
 			String what = "1 MiB " + (Measurement.BULK_ARGUMENT.equals(scenario) ? "argument" : "result") + " MB/s";
 			add(targets, rounds, subject, Contenders.SOCKET, scenario, 1 << 20, "MB/s", 0.7, false, what);

@@ -58,6 +58,17 @@ final class Workload {
 	 * @throws Exception if a call fails
 	 */
 	List<Measurement> latency(Contender contender) throws Exception {
+		return latency(contender, Measurement.LATENCY);
+	}
+
+	/**
+	 * 64-byte calls one at a time from one thread, each timed.
+	 * @param contender who is measured
+	 * @param scenario what the measurements are called
+	 * @return p50, p99 and mean in microseconds
+	 * @throws Exception if a call fails
+	 */
+	List<Measurement> latency(Contender contender, String scenario) throws Exception {
 		Histogram histogram = new Histogram(LONGEST_NANOS, 3);
 		try (Contender.Session session = contender.openSession()) {
 			long warmEnd = System.nanoTime() + this.pace.warmup().toNanos();
@@ -80,9 +91,9 @@ final class Workload {
 		long calls = histogram.getTotalCount();
 		String name = contender.name();
 		return List.of(
-				new Measurement(Measurement.LATENCY, name, SMALL, "p50", micros(histogram.getValueAtPercentile(50)), "us", calls),
-				new Measurement(Measurement.LATENCY, name, SMALL, "p99", micros(histogram.getValueAtPercentile(99)), "us", calls),
-				new Measurement(Measurement.LATENCY, name, SMALL, "mean", histogram.getMean() / 1000.0, "us", calls));
+				new Measurement(scenario, name, SMALL, "p50", micros(histogram.getValueAtPercentile(50)), "us", calls),
+				new Measurement(scenario, name, SMALL, "p99", micros(histogram.getValueAtPercentile(99)), "us", calls),
+				new Measurement(scenario, name, SMALL, "mean", histogram.getMean() / 1000.0, "us", calls));
 	}
 
 	/**

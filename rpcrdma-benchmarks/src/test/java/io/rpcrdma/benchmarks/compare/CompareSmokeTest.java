@@ -41,9 +41,12 @@ class CompareSmokeTest {
 				assertMeasured(results, contender, Measurement.BULK_ARGUMENT, size, "MB/s");
 				assertMeasured(results, contender, Measurement.BULK_RESULT, size, "MB/s");
 			}
+			assertMeasured(results, contender, Measurement.LATENCY_BUSY, Workload.SMALL, "p50");
+			assertMeasured(results, contender, Measurement.THROUGHPUT_BUSY, Compare.BUSY_THREADS, "calls/s");
 		}
-		// Seven targets for each rpcrdma contender: two latency, one throughput, four bulk.
-		assertThat(run.targets()).hasSize(21)
+		// Eight targets for each rpcrdma contender: two latency, one throughput, four bulk, one
+		// latency on a busy machine.
+		assertThat(run.targets()).hasSize(24)
 			.anySatisfy((t) -> assertThat(t.description()).isEqualTo("64-byte p50 latency: rpcrdma-siw / socket"))
 			.allSatisfy((t) -> assertThat(t.rounds()).isEqualTo(2));
 		// Two rounds, each with every case; the results are one median per case.
@@ -58,6 +61,7 @@ class CompareSmokeTest {
 		assertThat(json).contains("\"cores\": " + run.machine().cores(), "\"loadAverageAtEnd\"", "\"targets\"",
 				"\"contender\": \"grpc-java\"");
 		assertThat(Files.readString(out.resolve(Reports.MARKDOWN))).contains("| rpcrdma-siw |", "### Targets",
+				"### On a busy machine",
 				"interquartile range", "its figures decide nothing");
 		for (String chart : Charts.FILES) {
 			byte[] png = Files.readAllBytes(out.resolve(chart));
