@@ -7,7 +7,8 @@ import java.util.Locale;
  * Bytes allocated per small call on the client, counted exactly rather than sampled: the
  * server runs in a child JVM ({@link SmallCallBenchmark} with {@code server=process}), and
  * the JVM's per-thread allocation counters of every thread in this one are read before and
- * after a run of calls, after a warm-up that lets the JIT finish. {@code -prof gc} in JMH
+ * after each of several batches of calls, after a warm-up that lets the JIT finish, and the
+ * least batch is reported. {@code -prof gc} in JMH
  * gives the same figure but with a wide error at this call rate.
  * <pre>
  * java -cp rpcrdma-benchmarks/target/rpcrdma-benchmarks.jar io.rpcrdma.benchmarks.AllocationPerCall
@@ -15,11 +16,14 @@ import java.util.Locale;
  */
 public final class AllocationPerCall {
 
+	/** Batches measured of each kind of call, the least reported (see {@link #least}). */
+	static final int BATCHES = 5;
+
 	private AllocationPerCall() {
 	}
 
 	/**
-	 * @param args optional: the number of measured calls (default 20000), and which side to
+	 * @param args optional: the number of calls in a measured batch (default 20000), and which side to
 	 * count: {@code client}, {@code server} or {@code both} (the default)
 	 * @throws Exception if the server cannot be started or a call fails
 	 */
@@ -41,7 +45,7 @@ public final class AllocationPerCall {
 	 * this JVM and {@link SmallCallClient} in a child JVM, warms up, and counts what the server
 	 * allocates per small service call ({@code Calculator.add(1, 2)}), all threads of this JVM
 	 * counted: the provider's receive thread, which dispatches the call, and the handler.
-	 * @param calls the calls measured (three times as many warm up first)
+	 * @param calls the calls of one measured batch (three times as many warm up first)
 	 * @return the bytes per call
 	 * @throws Exception if the server or the client cannot be started or a call fails
 	 */
@@ -50,14 +54,19 @@ public final class AllocationPerCall {
 				new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
 				SmallCallClient client = new SmallCallClient(server.address())) {
 			client.serviceCalls(3 * calls);
-			return measureBatch(calls, () -> client.serviceCalls(calls));
+			long least = Long.MAX_VALUE;
+			for (int batch = 0; batch < BATCHES; batch++) {
+				least = Math.min(least, measureBatch(calls, () -> client.serviceCalls(calls)));
+			}
+			return least;
 		}
 	}
 
 	/**
 	 * Starts a server in a child JVM, warms up, and counts what each kind of small call
 	 * allocates on the client.
-	 * @param calls the calls measured of each kind (three times as many of each warm up first)
+	 * @param calls the calls of one measured batch of each kind (three times as many of each warm up
+	 * first)
 	 * @return the bytes per call
 	 * @throws Exception if the server cannot be started or a call fails
 	 */
@@ -71,9 +80,9 @@ public final class AllocationPerCall {
 				benchmark.serviceCall();
 				benchmark.transportCall();
 			}
-			long rpc = measure(calls, benchmark::rpcCall);
-			long service = measure(calls, benchmark::serviceCall);
-			long transport = measure(calls, benchmark::transportCall);
+			long rpc = least(calls, benchmark::rpcCall);
+			long service = least(calls, benchmark::serviceCall);
+			long transport = least(calls, benchmark::transportCall);
 			return new Figures(rpc, service, transport);
 		}
 		finally {
@@ -88,6 +97,21 @@ public final class AllocationPerCall {
 	 * @param transportCall straight through the transport with a reused completion
 	 */
 	public record Figures(long rpcCall, long serviceCall, long transportCall) {
+	}
+
+	/**
+	 * The least of {@link #BATCHES} batches: an allocation on the call path shows in every
+	 * batch, while what a loaded machine adds (a method the JIT has not finished compiling, so
+	 * escape analysis has not yet removed its allocations; a timer thread's work, which grows
+	 * with the batch's wall time) shows in some batches only. CI failed on a single batch at
+	 * 311 B with 2 cores shared, where an idle machine measures 162 B.
+	 */
+	private static long least(int calls, Call call) throws Exception {
+		long least = Long.MAX_VALUE;
+		for (int batch = 0; batch < BATCHES; batch++) {
+			least = Math.min(least, measure(calls, call));
+		}
+		return least;
 	}
 
 	private static long measure(int calls, Call call) throws Exception {

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A running lab guest: Debian's kernel in QEMU with Linux's siw ({@code siw0} on the NIC),
@@ -70,7 +71,7 @@ public final class LabGuest implements AutoCloseable {
 		List<String> failures = new ArrayList<>();
 		for (Accelerator accelerator : candidates) {
 			LabPorts ports = LabPorts.pickFree();
-			Path console = workDirectory.resolve("console-" + accelerator.name().toLowerCase() + ".log");
+			Path console = workDirectory.resolve("console-" + accelerator.option() + ".log");
 			try {
 				LabGuest guest = start(qemu, image, ports, accelerator, console);
 				guest.awaitAgent();
@@ -155,7 +156,8 @@ public final class LabGuest implements AutoCloseable {
 					close();
 					throw new LabException("the guest agent does not answer: " + ex.getMessage(), ex);
 				}
-				Thread.onSpinWait();
+				// The agent starts just after "lab: ready"; ask again shortly, until the deadline.
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
 			}
 		}
 	}
