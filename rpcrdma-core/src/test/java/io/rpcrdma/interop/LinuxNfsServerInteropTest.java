@@ -7,6 +7,7 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Random;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -99,7 +100,15 @@ class LinuxNfsServerInteropTest {
 						versions)
 				.get(60, TimeUnit.SECONDS);
 			try (RpcClient client = new RpcClient(transport, "linux-nfsd", 16, CallTimer.shared())) {
-				client.call(NFS, 3, 0, CallBody.NONE, CALL_TIMEOUT).get(60, TimeUnit.SECONDS).release();
+				try {
+					client.call(NFS, 3, 0, CallBody.NONE, CALL_TIMEOUT).get(60, TimeUnit.SECONDS).release();
+				}
+				catch (ExecutionException ex) {
+					// Once seen in CI (a timeout); say where it stood so the next one can be found.
+					throw new AssertionError("NULL on connection " + connection + " failed; transport in version "
+							+ transport.version() + " (confirmed " + transport.isVersionConfirmed() + "), "
+							+ transport.stats() + "; the guest's kernel log ends:\n" + guest.run("dmesg | tail -n 25"), ex);
+				}
 				assertThat(transport.version()).isEqualTo(RpcRdmaConstants.VERSION_1);
 				assertThat(transport.isVersionConfirmed()).isTrue();
 				// Only the first connection has to ask; the second starts in Version One.
