@@ -15,10 +15,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.BiConsumer;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.rpcrdma.oncrpc.AuthFlavor;
+import io.rpcrdma.oncrpc.AuthStat;
 import io.rpcrdma.oncrpc.OncRpcException;
 import io.rpcrdma.oncrpc.RpcCall;
 import io.rpcrdma.oncrpc.RpcMessageCodec;
 import io.rpcrdma.oncrpc.RpcReply;
+import io.rpcrdma.server.security.SecurityPolicy;
 import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.xdr.OpaquePadding;
 import io.rpcrdma.xdr.XdrDecoder;
@@ -65,6 +68,10 @@ public final class RpcDispatcher {
 
 	private final InFlightTracker inFlight;
 
+	private final SecurityPolicy security;
+
+	private final LongAdder authErrors = new LongAdder();
+
 	private final LongAdder systemErrors = new LongAdder();
 
 	private final LongAdder garbageArgs = new LongAdder();
@@ -90,10 +97,24 @@ public final class RpcDispatcher {
 	 */
 	public RpcDispatcher(ProgramRegistry registry, ServerExecutor executor, DuplicateRequestCache cache,
 			InFlightTracker inFlight) {
+		this(registry, executor, cache, inFlight, SecurityPolicy.permitAll());
+	}
+
+	/**
+	 * @param registry the procedures served
+	 * @param executor where handlers run
+	 * @param cache the duplicate request cache for non-idempotent procedures, or {@code null}
+	 * @param inFlight counts running calls
+	 * @param security which flavors each procedure accepts; a refused call gets AUTH_ERROR
+	 * and never reaches its handler
+	 */
+	public RpcDispatcher(ProgramRegistry registry, ServerExecutor executor, DuplicateRequestCache cache,
+			InFlightTracker inFlight, SecurityPolicy security) {
 		this.registry = Objects.requireNonNull(registry, "registry");
 		this.executor = Objects.requireNonNull(executor, "executor");
 		this.cache = cache;
 		this.inFlight = Objects.requireNonNull(inFlight, "inFlight");
+		this.security = Objects.requireNonNull(security, "security");
 	}
 
 	/**
@@ -180,6 +201,19 @@ public final class RpcDispatcher {
 		if (!this.inFlight.enter(exchange)) {
 			return drop(DispatchOutcome.DROPPED_SHUTTING_DOWN, "Dropping a call from " + clientKey, null);
 		}
+		// RFC 5531 §9: the credential is judged before the program is looked up, as Linux's
+		// svc_process does, so a refused caller learns nothing about what is served.
+		AuthStat admitted = this.security.admit(call.credential(), call.program(), call.version(), call.procedure());
+		if (admitted != AuthStat.AUTH_OK) {
+			this.authErrors.increment();
+			logger.log(Level.DEBUG, () -> "AUTH_ERROR " + admitted + " for a " + AuthFlavor.name(call.credential().flavor())
+					+ " call to program " + Integer.toUnsignedString(call.program()) + " procedure "
+					+ Integer.toUnsignedString(call.procedure()) + " from " + clientKey + "; the policy accepts "
+					+ this.security.acceptedFlavors(call.program(), call.version(), call.procedure()));
+			DispatchOutcome outcome = sendHeader(RpcReply.authError(call.xid(), admitted), buffers, sink, clientKey);
+			exchange.exit();
+			return CompletableFuture.completedFuture(outcome);
+		}
 		Resolution resolution = this.registry.resolve(call.program(), call.version(), call.procedure());
 		if (resolution instanceof Resolution.Unavailable unavailable) {
 			DispatchOutcome outcome = sendHeader(unavailable.reply(call.xid()), buffers, sink, clientKey);
@@ -259,7 +293,8 @@ public final class RpcDispatcher {
 	 * @return counters since creation
 	 */
 	public Stats stats() {
-		return new Stats(this.systemErrors.sum(), this.garbageArgs.sum(), this.overloaded.sum(), this.dropped.sum());
+		return new Stats(this.systemErrors.sum(), this.garbageArgs.sum(), this.overloaded.sum(), this.dropped.sum(),
+				this.authErrors.sum());
 	}
 
 	/**
@@ -269,8 +304,9 @@ public final class RpcDispatcher {
 	 * @param garbageArgs GARBAGE_ARGS replies
 	 * @param overloaded calls refused because the executor was saturated
 	 * @param dropped messages dropped without a reply (malformed, duplicate, shutting down)
+	 * @param authErrors calls the security policy refused with AUTH_ERROR
 	 */
-	public record Stats(long systemErrors, long garbageArgs, long overloaded, long dropped) {
+	public record Stats(long systemErrors, long garbageArgs, long overloaded, long dropped, long authErrors) {
 	}
 
 	private CompletableFuture<DispatchOutcome> drop(DispatchOutcome outcome, String what, Exception cause) {

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.server.security.SecurityPolicy;
 import io.rpcrdma.transport.CreditBudget;
 import io.rpcrdma.transport.InboundCall;
 import io.rpcrdma.transport.ReplySender;
@@ -83,7 +84,7 @@ public final class RpcServer implements AutoCloseable {
 		DuplicateRequestCache cache = config.duplicateRequestCache()
 				? new DuplicateRequestCache(config.drcEntriesPerClient(), config.drcEntries(), config.drcTtl())
 				: null;
-		this.dispatcher = new RpcDispatcher(registry, this.handlers, cache, new InFlightTracker());
+		this.dispatcher = new RpcDispatcher(registry, this.handlers, cache, new InFlightTracker(), config.security());
 		try {
 			// Calls are dispatched on the thread that received them (ARCHITECTURE.md,
 			// "Threading": an inline call costs no hand-off beyond what the configured executor
@@ -301,10 +302,11 @@ public final class RpcServer implements AutoCloseable {
 	 * @param creditBudget the credits all connections share (RFC 8166 §3.3.1: a server bounds
 	 * what its receive buffers can absorb); 0 for {@link #DEFAULT_BUDGET_CONNECTIONS} connections'
 	 * worth of {@link TransportConfig#creditsGranted()}
+	 * @param security which security flavors each procedure accepts (RFC 5531 §9 AUTH_ERROR for the rest)
 	 */
 	public record Config(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress bindAddress,
 			TransportConfig transport, ExecutorSpec executor, boolean duplicateRequestCache, int drcEntriesPerClient,
-			int drcEntries, Duration drcTtl, Duration gracePeriod, int creditBudget) {
+			int drcEntries, Duration drcTtl, Duration gracePeriod, int creditBudget, SecurityPolicy security) {
 
 		/** Validates. */
 		public Config {
@@ -315,6 +317,7 @@ public final class RpcServer implements AutoCloseable {
 			Objects.requireNonNull(executor, "executor");
 			Objects.requireNonNull(drcTtl, "drcTtl");
 			Objects.requireNonNull(gracePeriod, "gracePeriod");
+			Objects.requireNonNull(security, "security");
 			if (duplicateRequestCache && (drcEntriesPerClient < 1 || drcEntries < drcEntriesPerClient)) {
 				throw new IllegalArgumentException("DRC bounds must be positive with drcEntries >= drcEntriesPerClient");
 			}
@@ -322,6 +325,37 @@ public final class RpcServer implements AutoCloseable {
 				throw new IllegalArgumentException("creditBudget must be 0 (the default) or at least the " + transport.creditsGranted()
 						+ " credits one connection is granted, got " + creditBudget);
 			}
+		}
+
+		/**
+		 * Settings that accept every flavor the server can check ({@link SecurityPolicy#permitAll()}).
+		 * @param provider the RDMA provider
+		 * @param pool registered memory
+		 * @param bindAddress where to listen
+		 * @param transport the RPC-over-RDMA settings
+		 * @param executor how handlers run
+		 * @param duplicateRequestCache whether to use a duplicate request cache
+		 * @param drcEntriesPerClient the most cached replies per client key
+		 * @param drcEntries the most cached replies in all
+		 * @param drcTtl how long a cached reply is kept
+		 * @param gracePeriod how long running calls may finish at shutdown
+		 * @param creditBudget the credits all connections share, 0 for the default
+		 */
+		public Config(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress bindAddress,
+				TransportConfig transport, ExecutorSpec executor, boolean duplicateRequestCache, int drcEntriesPerClient,
+				int drcEntries, Duration drcTtl, Duration gracePeriod, int creditBudget) {
+			this(provider, pool, bindAddress, transport, executor, duplicateRequestCache, drcEntriesPerClient, drcEntries,
+					drcTtl, gracePeriod, creditBudget, SecurityPolicy.permitAll());
+		}
+
+		/**
+		 * @param value which security flavors each procedure accepts
+		 * @return a copy with it
+		 */
+		public Config withSecurity(SecurityPolicy value) {
+			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod,
+					this.creditBudget, value);
 		}
 
 		/** Connections' worth of credits in the default budget. */
@@ -359,7 +393,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withCreditBudget(int value) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, value);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, value, this.security);
 		}
 
 		/**
@@ -382,7 +416,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withTransport(TransportConfig value) {
 			return new Config(this.provider, this.pool, this.bindAddress, value, this.executor,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, this.creditBudget);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, this.creditBudget, this.security);
 		}
 
 		/**
@@ -391,7 +425,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withExecutor(ExecutorSpec value) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, value,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, this.creditBudget);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, this.creditBudget, this.security);
 		}
 
 		/**
@@ -403,7 +437,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withDuplicateRequestCache(boolean enabled, int perClient, int total, Duration ttl) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor, enabled,
-					perClient, total, ttl, this.gracePeriod, this.creditBudget);
+					perClient, total, ttl, this.gracePeriod, this.creditBudget, this.security);
 		}
 
 		/**
@@ -412,7 +446,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withGracePeriod(Duration value) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, value, this.creditBudget);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, value, this.creditBudget, this.security);
 		}
 
 	}

@@ -7,6 +7,9 @@ import java.util.Objects;
 
 import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.oncrpc.RpcCall;
+import io.rpcrdma.server.security.AnonymousPrincipal;
+import io.rpcrdma.server.security.RpcPrincipal;
+import io.rpcrdma.server.security.SecurityPolicy;
 import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.xdr.XdrEncoder;
 
@@ -30,6 +33,9 @@ public final class ServerCall {
 	private final ChunkOffer offer;
 
 	private final Object client;
+
+	/** Made at the first ask, so calls whose service does not look allocate nothing for it. */
+	private RpcPrincipal principal;
 
 	/** Where the reply starts in the results buffer, set when the buffer is acquired. */
 	private int replyStart;
@@ -90,6 +96,22 @@ public final class ServerCall {
 	/** @return the caller's credential */
 	public OpaqueAuth credential() {
 		return this.header.credential();
+	}
+
+	/**
+	 * Who sent the call, as far as its credential tells: {@link AnonymousPrincipal} for
+	 * AUTH_NONE, an {@linkplain RpcPrincipal#verified() unverified} {@link io.rpcrdma.server.security.AuthSysPrincipal}
+	 * for AUTH_SYS. The server's {@link io.rpcrdma.server.security.SecurityPolicy} admitted the
+	 * flavor before the handler runs.
+	 * @return the caller's principal
+	 */
+	public RpcPrincipal principal() {
+		RpcPrincipal known = this.principal;
+		if (known == null) {
+			known = SecurityPolicy.principalOf(this.header.credential());
+			this.principal = known;
+		}
+		return known;
 	}
 
 	/** @return the credential's verifier */

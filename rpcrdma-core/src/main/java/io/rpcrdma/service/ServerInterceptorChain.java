@@ -5,6 +5,8 @@ import java.util.List;
 import io.rpcrdma.oncrpc.AuthNone;
 import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.server.ServerCall;
+import io.rpcrdma.server.security.AnonymousPrincipal;
+import io.rpcrdma.server.security.RpcPrincipal;
 
 /**
  * One served call passing through the exporter's {@link RpcServerInterceptor}s, then running
@@ -50,6 +52,11 @@ final class ServerInterceptorChain extends InterceptorChain<RpcServerInterceptor
 	@Override
 	public OpaqueAuth credential() {
 		return (this.call != null) ? this.call.credential() : AuthNone.INSTANCE;
+	}
+
+	@Override
+	public RpcPrincipal principal() {
+		return (this.call != null) ? this.call.principal() : AnonymousPrincipal.INSTANCE;
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package io.rpcrdma.service;
 import java.util.Map;
 
 import io.rpcrdma.oncrpc.OpaqueAuth;
+import io.rpcrdma.server.security.RpcPrincipal;
 
 /**
  * One call an exported service receives, as its {@link RpcServerInterceptor}s see it.
@@ -32,6 +33,13 @@ public interface ServerInvocation {
 	 * @return the credential, AUTH_NONE if none
 	 */
 	OpaqueAuth credential();
+
+	/**
+	 * Who sent the call, as its credential tells and the server's security policy admitted:
+	 * anonymous for AUTH_NONE, an unverified uid for AUTH_SYS.
+	 * @return the caller's principal
+	 */
+	RpcPrincipal principal();
 
 	/**
 	 * Who called.
