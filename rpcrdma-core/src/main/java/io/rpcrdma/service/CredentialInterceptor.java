@@ -30,7 +30,7 @@ public record CredentialInterceptor(OpaqueAuth credential) implements RpcClientI
 	 * {@link #authSys(AuthSys)}
 	 */
 	public static CredentialInterceptor authSysOfThisProcess() {
-		return new CredentialInterceptor(thisProcess());
+		return new CredentialInterceptor(processCredential());
 	}
 
 	/**
@@ -52,8 +52,9 @@ public record CredentialInterceptor(OpaqueAuth credential) implements RpcClientI
 	 * The AUTH_SYS credential of this process: effective uid and gid, at most 16 supplementary
 	 * groups (RFC 5531 Appendix A; the rest are left out, as Linux's client does), the host name.
 	 * @return the credential
+	 * @throws IllegalStateException if the platform has no Unix user ids
 	 */
-	static AuthSys thisProcess() {
+	public static AuthSys processCredential() {
 		com.sun.security.auth.module.UnixSystem unix;
 		try {
 			unix = new com.sun.security.auth.module.UnixSystem();

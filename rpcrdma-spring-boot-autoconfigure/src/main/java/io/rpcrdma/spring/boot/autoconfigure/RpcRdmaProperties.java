@@ -138,6 +138,12 @@ public class RpcRdmaProperties implements Validator {
 
 		private final DuplicateRequestCache duplicateRequestCache = new DuplicateRequestCache();
 
+		private final ServerSecurity security = new ServerSecurity();
+
+		public ServerSecurity getSecurity() {
+			return this.security;
+		}
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -216,6 +222,134 @@ public class RpcRdmaProperties implements Validator {
 
 		public DuplicateRequestCache getDuplicateRequestCache() {
 			return this.duplicateRequestCache;
+		}
+
+	}
+
+	/**
+	 * Which security flavors the server accepts (RFC 5531 §9: others get AUTH_ERROR and the
+	 * method never runs). With nothing set every call is accepted, as before there was a policy.
+	 */
+	public static class ServerSecurity {
+
+		/**
+		 * Flavors every service accepts unless its own entry says otherwise: none, sys (krb5,
+		 * krb5i and krb5p are not available yet). Unset: none and sys once any service has an
+		 * entry, else every call.
+		 */
+		private List<String> flavors = new ArrayList<>();
+
+		/** Per service, by the name it is exported under (the interface's simple name unless renamed). */
+		private final Map<String, ServiceSecurity> services = new LinkedHashMap<>();
+
+		/**
+		 * Whether Spring Security counts an AUTH_SYS caller as authenticated. AUTH_SYS is what
+		 * the caller asserts and anyone can assert any uid: turn this on only where every host
+		 * that can reach the port is trusted.
+		 */
+		private boolean trustAuthSys;
+
+		public boolean isTrustAuthSys() {
+			return this.trustAuthSys;
+		}
+
+		public void setTrustAuthSys(boolean trustAuthSys) {
+			this.trustAuthSys = trustAuthSys;
+		}
+
+		public List<String> getFlavors() {
+			return this.flavors;
+		}
+
+		public void setFlavors(List<String> flavors) {
+			this.flavors = flavors;
+		}
+
+		public Map<String, ServiceSecurity> getServices() {
+			return this.services;
+		}
+
+	}
+
+	/** The flavors one service accepts. */
+	public static class ServiceSecurity {
+
+		/** Flavors the service's procedures accept. */
+		private List<String> flavors = new ArrayList<>();
+
+		/** Flavors per procedure, by method name, where they differ from the service's. */
+		private final Map<String, List<String>> procedures = new LinkedHashMap<>();
+
+		public List<String> getFlavors() {
+			return this.flavors;
+		}
+
+		public void setFlavors(List<String> flavors) {
+			this.flavors = flavors;
+		}
+
+		public Map<String, List<String>> getProcedures() {
+			return this.procedures;
+		}
+
+	}
+
+	/** The credential a client's calls carry. */
+	public static class ClientSecurity {
+
+		/** The flavor: none or sys (krb5, krb5i and krb5p are not available yet). */
+		private String flavor = "none";
+
+		/** The user id AUTH_SYS asserts. Unset: this process's. */
+		private Long uid;
+
+		/** The group id AUTH_SYS asserts. Unset: this process's. */
+		private Long gid;
+
+		/** The supplementary groups AUTH_SYS asserts, at most 16. Unset: this process's (the first 16). */
+		private List<Long> gids;
+
+		/** The host name AUTH_SYS gives, at most 255 bytes. Unset: this host's. */
+		private String machineName;
+
+		public String getFlavor() {
+			return this.flavor;
+		}
+
+		public void setFlavor(String flavor) {
+			this.flavor = flavor;
+		}
+
+		public Long getUid() {
+			return this.uid;
+		}
+
+		public void setUid(Long uid) {
+			this.uid = uid;
+		}
+
+		public Long getGid() {
+			return this.gid;
+		}
+
+		public void setGid(Long gid) {
+			this.gid = gid;
+		}
+
+		public List<Long> getGids() {
+			return this.gids;
+		}
+
+		public void setGids(List<Long> gids) {
+			this.gids = gids;
+		}
+
+		public String getMachineName() {
+			return this.machineName;
+		}
+
+		public void setMachineName(String machineName) {
+			this.machineName = machineName;
 		}
 
 	}
@@ -433,6 +567,12 @@ public class RpcRdmaProperties implements Validator {
 
 		/** How long opening a connection may take, 1ms to 1h. */
 		private Duration connectTimeout = Duration.ofSeconds(10);
+
+		private final ClientSecurity security = new ClientSecurity();
+
+		public ClientSecurity getSecurity() {
+			return this.security;
+		}
 
 		public List<String> getAddress() {
 			return this.address;

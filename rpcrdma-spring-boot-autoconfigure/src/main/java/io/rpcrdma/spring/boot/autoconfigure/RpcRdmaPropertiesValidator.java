@@ -1,10 +1,13 @@
 package io.rpcrdma.spring.boot.autoconfigure;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.rpcrdma.oncrpc.AuthSys;
+import io.rpcrdma.server.security.SecurityFlavor;
 import io.rpcrdma.verbs.RdmaProviders;
 
 import org.springframework.util.unit.DataSize;
@@ -72,6 +75,63 @@ final class RpcRdmaPropertiesValidator {
 				Math.max(1, drc.getEntriesPerClient()), 10_000_000);
 		checkDuration("rpcrdma.server.duplicate-request-cache.ttl", drc.getTtl(), Duration.ofSeconds(1),
 				Duration.ofDays(1));
+		RpcRdmaProperties.ServerSecurity security = server.getSecurity();
+		checkFlavors("rpcrdma.server.security.flavors", security.getFlavors());
+		for (Map.Entry<String, RpcRdmaProperties.ServiceSecurity> service : security.getServices().entrySet()) {
+			String prefix = "rpcrdma.server.security.services." + service.getKey();
+			checkFlavors(prefix + ".flavors", service.getValue().getFlavors());
+			for (Map.Entry<String, List<String>> procedure : service.getValue().getProcedures().entrySet()) {
+				checkFlavors(prefix + ".procedures." + procedure.getKey(), procedure.getValue());
+			}
+		}
+	}
+
+	/** Each name must be a flavor this version can check: none or sys. */
+	private void checkFlavors(String property, List<String> flavors) {
+		if (flavors == null) {
+			return;
+		}
+		for (int i = 0; i < flavors.size(); i++) {
+			String name = flavors.get(i);
+			SecurityFlavor flavor;
+			try {
+				flavor = SecurityFlavor.of(String.valueOf(name));
+			}
+			catch (IllegalArgumentException ex) {
+				reject(property + "[" + i + "]", "must be one of none, sys", name);
+				continue;
+			}
+			if (flavor.authenticates()) {
+				reject(property + "[" + i + "]", "must be one of none, sys (RPCSEC_GSS is not available in this version)",
+						name);
+			}
+		}
+	}
+
+	private void checkClientSecurity(String prefix, RpcRdmaProperties.ClientSecurity security) {
+		checkFlavors(prefix + ".flavor", List.of(String.valueOf(security.getFlavor())));
+		checkUnsigned32(prefix + ".uid", security.getUid());
+		checkUnsigned32(prefix + ".gid", security.getGid());
+		List<Long> gids = security.getGids();
+		if (gids != null) {
+			if (gids.size() > AuthSys.MAX_GIDS) {
+				reject(prefix + ".gids", "must hold at most " + AuthSys.MAX_GIDS + " groups (RFC 5531 Appendix A)", gids);
+			}
+			for (int i = 0; i < gids.size(); i++) {
+				checkUnsigned32(prefix + ".gids[" + i + "]", gids.get(i));
+			}
+		}
+		String machine = security.getMachineName();
+		if (machine != null && machine.getBytes(StandardCharsets.UTF_8).length > AuthSys.MAX_MACHINE_NAME_LENGTH) {
+			reject(prefix + ".machine-name", "must be at most " + AuthSys.MAX_MACHINE_NAME_LENGTH
+					+ " bytes of UTF-8 (RFC 5531 Appendix A)", machine);
+		}
+	}
+
+	private void checkUnsigned32(String property, Long value) {
+		if (value != null && (value < 0 || value > 0xFFFF_FFFFL)) {
+			reject(property, "must be from 0 to 4294967295", value);
+		}
 	}
 
 	private void checkMemory(RpcRdmaProperties.Memory memory) {
@@ -84,6 +144,7 @@ final class RpcRdmaPropertiesValidator {
 	}
 
 	private void checkClient(String prefix, RpcRdmaProperties.Client client) {
+		checkClientSecurity(prefix + ".security", client.getSecurity());
 		List<String> addresses = client.getAddress();
 		if (addresses != null) {
 			for (int i = 0; i < addresses.size(); i++) {

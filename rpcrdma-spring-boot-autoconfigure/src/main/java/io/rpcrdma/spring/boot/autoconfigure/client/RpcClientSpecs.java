@@ -9,6 +9,9 @@ import java.util.function.Function;
 import io.rpcrdma.client.Backoff;
 import io.rpcrdma.client.RetryPolicy;
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.oncrpc.AuthSys;
+import io.rpcrdma.server.security.SecurityFlavor;
+import io.rpcrdma.service.CredentialInterceptor;
 import io.rpcrdma.service.RpcClientInterceptor;
 import io.rpcrdma.service.ServiceClientOptions;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaAddress;
@@ -59,12 +62,48 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 				client.getMaxWaiting(), BACKOFF, new RetryPolicy(client.getRetries() + 1, BACKOFF));
 		ServiceClientOptions options = new ServiceClientOptions(client.getCallTimeout(),
 				(int) client.getMaxReplySize().toBytes(), (int) this.properties.getConveyance().getDdpThreshold().toBytes(),
-				this.interceptors);
+				withCredential(client.getSecurity(), this.interceptors));
 		RpcClientSpec spec = new RpcClientSpec(name, addresses, transport, client.getMaxPending(), pool, options);
 		for (RpcClientCustomizer customizer : this.customizers) {
 			spec = customizer.customize(spec);
 		}
 		return spec;
+	}
+
+	/**
+	 * The interceptors, behind one that sets the configured credential when it is not AUTH_NONE:
+	 * outermost, so an application interceptor may still replace it for a call.
+	 */
+	static List<RpcClientInterceptor> withCredential(RpcRdmaProperties.ClientSecurity security,
+			List<RpcClientInterceptor> interceptors) {
+		if (SecurityFlavor.of(security.getFlavor()) != SecurityFlavor.SYS) {
+			return interceptors;
+		}
+		List<RpcClientInterceptor> all = new ArrayList<>(interceptors.size() + 1);
+		all.add(CredentialInterceptor.authSys(authSys(security)));
+		all.addAll(interceptors);
+		return all;
+	}
+
+	/** The configured AUTH_SYS identity, this process's for what is not configured. */
+	static AuthSys authSys(RpcRdmaProperties.ClientSecurity security) {
+		boolean complete = security.getUid() != null && security.getGid() != null && security.getGids() != null
+				&& security.getMachineName() != null;
+		AuthSys process = complete ? null : CredentialInterceptor.processCredential();
+		int uid = (security.getUid() != null) ? security.getUid().intValue() : process.uid();
+		int gid = (security.getGid() != null) ? security.getGid().intValue() : process.gid();
+		int[] gids;
+		if (security.getGids() != null) {
+			gids = new int[security.getGids().size()];
+			for (int i = 0; i < gids.length; i++) {
+				gids[i] = security.getGids().get(i).intValue();
+			}
+		}
+		else {
+			gids = process.gids();
+		}
+		String machine = (security.getMachineName() != null) ? security.getMachineName() : process.machineName();
+		return new AuthSys(0, machine, uid, gid, gids);
 	}
 
 }

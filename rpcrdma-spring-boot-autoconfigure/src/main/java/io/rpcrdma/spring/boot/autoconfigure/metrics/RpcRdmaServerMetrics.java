@@ -58,6 +58,9 @@ public final class RpcRdmaServerMetrics implements MeterBinder {
 				(server) -> server.dispatcher().stats().garbageArgs(), "Calls answered GARBAGE_ARGS");
 		counter(registry, "rpcrdma.server.refused", Tags.of("reason", "overloaded"),
 				(server) -> server.dispatcher().stats().overloaded(), "Calls refused because the executor was saturated");
+		counter(registry, "rpcrdma.server.refused", Tags.of("reason", "auth-error"),
+				(server) -> server.dispatcher().stats().authErrors(),
+				"Calls answered AUTH_ERROR because the security policy does not accept their flavor");
 		counter(registry, "rpcrdma.server.refused", Tags.of("reason", "dropped"),
 				(server) -> server.dispatcher().stats().dropped(),
 				"Messages dropped without a reply (malformed, shutting down)");

@@ -43,7 +43,8 @@ public final class RpcRdmaServerAutoConfiguration {
 		List<RpcServerCustomizer> ordered = customizers.orderedStream().toList();
 		boolean virtualThreads = RpcServerConfigs.virtualThreadsByDefault(environment);
 		return new RpcRdmaServerLifecycle(() -> {
-			RpcServer.Config config = RpcServerConfigs.from(properties.getServer(), provider, pool, virtualThreads);
+			RpcServer.Config config = RpcServerConfigs.from(properties.getServer(), provider, pool, virtualThreads)
+				.withSecurity(RpcSecurityPolicies.from(properties.getServer().getSecurity(), exporter.exported()));
 			for (RpcServerCustomizer customizer : ordered) {
 				config = customizer.customize(config);
 			}
