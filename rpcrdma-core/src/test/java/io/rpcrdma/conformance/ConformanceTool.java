@@ -27,6 +27,16 @@ public record ConformanceTool(String name, String property, String debianPackage
 	/** The ONC RPC protocol compiler. */
 	public static final ConformanceTool RPCGEN = new ConformanceTool("rpcgen", "rpcrdma.rpcgen", "rpcsvc-proto");
 
+	/** MIT Kerberos's KDC, for the RPCSEC_GSS tests. */
+	public static final ConformanceTool KRB5KDC = new ConformanceTool("krb5kdc", "rpcrdma.krb5kdc", "krb5-kdc");
+
+	/** MIT Kerberos's database tool, which creates a realm. */
+	public static final ConformanceTool KDB5_UTIL = new ConformanceTool("kdb5_util", "rpcrdma.kdb5_util", "krb5-kdc");
+
+	/** MIT Kerberos's local administration tool, which creates principals and keytabs. */
+	public static final ConformanceTool KADMIN_LOCAL = new ConformanceTool("kadmin.local", "rpcrdma.kadmin.local",
+			"krb5-admin-server");
+
 	/**
 	 * Finds the program.
 	 * @return its path, if it is installed and executable
@@ -41,7 +51,9 @@ public record ConformanceTool(String name, String property, String debianPackage
 		if (searchPath == null) {
 			return Optional.empty();
 		}
-		for (String directory : searchPath.split(File.pathSeparator)) {
+		// Daemons and administration tools live in sbin, which is not on every user's PATH.
+		for (String directory : (searchPath + File.pathSeparator + "/usr/sbin" + File.pathSeparator + "/sbin")
+			.split(File.pathSeparator)) {
 			if (!directory.isEmpty()) {
 				Path candidate = Path.of(directory, this.name);
 				if (Files.isExecutable(candidate)) {
