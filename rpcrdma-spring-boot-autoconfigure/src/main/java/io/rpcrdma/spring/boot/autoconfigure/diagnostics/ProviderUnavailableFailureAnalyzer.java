@@ -10,8 +10,8 @@ import io.rpcrdma.verbs.MissingRequirement;
 import io.rpcrdma.verbs.ProviderUnavailableException;
 
 /**
- * The RDMA provider {@code rpcrdma.provider} names cannot run here: what it misses, one remedy
- * per line, and the providers that can run instead.
+ * The RDMA provider {@code rpcrdma.provider} names cannot run here: what it misses and the
+ * providers that can run instead, then one remedy per line.
  */
 final class ProviderUnavailableFailureAnalyzer extends AbstractFailureAnalyzer<ProviderUnavailableException> {
 
@@ -31,11 +31,13 @@ final class ProviderUnavailableFailureAnalyzer extends AbstractFailureAnalyzer<P
 				action.add("- " + requirement.remedy());
 			}
 		}
-		String description = "rpcrdma.provider is '" + provider + "', which cannot run here: " + missing.size()
-				+ ((missing.size() == 1) ? " requirement is" : " requirements are") + " missing: " + needs + ".";
 		String alternatives = cause.availableProviders().isEmpty() ? "no provider is available here"
 				: "available here: " + String.join(", ", cause.availableProviders());
-		action.add("Or set rpcrdma.provider to another provider (" + alternatives + "); see docs/hardware.md.");
+		// The way out goes with the description, so that the report stays within 15 lines
+		// with every requirement missing (one remedy line each).
+		String description = "rpcrdma.provider is '" + provider + "', which cannot run here: " + missing.size()
+				+ ((missing.size() == 1) ? " requirement is" : " requirements are") + " missing: " + needs + ". Or set"
+				+ " rpcrdma.provider to another provider (" + alternatives + "); see docs/hardware.md.";
 		return new FailureAnalysis(description, action.toString(), cause);
 	}
 
