@@ -36,4 +36,14 @@ public interface CallBody {
 		return AuthNone.INSTANCE;
 	}
 
+	/**
+	 * The verifier of a call whose credential is not AUTH_NONE, given the header it follows:
+	 * RPCSEC_GSS makes it a MIC over those bytes (RFC 2203 §5.3.1).
+	 * @param header the call header from its xid through the credential, read-only
+	 * @return AUTH_NONE unless the flavor says otherwise
+	 */
+	default OpaqueAuth verifier(java.nio.ByteBuffer header) {
+		return AuthNone.INSTANCE;
+	}
+
 }

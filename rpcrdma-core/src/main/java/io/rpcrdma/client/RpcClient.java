@@ -198,8 +198,13 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 			RpcMessageCodec.encodeCall(xid, program, version, procedure, encoder);
 		}
 		else {
-			// RFC 5531 §8.2: the call carries the credential, with an AUTH_NONE verifier.
-			RpcMessageCodec.encodeCall(new RpcCall(xid, program, version, procedure, credential, AuthNone.INSTANCE), encoder);
+			// RFC 5531 §8.2: the call carries the credential and the verifier its flavor computes
+			// over the header (AUTH_NONE but for RPCSEC_GSS, RFC 2203 §5.3.1).
+			int start = encoder.position();
+			RpcMessageCodec.encodeCallThroughCredential(xid, program, version, procedure, credential, encoder);
+			ByteBuffer header = encoder.buffer().duplicate();
+			header.limit(encoder.position()).position(start);
+			RpcMessageCodec.encodeAuth(arguments.verifier(header.slice().asReadOnlyBuffer()), encoder);
 		}
 		int header = encoder.position();
 		arguments.write(encoder);

@@ -395,7 +395,35 @@ public final class RpcMessageCodec {
 		}
 	}
 
-	private static void encodeAuth(OpaqueAuth auth, XdrEncoder encoder) {
+	/**
+	 * Writes a call header up to and including its credential: the bytes an RPCSEC_GSS
+	 * verifier's MIC covers (RFC 2203 §5.3.1). The verifier follows with {@link #encodeAuth}.
+	 * @param xid the transaction id
+	 * @param program the program
+	 * @param version its version
+	 * @param procedure the procedure
+	 * @param credential the credential
+	 * @param encoder where to write
+	 * @throws XdrOverflowException if the header does not fit; nothing was written
+	 */
+	public static void encodeCallThroughCredential(int xid, int program, int version, int procedure,
+			OpaqueAuth credential, XdrEncoder encoder) {
+		ensureRoom("ONC RPC call header", 6 * 4 + encodedSize(credential), encoder);
+		encoder.writeInt(xid)
+			.writeInt(RpcMessage.CALL)
+			.writeInt(RpcCall.RPC_VERSION)
+			.writeInt(program)
+			.writeInt(version)
+			.writeInt(procedure);
+		encodeAuth(credential, encoder);
+	}
+
+	/**
+	 * Writes one {@code opaque_auth} (RFC 5531 §8.2).
+	 * @param auth the credential or verifier
+	 * @param encoder where to write
+	 */
+	public static void encodeAuth(OpaqueAuth auth, XdrEncoder encoder) {
 		encoder.writeInt(auth.flavor());
 		if (auth instanceof AuthNone) {
 			encoder.writeInt(0);

@@ -15,12 +15,15 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.BiConsumer;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.rpcrdma.oncrpc.AcceptedReply;
 import io.rpcrdma.oncrpc.AuthFlavor;
 import io.rpcrdma.oncrpc.AuthStat;
 import io.rpcrdma.oncrpc.OncRpcException;
+import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.oncrpc.RpcCall;
 import io.rpcrdma.oncrpc.RpcMessageCodec;
 import io.rpcrdma.oncrpc.RpcReply;
+import io.rpcrdma.server.security.RpcSecGssServer;
 import io.rpcrdma.server.security.SecurityPolicy;
 import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.xdr.OpaquePadding;
@@ -203,7 +206,37 @@ public final class RpcDispatcher {
 		}
 		// RFC 5531 §9: the credential is judged before the program is looked up, as Linux's
 		// svc_process does, so a refused caller learns nothing about what is served.
-		AuthStat admitted = this.security.admit(call.credential(), call.program(), call.version(), call.procedure());
+		AuthStat admitted;
+		RpcSecGssServer rpcsecGss = this.security.rpcsecGss();
+		if (rpcsecGss != null && call.credential().flavor() == AuthFlavor.RPCSEC_GSS) {
+			RpcSecGssServer.Outcome verdict = rpcsecGss.admit(call, message, start, decoder, clientKey);
+			if (verdict instanceof RpcSecGssServer.Control control) {
+				// RFC 2203 §5.2, §5.4: context creation and destruction are RPCSEC_GSS's to answer.
+				boolean sent = encodeAndSend(null, control.reply(), buffers, sink, clientKey);
+				exchange.exit();
+				return CompletableFuture.completedFuture(sent ? DispatchOutcome.REPLIED : DispatchOutcome.FAILED);
+			}
+			if (verdict instanceof RpcSecGssServer.Discarded discarded) {
+				// RFC 2203 §5.3.3.1: a replayed or stale sequence number gets no reply at all.
+				exchange.exit();
+				return drop(DispatchOutcome.DROPPED_DUPLICATE, "Discarding an RPCSEC_GSS call xid " + xid(call.xid())
+						+ " from " + clientKey + ": " + discarded.reason(), null);
+			}
+			if (verdict instanceof RpcSecGssServer.Refused refused) {
+				logger.log(Level.DEBUG, () -> "RPCSEC_GSS refused xid " + xid(call.xid()) + " from " + clientKey + ": "
+						+ refused.reason());
+				admitted = refused.status();
+			}
+			else {
+				RpcSecGssServer.Admitted admission = (RpcSecGssServer.Admitted) verdict;
+				exchange.serverCall.authenticated(admission.principal(), admission.replyVerifier());
+				admitted = this.security.admit(admission.principal().flavor(), call.program(), call.version(),
+						call.procedure());
+			}
+		}
+		else {
+			admitted = this.security.admit(call.credential(), call.program(), call.version(), call.procedure());
+		}
 		if (admitted != AuthStat.AUTH_OK) {
 			this.authErrors.increment();
 			logger.log(Level.DEBUG, () -> "AUTH_ERROR " + admitted + " for a " + AuthFlavor.name(call.credential().flavor())
@@ -216,7 +249,8 @@ public final class RpcDispatcher {
 		}
 		Resolution resolution = this.registry.resolve(call.program(), call.version(), call.procedure());
 		if (resolution instanceof Resolution.Unavailable unavailable) {
-			DispatchOutcome outcome = sendHeader(unavailable.reply(call.xid()), buffers, sink, clientKey);
+			DispatchOutcome outcome = sendHeader(exchange.verified(unavailable.reply(call.xid())), buffers, sink,
+					clientKey);
 			exchange.exit();
 			return CompletableFuture.completedFuture(outcome);
 		}
@@ -428,7 +462,13 @@ public final class RpcDispatcher {
 			this.results = new XdrEncoder(this.buffer);
 			CompletionStage<Void> stage;
 			try {
-				RpcMessageCodec.encodeSuccessHeader(this.call.xid(), this.results);
+				OpaqueAuth replyVerifier = this.serverCall.replyVerifier();
+				if (replyVerifier == null) {
+					RpcMessageCodec.encodeSuccessHeader(this.call.xid(), this.results);
+				}
+				else {
+					RpcMessageCodec.encodeReply(RpcReply.success(this.call.xid(), replyVerifier), this.results);
+				}
 				stage = this.procedure.handler().handle(this.serverCall, this.arguments, this.results);
 			}
 			catch (Throwable ex) {
@@ -500,7 +540,7 @@ public final class RpcDispatcher {
 			RpcDispatcher.this.overloaded.increment();
 			logger.log(Level.DEBUG, () -> "Executor saturated (" + RpcDispatcher.this.executor.description()
 					+ "); answering SYSTEM_ERR to " + describe());
-			RpcReply reply = RpcReply.systemErr(this.call.xid());
+			RpcReply reply = verified(RpcReply.systemErr(this.call.xid()));
 			ByteBuffer forWaiters = null;
 			if (this.cacheEntry != null) {
 				// Retransmissions waiting on this call get the same answer; encoded apart, because
@@ -540,6 +580,18 @@ public final class RpcDispatcher {
 			exit();
 		}
 
+		/**
+		 * The reply with the verifier RPCSEC_GSS asks of every accepted reply (RFC 2203
+		 * §5.3.3.2); AUTH_ERROR replies carry none.
+		 */
+		RpcReply verified(RpcReply reply) {
+			OpaqueAuth verifier = this.serverCall.replyVerifier();
+			if (verifier == null || !(reply.body() instanceof AcceptedReply accepted)) {
+				return reply;
+			}
+			return new RpcReply(reply.xid(), new AcceptedReply(verifier, accepted.status()));
+		}
+
 		private RpcReply errorReply(Throwable failure) {
 			if (failure instanceof CallRejectedException rejected) {
 				logger.log(Level.DEBUG, () -> "AUTH_ERROR " + rejected.status() + " for " + describe() + ": "
@@ -550,11 +602,11 @@ public final class RpcDispatcher {
 					|| (failure instanceof XdrException && !(failure instanceof XdrOverflowException))) {
 				RpcDispatcher.this.garbageArgs.increment();
 				logger.log(Level.DEBUG, () -> "GARBAGE_ARGS for " + describe() + ": " + failure.getMessage());
-				return RpcReply.garbageArgs(this.call.xid());
+				return verified(RpcReply.garbageArgs(this.call.xid()));
 			}
 			RpcDispatcher.this.systemErrors.increment();
 			logger.log(Level.WARNING, "Handler of " + describe() + " failed; answering SYSTEM_ERR", failure);
-			return RpcReply.systemErr(this.call.xid());
+			return verified(RpcReply.systemErr(this.call.xid()));
 		}
 
 		private String describe() {

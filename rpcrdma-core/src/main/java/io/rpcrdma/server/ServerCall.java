@@ -37,6 +37,9 @@ public final class ServerCall {
 	/** Made at the first ask, so calls whose service does not look allocate nothing for it. */
 	private RpcPrincipal principal;
 
+	/** The verifier every accepted reply carries; {@code null} for AUTH_NONE (RFC 2203 §5.3.3.2 sets it). */
+	private OpaqueAuth replyVerifier;
+
 	/** Where the reply starts in the results buffer, set when the buffer is acquired. */
 	private int replyStart;
 
@@ -101,7 +104,7 @@ public final class ServerCall {
 	/**
 	 * Who sent the call, as far as its credential tells: {@link AnonymousPrincipal} for
 	 * AUTH_NONE, an {@linkplain RpcPrincipal#verified() unverified} {@link io.rpcrdma.server.security.AuthSysPrincipal}
-	 * for AUTH_SYS. The server's {@link io.rpcrdma.server.security.SecurityPolicy} admitted the
+	 * for AUTH_SYS, a verified {@link io.rpcrdma.server.security.GssPrincipal} for RPCSEC_GSS. The server's {@link io.rpcrdma.server.security.SecurityPolicy} admitted the
 	 * flavor before the handler runs.
 	 * @return the caller's principal
 	 */
@@ -112,6 +115,21 @@ public final class ServerCall {
 			this.principal = known;
 		}
 		return known;
+	}
+
+	/**
+	 * Records what RPCSEC_GSS proved about the call, before its handler runs.
+	 * @param authenticated the verified principal
+	 * @param verifier what its accepted replies carry
+	 */
+	void authenticated(RpcPrincipal authenticated, OpaqueAuth verifier) {
+		this.principal = Objects.requireNonNull(authenticated, "authenticated");
+		this.replyVerifier = Objects.requireNonNull(verifier, "verifier");
+	}
+
+	/** @return the verifier accepted replies carry, {@code null} for AUTH_NONE */
+	OpaqueAuth replyVerifier() {
+		return this.replyVerifier;
 	}
 
 	/** @return the credential's verifier */

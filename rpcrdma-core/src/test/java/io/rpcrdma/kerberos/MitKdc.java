@@ -140,8 +140,12 @@ public final class MitKdc implements AutoCloseable {
 	 * @throws IOException if kadmin.local fails
 	 * @throws InterruptedException if interrupted
 	 */
-	public Path principalWithKeytab(String name) throws IOException, InterruptedException {
+	public synchronized Path principalWithKeytab(String name) throws IOException, InterruptedException {
 		Path keytab = this.directory.resolve(name.replace('/', '_') + ".keytab");
+		if (Files.exists(keytab)) {
+			// One KDC serves the whole run: a principal another test made is there already.
+			return keytab;
+		}
 		run(this.directory, List.of(this.kadmin.toString(), "-r", REALM, "-q", "addprinc -randkey " + name));
 		run(this.directory, List.of(this.kadmin.toString(), "-r", REALM, "-q", "ktadd -k " + keytab + " " + name));
 		return keytab;

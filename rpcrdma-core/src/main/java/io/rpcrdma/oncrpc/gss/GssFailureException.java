@@ -10,6 +10,9 @@ public class GssFailureException extends RuntimeException {
 
 	private static final long serialVersionUID = 1L;
 
+	/** GSS_S_FAILURE (RFC 2744 §3.9.1): a failure with no more specific major status. */
+	public static final int FAILURE = 13 << 16;
+
 	private final int major;
 
 	private final int minor;
@@ -22,6 +25,18 @@ public class GssFailureException extends RuntimeException {
 		super(what + ": " + cause.getMessage(), cause);
 		this.major = cause.getMajor() << 16;
 		this.minor = cause.getMinor();
+	}
+
+	/**
+	 * A failure the peer reported, or one found in what it sent.
+	 * @param message what failed and what to do
+	 * @param major the GSS major status, in RFC 2744's bit layout
+	 * @param minor the mechanism's minor status
+	 */
+	public GssFailureException(String message, int major, int minor) {
+		super(message);
+		this.major = major;
+		this.minor = minor;
 	}
 
 	/** @return the GSS major status, in RFC 2744's bit layout (routine errors in bits 16-23) */

@@ -8,7 +8,7 @@ import java.security.Principal;
  * proves} the caller's identity (RPCSEC_GSS) is to be trusted for access decisions; AUTH_SYS
  * is what the caller asserts (RFC 5531 Appendix A: "the client's identity is not verified").
  */
-public sealed interface RpcPrincipal extends Principal permits AnonymousPrincipal, AuthSysPrincipal {
+public sealed interface RpcPrincipal extends Principal permits AnonymousPrincipal, AuthSysPrincipal, GssPrincipal {
 
 	/** @return the flavor the call carried */
 	SecurityFlavor flavor();

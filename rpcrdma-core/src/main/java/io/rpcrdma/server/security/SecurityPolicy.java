@@ -28,11 +28,22 @@ import io.rpcrdma.oncrpc.OpaqueAuth;
  */
 public final class SecurityPolicy {
 
-	/** The flavors this server can check today. */
+	/** The flavors every server can check. */
 	private static final int SUPPORTED = mask(EnumSet.of(SecurityFlavor.NONE, SecurityFlavor.SYS));
 
-	private static final SecurityPolicy PERMIT_ALL = new SecurityPolicy(SUPPORTED, new int[0], new int[0],
+	/** With an {@link RpcSecGssServer}: RPCSEC_GSS authentication (krb5); krb5i and krb5p are to come. */
+	private static final int SUPPORTED_WITH_GSS = SUPPORTED | bit(SecurityFlavor.KRB5);
+
+	private static final SecurityPolicy PERMIT_ALL = new SecurityPolicy(true, null, SUPPORTED, new int[0], new int[0],
 			new int[0], new int[0], new int[0]);
+
+	/** Admits every call its checks let through: no rule was configured. */
+	private final boolean open;
+
+	/** Checks RPCSEC_GSS calls, or {@code null}: the server has no Kerberos identity. */
+	private final RpcSecGssServer rpcsecGss;
+
+	private final int supported;
 
 	private final int byDefault;
 
@@ -46,8 +57,11 @@ public final class SecurityPolicy {
 
 	private final int[] procedureMasks;
 
-	private SecurityPolicy(int byDefault, int[] programRules, int[] programMasks, int[] procedurePrograms,
+	private SecurityPolicy(boolean open, RpcSecGssServer rpcsecGss, int byDefault, int[] programRules, int[] programMasks, int[] procedurePrograms,
 			int[] procedureVersionsAndNumbers, int[] procedureMasks) {
+		this.open = open;
+		this.rpcsecGss = rpcsecGss;
+		this.supported = (rpcsecGss != null) ? SUPPORTED_WITH_GSS : SUPPORTED;
 		this.byDefault = byDefault;
 		this.programRules = programRules;
 		this.programMasks = programMasks;
@@ -85,18 +99,45 @@ public final class SecurityPolicy {
 	 * @return AUTH_OK to run it, else the status of the AUTH_ERROR reply
 	 */
 	public AuthStat admit(OpaqueAuth credential, int program, int version, int procedure) {
-		if (this == PERMIT_ALL) {
+		if (this.open) {
 			return AuthStat.AUTH_OK;
 		}
 		SecurityFlavor flavor = flavorOf(credential);
-		if (flavor == null || (SUPPORTED & bit(flavor)) == 0) {
+		if (flavor == null) {
 			// RFC 5531 §9: a flavor the server does not implement is a bad credential.
+			return AuthStat.AUTH_BADCRED;
+		}
+		return admit(flavor, program, version, procedure);
+	}
+
+	/**
+	 * Decides on one call whose flavor is known: for RPCSEC_GSS, after the
+	 * {@link #rpcsecGss() RPCSEC_GSS server} verified it and named its service.
+	 * @param flavor the call's flavor
+	 * @param program its program
+	 * @param version its version
+	 * @param procedure its procedure
+	 * @return AUTH_OK to run it, else the status of the AUTH_ERROR reply
+	 */
+	public AuthStat admit(SecurityFlavor flavor, int program, int version, int procedure) {
+		if (this.open) {
+			return AuthStat.AUTH_OK;
+		}
+		if ((this.supported & bit(flavor)) == 0) {
 			return AuthStat.AUTH_BADCRED;
 		}
 		if (procedure == 0) {
 			return AuthStat.AUTH_OK;
 		}
 		return ((accepted(program, version, procedure) & bit(flavor)) != 0) ? AuthStat.AUTH_OK : AuthStat.AUTH_TOOWEAK;
+	}
+
+	/**
+	 * @return what checks RPCSEC_GSS calls, or {@code null} when this server has no Kerberos
+	 * identity (such calls are then bad credentials, or pass unchecked under {@link #permitAll()})
+	 */
+	public RpcSecGssServer rpcsecGss() {
+		return this.rpcsecGss;
 	}
 
 	/**
@@ -190,11 +231,25 @@ public final class SecurityPolicy {
 
 		private boolean configured;
 
+		private RpcSecGssServer rpcsecGss;
+
 		private final List<int[]> programs = new ArrayList<>();
 
 		private final List<int[]> procedures = new ArrayList<>();
 
 		private Builder() {
+		}
+
+		/**
+		 * Checks RPCSEC_GSS calls with this server's Kerberos identity (RFC 2203), so that rules
+		 * may name {@code krb5}. Alone, without rules, every flavor stays admitted, but an
+		 * RPCSEC_GSS call must then prove its context.
+		 * @param server the RPCSEC_GSS server, holding the service's keytab login
+		 * @return this builder
+		 */
+		public Builder rpcsecGss(RpcSecGssServer server) {
+			this.rpcsecGss = Objects.requireNonNull(server, "server");
+			return this;
 		}
 
 		/**
@@ -260,10 +315,20 @@ public final class SecurityPolicy {
 				keys[i] = this.procedures.get(i)[1];
 				masks[i] = this.procedures.get(i)[2];
 			}
-			if (!this.configured) {
+			if (!this.configured && this.rpcsecGss == null) {
 				return PERMIT_ALL;
 			}
-			return new SecurityPolicy(this.byDefault, programRules, programMasks, procedurePrograms, keys, masks);
+			int supported = (this.rpcsecGss != null) ? SUPPORTED_WITH_GSS : SUPPORTED;
+			supported(this.byDefault, supported, "by default");
+			for (int[] rule : this.programs) {
+				supported(rule[1], supported, "for program " + Integer.toUnsignedString(rule[0]));
+			}
+			for (int[] rule : this.procedures) {
+				supported(rule[2], supported, "for program " + Integer.toUnsignedString(rule[0]) + " procedure "
+						+ (rule[1] & 0xFFFF));
+			}
+			return new SecurityPolicy(!this.configured, this.rpcsecGss, this.configured ? this.byDefault : supported,
+					programRules, programMasks, procedurePrograms, keys, masks);
 		}
 
 		private static int checked(Set<SecurityFlavor> flavors, String where) {
@@ -273,18 +338,25 @@ public final class SecurityPolicy {
 						+ ": name at least one of none, sys, krb5, krb5i, krb5p");
 			}
 			int mask = mask(flavors);
-			int unsupported = mask & ~SUPPORTED;
+			if ((mask & ~SUPPORTED_WITH_GSS) != 0) {
+				throw new UnsupportedSecurityFlavorException(flavors(mask & ~SUPPORTED_WITH_GSS), where);
+			}
+			return mask;
+		}
+
+		private static void supported(int mask, int supported, String where) {
+			int unsupported = mask & ~supported;
 			if (unsupported != 0) {
 				throw new UnsupportedSecurityFlavorException(flavors(unsupported), where);
 			}
-			return mask;
 		}
 
 	}
 
 	@Override
 	public boolean equals(Object other) {
-		return other instanceof SecurityPolicy that && this.byDefault == that.byDefault
+		return other instanceof SecurityPolicy that && this.open == that.open && this.rpcsecGss == that.rpcsecGss
+				&& this.byDefault == that.byDefault
 				&& Arrays.equals(this.programRules, that.programRules) && Arrays.equals(this.programMasks, that.programMasks)
 				&& Arrays.equals(this.procedurePrograms, that.procedurePrograms)
 				&& Arrays.equals(this.procedureVersionsAndNumbers, that.procedureVersionsAndNumbers)

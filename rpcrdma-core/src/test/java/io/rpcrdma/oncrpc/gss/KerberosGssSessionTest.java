@@ -98,12 +98,8 @@ class KerberosGssSessionTest {
 	}
 
 	private static GssSession server(MitKdc kdc) throws Exception {
-		return GssSession.accept(KerberosCredentials.acceptorFromKeytab(MitKdc.qualified(SERVICE), serviceKeytab(kdc)));
-	}
-
-	private static synchronized Path serviceKeytab(MitKdc kdc) throws Exception {
-		Path keytab = kdc.krb5Conf().resolveSibling("rpcrdma_localhost.keytab");
-		return keytab.toFile().exists() ? keytab : kdc.principalWithKeytab(SERVICE);
+		return GssSession.accept(KerberosCredentials.acceptorFromKeytab(MitKdc.qualified(SERVICE),
+				kdc.principalWithKeytab(SERVICE)));
 	}
 
 	/** RFC 2203 §5.2: tokens go back and forth until both ends are established. */

@@ -85,6 +85,24 @@ class SecurityPolicyTest {
 	}
 
 	@Test
+	void krb5WithoutTheServersKerberosIdentityIsRefusedWhenBuiltSayingWhatToGive() {
+		SecurityPolicy.Builder builder = SecurityPolicy.builder().program(STORE, EnumSet.of(SecurityFlavor.KRB5));
+		assertThatExceptionOfType(UnsupportedSecurityFlavorException.class).isThrownBy(builder::build)
+			.withMessageContaining("krb5")
+			.withMessageContaining("rpcsecGss")
+			.withMessageContaining("program " + Integer.toUnsignedString(STORE));
+	}
+
+	@Test
+	void anRpcsecGssCallIsABadCredentialToAServerWithoutAKerberosIdentity() {
+		SecurityPolicy policy = SecurityPolicy.builder().byDefault(EnumSet.of(SecurityFlavor.SYS)).build();
+		RawAuth gss = new RawAuth(AuthFlavor.RPCSEC_GSS, new byte[20]);
+		assertThat(policy.admit(gss, STORE, 1, 1)).isEqualTo(AuthStat.AUTH_BADCRED);
+		assertThat(policy.admit(SecurityFlavor.KRB5, STORE, 1, 1)).isEqualTo(AuthStat.AUTH_BADCRED);
+		assertThat(policy.rpcsecGss()).isNull();
+	}
+
+	@Test
 	void emptyAndNullProcedureRulesAreRefused() {
 		assertThatIllegalArgumentException().isThrownBy(() -> SecurityPolicy.builder().byDefault(Set.of()))
 			.withMessageContaining("none, sys, krb5, krb5i, krb5p");

@@ -12,12 +12,15 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.security.authentication.TestingAuthenticationToken;
 import org.springframework.security.core.Authentication;
+import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.context.SecurityContext;
 import org.springframework.security.core.context.SecurityContextHolder;
 
 import io.rpcrdma.oncrpc.AuthSys;
 import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.server.security.AuthSysPrincipal;
+import io.rpcrdma.server.security.GssPrincipal;
+import io.rpcrdma.server.security.SecurityFlavor;
 import io.rpcrdma.server.security.RpcPrincipal;
 import io.rpcrdma.service.ProcedureDescriptor;
 import io.rpcrdma.service.ServerInvocation;
@@ -66,6 +69,14 @@ class RpcSecurityContextInterceptorTest {
 	void authSysIsAuthenticatedOnlyWhenTrusted() {
 		assertThat(new RpcSecurityContextInterceptor(false).authentication(TELLER).isAuthenticated()).isFalse();
 		assertThat(new RpcSecurityContextInterceptor(true).authentication(TELLER).isAuthenticated()).isTrue();
+	}
+
+	@Test
+	void aKerberosCallerIsAuthenticatedWithItsFlavorAsAuthority() {
+		Authentication kerberos = this.interceptor.authentication(new GssPrincipal("alice@EXAMPLE.COM", SecurityFlavor.KRB5));
+		assertThat(kerberos.isAuthenticated()).isTrue();
+		assertThat(kerberos.getName()).isEqualTo("alice@EXAMPLE.COM");
+		assertThat(kerberos.getAuthorities()).extracting(GrantedAuthority::getAuthority).containsExactly("RPC_FLAVOR_KRB5");
 	}
 
 	private static ServerInvocation invocation(Callable<Object> method) {

@@ -1,0 +1,476 @@
+package io.rpcrdma.client.security;
+
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.rpcrdma.client.AuthenticationException;
+import io.rpcrdma.client.CallBody;
+import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.ReceivedReply;
+import io.rpcrdma.client.RpcCaller;
+import io.rpcrdma.client.RpcClient;
+import io.rpcrdma.oncrpc.AcceptedReply;
+import io.rpcrdma.oncrpc.AuthFlavor;
+import io.rpcrdma.oncrpc.AuthNone;
+import io.rpcrdma.oncrpc.AuthStat;
+import io.rpcrdma.oncrpc.OpaqueAuth;
+import io.rpcrdma.oncrpc.RawAuth;
+import io.rpcrdma.oncrpc.gss.GssCredential;
+import io.rpcrdma.oncrpc.gss.GssFailureException;
+import io.rpcrdma.oncrpc.gss.GssProcedure;
+import io.rpcrdma.oncrpc.gss.GssService;
+import io.rpcrdma.oncrpc.gss.GssSession;
+import io.rpcrdma.oncrpc.gss.KerberosCredentials;
+import io.rpcrdma.xdr.XdrDecoder;
+import io.rpcrdma.xdr.XdrEncoder;
+import io.rpcrdma.xdr.XdrException;
+
+/**
+ * The client's half of RPCSEC_GSS version 1 (RFC 2203) with Kerberos V5, service
+ * {@code rpc_gss_svc_none} (krb5): an {@link RpcCaller} over another one whose calls carry an
+ * RPCSEC_GSS credential with a fresh sequence number and a MIC over their header as verifier
+ * (§5.3.1), and whose replies must carry the server's MIC over that sequence number
+ * (§5.3.3.2), else the call fails with {@link GssFailureException}.
+ * <p>
+ * The context is created through the NULL procedure of the program named (§5.2.2) by
+ * {@link #establish}; when the server has lost it (it answers RPCSEC_GSS_CREDPROBLEM or
+ * CTXPROBLEM, which runs nothing) or its sequence numbers run out, a new one is created and
+ * the call sent again, once. Context creation, which may ask the KDC for a service ticket,
+ * runs on the given executor, never on a transport thread. {@link #close()} destroys the
+ * context on the server (§5.4).
+ */
+public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
+
+	private static final System.Logger logger = System.getLogger(RpcSecGssClient.class.getName());
+
+	/** GSS_S_COMPLETE and GSS_S_CONTINUE_NEEDED (RFC 2744 §3.9.1). */
+	private static final int GSS_S_COMPLETE = 0;
+
+	private static final int GSS_S_CONTINUE_NEEDED = 1;
+
+	/** GSS_S_BAD_SIG (RFC 2744): a verifier that does not verify. */
+	private static final int GSS_S_BAD_SIG = 6 << 16;
+
+	/** Round trips a Kerberos context takes at most: one, or two with mutual authentication's reply. */
+	private static final int MAX_ROUNDS = 4;
+
+	/** The longest token accepted from a server in context creation; Kerberos AP-REPs are far shorter. */
+	private static final int MAX_INIT_OPAQUE = 60 * 1024;
+
+	/** Context creation calls and replies: a token and a header; tickets with large PACs fit too. */
+	private static final CallShape INIT_SHAPE = CallShape.of(RpcClient.DEFAULT_MAX_CALL_SIZE, RpcClient.DEFAULT_MAX_CALL_SIZE);
+
+	private final RpcCaller caller;
+
+	private final int program;
+
+	private final int version;
+
+	private final KerberosCredentials credentials;
+
+	private final String service;
+
+	private final Executor executor;
+
+	private final Duration timeout;
+
+	private volatile Context context;
+
+	/** The context creation under way, shared by every call that needs a new one. */
+	private CompletableFuture<Context> renewal;
+
+	private RpcSecGssClient(RpcCaller caller, int program, int version, KerberosCredentials credentials, String service,
+			Executor executor, Duration timeout) {
+		this.caller = Objects.requireNonNull(caller, "caller");
+		this.program = program;
+		this.version = version;
+		this.credentials = Objects.requireNonNull(credentials, "credentials");
+		if (credentials.acceptor()) {
+			throw new IllegalArgumentException(credentials + " accepts contexts; a client needs initiator credentials"
+					+ " (KerberosCredentials.initiatorFromKeytab or initiatorFromTicketCache)");
+		}
+		this.service = Objects.requireNonNull(service, "service");
+		this.executor = Objects.requireNonNull(executor, "executor");
+		this.timeout = Objects.requireNonNull(timeout, "timeout");
+	}
+
+	/**
+	 * Creates an RPCSEC_GSS context with the server and waits for it.
+	 * @param caller the connection or pool to the server
+	 * @param program a program the server serves: its NULL procedure carries context creation
+	 * @param version its version
+	 * @param credentials the client's Kerberos login
+	 * @param service the server as a GSS host-based service name, {@code service@host}, e.g.
+	 * {@code rpcrdma@server.example.com} for the principal {@code rpcrdma/server.example.com@REALM}
+	 * @param timeout how long creating a context may take
+	 * @return the client, with its context established
+	 * @throws GssFailureException if the KDC or the server refused the context, or the server
+	 * did not prove itself
+	 * @throws io.rpcrdma.client.RpcCallException if the NULL calls failed
+	 */
+	public static RpcSecGssClient establish(RpcCaller caller, int program, int version, KerberosCredentials credentials,
+			String service, Duration timeout) {
+		RpcSecGssClient client = new RpcSecGssClient(caller, program, version, credentials, service,
+				ForkJoinPool.commonPool(), timeout);
+		client.context = join(client.create(), timeout);
+		return client;
+	}
+
+	/** @return the sequence window the server announced (RFC 2203 §5.2.3.1) */
+	public int window() {
+		return this.context.window;
+	}
+
+	/** @return the service this client's context is with */
+	public String service() {
+		return this.service;
+	}
+
+	@Override
+	public String endpoint() {
+		return this.caller.endpoint();
+	}
+
+	@Override
+	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
+			CallShape shape, boolean idempotent, Duration timeout) {
+		Context current = this.context;
+		if (current == null) {
+			return CompletableFuture.failedFuture(new IllegalStateException("The RPCSEC_GSS context with " + this.service
+					+ " is closed"));
+		}
+		if (current.exhausted()) {
+			return renew(current).thenCompose((renewed) -> send(renewed, program, version, procedure, arguments, shape,
+					idempotent, timeout, false));
+		}
+		return send(current, program, version, procedure, arguments, shape, idempotent, timeout, true);
+	}
+
+	private CompletableFuture<ReceivedReply> send(Context with, int program, int version, int procedure,
+			CallBody arguments, CallShape shape, boolean idempotent, Duration timeout, boolean mayRenew) {
+		ProtectedCall call = new ProtectedCall(with, arguments);
+		CompletableFuture<ReceivedReply> reply = this.caller.call(program, version, procedure, call, shape, idempotent,
+				timeout);
+		return reply.handle((received, failure) -> {
+			if (failure == null) {
+				return CompletableFuture.completedFuture(verified(call, received));
+			}
+			Throwable cause = unwrap(failure);
+			if (mayRenew && cause instanceof AuthenticationException refused && lostContext(refused.authStat())) {
+				// RFC 2203 §5.3.3.3: the server no longer knows the context; the call did not run.
+				logger.log(Level.DEBUG, () -> "RPCSEC_GSS context with " + this.service + " refused ("
+						+ refused.authStat() + "); creating a new one");
+				return renew(with).thenCompose((renewed) -> send(renewed, program, version, procedure, arguments, shape,
+						idempotent, timeout, false));
+			}
+			return CompletableFuture.<ReceivedReply>failedFuture(cause);
+		}).thenCompose((next) -> next);
+	}
+
+	private static boolean lostContext(AuthStat status) {
+		return status == AuthStat.RPCSEC_GSS_CREDPROBLEM || status == AuthStat.RPCSEC_GSS_CTXPROBLEM;
+	}
+
+	/** RFC 2203 §5.3.3.2: the reply's verifier is the server's MIC over the call's sequence number. */
+	private ReceivedReply verified(ProtectedCall call, ReceivedReply reply) {
+		OpaqueAuth verifier = (reply.header().body() instanceof AcceptedReply accepted) ? accepted.verifier() : null;
+		if (verifier instanceof RawAuth mic && mic.flavor() == AuthFlavor.RPCSEC_GSS && call.verifies(mic.body())) {
+			return reply;
+		}
+		reply.release();
+		throw new GssFailureException("The reply from " + endpoint() + " to " + call.procedureNameOrNumbers()
+				+ " does not carry the RPCSEC_GSS verifier of " + this.service + " (RFC 2203 §5.3.3.2): the reply was"
+				+ " forged or the server is not the one the context was created with", GSS_S_BAD_SIG, 0);
+	}
+
+	/** Starts (or joins) the creation of a context to replace {@code stale}. */
+	private synchronized CompletableFuture<Context> renew(Context stale) {
+		Context current = this.context;
+		if (current == null) {
+			return CompletableFuture.failedFuture(new IllegalStateException("The RPCSEC_GSS context with " + this.service
+					+ " is closed"));
+		}
+		if (current != stale) {
+			return CompletableFuture.completedFuture(current);
+		}
+		if (this.renewal == null) {
+			CompletableFuture<Context> created = create();
+			this.renewal = created;
+			created.whenComplete((fresh, failure) -> replaced(stale, created, fresh));
+		}
+		return this.renewal;
+	}
+
+	private synchronized void replaced(Context stale, CompletableFuture<Context> creation, Context fresh) {
+		if (this.renewal == creation) {
+			this.renewal = null;
+		}
+		if (fresh != null && this.context == stale) {
+			this.context = fresh;
+			stale.session.close();
+		}
+	}
+
+	/** RFC 2203 §5.2: INIT, then CONTINUE_INIT until both ends are established. */
+	private CompletableFuture<Context> create() {
+		return CompletableFuture.supplyAsync(() -> GssSession.initiate(this.credentials, this.service), this.executor)
+			.thenCompose((session) -> step(session, new byte[0], new byte[0], 1).whenComplete((context, failure) -> {
+				if (failure != null) {
+					session.close();
+				}
+			}));
+	}
+
+	private CompletableFuture<Context> step(GssSession session, byte[] input, byte[] handle, int round) {
+		if (round > MAX_ROUNDS) {
+			return CompletableFuture.failedFuture(new GssFailureException("RPCSEC_GSS context creation with "
+					+ this.service + " took more than " + MAX_ROUNDS + " round trips", GssFailureException.FAILURE, 0));
+		}
+		return CompletableFuture.supplyAsync(() -> session.step(input), this.executor).thenCompose((token) -> {
+			GssCredential credential = new GssCredential((handle.length == 0) ? GssProcedure.INIT
+					: GssProcedure.CONTINUE_INIT, 0, GssService.NONE, handle);
+			CallBody init = new InitCall(credential.toAuth(), token);
+			return this.caller.call(this.program, this.version, 0, init, INIT_SHAPE, true, this.timeout);
+		}).thenComposeAsync((reply) -> {
+			InitResult result;
+			OpaqueAuth verifier;
+			try {
+				verifier = (reply.header().body() instanceof AcceptedReply accepted) ? accepted.verifier() : null;
+				result = InitResult.decode(reply.results());
+			}
+			catch (XdrException ex) {
+				throw new GssFailureException("The RPCSEC_GSS context creation reply from " + endpoint()
+						+ " is malformed: " + ex.getMessage(), GssFailureException.FAILURE, 0);
+			}
+			finally {
+				reply.release();
+			}
+			return next(session, result, verifier, round);
+		}, this.executor);
+	}
+
+	private CompletableFuture<Context> next(GssSession session, InitResult result, OpaqueAuth verifier, int round) {
+		if (result.major() != GSS_S_COMPLETE && result.major() != GSS_S_CONTINUE_NEEDED) {
+			throw new GssFailureException("The server at " + endpoint() + " refused the RPCSEC_GSS context of "
+					+ this.credentials.principal() + " for " + this.service + ": GSS major status 0x"
+					+ Integer.toHexString(result.major()) + ", minor " + result.minor()
+					+ "; check that the server's keytab holds the key of the service principal the client asked for",
+					result.major(), result.minor());
+		}
+		if (result.major() == GSS_S_CONTINUE_NEEDED) {
+			return step(session, result.token(), result.handle(), round + 1);
+		}
+		if (result.token().length > 0) {
+			// Mutual authentication: the server's AP-REP completes the client's side.
+			session.step(result.token());
+		}
+		if (!session.established()) {
+			throw new GssFailureException("The server at " + endpoint() + " declared the RPCSEC_GSS context complete"
+					+ " before the client's side was", GssFailureException.FAILURE, 0);
+		}
+		// RFC 2203 §5.2.3.1: the verifier of the final reply is a MIC over the window.
+		byte[] window = ByteBuffer.allocate(4).putInt(result.window()).array();
+		if (!(verifier instanceof RawAuth mic) || mic.flavor() != AuthFlavor.RPCSEC_GSS
+				|| !session.verifyMic(window, 0, 4, mic.body())) {
+			throw new GssFailureException("The server at " + endpoint() + " did not prove it is " + this.service
+					+ ": its context creation reply lacks the MIC over the sequence window (RFC 2203 §5.2.3.1)",
+					GSS_S_BAD_SIG, 0);
+		}
+		if (result.window() < 1) {
+			throw new GssFailureException("The server at " + endpoint() + " announced a sequence window of "
+					+ Integer.toUnsignedString(result.window()), GssFailureException.FAILURE, 0);
+		}
+		logger.log(Level.DEBUG, () -> "RPCSEC_GSS context with " + this.service + " at " + endpoint() + " as "
+				+ this.credentials.principal() + ", window " + result.window());
+		return CompletableFuture.completedFuture(new Context(session, result.handle(), result.window()));
+	}
+
+	/**
+	 * Destroys the context on the server (RFC 2203 §5.4), waiting up to the creation timeout,
+	 * and disposes of it here. Calls after this fail.
+	 */
+	@Override
+	public void close() {
+		Context closing;
+		synchronized (this) {
+			closing = this.context;
+			this.context = null;
+		}
+		if (closing == null) {
+			return;
+		}
+		try {
+			ProtectedCall destroy = new ProtectedCall(closing, CallBody.NONE, GssProcedure.DESTROY);
+			ReceivedReply reply = join(this.caller.call(this.program, this.version, 0, destroy, CallShape.of(1024, 1024),
+					true, this.timeout), this.timeout);
+			reply.release();
+		}
+		catch (RuntimeException ex) {
+			// The server forgets idle contexts by itself; nothing here depends on the destroy.
+			logger.log(Level.DEBUG, () -> "RPCSEC_GSS DESTROY at " + endpoint() + " failed: " + ex.getMessage());
+		}
+		finally {
+			closing.session.close();
+		}
+	}
+
+	private static <T> T join(CompletableFuture<T> future, Duration timeout) {
+		try {
+			return future.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).join();
+		}
+		catch (CompletionException ex) {
+			if (ex.getCause() instanceof RuntimeException cause) {
+				throw cause;
+			}
+			throw ex;
+		}
+	}
+
+	private static Throwable unwrap(Throwable failure) {
+		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
+	}
+
+	/** One established context: its handle, window and next sequence number. */
+	private static final class Context {
+
+		final GssSession session;
+
+		final byte[] handle;
+
+		final int window;
+
+		/** RFC 2203 §5.3.3.1: numbers from 0 up to MAXSEQ; every transmission takes a new one. */
+		private final AtomicInteger sequence = new AtomicInteger();
+
+		Context(GssSession session, byte[] handle, int window) {
+			this.session = session;
+			this.handle = handle;
+			this.window = window;
+		}
+
+		int nextSequence() {
+			return this.sequence.getAndIncrement();
+		}
+
+		boolean exhausted() {
+			return Integer.toUnsignedLong(this.sequence.get()) >= Integer.toUnsignedLong(GssCredential.MAXSEQ);
+		}
+
+	}
+
+	/**
+	 * A call under a context: each encoding (a retry too) takes a new sequence number, and the
+	 * reply may answer any of them, since the server may have answered an earlier transmission.
+	 */
+	private static final class ProtectedCall implements CallBody {
+
+		/** The transmissions remembered per call; older ones' replies are refused. */
+		private static final int REMEMBERED = 4;
+
+		private final Context context;
+
+		private final CallBody body;
+
+		private final GssProcedure procedure;
+
+		private final int[] sequences = new int[REMEMBERED];
+
+		private int sent;
+
+		ProtectedCall(Context context, CallBody body) {
+			this(context, body, GssProcedure.DATA);
+		}
+
+		ProtectedCall(Context context, CallBody body, GssProcedure procedure) {
+			this.context = context;
+			this.body = body;
+			this.procedure = procedure;
+		}
+
+		@Override
+		public void write(XdrEncoder encoder) {
+			this.body.write(encoder);
+		}
+
+		@Override
+		public String procedureName() {
+			return this.body.procedureName();
+		}
+
+		String procedureNameOrNumbers() {
+			String name = this.body.procedureName();
+			return (name != null) ? name : "the call";
+		}
+
+		@Override
+		public synchronized OpaqueAuth credential() {
+			int sequence = this.context.nextSequence();
+			this.sequences[this.sent++ % REMEMBERED] = sequence;
+			return new GssCredential(this.procedure, sequence, GssService.NONE, this.context.handle).toAuth();
+		}
+
+		/** RFC 2203 §5.3.1: the verifier is a MIC over the header from the xid through the credential. */
+		@Override
+		public OpaqueAuth verifier(ByteBuffer header) {
+			byte[] bytes = new byte[header.remaining()];
+			header.duplicate().get(bytes);
+			return new RawAuth(AuthFlavor.RPCSEC_GSS, this.context.session.mic(bytes, 0, bytes.length));
+		}
+
+		synchronized boolean verifies(byte[] mic) {
+			byte[] sequence = new byte[4];
+			for (int i = 0; i < Math.min(this.sent, REMEMBERED); i++) {
+				ByteBuffer.wrap(sequence).putInt(this.sequences[i]);
+				if (this.context.session.verifyMic(sequence, 0, 4, mic)) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+	}
+
+	/** RFC 2203 §5.2.2: a context-creation call: the GSS token is the NULL procedure's argument. */
+	private record InitCall(OpaqueAuth credential, byte[] token) implements CallBody {
+
+		@Override
+		public void write(XdrEncoder encoder) {
+			encoder.writeOpaque(this.token);
+		}
+
+		@Override
+		public String procedureName() {
+			return "RPCSEC_GSS context creation";
+		}
+
+		/** RFC 2203 §5.2.2: context creation calls carry an AUTH_NONE verifier. */
+		@Override
+		public OpaqueAuth verifier(ByteBuffer header) {
+			return AuthNone.INSTANCE;
+		}
+
+	}
+
+	/** RFC 2203 §5.2.3.1: {@code rpc_gss_init_res}. */
+	private record InitResult(byte[] handle, int major, int minor, int window, byte[] token) {
+
+		static InitResult decode(XdrDecoder results) {
+			byte[] handle = results.readOpaqueBytes(GssCredential.MAX_HANDLE_LENGTH);
+			int major = results.readInt();
+			int minor = results.readInt();
+			int window = results.readInt();
+			byte[] token = results.readOpaqueBytes(MAX_INIT_OPAQUE);
+			return new InitResult(handle, major, minor, window, token);
+		}
+
+	}
+
+}

@@ -1,0 +1,352 @@
+package io.rpcrdma.client.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.rpcrdma.client.AuthenticationException;
+import io.rpcrdma.client.CallBody;
+import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.CallTimeoutException;
+import io.rpcrdma.client.ReceivedReply;
+import io.rpcrdma.client.RpcCaller;
+import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.kerberos.MitKdc;
+import io.rpcrdma.kerberos.MitKdcExtension;
+import io.rpcrdma.memory.MemoryPoolConfig;
+import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.oncrpc.AuthStat;
+import io.rpcrdma.oncrpc.AuthSys;
+import io.rpcrdma.oncrpc.OpaqueAuth;
+import io.rpcrdma.oncrpc.RawAuth;
+import io.rpcrdma.oncrpc.gss.GssCredential;
+import io.rpcrdma.oncrpc.gss.GssFailureException;
+import io.rpcrdma.oncrpc.gss.KerberosCredentials;
+import io.rpcrdma.server.ProgramRegistry;
+import io.rpcrdma.server.RpcServer;
+import io.rpcrdma.server.security.AnonymousPrincipal;
+import io.rpcrdma.server.security.GssPrincipal;
+import io.rpcrdma.server.security.RpcPrincipal;
+import io.rpcrdma.server.security.RpcSecGssServer;
+import io.rpcrdma.server.security.SecurityFlavor;
+import io.rpcrdma.server.security.SecurityPolicy;
+import io.rpcrdma.service.CredentialInterceptor;
+import io.rpcrdma.service.RpcClientInterceptor;
+import io.rpcrdma.service.RpcProcedure;
+import io.rpcrdma.service.RpcProgram;
+import io.rpcrdma.service.RpcServerInterceptor;
+import io.rpcrdma.service.ServiceCallObserver;
+import io.rpcrdma.service.ServiceClientFactory;
+import io.rpcrdma.service.ServiceClientOptions;
+import io.rpcrdma.service.ServiceExporter;
+import io.rpcrdma.service.ServiceIntrospector;
+import io.rpcrdma.service.codec.CodecRegistry;
+import io.rpcrdma.transport.TransportConfig;
+import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.RdmaProviders;
+
+/**
+ * RPCSEC_GSS with Kerberos V5 (RFC 2203, service {@code krb5}) over real connections
+ * (loopback and software iWARP), with tickets from a real MIT KDC: the client creates a
+ * context through the NULL procedure, its calls run as its Kerberos principal, calls without
+ * it are too weak, and a tampered verifier, a replayed sequence number, a context the server
+ * lost and a service the server is not are each handled as RFC 2203 says.
+ */
+@Tag("conformance")
+@ExtendWith(MitKdcExtension.class)
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class RpcSecGssEndToEndTest {
+
+	private static final Duration DEADLINE = Duration.ofSeconds(20);
+
+	private static final int PROGRAM = 0x20000c11;
+
+	private static final String SERVICE = "rpcrdma@localhost";
+
+	/** The guarded service. */
+	@RpcProgram(number = PROGRAM, version = 1)
+	public interface Ledger {
+
+		@RpcProcedure(1)
+		String post(String entry);
+
+	}
+
+	static final class LedgerService implements Ledger {
+
+		final AtomicInteger runs = new AtomicInteger();
+
+		@Override
+		public String post(String entry) {
+			this.runs.incrementAndGet();
+			return entry + " posted";
+		}
+
+	}
+
+	private final List<AutoCloseable> closeables = new CopyOnWriteArrayList<>();
+
+	private final ServiceIntrospector introspector = new ServiceIntrospector(CodecRegistry.standard());
+
+	private final LedgerService ledger = new LedgerService();
+
+	private final List<RpcPrincipal> principals = new CopyOnWriteArrayList<>();
+
+	private RpcServer server;
+
+	private RpcSecGssServer rpcsecGss;
+
+	private RpcClientPool clients;
+
+	@AfterEach
+	void close() throws Exception {
+		for (int i = this.closeables.size() - 1; i >= 0; i--) {
+			this.closeables.get(i).close();
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "loopback", "siw" })
+	void aKerberosCallRunsAsItsPrincipalAndOtherFlavorsAreTooWeak(String provider, MitKdc kdc) throws Exception {
+		start(provider, kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
+		RpcSecGssClient alice = gssClient(kdc, "gss-alice", this.clients);
+		assertThat(alice.window()).isEqualTo(RpcSecGssServer.DEFAULT_WINDOW);
+		Ledger asAlice = proxy(alice);
+		assertThat(asAlice.post("rent")).isEqualTo("rent posted");
+		assertThat(asAlice.post("food")).isEqualTo("food posted");
+		assertThat(this.principals).hasSize(2).allSatisfy((principal) -> {
+			assertThat(principal).isInstanceOf(GssPrincipal.class);
+			assertThat(principal.getName()).isEqualTo(MitKdc.qualified("gss-alice"));
+			assertThat(principal.verified()).isTrue();
+			assertThat(principal.flavor()).isEqualTo(SecurityFlavor.KRB5);
+		});
+		for (Ledger weak : List.of(proxy(this.clients), proxy(this.clients,
+				CredentialInterceptor.authSys(AuthSys.of("build-host", 0, 0))))) {
+			assertThatExceptionOfType(AuthenticationException.class).isThrownBy(() -> weak.post("forged"))
+				.satisfies((ex) -> assertThat(ex.authStat()).isEqualTo(AuthStat.AUTH_TOOWEAK));
+		}
+		assertThat(this.ledger.runs).hasValue(2);
+		assertThat(this.rpcsecGss.contexts()).isEqualTo(1);
+		// RFC 2203 §5.4: closing the client destroys its context on the server.
+		alice.close();
+		assertThat(this.rpcsecGss.contexts()).isZero();
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> asAlice.post("late"))
+			.withMessageContaining("closed");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "loopback", "siw" })
+	void aContextTheServerLostIsCreatedAgainWithoutFailingTheCall(String provider, MitKdc kdc) throws Exception {
+		// Room for one context, none kept when another client needs room.
+		start(provider, kdc, 1);
+		RpcSecGssClient alice = gssClient(kdc, "gss-alice", this.clients);
+		assertThat(proxy(alice).post("one")).isEqualTo("one posted");
+		RpcSecGssClient bob = gssClient(kdc, "gss-bob", this.clients);
+		assertThat(proxy(bob).post("two")).isEqualTo("two posted");
+		// Bob's context pushed Alice's out: her next call is refused, renews, and runs once.
+		assertThat(proxy(alice).post("three")).isEqualTo("three posted");
+		assertThat(this.ledger.runs).hasValue(3);
+		assertThat(this.principals).extracting(RpcPrincipal::getName)
+			.containsExactly(MitKdc.qualified("gss-alice"), MitKdc.qualified("gss-bob"), MitKdc.qualified("gss-alice"));
+		assertThat(this.server.dispatcher().stats().authErrors()).isEqualTo(1);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "loopback", "siw" })
+	void aTamperedVerifierIsACredentialProblemAndNothingRuns(String provider, MitKdc kdc) throws Exception {
+		start(provider, kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
+		RpcCaller tampering = new Tampering(this.clients, (body) -> new DelegatingBody(body) {
+			@Override
+			public OpaqueAuth verifier(ByteBuffer header) {
+				RawAuth mic = (RawAuth) super.verifier(header);
+				byte[] bytes = mic.body();
+				bytes[bytes.length - 1] ^= 1;
+				return new RawAuth(mic.flavor(), bytes);
+			}
+		});
+		RpcSecGssClient carol = gssClient(kdc, "gss-carol", tampering);
+		assertThatExceptionOfType(AuthenticationException.class).isThrownBy(() -> proxy(carol).post("forged"))
+			.satisfies((ex) -> assertThat(ex.authStat()).isEqualTo(AuthStat.RPCSEC_GSS_CREDPROBLEM));
+		assertThat(this.ledger.runs).hasValue(0);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "loopback", "siw" })
+	void aReplyWhoseVerifierAnswersAnotherSequenceNumberIsRefused(String provider, MitKdc kdc) throws Exception {
+		start(provider, kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
+		// The call goes out numbered 1000 past what the client recorded, so the server's MIC
+		// (RFC 2203 §5.3.3.2) is over a number the client never sent.
+		RpcCaller renumbering = new Tampering(this.clients, (body) -> new DelegatingBody(body) {
+			@Override
+			public OpaqueAuth credential() {
+				GssCredential sent = GssCredential.of((RawAuth) super.credential());
+				return new GssCredential(sent.procedure(), sent.sequence() + 1000, sent.service(), sent.handle()).toAuth();
+			}
+		});
+		Ledger asFrank = proxy(gssClient(kdc, "gss-frank", renumbering));
+		assertThatExceptionOfType(GssFailureException.class).isThrownBy(() -> asFrank.post("misnumbered"))
+			.withMessageContaining("does not carry the RPCSEC_GSS verifier of " + SERVICE);
+		assertThat(this.ledger.runs).as("the server ran it; the client cannot trust the reply").hasValue(1);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "loopback", "siw" })
+	void aReplayedSequenceNumberIsDiscardedWithoutAReply(String provider, MitKdc kdc) throws Exception {
+		start(provider, kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
+		// Every DATA call carries the credential and verifier of the first one seen.
+		Replaying replaying = new Replaying();
+		RpcSecGssClient dave = gssClient(kdc, "gss-dave", new Tampering(this.clients, replaying));
+		Ledger asDave = new ServiceClientFactory(this.introspector).create(Ledger.class, dave,
+				ServiceClientOptions.DEFAULTS.withTimeout(Duration.ofSeconds(2)));
+		assertThat(asDave.post("once")).isEqualTo("once posted");
+		long dropped = this.server.dispatcher().stats().dropped();
+		// RFC 2203 §5.3.3.1: a duplicate gets no reply, so the caller's deadline passes.
+		assertThatExceptionOfType(CallTimeoutException.class).isThrownBy(() -> asDave.post("twice"));
+		assertThat(this.ledger.runs).hasValue(1);
+		assertThat(this.server.dispatcher().stats().dropped()).isEqualTo(dropped + 1);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "loopback", "siw" })
+	void aServiceTheServerIsNotFailsContextCreationSayingWhatToCheck(String provider, MitKdc kdc) throws Exception {
+		start(provider, kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
+		kdc.principalWithKeytab("rpcrdma/elsewhere");
+		KerberosCredentials erin = KerberosCredentials.initiatorFromKeytab(MitKdc.qualified("gss-erin"),
+				kdc.principalWithKeytab("gss-erin"));
+		assertThatExceptionOfType(GssFailureException.class)
+			.isThrownBy(() -> RpcSecGssClient.establish(this.clients, PROGRAM, 1, erin, "rpcrdma@elsewhere", DEADLINE))
+			.withMessageContaining("refused the RPCSEC_GSS context of " + MitKdc.qualified("gss-erin"))
+			.withMessageContaining("keytab");
+		assertThat(this.rpcsecGss.contexts()).isZero();
+		assertThat(this.principals).isEmpty();
+	}
+
+	private void start(String providerName, MitKdc kdc, int maxContexts) throws Exception {
+		RdmaProvider provider = RdmaProviders.open(providerName);
+		this.closeables.add(provider);
+		RegisteredMemoryPool pool = new RegisteredMemoryPool(provider.allocateProtectionDomain(),
+				MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2));
+		this.closeables.add(pool);
+		this.rpcsecGss = new RpcSecGssServer(KerberosCredentials.acceptorFromKeytab(MitKdc.qualified("rpcrdma/localhost"),
+				kdc.principalWithKeytab("rpcrdma/localhost")), RpcSecGssServer.DEFAULT_WINDOW, maxContexts, Duration.ZERO);
+		SecurityPolicy policy = SecurityPolicy.builder()
+			.rpcsecGss(this.rpcsecGss)
+			.program(PROGRAM, EnumSet.of(SecurityFlavor.KRB5))
+			.build();
+		ProgramRegistry registry = new ProgramRegistry();
+		RpcServerInterceptor recorder = (invocation) -> {
+			this.principals.add(invocation.principal());
+			return invocation.proceed();
+		};
+		new ServiceExporter(this.introspector, registry, ServiceCallObserver.NONE, List.of(recorder)).export(this.ledger);
+		InetSocketAddress bind = "loopback".equals(providerName) ? InetSocketAddress.createUnresolved("ledger", 0)
+				: new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+		this.server = RpcServer.start(RpcServer.Config.defaults(provider, pool, bind).withSecurity(policy), registry);
+		this.closeables.add(this.server);
+		this.clients = RpcClientPool.connect(provider, pool, this.server.localAddress(), TransportConfig.defaults(), 16,
+				RpcClientPool.Config.of(1, 1));
+		this.closeables.add(this.clients);
+	}
+
+	private RpcSecGssClient gssClient(MitKdc kdc, String user, RpcCaller over) throws Exception {
+		KerberosCredentials login = KerberosCredentials.initiatorFromKeytab(MitKdc.qualified(user),
+				kdc.principalWithKeytab(user));
+		RpcSecGssClient client = RpcSecGssClient.establish(over, PROGRAM, 1, login, SERVICE, DEADLINE);
+		this.closeables.add(client);
+		return client;
+	}
+
+	private Ledger proxy(RpcCaller caller, RpcClientInterceptor... interceptors) {
+		return new ServiceClientFactory(this.introspector).create(Ledger.class, caller,
+				ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE).withInterceptors(List.of(interceptors)));
+	}
+
+	/** Sends every call's body through {@code tamper} when it carries a procedure other than NULL. */
+	private record Tampering(RpcCaller caller, UnaryOperator<CallBody> tamper) implements RpcCaller {
+
+		@Override
+		public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
+				CallShape shape, boolean idempotent, Duration timeout) {
+			return this.caller.call(program, version, procedure, (procedure != 0) ? this.tamper.apply(arguments) : arguments,
+					shape, idempotent, timeout);
+		}
+
+		@Override
+		public String endpoint() {
+			return this.caller.endpoint();
+		}
+
+	}
+
+	/** A body that does what another does. */
+	private static class DelegatingBody implements CallBody {
+
+		private final CallBody body;
+
+		DelegatingBody(CallBody body) {
+			this.body = body;
+		}
+
+		@Override
+		public void write(io.rpcrdma.xdr.XdrEncoder encoder) {
+			this.body.write(encoder);
+		}
+
+		@Override
+		public OpaqueAuth credential() {
+			return this.body.credential();
+		}
+
+		@Override
+		public OpaqueAuth verifier(ByteBuffer header) {
+			return this.body.verifier(header);
+		}
+
+	}
+
+	/**
+	 * Sends every DATA call with the first one's credential, so its sequence number, and a
+	 * verifier that is a good MIC over the header sent: what only a replay of a whole call, or
+	 * a client reusing a number, looks like to the server.
+	 */
+	private static final class Replaying implements UnaryOperator<CallBody> {
+
+		private volatile OpaqueAuth first;
+
+		@Override
+		public CallBody apply(CallBody body) {
+			return new DelegatingBody(body) {
+
+				@Override
+				public OpaqueAuth credential() {
+					OpaqueAuth fresh = super.credential();
+					if (Replaying.this.first == null) {
+						Replaying.this.first = fresh;
+					}
+					return Replaying.this.first;
+				}
+
+			};
+		}
+
+	}
+
+}
