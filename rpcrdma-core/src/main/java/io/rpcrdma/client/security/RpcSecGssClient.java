@@ -40,8 +40,9 @@ import io.rpcrdma.xdr.XdrException;
  * (§5.3.1), and whose replies must carry the server's MIC over that sequence number
  * (§5.3.3.2), else the call fails with {@link GssFailureException}.
  * <p>
- * The context is created through the NULL procedure of the program named (§5.2.2) by
- * {@link #establish}; when the server has lost it (it answers RPCSEC_GSS_CREDPROBLEM or
+ * The context is created through the NULL procedure of a program the server serves (§5.2.2):
+ * at once by {@link #establish}, or by {@link #onFirstCall} with the first call's program, so
+ * that a client may be made before its server listens. When the server has lost it (it answers RPCSEC_GSS_CREDPROBLEM or
  * CTXPROBLEM, which runs nothing) or its sequence numbers run out, a new one is created and
  * the call sent again, once. Context creation, which may ask the KDC for a service ticket,
  * runs on the given executor, never on a transport thread. {@link #close()} destroys the
@@ -59,6 +60,9 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 	/** GSS_S_BAD_SIG (RFC 2744): a verifier that does not verify. */
 	private static final int GSS_S_BAD_SIG = 6 << 16;
 
+	/** The longest {@link #close()} waits for the server to confirm a destroy. */
+	public static final Duration DESTROY_WAIT = Duration.ofSeconds(2);
+
 	/** Round trips a Kerberos context takes at most: one, or two with mutual authentication's reply. */
 	private static final int MAX_ROUNDS = 4;
 
@@ -70,10 +74,6 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 
 	private final RpcCaller caller;
 
-	private final int program;
-
-	private final int version;
-
 	private final KerberosCredentials credentials;
 
 	private final String service;
@@ -82,16 +82,17 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 
 	private final Duration timeout;
 
+	/** The context in use; {@code null} before the first call of a client made {@link #onFirstCall}. */
 	private volatile Context context;
+
+	private volatile boolean closed;
 
 	/** The context creation under way, shared by every call that needs a new one. */
 	private CompletableFuture<Context> renewal;
 
-	private RpcSecGssClient(RpcCaller caller, int program, int version, KerberosCredentials credentials, String service,
-			Executor executor, Duration timeout) {
+	private RpcSecGssClient(RpcCaller caller, KerberosCredentials credentials, String service, Executor executor,
+			Duration timeout) {
 		this.caller = Objects.requireNonNull(caller, "caller");
-		this.program = program;
-		this.version = version;
 		this.credentials = Objects.requireNonNull(credentials, "credentials");
 		if (credentials.acceptor()) {
 			throw new IllegalArgumentException(credentials + " accepts contexts; a client needs initiator credentials"
@@ -118,15 +119,29 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 	 */
 	public static RpcSecGssClient establish(RpcCaller caller, int program, int version, KerberosCredentials credentials,
 			String service, Duration timeout) {
-		RpcSecGssClient client = new RpcSecGssClient(caller, program, version, credentials, service,
-				ForkJoinPool.commonPool(), timeout);
-		client.context = join(client.create(), timeout);
+		RpcSecGssClient client = new RpcSecGssClient(caller, credentials, service, ForkJoinPool.commonPool(), timeout);
+		client.context = join(client.create(program, version), timeout);
 		return client;
 	}
 
-	/** @return the sequence window the server announced (RFC 2203 §5.2.3.1) */
+	/**
+	 * A client whose context is created by its first call, through the NULL procedure of
+	 * that call's program; calls that come meanwhile wait for the same context.
+	 * @param caller the connection or pool to the server
+	 * @param credentials the client's Kerberos login
+	 * @param service the server as a GSS host-based service name, {@code service@host}
+	 * @param timeout how long creating a context may take
+	 * @return the client
+	 */
+	public static RpcSecGssClient onFirstCall(RpcCaller caller, KerberosCredentials credentials, String service,
+			Duration timeout) {
+		return new RpcSecGssClient(caller, credentials, service, ForkJoinPool.commonPool(), timeout);
+	}
+
+	/** @return the sequence window the server announced (RFC 2203 §5.2.3.1), 0 before there is a context */
 	public int window() {
-		return this.context.window;
+		Context current = this.context;
+		return (current != null) ? current.window : 0;
 	}
 
 	/** @return the service this client's context is with */
@@ -142,13 +157,12 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 	@Override
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
 			CallShape shape, boolean idempotent, Duration timeout) {
-		Context current = this.context;
-		if (current == null) {
-			return CompletableFuture.failedFuture(new IllegalStateException("The RPCSEC_GSS context with " + this.service
-					+ " is closed"));
+		if (this.closed) {
+			return CompletableFuture.failedFuture(closedException());
 		}
-		if (current.exhausted()) {
-			return renew(current).thenCompose((renewed) -> send(renewed, program, version, procedure, arguments, shape,
+		Context current = this.context;
+		if (current == null || current.exhausted()) {
+			return renew(current, program, version).thenCompose((renewed) -> send(renewed, program, version, procedure, arguments, shape,
 					idempotent, timeout, false));
 		}
 		return send(current, program, version, procedure, arguments, shape, idempotent, timeout, true);
@@ -168,7 +182,7 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 				// RFC 2203 §5.3.3.3: the server no longer knows the context; the call did not run.
 				logger.log(Level.DEBUG, () -> "RPCSEC_GSS context with " + this.service + " refused ("
 						+ refused.authStat() + "); creating a new one");
-				return renew(with).thenCompose((renewed) -> send(renewed, program, version, procedure, arguments, shape,
+				return renew(with, program, version).thenCompose((renewed) -> send(renewed, program, version, procedure, arguments, shape,
 						idempotent, timeout, false));
 			}
 			return CompletableFuture.<ReceivedReply>failedFuture(cause);
@@ -191,18 +205,21 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 				+ " forged or the server is not the one the context was created with", GSS_S_BAD_SIG, 0);
 	}
 
-	/** Starts (or joins) the creation of a context to replace {@code stale}. */
-	private synchronized CompletableFuture<Context> renew(Context stale) {
-		Context current = this.context;
-		if (current == null) {
-			return CompletableFuture.failedFuture(new IllegalStateException("The RPCSEC_GSS context with " + this.service
-					+ " is closed"));
+	private IllegalStateException closedException() {
+		return new IllegalStateException("The RPCSEC_GSS client for " + this.service + " is closed");
+	}
+
+	/** Starts (or joins) the creation of a context to replace {@code stale} ({@code null}: the first). */
+	private synchronized CompletableFuture<Context> renew(Context stale, int program, int version) {
+		if (this.closed) {
+			return CompletableFuture.failedFuture(closedException());
 		}
+		Context current = this.context;
 		if (current != stale) {
 			return CompletableFuture.completedFuture(current);
 		}
 		if (this.renewal == null) {
-			CompletableFuture<Context> created = create();
+			CompletableFuture<Context> created = create(program, version);
 			this.renewal = created;
 			created.whenComplete((fresh, failure) -> replaced(stale, created, fresh));
 		}
@@ -213,23 +230,32 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 		if (this.renewal == creation) {
 			this.renewal = null;
 		}
-		if (fresh != null && this.context == stale) {
+		if (fresh == null) {
+			return;
+		}
+		if (this.closed) {
+			fresh.session.close();
+		}
+		else if (this.context == stale) {
 			this.context = fresh;
-			stale.session.close();
+			if (stale != null) {
+				stale.session.close();
+			}
 		}
 	}
 
 	/** RFC 2203 §5.2: INIT, then CONTINUE_INIT until both ends are established. */
-	private CompletableFuture<Context> create() {
+	private CompletableFuture<Context> create(int program, int version) {
 		return CompletableFuture.supplyAsync(() -> GssSession.initiate(this.credentials, this.service), this.executor)
-			.thenCompose((session) -> step(session, new byte[0], new byte[0], 1).whenComplete((context, failure) -> {
+			.thenCompose((session) -> step(session, program, version, new byte[0], new byte[0], 1).whenComplete((context, failure) -> {
 				if (failure != null) {
 					session.close();
 				}
 			}));
 	}
 
-	private CompletableFuture<Context> step(GssSession session, byte[] input, byte[] handle, int round) {
+	private CompletableFuture<Context> step(GssSession session, int program, int version, byte[] input, byte[] handle,
+			int round) {
 		if (round > MAX_ROUNDS) {
 			return CompletableFuture.failedFuture(new GssFailureException("RPCSEC_GSS context creation with "
 					+ this.service + " took more than " + MAX_ROUNDS + " round trips", GssFailureException.FAILURE, 0));
@@ -238,7 +264,7 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 			GssCredential credential = new GssCredential((handle.length == 0) ? GssProcedure.INIT
 					: GssProcedure.CONTINUE_INIT, 0, GssService.NONE, handle);
 			CallBody init = new InitCall(credential.toAuth(), token);
-			return this.caller.call(this.program, this.version, 0, init, INIT_SHAPE, true, this.timeout);
+			return this.caller.call(program, version, 0, init, INIT_SHAPE, true, this.timeout);
 		}).thenComposeAsync((reply) -> {
 			InitResult result;
 			OpaqueAuth verifier;
@@ -253,11 +279,12 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 			finally {
 				reply.release();
 			}
-			return next(session, result, verifier, round);
+			return next(session, program, version, result, verifier, round);
 		}, this.executor);
 	}
 
-	private CompletableFuture<Context> next(GssSession session, InitResult result, OpaqueAuth verifier, int round) {
+	private CompletableFuture<Context> next(GssSession session, int program, int version, InitResult result,
+			OpaqueAuth verifier, int round) {
 		if (result.major() != GSS_S_COMPLETE && result.major() != GSS_S_CONTINUE_NEEDED) {
 			throw new GssFailureException("The server at " + endpoint() + " refused the RPCSEC_GSS context of "
 					+ this.credentials.principal() + " for " + this.service + ": GSS major status 0x"
@@ -266,7 +293,7 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 					result.major(), result.minor());
 		}
 		if (result.major() == GSS_S_CONTINUE_NEEDED) {
-			return step(session, result.token(), result.handle(), round + 1);
+			return step(session, program, version, result.token(), result.handle(), round + 1);
 		}
 		if (result.token().length > 0) {
 			// Mutual authentication: the server's AP-REP completes the client's side.
@@ -290,17 +317,19 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 		}
 		logger.log(Level.DEBUG, () -> "RPCSEC_GSS context with " + this.service + " at " + endpoint() + " as "
 				+ this.credentials.principal() + ", window " + result.window());
-		return CompletableFuture.completedFuture(new Context(session, result.handle(), result.window()));
+		return CompletableFuture.completedFuture(new Context(session, result.handle(), result.window(), program, version));
 	}
 
 	/**
-	 * Destroys the context on the server (RFC 2203 §5.4), waiting up to the creation timeout,
-	 * and disposes of it here. Calls after this fail.
+	 * Destroys the context on the server (RFC 2203 §5.4), waiting up to {@link #DESTROY_WAIT}
+	 * (the server may be shutting down too: it forgets idle contexts by itself), and disposes
+	 * of it here. Calls after this fail.
 	 */
 	@Override
 	public void close() {
 		Context closing;
 		synchronized (this) {
+			this.closed = true;
 			closing = this.context;
 			this.context = null;
 		}
@@ -309,8 +338,10 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 		}
 		try {
 			ProtectedCall destroy = new ProtectedCall(closing, CallBody.NONE, GssProcedure.DESTROY);
-			ReceivedReply reply = join(this.caller.call(this.program, this.version, 0, destroy, CallShape.of(1024, 1024),
-					true, this.timeout), this.timeout);
+			Duration wait = (this.timeout.compareTo(DESTROY_WAIT) < 0) ? this.timeout : DESTROY_WAIT;
+			// Not idempotent: a lost connection is not worth a reconnection for a destroy.
+			ReceivedReply reply = join(this.caller.call(closing.program, closing.version, 0, destroy,
+					CallShape.of(1024, 1024), false, wait), wait);
 			reply.release();
 		}
 		catch (RuntimeException ex) {
@@ -347,13 +378,20 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 
 		final int window;
 
+		/** The program and version whose NULL procedure created it, and will destroy it. */
+		final int program;
+
+		final int version;
+
 		/** RFC 2203 §5.3.3.1: numbers from 0 up to MAXSEQ; every transmission takes a new one. */
 		private final AtomicInteger sequence = new AtomicInteger();
 
-		Context(GssSession session, byte[] handle, int window) {
+		Context(GssSession session, byte[] handle, int window, int program, int version) {
 			this.session = session;
 			this.handle = handle;
 			this.window = window;
+			this.program = program;
+			this.version = version;
 		}
 
 		int nextSequence() {

@@ -154,6 +154,30 @@ class RpcSecGssEndToEndTest {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "loopback", "siw" })
+	void aClientMadeBeforeItsFirstCallCreatesOneContextForTheCallsThatComeAtOnce(String provider, MitKdc kdc)
+			throws Exception {
+		start(provider, kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
+		KerberosCredentials login = KerberosCredentials.initiatorFromKeytab(MitKdc.qualified("gss-grace"),
+				kdc.principalWithKeytab("gss-grace"));
+		RpcSecGssClient grace = RpcSecGssClient.onFirstCall(this.clients, login, SERVICE, DEADLINE);
+		this.closeables.add(grace);
+		assertThat(grace.window()).isZero();
+		assertThat(this.rpcsecGss.contexts()).isZero();
+		Ledger asGrace = proxy(grace);
+		List<CompletableFuture<String>> posts = new java.util.ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			String entry = "entry " + i;
+			posts.add(CompletableFuture.supplyAsync(() -> asGrace.post(entry)));
+		}
+		for (int i = 0; i < 4; i++) {
+			assertThat(posts.get(i).get(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isEqualTo("entry " + i + " posted");
+		}
+		assertThat(this.rpcsecGss.contexts()).isEqualTo(1);
+		assertThat(grace.window()).isEqualTo(RpcSecGssServer.DEFAULT_WINDOW);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "loopback", "siw" })
 	void aContextTheServerLostIsCreatedAgainWithoutFailingTheCall(String provider, MitKdc kdc) throws Exception {
 		// Room for one context, none kept when another client needs room.
 		start(provider, kdc, 1);

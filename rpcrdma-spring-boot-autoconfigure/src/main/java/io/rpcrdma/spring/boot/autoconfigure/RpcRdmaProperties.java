@@ -233,9 +233,10 @@ public class RpcRdmaProperties implements Validator {
 	public static class ServerSecurity {
 
 		/**
-		 * Flavors every service accepts unless its own entry says otherwise: none, sys (krb5,
-		 * krb5i and krb5p are not available yet). Unset: none and sys once any service has an
-		 * entry, else every call.
+		 * Flavors every service accepts unless its own entry says otherwise: none, sys, and krb5
+		 * when the server has a Kerberos identity (kerberos.*); krb5i and krb5p are not available
+		 * yet. Unset: every flavor the server can check once any service has an entry, else every
+		 * call.
 		 */
 		private List<String> flavors = new ArrayList<>();
 
@@ -248,6 +249,12 @@ public class RpcRdmaProperties implements Validator {
 		 * that can reach the port is trusted.
 		 */
 		private boolean trustAuthSys;
+
+		private final ServerKerberos kerberos = new ServerKerberos();
+
+		public ServerKerberos getKerberos() {
+			return this.kerberos;
+		}
 
 		public boolean isTrustAuthSys() {
 			return this.trustAuthSys;
@@ -267,6 +274,96 @@ public class RpcRdmaProperties implements Validator {
 
 		public Map<String, ServiceSecurity> getServices() {
 			return this.services;
+		}
+
+	}
+
+	/**
+	 * The server's Kerberos identity, for RPCSEC_GSS (krb5): its service principal and the
+	 * keytab holding its key.
+	 */
+	public static class ServerKerberos {
+
+		/** The service principal, e.g. rpcrdma/server.example.com@EXAMPLE.COM. */
+		private String principal;
+
+		/** The keytab file holding the principal's key. */
+		private String keytab;
+
+		public String getPrincipal() {
+			return this.principal;
+		}
+
+		public void setPrincipal(String principal) {
+			this.principal = principal;
+		}
+
+		public String getKeytab() {
+			return this.keytab;
+		}
+
+		public void setKeytab(String keytab) {
+			this.keytab = keytab;
+		}
+
+		/** @return whether a principal and a keytab are set */
+		public boolean isConfigured() {
+			return this.principal != null && this.keytab != null;
+		}
+
+	}
+
+	/**
+	 * A client's Kerberos login and the service it calls, for RPCSEC_GSS (krb5): a keytab, or
+	 * the ticket cache kinit fills.
+	 */
+	public static class ClientKerberos {
+
+		/** The client's principal, e.g. alice@EXAMPLE.COM. */
+		private String principal;
+
+		/** The keytab file holding the principal's key; or set ticket-cache. */
+		private String keytab;
+
+		/** The ticket cache kinit filled (e.g. /tmp/krb5cc_1000); or set keytab. */
+		private String ticketCache;
+
+		/**
+		 * The server as a GSS host-based service name, service@host: rpcrdma@server.example.com
+		 * for the principal rpcrdma/server.example.com@EXAMPLE.COM.
+		 */
+		private String service;
+
+		public String getPrincipal() {
+			return this.principal;
+		}
+
+		public void setPrincipal(String principal) {
+			this.principal = principal;
+		}
+
+		public String getKeytab() {
+			return this.keytab;
+		}
+
+		public void setKeytab(String keytab) {
+			this.keytab = keytab;
+		}
+
+		public String getTicketCache() {
+			return this.ticketCache;
+		}
+
+		public void setTicketCache(String ticketCache) {
+			this.ticketCache = ticketCache;
+		}
+
+		public String getService() {
+			return this.service;
+		}
+
+		public void setService(String service) {
+			this.service = service;
 		}
 
 	}
@@ -297,8 +394,14 @@ public class RpcRdmaProperties implements Validator {
 	/** The credential a client's calls carry. */
 	public static class ClientSecurity {
 
-		/** The flavor: none or sys (krb5, krb5i and krb5p are not available yet). */
+		/** The flavor: none, sys or krb5 (with kerberos.*); krb5i and krb5p are not available yet. */
 		private String flavor = "none";
+
+		private final ClientKerberos kerberos = new ClientKerberos();
+
+		public ClientKerberos getKerberos() {
+			return this.kerberos;
+		}
 
 		/** The user id AUTH_SYS asserts. Unset: this process's. */
 		private Long uid;

@@ -76,40 +76,64 @@ final class RpcRdmaPropertiesValidator {
 		checkDuration("rpcrdma.server.duplicate-request-cache.ttl", drc.getTtl(), Duration.ofSeconds(1),
 				Duration.ofDays(1));
 		RpcRdmaProperties.ServerSecurity security = server.getSecurity();
-		checkFlavors("rpcrdma.server.security.flavors", security.getFlavors());
+		RpcRdmaProperties.ServerKerberos kerberos = security.getKerberos();
+		if ((kerberos.getPrincipal() == null) != (kerberos.getKeytab() == null)) {
+			reject("rpcrdma.server.security.kerberos", "needs both principal and keytab",
+					"principal " + kerberos.getPrincipal() + ", keytab " + kerberos.getKeytab());
+		}
+		String krb5 = kerberos.isConfigured() ? null
+				: "needs the server's Kerberos identity: set rpcrdma.server.security.kerberos.principal and .keytab";
+		checkFlavors("rpcrdma.server.security.flavors", security.getFlavors(), krb5);
 		for (Map.Entry<String, RpcRdmaProperties.ServiceSecurity> service : security.getServices().entrySet()) {
 			String prefix = "rpcrdma.server.security.services." + service.getKey();
-			checkFlavors(prefix + ".flavors", service.getValue().getFlavors());
+			checkFlavors(prefix + ".flavors", service.getValue().getFlavors(), krb5);
 			for (Map.Entry<String, List<String>> procedure : service.getValue().getProcedures().entrySet()) {
-				checkFlavors(prefix + ".procedures." + procedure.getKey(), procedure.getValue());
+				checkFlavors(prefix + ".procedures." + procedure.getKey(), procedure.getValue(), krb5);
 			}
 		}
 	}
 
-	/** Each name must be a flavor this version can check: none or sys. */
-	private void checkFlavors(String property, List<String> flavors) {
+	/**
+	 * Each name must be a flavor this version can check: none, sys, and krb5 unless
+	 * {@code krb5Missing} says what it lacks.
+	 */
+	private void checkFlavors(String property, List<String> flavors, String krb5Missing) {
 		if (flavors == null) {
 			return;
 		}
 		for (int i = 0; i < flavors.size(); i++) {
 			String name = flavors.get(i);
+			// A client has one flavor: its property takes no index.
+			String element = property.endsWith(".flavor") ? property : property + "[" + i + "]";
 			SecurityFlavor flavor;
 			try {
 				flavor = SecurityFlavor.of(String.valueOf(name));
 			}
 			catch (IllegalArgumentException ex) {
-				reject(property + "[" + i + "]", "must be one of none, sys", name);
+				reject(element, "must be one of none, sys, krb5", name);
 				continue;
 			}
-			if (flavor.authenticates()) {
-				reject(property + "[" + i + "]", "must be one of none, sys (RPCSEC_GSS is not available in this version)",
-						name);
+			if (flavor == SecurityFlavor.KRB5 && krb5Missing != null) {
+				reject(element, "krb5 " + krb5Missing, name);
+			}
+			else if (flavor.authenticates() && flavor != SecurityFlavor.KRB5) {
+				reject(element, "must be one of none, sys, krb5 (RPCSEC_GSS integrity and privacy, krb5i and krb5p,"
+						+ " are not available in this version)", name);
 			}
 		}
 	}
 
 	private void checkClientSecurity(String prefix, RpcRdmaProperties.ClientSecurity security) {
-		checkFlavors(prefix + ".flavor", List.of(String.valueOf(security.getFlavor())));
+		RpcRdmaProperties.ClientKerberos kerberos = security.getKerberos();
+		String krb5 = null;
+		if (kerberos.getPrincipal() == null || kerberos.getService() == null) {
+			krb5 = "needs " + prefix + ".kerberos.principal (the client's) and " + prefix
+					+ ".kerberos.service (the server's, as service@host)";
+		}
+		else if ((kerberos.getKeytab() == null) == (kerberos.getTicketCache() == null)) {
+			krb5 = "needs exactly one of " + prefix + ".kerberos.keytab and " + prefix + ".kerberos.ticket-cache";
+		}
+		checkFlavors(prefix + ".flavor", List.of(String.valueOf(security.getFlavor())), krb5);
 		checkUnsigned32(prefix + ".uid", security.getUid());
 		checkUnsigned32(prefix + ".gid", security.getGid());
 		List<Long> gids = security.getGids();

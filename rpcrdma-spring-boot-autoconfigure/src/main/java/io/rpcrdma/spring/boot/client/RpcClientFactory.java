@@ -81,7 +81,8 @@ public class RpcClientFactory implements AutoCloseable {
 					+ "cannot create a " + serviceInterface.getName() + " client '" + clientName + "'");
 		}
 		RpcClientSpec spec = spec(clientName);
-		RoundRobinCaller caller = this.callers.computeIfAbsent(clientName, (name) -> new RoundRobinCaller(name, this::open));
+		RoundRobinCaller caller = this.callers.computeIfAbsent(clientName,
+				(name) -> new RoundRobinCaller(name, this::open, spec.security()));
 		return this.proxies.create(serviceInterface, caller, spec.options());
 	}
 
@@ -142,6 +143,9 @@ public class RpcClientFactory implements AutoCloseable {
 	@Override
 	public synchronized void close() {
 		this.closed = true;
+		for (RoundRobinCaller caller : this.callers.values()) {
+			caller.closeProtection();
+		}
 		for (RpcClientPool pool : this.opened) {
 			pool.close();
 		}

@@ -20,15 +20,19 @@ import io.rpcrdma.transport.TransportConfig;
  * @param maxPendingPerConnection the most calls awaiting replies on one connection
  * @param pool the pool settings (connections, retries of idempotent calls)
  * @param options how proxies call (deadline, reply room, DDP threshold)
+ * @param security what protects the calls to each server (RPCSEC_GSS), {@link RpcCallerSecurity#NONE}
+ * for nothing beyond the credential
  */
 public record RpcClientSpec(String name, List<InetSocketAddress> addresses, TransportConfig transport,
-		int maxPendingPerConnection, RpcClientPool.Config pool, ServiceClientOptions options) {
+		int maxPendingPerConnection, RpcClientPool.Config pool, ServiceClientOptions options,
+		RpcCallerSecurity security) {
 
 	/**
 	 * Validates.
 	 */
 	public RpcClientSpec {
 		Objects.requireNonNull(name, "name");
+		Objects.requireNonNull(security, "security");
 		addresses = List.copyOf(Objects.requireNonNull(addresses, "addresses"));
 		Objects.requireNonNull(transport, "transport");
 		Objects.requireNonNull(pool, "pool");
@@ -37,6 +41,20 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 			throw new IllegalArgumentException(
 					"maxPendingPerConnection of client '" + name + "' must be at least 1, got " + maxPendingPerConnection);
 		}
+	}
+
+	/**
+	 * Settings without protection beyond the credential.
+	 * @param name the client name
+	 * @param addresses the servers; empty for this application's own server
+	 * @param transport the RPC-over-RDMA settings of each connection
+	 * @param maxPendingPerConnection the most calls awaiting replies on one connection
+	 * @param pool the pool settings
+	 * @param options how proxies call
+	 */
+	public RpcClientSpec(String name, List<InetSocketAddress> addresses, TransportConfig transport,
+			int maxPendingPerConnection, RpcClientPool.Config pool, ServiceClientOptions options) {
+		this(name, addresses, transport, maxPendingPerConnection, pool, options, RpcCallerSecurity.NONE);
 	}
 
 	/** @return whether the client calls this application's own server */
@@ -49,7 +67,8 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 * @return a copy with them
 	 */
 	public RpcClientSpec withAddresses(List<InetSocketAddress> value) {
-		return new RpcClientSpec(this.name, value, this.transport, this.maxPendingPerConnection, this.pool, this.options);
+		return new RpcClientSpec(this.name, value, this.transport, this.maxPendingPerConnection, this.pool,
+				this.options, this.security);
 	}
 
 	/**
@@ -57,7 +76,8 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 * @return a copy with them
 	 */
 	public RpcClientSpec withTransport(TransportConfig value) {
-		return new RpcClientSpec(this.name, this.addresses, value, this.maxPendingPerConnection, this.pool, this.options);
+		return new RpcClientSpec(this.name, this.addresses, value, this.maxPendingPerConnection, this.pool,
+				this.options, this.security);
 	}
 
 	/**
@@ -65,7 +85,8 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 * @return a copy with them
 	 */
 	public RpcClientSpec withPool(RpcClientPool.Config value) {
-		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, value, this.options);
+		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, value,
+				this.options, this.security);
 	}
 
 	/**
@@ -73,7 +94,17 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 * @return a copy with them
 	 */
 	public RpcClientSpec withOptions(ServiceClientOptions value) {
-		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool, value);
+		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool,
+				value, this.security);
+	}
+
+	/**
+	 * @param value what protects the calls to each server
+	 * @return a copy with it
+	 */
+	public RpcClientSpec withSecurity(RpcCallerSecurity value) {
+		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool,
+				this.options, value);
 	}
 
 	/**

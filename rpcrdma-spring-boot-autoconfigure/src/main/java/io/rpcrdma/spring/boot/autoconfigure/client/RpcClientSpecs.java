@@ -1,6 +1,7 @@
 package io.rpcrdma.spring.boot.autoconfigure.client;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +10,9 @@ import java.util.function.Function;
 import io.rpcrdma.client.Backoff;
 import io.rpcrdma.client.RetryPolicy;
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.client.security.RpcSecGssClient;
 import io.rpcrdma.oncrpc.AuthSys;
+import io.rpcrdma.oncrpc.gss.KerberosCredentials;
 import io.rpcrdma.server.security.SecurityFlavor;
 import io.rpcrdma.service.CredentialInterceptor;
 import io.rpcrdma.service.RpcClientInterceptor;
@@ -17,6 +20,7 @@ import io.rpcrdma.service.ServiceClientOptions;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaAddress;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaProperties;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaTransportConfigs;
+import io.rpcrdma.spring.boot.client.RpcCallerSecurity;
 import io.rpcrdma.spring.boot.client.RpcClientCustomizer;
 import io.rpcrdma.spring.boot.client.RpcClientSpec;
 import io.rpcrdma.transport.TransportConfig;
@@ -63,7 +67,8 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 		ServiceClientOptions options = new ServiceClientOptions(client.getCallTimeout(),
 				(int) client.getMaxReplySize().toBytes(), (int) this.properties.getConveyance().getDdpThreshold().toBytes(),
 				withCredential(client.getSecurity(), this.interceptors));
-		RpcClientSpec spec = new RpcClientSpec(name, addresses, transport, client.getMaxPending(), pool, options);
+		RpcClientSpec spec = new RpcClientSpec(name, addresses, transport, client.getMaxPending(), pool, options,
+				security(client.getSecurity(), client.getCallTimeout()));
 		for (RpcClientCustomizer customizer : this.customizers) {
 			spec = customizer.customize(spec);
 		}
@@ -83,6 +88,23 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 		all.add(CredentialInterceptor.authSys(authSys(security)));
 		all.addAll(interceptors);
 		return all;
+	}
+
+	/**
+	 * RPCSEC_GSS for a client whose flavor is krb5: one context per server, created by the
+	 * first call. The Kerberos login happens here, so a missing keytab or a KDC that refuses
+	 * the principal stops the start with what to fix.
+	 */
+	static RpcCallerSecurity security(RpcRdmaProperties.ClientSecurity security, Duration timeout) {
+		if (SecurityFlavor.of(security.getFlavor()) != SecurityFlavor.KRB5) {
+			return RpcCallerSecurity.NONE;
+		}
+		RpcRdmaProperties.ClientKerberos kerberos = security.getKerberos();
+		KerberosCredentials login = (kerberos.getKeytab() != null)
+				? KerberosCredentials.initiatorFromKeytab(kerberos.getPrincipal(), Path.of(kerberos.getKeytab()))
+				: KerberosCredentials.initiatorFromTicketCache(kerberos.getPrincipal(), Path.of(kerberos.getTicketCache()));
+		String service = kerberos.getService();
+		return (pool) -> RpcSecGssClient.onFirstCall(pool, login, service, timeout);
 	}
 
 	/** The configured AUTH_SYS identity, this process's for what is not configured. */

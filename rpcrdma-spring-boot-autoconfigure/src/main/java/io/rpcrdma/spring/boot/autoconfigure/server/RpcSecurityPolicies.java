@@ -1,11 +1,14 @@
 package io.rpcrdma.spring.boot.autoconfigure.server;
 
+import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import io.rpcrdma.oncrpc.gss.KerberosCredentials;
+import io.rpcrdma.server.security.RpcSecGssServer;
 import io.rpcrdma.server.security.SecurityFlavor;
 import io.rpcrdma.server.security.SecurityPolicy;
 import io.rpcrdma.service.ExportedService;
@@ -31,6 +34,12 @@ final class RpcSecurityPolicies {
 	 */
 	static SecurityPolicy from(RpcRdmaProperties.ServerSecurity security, List<ExportedService> services) {
 		SecurityPolicy.Builder policy = SecurityPolicy.builder();
+		RpcRdmaProperties.ServerKerberos kerberos = security.getKerberos();
+		if (kerberos.isConfigured()) {
+			// The keytab login happens here: a missing keytab or a stale key stops the start.
+			policy.rpcsecGss(new RpcSecGssServer(
+					KerberosCredentials.acceptorFromKeytab(kerberos.getPrincipal(), Path.of(kerberos.getKeytab()))));
+		}
 		if (!security.getFlavors().isEmpty()) {
 			policy.byDefault(flavors(security.getFlavors()));
 		}

@@ -99,6 +99,25 @@ class RpcSecurityAutoConfigurationTest {
 		});
 	}
 
+	@Test
+	void krb5WithoutAKerberosIdentityIsRefusedSayingWhichPropertiesToSet() {
+		this.runner.withPropertyValues("rpcrdma.server.security.flavors=krb5").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("rpcrdma.server.security.flavors[0] krb5 needs the server's Kerberos identity")
+				.hasMessageContaining("rpcrdma.server.security.kerberos.principal and .keytab");
+		});
+		this.runner.withPropertyValues("rpcrdma.client.teller.security.flavor=krb5",
+				"rpcrdma.client.teller.security.kerberos.principal=teller@EXAMPLE.COM",
+				"rpcrdma.client.teller.security.kerberos.service=rpcrdma@localhost")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.hasMessageContaining("rpcrdma.client.teller.security.flavor krb5 needs exactly one of"
+							+ " rpcrdma.client.teller.security.kerberos.keytab and");
+			});
+	}
+
 	/** The guarded service. */
 	@RpcProgram(number = 0x20000c20, version = 1, name = "Ledger")
 	public interface Ledger {

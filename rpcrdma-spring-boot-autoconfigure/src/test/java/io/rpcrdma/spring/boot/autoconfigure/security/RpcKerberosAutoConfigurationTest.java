@@ -1,0 +1,75 @@
+package io.rpcrdma.spring.boot.autoconfigure.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import io.rpcrdma.client.AuthenticationException;
+import io.rpcrdma.kerberos.MitKdc;
+import io.rpcrdma.kerberos.MitKdcExtension;
+import io.rpcrdma.oncrpc.AuthStat;
+import io.rpcrdma.oncrpc.gss.KerberosLoginException;
+import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaAutoConfigurations;
+import io.rpcrdma.spring.boot.autoconfigure.security.RpcSecurityAutoConfigurationTest.Ledger;
+import io.rpcrdma.spring.boot.autoconfigure.security.RpcSecurityAutoConfigurationTest.LedgerService;
+import io.rpcrdma.spring.boot.autoconfigure.security.RpcSecurityAutoConfigurationTest.MethodSecurity;
+import io.rpcrdma.spring.boot.client.RpcClientFactory;
+
+/**
+ * RPCSEC_GSS (krb5) configured through {@code rpcrdma.server.security.kerberos.*} and
+ * {@code rpcrdma.client.<name>.security.kerberos.*}, with keytabs from a real MIT KDC: the
+ * Kerberos caller is authenticated in Spring Security's context, others are too weak, and a
+ * keytab that is not there fails the client's creation saying which.
+ */
+@Tag("conformance")
+@ExtendWith(MitKdcExtension.class)
+class RpcKerberosAutoConfigurationTest {
+
+	private static final ApplicationContextRunner RUNNER = RpcRdmaAutoConfigurations.runner("kerberos")
+		.withConfiguration(AutoConfigurations.of(RpcRdmaSecurityAutoConfiguration.class))
+		.withUserConfiguration(MethodSecurity.class)
+		.withPropertyValues("rpcrdma.server.security.services.Ledger.flavors=krb5",
+				"rpcrdma.client.alice.security.flavor=krb5",
+				"rpcrdma.client.alice.security.kerberos.principal=" + MitKdc.qualified("spring-alice"),
+				"rpcrdma.client.alice.security.kerberos.service=rpcrdma@localhost");
+
+	@Test
+	void aKerberosClientIsAuthenticatedInTheServicesSecurityContextAndOthersAreTooWeak(MitKdc kdc) throws Exception {
+		server(kdc).withPropertyValues("rpcrdma.client.alice.security.kerberos.keytab="
+				+ kdc.principalWithKeytab("spring-alice"))
+			.run((context) -> {
+				RpcClientFactory clients = context.getBean(RpcClientFactory.class);
+				Ledger alice = clients.createClient(Ledger.class, "alice");
+				assertThat(alice.whoAmI("?"))
+					.isEqualTo(MitKdc.qualified("spring-alice") + " authenticated=true [RPC_FLAVOR_KRB5]");
+				Ledger anonymous = clients.createClient(Ledger.class, "default");
+				assertThatExceptionOfType(AuthenticationException.class).isThrownBy(() -> anonymous.whoAmI("?"))
+					.satisfies((ex) -> assertThat(ex.authStat()).isEqualTo(AuthStat.AUTH_TOOWEAK));
+				assertThat(context.getBean(LedgerService.class).balanceCalls()).isZero();
+			});
+	}
+
+	@Test
+	void aClientKeytabThatIsNotThereFailsTheClientsCreationNamingIt(MitKdc kdc) throws Exception {
+		server(kdc).withPropertyValues("rpcrdma.client.alice.security.kerberos.keytab=target/no-such-alice.keytab")
+			.run((context) -> {
+				RpcClientFactory clients = context.getBean(RpcClientFactory.class);
+				assertThatExceptionOfType(KerberosLoginException.class)
+					.isThrownBy(() -> clients.createClient(Ledger.class, "alice"))
+					.withMessageContaining("no-such-alice.keytab")
+					.withMessageContaining("ktadd");
+			});
+	}
+
+	private static ApplicationContextRunner server(MitKdc kdc) throws Exception {
+		return RUNNER.withPropertyValues(
+				"rpcrdma.server.security.kerberos.principal=" + MitKdc.qualified("rpcrdma/localhost"),
+				"rpcrdma.server.security.kerberos.keytab=" + kdc.principalWithKeytab("rpcrdma/localhost"));
+	}
+
+}
