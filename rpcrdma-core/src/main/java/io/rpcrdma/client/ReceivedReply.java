@@ -55,6 +55,28 @@ public final class ReceivedReply {
 		this.writeChunks = views(writeChunks);
 	}
 
+	/** A reply in memory of its own, whose release returns nothing. */
+	private ReceivedReply(RpcReply header, XdrDecoder results) {
+		this.owner = null;
+		this.header = header;
+		this.results = results;
+		this.message = null;
+		this.start = 0;
+		this.writeChunks = List.of();
+	}
+
+	/**
+	 * A reply whose results are held in memory of their own: what is left of a received reply
+	 * once a security flavor took its body out of its protection (RFC 2203 §5.3.2.2,
+	 * §5.3.2.3) and released the receive buffers. Its {@link #release()} returns nothing.
+	 * @param header the reply header
+	 * @param results the results, between position and limit
+	 * @return the reply
+	 */
+	public static ReceivedReply detached(RpcReply header, ByteBuffer results) {
+		return new ReceivedReply(java.util.Objects.requireNonNull(header, "header"), new XdrDecoder(results));
+	}
+
 	private static List<ByteBuffer> views(List<ByteBuffer> writeChunks) {
 		if (writeChunks.isEmpty()) {
 			return List.of();
@@ -143,7 +165,7 @@ public final class ReceivedReply {
 	 * afterwards.
 	 */
 	public void release() {
-		if (RELEASED.compareAndSet(this, 0, 1)) {
+		if (RELEASED.compareAndSet(this, 0, 1) && this.owner != null) {
 			this.owner.replyReleased();
 		}
 	}

@@ -23,6 +23,8 @@ import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.oncrpc.RpcCall;
 import io.rpcrdma.oncrpc.RpcMessageCodec;
 import io.rpcrdma.oncrpc.RpcReply;
+import io.rpcrdma.oncrpc.gss.GssProtectedBodyException;
+import io.rpcrdma.server.security.GssBodyProtection;
 import io.rpcrdma.server.security.RpcSecGssServer;
 import io.rpcrdma.server.security.SecurityPolicy;
 import io.rpcrdma.transport.DdpRange;
@@ -232,6 +234,14 @@ public final class RpcDispatcher {
 				exchange.serverCall.authenticated(admission.principal(), admission.replyVerifier());
 				admitted = this.security.admit(admission.principal().flavor(), call.program(), call.version(),
 						call.procedure());
+				if (admitted == AuthStat.AUTH_OK && admission.protection() != null
+						&& !exchange.unwrapArguments(admission.protection())) {
+					this.garbageArgs.increment();
+					DispatchOutcome outcome = sendHeader(exchange.verified(RpcReply.garbageArgs(call.xid())), buffers,
+							sink, clientKey);
+					exchange.exit();
+					return CompletableFuture.completedFuture(outcome);
+				}
 			}
 		}
 		else {
@@ -414,7 +424,14 @@ public final class RpcDispatcher {
 
 		private final ServerCall serverCall;
 
-		private final XdrDecoder arguments;
+		/** The call's arguments; for RPCSEC_GSS integrity or privacy, the unwrapped ones. */
+		private XdrDecoder arguments;
+
+		/** For RPCSEC_GSS integrity or privacy: what protects the results; else {@code null}. */
+		private GssBodyProtection protection;
+
+		/** Where the results start, after the reply header. */
+		private int resultsStart;
 
 		/** Set once resolved, before the exchange runs or meets the cache. */
 		RegisteredProcedure procedure;
@@ -469,6 +486,7 @@ public final class RpcDispatcher {
 				else {
 					RpcMessageCodec.encodeReply(RpcReply.success(this.call.xid(), replyVerifier), this.results);
 				}
+				this.resultsStart = this.buffer.position();
 				stage = this.procedure.handler().handle(this.serverCall, this.arguments, this.results);
 			}
 			catch (Throwable ex) {
@@ -489,10 +507,51 @@ public final class RpcDispatcher {
 			finish(failure);
 		}
 
+		/**
+		 * RFC 2203 §5.3.2.2, §5.3.2.3: checks and takes out the arguments of a call under
+		 * integrity or privacy; false if they cannot be trusted (the call gets GARBAGE_ARGS).
+		 */
+		boolean unwrapArguments(GssBodyProtection bodyProtection) {
+			try {
+				this.arguments = new XdrDecoder(bodyProtection.unwrapArguments(this.arguments));
+			}
+			catch (GssProtectedBodyException ex) {
+				logger.log(Level.DEBUG, () -> "GARBAGE_ARGS for xid " + xid(this.call.xid()) + " from " + this.clientKey
+						+ ": " + ex.getMessage());
+				return false;
+			}
+			this.protection = bodyProtection;
+			return true;
+		}
+
+		/**
+		 * Puts the results written after the header in their call's protection; RFC 5666 §11:
+		 * the protected body travels whole, so nothing of it stays marked for direct placement.
+		 */
+		private void protectResults() {
+			ByteBuffer plain = this.buffer.duplicate();
+			plain.limit(this.buffer.position()).position(this.resultsStart);
+			byte[] body = this.protection.protectResults(plain);
+			this.serverCall.discardMarks();
+			if (body.length > this.limit - this.resultsStart) {
+				throw new XdrOverflowException("RPCSEC_GSS protected results", body.length, this.limit - this.resultsStart);
+			}
+			this.buffer.limit(this.limit).position(this.resultsStart);
+			this.buffer.put(body);
+		}
+
 		/** Encodes the reply (results or an error header), caches it, sends it: once. */
 		private void finish(Throwable failure) {
 			if (!FINISHED.compareAndSet(this, 0, 1)) {
 				return;
+			}
+			if (failure == null && this.protection != null) {
+				try {
+					protectResults();
+				}
+				catch (RuntimeException ex) {
+					failure = ex;
+				}
 			}
 			ByteBuffer sent = null;
 			if (failure != null && unwrap(failure) instanceof XdrOverflowException

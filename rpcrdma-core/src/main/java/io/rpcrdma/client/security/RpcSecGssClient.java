@@ -26,6 +26,7 @@ import io.rpcrdma.oncrpc.RawAuth;
 import io.rpcrdma.oncrpc.gss.GssCredential;
 import io.rpcrdma.oncrpc.gss.GssFailureException;
 import io.rpcrdma.oncrpc.gss.GssProcedure;
+import io.rpcrdma.oncrpc.gss.GssProtectedBody;
 import io.rpcrdma.oncrpc.gss.GssService;
 import io.rpcrdma.oncrpc.gss.GssSession;
 import io.rpcrdma.oncrpc.gss.KerberosCredentials;
@@ -34,11 +35,16 @@ import io.rpcrdma.xdr.XdrEncoder;
 import io.rpcrdma.xdr.XdrException;
 
 /**
- * The client's half of RPCSEC_GSS version 1 (RFC 2203) with Kerberos V5, service
- * {@code rpc_gss_svc_none} (krb5): an {@link RpcCaller} over another one whose calls carry an
- * RPCSEC_GSS credential with a fresh sequence number and a MIC over their header as verifier
- * (§5.3.1), and whose replies must carry the server's MIC over that sequence number
- * (§5.3.3.2), else the call fails with {@link GssFailureException}.
+ * The client's half of RPCSEC_GSS version 1 (RFC 2203) with Kerberos V5: an
+ * {@link RpcCaller} over another one whose calls carry an RPCSEC_GSS credential with a fresh
+ * sequence number and a MIC over their header as verifier (§5.3.1), and whose replies must
+ * carry the server's MIC over that sequence number (§5.3.3.2), else the call fails with
+ * {@link GssFailureException}. With service {@link GssService#INTEGRITY} (krb5i) every body
+ * also carries a MIC, with {@link GssService#PRIVACY} (krb5p) it is encrypted (§5.3.2.2,
+ * §5.3.2.3); a reply body that does not verify fails the call with
+ * {@link io.rpcrdma.oncrpc.gss.GssProtectedBodyException}. As RFC 5666 §11 says, a protected
+ * body travels whole: such calls offer no direct placement (a large body goes as a long
+ * message, a large reply in a Reply chunk).
  * <p>
  * The context is created through the NULL procedure of a program the server serves (§5.2.2):
  * at once by {@link #establish}, or by {@link #onFirstCall} with the first call's program, so
@@ -78,6 +84,9 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 
 	private final String service;
 
+	/** The protection of every call's body. */
+	private final GssService protection;
+
 	private final Executor executor;
 
 	private final Duration timeout;
@@ -90,9 +99,10 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 	/** The context creation under way, shared by every call that needs a new one. */
 	private CompletableFuture<Context> renewal;
 
-	private RpcSecGssClient(RpcCaller caller, KerberosCredentials credentials, String service, Executor executor,
-			Duration timeout) {
+	private RpcSecGssClient(RpcCaller caller, KerberosCredentials credentials, String service, GssService protection,
+			Executor executor, Duration timeout) {
 		this.caller = Objects.requireNonNull(caller, "caller");
+		this.protection = Objects.requireNonNull(protection, "protection");
 		this.credentials = Objects.requireNonNull(credentials, "credentials");
 		if (credentials.acceptor()) {
 			throw new IllegalArgumentException(credentials + " accepts contexts; a client needs initiator credentials"
@@ -119,7 +129,27 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 	 */
 	public static RpcSecGssClient establish(RpcCaller caller, int program, int version, KerberosCredentials credentials,
 			String service, Duration timeout) {
-		RpcSecGssClient client = new RpcSecGssClient(caller, credentials, service, ForkJoinPool.commonPool(), timeout);
+		return establish(caller, program, version, credentials, service, GssService.NONE, timeout);
+	}
+
+	/**
+	 * Creates an RPCSEC_GSS context with the server and waits for it; calls are made with the
+	 * given protection of their bodies.
+	 * @param caller the connection or pool to the server
+	 * @param program a program the server serves: its NULL procedure carries context creation
+	 * @param version its version
+	 * @param credentials the client's Kerberos login
+	 * @param service the server as a GSS host-based service name, {@code service@host}
+	 * @param protection {@code NONE} (krb5), {@code INTEGRITY} (krb5i) or {@code PRIVACY} (krb5p)
+	 * @param timeout how long creating a context may take
+	 * @return the client, with its context established
+	 * @throws GssFailureException if the KDC or the server refused the context, or the server
+	 * did not prove itself
+	 */
+	public static RpcSecGssClient establish(RpcCaller caller, int program, int version, KerberosCredentials credentials,
+			String service, GssService protection, Duration timeout) {
+		RpcSecGssClient client = new RpcSecGssClient(caller, credentials, service, protection, ForkJoinPool.commonPool(),
+				timeout);
 		client.context = join(client.create(program, version), timeout);
 		return client;
 	}
@@ -135,7 +165,27 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 	 */
 	public static RpcSecGssClient onFirstCall(RpcCaller caller, KerberosCredentials credentials, String service,
 			Duration timeout) {
-		return new RpcSecGssClient(caller, credentials, service, ForkJoinPool.commonPool(), timeout);
+		return onFirstCall(caller, credentials, service, GssService.NONE, timeout);
+	}
+
+	/**
+	 * A client whose context is created by its first call, whose calls are made with the
+	 * given protection of their bodies.
+	 * @param caller the connection or pool to the server
+	 * @param credentials the client's Kerberos login
+	 * @param service the server as a GSS host-based service name, {@code service@host}
+	 * @param protection {@code NONE} (krb5), {@code INTEGRITY} (krb5i) or {@code PRIVACY} (krb5p)
+	 * @param timeout how long creating a context may take
+	 * @return the client
+	 */
+	public static RpcSecGssClient onFirstCall(RpcCaller caller, KerberosCredentials credentials, String service,
+			GssService protection, Duration timeout) {
+		return new RpcSecGssClient(caller, credentials, service, protection, ForkJoinPool.commonPool(), timeout);
+	}
+
+	/** @return the protection of every call's body */
+	public GssService protection() {
+		return this.protection;
 	}
 
 	/** @return the sequence window the server announced (RFC 2203 §5.2.3.1), 0 before there is a context */
@@ -170,8 +220,20 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 
 	private CompletableFuture<ReceivedReply> send(Context with, int program, int version, int procedure,
 			CallBody arguments, CallShape shape, boolean idempotent, Duration timeout, boolean mayRenew) {
-		ProtectedCall call = new ProtectedCall(with, arguments);
-		CompletableFuture<ReceivedReply> reply = this.caller.call(program, version, procedure, call, shape, idempotent,
+		ProtectedCall call = new ProtectedCall(with, arguments, GssProcedure.DATA, this.protection, shape.maxCallSize(),
+				shape.maxReplySize());
+		CallShape sent = shape;
+		if (this.protection != GssService.NONE) {
+			if (!shape.registeredArguments().isEmpty()) {
+				return CompletableFuture.failedFuture(new IllegalArgumentException("A call under RPCSEC_GSS "
+						+ this.protection + " cannot send a registered buffer as its Read chunk: the body is protected"
+						+ " whole (RFC 5666 §11); pass the data as an ordinary argument"));
+			}
+			// RFC 5666 §11: the protected body is one opaque; nothing in it is placed directly.
+			sent = CallShape.of(shape.maxCallSize() + GssProtectedBody.MAX_OVERHEAD,
+					shape.maxReplySize() + GssProtectedBody.MAX_OVERHEAD);
+		}
+		CompletableFuture<ReceivedReply> reply = this.caller.call(program, version, procedure, call, sent, idempotent,
 				timeout);
 		return reply.handle((received, failure) -> {
 			if (failure == null) {
@@ -197,7 +259,7 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 	private ReceivedReply verified(ProtectedCall call, ReceivedReply reply) {
 		OpaqueAuth verifier = (reply.header().body() instanceof AcceptedReply accepted) ? accepted.verifier() : null;
 		if (verifier instanceof RawAuth mic && mic.flavor() == AuthFlavor.RPCSEC_GSS && call.verifies(mic.body())) {
-			return reply;
+			return (this.protection == GssService.NONE) ? reply : call.unprotect(reply);
 		}
 		reply.release();
 		throw new GssFailureException("The reply from " + endpoint() + " to " + call.procedureNameOrNumbers()
@@ -337,7 +399,7 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 			return;
 		}
 		try {
-			ProtectedCall destroy = new ProtectedCall(closing, CallBody.NONE, GssProcedure.DESTROY);
+			ProtectedCall destroy = new ProtectedCall(closing, CallBody.NONE, GssProcedure.DESTROY, GssService.NONE, 0, 0);
 			Duration wait = (this.timeout.compareTo(DESTROY_WAIT) < 0) ? this.timeout : DESTROY_WAIT;
 			// Not idempotent: a lost connection is not worth a reconnection for a destroy.
 			ReceivedReply reply = join(this.caller.call(closing.program, closing.version, 0, destroy,
@@ -419,23 +481,63 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 
 		private final GssProcedure procedure;
 
+		private final GssService protection;
+
+		/** The largest arguments and results, before protection. */
+		private final int maxArguments;
+
+		private final int maxResults;
+
 		private final int[] sequences = new int[REMEMBERED];
 
 		private int sent;
 
-		ProtectedCall(Context context, CallBody body) {
-			this(context, body, GssProcedure.DATA);
-		}
-
-		ProtectedCall(Context context, CallBody body, GssProcedure procedure) {
+		ProtectedCall(Context context, CallBody body, GssProcedure procedure, GssService protection, int maxArguments,
+				int maxResults) {
 			this.context = context;
 			this.body = body;
 			this.procedure = procedure;
+			this.protection = protection;
+			this.maxArguments = maxArguments;
+			this.maxResults = maxResults;
 		}
 
+		/** RFC 2203 §5.3.2.2, §5.3.2.3: under integrity or privacy the arguments go protected. */
 		@Override
 		public void write(XdrEncoder encoder) {
-			this.body.write(encoder);
+			if (this.protection == GssService.NONE) {
+				this.body.write(encoder);
+				return;
+			}
+			XdrEncoder plain = new XdrEncoder(ByteBuffer.allocate(this.maxArguments));
+			this.body.write(plain);
+			encoder.writeFixedOpaque(GssProtectedBody.protect(this.context.session, this.protection, lastSequence(),
+					plain.buffer().flip()));
+		}
+
+		private synchronized int lastSequence() {
+			return this.sequences[(this.sent - 1) % REMEMBERED];
+		}
+
+		/** Takes the results out of their protection and gives the receive buffers back. */
+		ReceivedReply unprotect(ReceivedReply reply) {
+			try {
+				ByteBuffer results = GssProtectedBody.unprotect(this.context.session, this.protection, this::wasSent,
+						reply.results(), this.maxResults);
+				return ReceivedReply.detached(reply.header(), results);
+			}
+			finally {
+				reply.release();
+			}
+		}
+
+		private synchronized boolean wasSent(int sequence) {
+			for (int i = 0; i < Math.min(this.sent, REMEMBERED); i++) {
+				if (this.sequences[i] == sequence) {
+					return true;
+				}
+			}
+			return false;
 		}
 
 		@Override
@@ -452,7 +554,7 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 		public synchronized OpaqueAuth credential() {
 			int sequence = this.context.nextSequence();
 			this.sequences[this.sent++ % REMEMBERED] = sequence;
-			return new GssCredential(this.procedure, sequence, GssService.NONE, this.context.handle).toAuth();
+			return new GssCredential(this.procedure, sequence, this.protection, this.context.handle).toAuth();
 		}
 
 		/** RFC 2203 §5.3.1: the verifier is a MIC over the header from the xid through the credential. */

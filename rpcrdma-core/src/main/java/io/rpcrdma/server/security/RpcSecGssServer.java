@@ -36,8 +36,9 @@ import io.rpcrdma.xdr.XdrException;
  * the client that created it: another client presenting its handle is refused. Contexts are
  * bounded in number; the oldest idle one gives way to a new one.
  * <p>
- * Services: {@code rpc_gss_svc_none} (krb5). Integrity and privacy of bodies (krb5i, krb5p)
- * are refused with AUTH_TOOWEAK until they are implemented.
+ * Services: {@code rpc_gss_svc_none} (krb5), {@code rpc_gss_svc_integrity} (krb5i) and
+ * {@code rpc_gss_svc_privacy} (krb5p), whose bodies the dispatcher checks and protects through
+ * the {@link GssBodyProtection} an admitted call carries.
  */
 public final class RpcSecGssServer {
 
@@ -122,11 +123,13 @@ public final class RpcSecGssServer {
 
 	/**
 	 * A DATA call that may run.
-	 * @param principal who sent it
-	 * @param service the protection of its body
+	 * @param principal who sent it, with the flavor its service makes (krb5, krb5i, krb5p)
 	 * @param replyVerifier the verifier its reply carries: a MIC over the sequence number
+	 * @param protection what checks its arguments and protects its results; {@code null} for
+	 * krb5, whose bodies travel as they are
 	 */
-	public record Admitted(GssPrincipal principal, GssService service, OpaqueAuth replyVerifier) implements Outcome {
+	public record Admitted(GssPrincipal principal, OpaqueAuth replyVerifier, GssBodyProtection protection)
+			implements Outcome {
 	}
 
 	/**
@@ -261,10 +264,13 @@ public final class RpcSecGssServer {
 			RpcMessageCodec.encodeReply(RpcReply.success(call.xid(), replyVerifier), new XdrEncoder(reply));
 			return new Control(reply.flip());
 		}
-		if (credential.service() != GssService.NONE) {
-			return new Refused(AuthStat.AUTH_TOOWEAK, credential.service() + " is not implemented yet; use krb5");
-		}
-		return new Admitted(new GssPrincipal(context.principal, SecurityFlavor.KRB5), credential.service(), replyVerifier);
+		return switch (credential.service()) {
+			case NONE -> new Admitted(new GssPrincipal(context.principal, SecurityFlavor.KRB5), replyVerifier, null);
+			case INTEGRITY -> new Admitted(new GssPrincipal(context.principal, SecurityFlavor.KRB5I), replyVerifier,
+					new GssBodyProtection(context.session, GssService.INTEGRITY, credential.sequence()));
+			case PRIVACY -> new Admitted(new GssPrincipal(context.principal, SecurityFlavor.KRB5P), replyVerifier,
+					new GssBodyProtection(context.session, GssService.PRIVACY, credential.sequence()));
+		};
 	}
 
 	/** Drops the oldest idle context when full; false if every context is in recent use. */

@@ -31,8 +31,9 @@ public final class SecurityPolicy {
 	/** The flavors every server can check. */
 	private static final int SUPPORTED = mask(EnumSet.of(SecurityFlavor.NONE, SecurityFlavor.SYS));
 
-	/** With an {@link RpcSecGssServer}: RPCSEC_GSS authentication (krb5); krb5i and krb5p are to come. */
-	private static final int SUPPORTED_WITH_GSS = SUPPORTED | bit(SecurityFlavor.KRB5);
+	/** With an {@link RpcSecGssServer}: RPCSEC_GSS authentication, integrity and privacy. */
+	private static final int SUPPORTED_WITH_GSS = SUPPORTED
+			| mask(EnumSet.of(SecurityFlavor.KRB5, SecurityFlavor.KRB5I, SecurityFlavor.KRB5P));
 
 	private static final SecurityPolicy PERMIT_ALL = new SecurityPolicy(true, null, SUPPORTED, new int[0], new int[0],
 			new int[0], new int[0], new int[0]);

@@ -3,10 +3,9 @@ package io.rpcrdma.server.security;
 import java.util.Set;
 
 /**
- * A policy names a flavor this server cannot check: {@code krb5} without an
- * {@link RpcSecGssServer} (the server's Kerberos identity), or {@code krb5i} and {@code krb5p},
- * not implemented yet. The policy is refused when it is built, rather than every such call
- * being refused at run time.
+ * A policy names a flavor this server cannot check: {@code krb5}, {@code krb5i} or
+ * {@code krb5p} without an {@link RpcSecGssServer} (the server's Kerberos identity). The policy
+ * is refused when it is built, rather than every such call being refused at run time.
  */
 public class UnsupportedSecurityFlavorException extends IllegalArgumentException {
 
@@ -17,12 +16,9 @@ public class UnsupportedSecurityFlavorException extends IllegalArgumentException
 	 * @param where which rule named them
 	 */
 	public UnsupportedSecurityFlavorException(Set<SecurityFlavor> flavors, String where) {
-		super("Security flavor(s) " + flavors + " named " + where + " cannot be checked by this server: "
-				+ (flavors.contains(SecurityFlavor.KRB5) && flavors.size() == 1
-						? "krb5 needs the server's Kerberos identity; give the policy an RpcSecGssServer with the"
-								+ " service's keytab (SecurityPolicy.Builder.rpcsecGss)"
-						: "it checks none, sys and, with a Kerberos identity, krb5; RPCSEC_GSS integrity and privacy"
-								+ " (krb5i, krb5p) are not available in this version"));
+		super("Security flavor(s) " + flavors + " named " + where + " cannot be checked by this server: RPCSEC_GSS"
+				+ " (krb5, krb5i, krb5p) needs the server's Kerberos identity; give the policy an RpcSecGssServer with"
+				+ " the service's keytab (SecurityPolicy.Builder.rpcsecGss)");
 	}
 
 }

@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +23,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.rpcrdma.client.AuthenticationException;
@@ -27,6 +31,7 @@ import io.rpcrdma.client.CallBody;
 import io.rpcrdma.client.CallShape;
 import io.rpcrdma.client.CallTimeoutException;
 import io.rpcrdma.client.ReceivedReply;
+import io.rpcrdma.client.RemoteGarbageArgumentsException;
 import io.rpcrdma.client.RpcCaller;
 import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.kerberos.MitKdc;
@@ -39,6 +44,7 @@ import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.oncrpc.RawAuth;
 import io.rpcrdma.oncrpc.gss.GssCredential;
 import io.rpcrdma.oncrpc.gss.GssFailureException;
+import io.rpcrdma.oncrpc.gss.GssService;
 import io.rpcrdma.oncrpc.gss.KerberosCredentials;
 import io.rpcrdma.server.ProgramRegistry;
 import io.rpcrdma.server.RpcServer;
@@ -88,6 +94,9 @@ class RpcSecGssEndToEndTest {
 		@RpcProcedure(1)
 		String post(String entry);
 
+		@RpcProcedure(2)
+		byte[] echo(byte[] data);
+
 	}
 
 	static final class LedgerService implements Ledger {
@@ -98,6 +107,12 @@ class RpcSecGssEndToEndTest {
 		public String post(String entry) {
 			this.runs.incrementAndGet();
 			return entry + " posted";
+		}
+
+		@Override
+		public byte[] echo(byte[] data) {
+			this.runs.incrementAndGet();
+			return data;
 		}
 
 	}
@@ -150,6 +165,68 @@ class RpcSecGssEndToEndTest {
 		assertThat(this.rpcsecGss.contexts()).isZero();
 		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> asAlice.post("late"))
 			.withMessageContaining("closed");
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "loopback, INTEGRITY", "loopback, PRIVACY", "siw, INTEGRITY", "siw, PRIVACY" })
+	void protectedBodiesCarryBulkDataBothWaysAndRunAsTheirFlavor(String provider, GssService protection, MitKdc kdc)
+			throws Exception {
+		start(provider, kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
+		// 256 KiB each way: far beyond the inline threshold, so a long call and a Reply chunk.
+		byte[] data = new byte[256 * 1024];
+		new Random(42).nextBytes(data);
+		byte[] marker = "plain text the wire must not show".getBytes(StandardCharsets.US_ASCII);
+		System.arraycopy(marker, 0, data, 1000, marker.length);
+		Capturing capturing = new Capturing();
+		RpcSecGssClient client = gssClient(kdc, "gss-henry", new Tampering(this.clients, capturing), protection);
+		Ledger bulk = new ServiceClientFactory(this.introspector).create(Ledger.class, client,
+				ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE).withMaxReplySize(1024 * 1024));
+		assertThat(bulk.echo(data)).isEqualTo(data);
+		SecurityFlavor flavor = (protection == GssService.INTEGRITY) ? SecurityFlavor.KRB5I : SecurityFlavor.KRB5P;
+		assertThat(this.principals).singleElement().satisfies((principal) -> {
+			assertThat(principal.getName()).isEqualTo(MitKdc.qualified("gss-henry"));
+			assertThat(principal.flavor()).isEqualTo(flavor);
+		});
+		// RFC 2203 §5.3.2.3: privacy encrypts the body; integrity only signs it.
+		assertThat(indexOf(capturing.sent, marker) >= 0).as("the marker in the body sent")
+			.isEqualTo(protection == GssService.INTEGRITY);
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "loopback, INTEGRITY", "loopback, PRIVACY", "siw, INTEGRITY", "siw, PRIVACY" })
+	void aProtectedBodyChangedOnTheWayIsGarbageAndNothingRuns(String provider, GssService protection, MitKdc kdc)
+			throws Exception {
+		start(provider, kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
+		RpcCaller flipping = new Tampering(this.clients, (body) -> new DelegatingBody(body) {
+			@Override
+			public void write(io.rpcrdma.xdr.XdrEncoder encoder) {
+				super.write(encoder);
+				// The last byte of the MIC (integrity) or of the wrap token (privacy).
+				ByteBuffer written = encoder.buffer();
+				int last = encoder.position() - 1;
+				while (written.get(last) == 0) {
+					last--;
+				}
+				written.put(last, (byte) (written.get(last) ^ 1));
+			}
+		});
+		Ledger tampered = proxy(gssClient(kdc, "gss-ida", flipping, protection));
+		assertThatExceptionOfType(RemoteGarbageArgumentsException.class).isThrownBy(() -> tampered.echo(new byte[64]));
+		assertThat(this.ledger.runs).hasValue(0);
+		assertThat(this.server.dispatcher().stats().garbageArgs()).isEqualTo(1);
+		// The server keeps serving, the same client with an untouched body too.
+		Ledger honest = proxy(gssClient(kdc, "gss-ida", this.clients, protection));
+		assertThat(honest.echo(new byte[] { 1, 2, 3 })).containsExactly(1, 2, 3);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "loopback", "siw" })
+	void aProcedureThatWantsItsBodyProtectedFindsPlainKrb5TooWeak(String provider, MitKdc kdc) throws Exception {
+		start(provider, kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
+		Ledger plain = proxy(gssClient(kdc, "gss-jack", this.clients));
+		assertThatExceptionOfType(AuthenticationException.class).isThrownBy(() -> plain.echo(new byte[8]))
+			.satisfies((ex) -> assertThat(ex.authStat()).isEqualTo(AuthStat.AUTH_TOOWEAK));
+		assertThat(plain.post("fine")).isEqualTo("fine posted");
 	}
 
 	@ParameterizedTest
@@ -271,9 +348,11 @@ class RpcSecGssEndToEndTest {
 		this.closeables.add(pool);
 		this.rpcsecGss = new RpcSecGssServer(KerberosCredentials.acceptorFromKeytab(MitKdc.qualified("rpcrdma/localhost"),
 				kdc.principalWithKeytab("rpcrdma/localhost")), RpcSecGssServer.DEFAULT_WINDOW, maxContexts, Duration.ZERO);
+		// Kerberos for every procedure, and integrity or privacy for echo.
 		SecurityPolicy policy = SecurityPolicy.builder()
 			.rpcsecGss(this.rpcsecGss)
-			.program(PROGRAM, EnumSet.of(SecurityFlavor.KRB5))
+			.program(PROGRAM, EnumSet.of(SecurityFlavor.KRB5, SecurityFlavor.KRB5I, SecurityFlavor.KRB5P))
+			.procedure(PROGRAM, 1, 2, EnumSet.of(SecurityFlavor.KRB5I, SecurityFlavor.KRB5P))
 			.build();
 		ProgramRegistry registry = new ProgramRegistry();
 		RpcServerInterceptor recorder = (invocation) -> {
@@ -291,9 +370,13 @@ class RpcSecGssEndToEndTest {
 	}
 
 	private RpcSecGssClient gssClient(MitKdc kdc, String user, RpcCaller over) throws Exception {
+		return gssClient(kdc, user, over, GssService.NONE);
+	}
+
+	private RpcSecGssClient gssClient(MitKdc kdc, String user, RpcCaller over, GssService protection) throws Exception {
 		KerberosCredentials login = KerberosCredentials.initiatorFromKeytab(MitKdc.qualified(user),
 				kdc.principalWithKeytab(user));
-		RpcSecGssClient client = RpcSecGssClient.establish(over, PROGRAM, 1, login, SERVICE, DEADLINE);
+		RpcSecGssClient client = RpcSecGssClient.establish(over, PROGRAM, 1, login, SERVICE, protection, DEADLINE);
 		this.closeables.add(client);
 		return client;
 	}
@@ -344,6 +427,36 @@ class RpcSecGssEndToEndTest {
 			return this.body.verifier(header);
 		}
 
+	}
+
+	/** Keeps what the body of the last DATA call wrote. */
+	private static final class Capturing implements UnaryOperator<CallBody> {
+
+		private volatile byte[] sent = new byte[0];
+
+		@Override
+		public CallBody apply(CallBody body) {
+			return new DelegatingBody(body) {
+				@Override
+				public void write(io.rpcrdma.xdr.XdrEncoder encoder) {
+					int start = encoder.position();
+					super.write(encoder);
+					byte[] bytes = new byte[encoder.position() - start];
+					encoder.buffer().get(start, bytes);
+					Capturing.this.sent = bytes;
+				}
+			};
+		}
+
+	}
+
+	private static int indexOf(byte[] haystack, byte[] needle) {
+		for (int i = 0; i + needle.length <= haystack.length; i++) {
+			if (Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
+				return i;
+			}
+		}
+		return -1;
 	}
 
 	/**

@@ -79,7 +79,7 @@ class SecurityPolicyTest {
 	@Test
 	void rulesNamingGssFlavorsAreRefusedWhenBuiltNotWhenCalled() {
 		assertThatExceptionOfType(UnsupportedSecurityFlavorException.class)
-			.isThrownBy(() -> SecurityPolicy.builder().program(STORE, EnumSet.of(SecurityFlavor.KRB5I)))
+			.isThrownBy(() -> SecurityPolicy.builder().program(STORE, EnumSet.of(SecurityFlavor.KRB5I)).build())
 			.withMessageContaining("krb5i")
 			.withMessageContaining("program " + Integer.toUnsignedString(STORE));
 	}

@@ -233,10 +233,9 @@ public class RpcRdmaProperties implements Validator {
 	public static class ServerSecurity {
 
 		/**
-		 * Flavors every service accepts unless its own entry says otherwise: none, sys, and krb5
-		 * when the server has a Kerberos identity (kerberos.*); krb5i and krb5p are not available
-		 * yet. Unset: every flavor the server can check once any service has an entry, else every
-		 * call.
+		 * Flavors every service accepts unless its own entry says otherwise: none, sys, and krb5,
+		 * krb5i, krb5p when the server has a Kerberos identity (kerberos.*). Unset: every flavor
+		 * the server can check once any service has an entry, else every call.
 		 */
 		private List<String> flavors = new ArrayList<>();
 
@@ -394,7 +393,10 @@ public class RpcRdmaProperties implements Validator {
 	/** The credential a client's calls carry. */
 	public static class ClientSecurity {
 
-		/** The flavor: none, sys or krb5 (with kerberos.*); krb5i and krb5p are not available yet. */
+		/**
+		 * The flavor: none, sys, or with kerberos.* krb5 (authentication), krb5i (and integrity)
+		 * or krb5p (and privacy).
+		 */
 		private String flavor = "none";
 
 		private final ClientKerberos kerberos = new ClientKerberos();

@@ -94,8 +94,8 @@ final class RpcRdmaPropertiesValidator {
 	}
 
 	/**
-	 * Each name must be a flavor this version can check: none, sys, and krb5 unless
-	 * {@code krb5Missing} says what it lacks.
+	 * Each name must be a flavor: none, sys, and krb5, krb5i or krb5p unless
+	 * {@code krb5Missing} says what they lack.
 	 */
 	private void checkFlavors(String property, List<String> flavors, String krb5Missing) {
 		if (flavors == null) {
@@ -110,15 +110,11 @@ final class RpcRdmaPropertiesValidator {
 				flavor = SecurityFlavor.of(String.valueOf(name));
 			}
 			catch (IllegalArgumentException ex) {
-				reject(element, "must be one of none, sys, krb5", name);
+				reject(element, "must be one of none, sys, krb5, krb5i, krb5p", name);
 				continue;
 			}
-			if (flavor == SecurityFlavor.KRB5 && krb5Missing != null) {
-				reject(element, "krb5 " + krb5Missing, name);
-			}
-			else if (flavor.authenticates() && flavor != SecurityFlavor.KRB5) {
-				reject(element, "must be one of none, sys, krb5 (RPCSEC_GSS integrity and privacy, krb5i and krb5p,"
-						+ " are not available in this version)", name);
+			if (flavor.authenticates() && krb5Missing != null) {
+				reject(element, flavor + " " + krb5Missing, name);
 			}
 		}
 	}

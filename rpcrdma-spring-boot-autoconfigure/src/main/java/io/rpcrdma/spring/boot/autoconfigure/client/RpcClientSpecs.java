@@ -12,6 +12,7 @@ import io.rpcrdma.client.RetryPolicy;
 import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.client.security.RpcSecGssClient;
 import io.rpcrdma.oncrpc.AuthSys;
+import io.rpcrdma.oncrpc.gss.GssService;
 import io.rpcrdma.oncrpc.gss.KerberosCredentials;
 import io.rpcrdma.server.security.SecurityFlavor;
 import io.rpcrdma.service.CredentialInterceptor;
@@ -91,12 +92,18 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 	}
 
 	/**
-	 * RPCSEC_GSS for a client whose flavor is krb5: one context per server, created by the
+	 * RPCSEC_GSS for a client whose flavor is krb5, krb5i or krb5p: one context per server, created by the
 	 * first call. The Kerberos login happens here, so a missing keytab or a KDC that refuses
 	 * the principal stops the start with what to fix.
 	 */
 	static RpcCallerSecurity security(RpcRdmaProperties.ClientSecurity security, Duration timeout) {
-		if (SecurityFlavor.of(security.getFlavor()) != SecurityFlavor.KRB5) {
+		GssService protection = switch (SecurityFlavor.of(security.getFlavor())) {
+			case KRB5 -> GssService.NONE;
+			case KRB5I -> GssService.INTEGRITY;
+			case KRB5P -> GssService.PRIVACY;
+			default -> null;
+		};
+		if (protection == null) {
 			return RpcCallerSecurity.NONE;
 		}
 		RpcRdmaProperties.ClientKerberos kerberos = security.getKerberos();
@@ -104,7 +111,7 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 				? KerberosCredentials.initiatorFromKeytab(kerberos.getPrincipal(), Path.of(kerberos.getKeytab()))
 				: KerberosCredentials.initiatorFromTicketCache(kerberos.getPrincipal(), Path.of(kerberos.getTicketCache()));
 		String service = kerberos.getService();
-		return (pool) -> RpcSecGssClient.onFirstCall(pool, login, service, timeout);
+		return (pool) -> RpcSecGssClient.onFirstCall(pool, login, service, protection, timeout);
 	}
 
 	/** The configured AUTH_SYS identity, this process's for what is not configured. */

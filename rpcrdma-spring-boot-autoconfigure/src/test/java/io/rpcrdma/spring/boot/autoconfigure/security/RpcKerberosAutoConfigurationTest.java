@@ -33,20 +33,27 @@ class RpcKerberosAutoConfigurationTest {
 	private static final ApplicationContextRunner RUNNER = RpcRdmaAutoConfigurations.runner("kerberos")
 		.withConfiguration(AutoConfigurations.of(RpcRdmaSecurityAutoConfiguration.class))
 		.withUserConfiguration(MethodSecurity.class)
-		.withPropertyValues("rpcrdma.server.security.services.Ledger.flavors=krb5",
+		.withPropertyValues("rpcrdma.server.security.services.Ledger.flavors=krb5,krb5p",
 				"rpcrdma.client.alice.security.flavor=krb5",
 				"rpcrdma.client.alice.security.kerberos.principal=" + MitKdc.qualified("spring-alice"),
 				"rpcrdma.client.alice.security.kerberos.service=rpcrdma@localhost");
 
 	@Test
-	void aKerberosClientIsAuthenticatedInTheServicesSecurityContextAndOthersAreTooWeak(MitKdc kdc) throws Exception {
-		server(kdc).withPropertyValues("rpcrdma.client.alice.security.kerberos.keytab="
-				+ kdc.principalWithKeytab("spring-alice"))
+	void kerberosClientsAreAuthenticatedInTheServicesSecurityContextAndOthersAreTooWeak(MitKdc kdc) throws Exception {
+		server(kdc).withPropertyValues(
+				"rpcrdma.client.alice.security.kerberos.keytab=" + kdc.principalWithKeytab("spring-alice"),
+				"rpcrdma.client.carol.security.flavor=krb5p",
+				"rpcrdma.client.carol.security.kerberos.principal=" + MitKdc.qualified("spring-carol"),
+				"rpcrdma.client.carol.security.kerberos.service=rpcrdma@localhost",
+				"rpcrdma.client.carol.security.kerberos.keytab=" + kdc.principalWithKeytab("spring-carol"))
 			.run((context) -> {
 				RpcClientFactory clients = context.getBean(RpcClientFactory.class);
 				Ledger alice = clients.createClient(Ledger.class, "alice");
 				assertThat(alice.whoAmI("?"))
 					.isEqualTo(MitKdc.qualified("spring-alice") + " authenticated=true [RPC_FLAVOR_KRB5]");
+				Ledger carol = clients.createClient(Ledger.class, "carol");
+				assertThat(carol.whoAmI("?"))
+					.isEqualTo(MitKdc.qualified("spring-carol") + " authenticated=true [RPC_FLAVOR_KRB5P]");
 				Ledger anonymous = clients.createClient(Ledger.class, "default");
 				assertThatExceptionOfType(AuthenticationException.class).isThrownBy(() -> anonymous.whoAmI("?"))
 					.satisfies((ex) -> assertThat(ex.authStat()).isEqualTo(AuthStat.AUTH_TOOWEAK));

@@ -91,20 +91,20 @@ class RpcSecurityAutoConfigurationTest {
 	}
 
 	@Test
-	void aFlavorThisVersionCannotCheckIsRefusedWithThePropertyNamed() {
-		this.runner.withPropertyValues("rpcrdma.server.security.flavors=krb5p").run((context) -> {
+	void anUnknownFlavorIsRefusedWithThePropertyNamed() {
+		this.runner.withPropertyValues("rpcrdma.server.security.flavors=none,unix").run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause()
-				.hasMessageContaining("rpcrdma.server.security.flavors[0] must be one of none, sys");
+				.hasMessageContaining("rpcrdma.server.security.flavors[1] must be one of none, sys, krb5, krb5i, krb5p");
 		});
 	}
 
 	@Test
 	void krb5WithoutAKerberosIdentityIsRefusedSayingWhichPropertiesToSet() {
-		this.runner.withPropertyValues("rpcrdma.server.security.flavors=krb5").run((context) -> {
+		this.runner.withPropertyValues("rpcrdma.server.security.flavors=krb5p").run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause()
-				.hasMessageContaining("rpcrdma.server.security.flavors[0] krb5 needs the server's Kerberos identity")
+				.hasMessageContaining("rpcrdma.server.security.flavors[0] krb5p needs the server's Kerberos identity")
 				.hasMessageContaining("rpcrdma.server.security.kerberos.principal and .keytab");
 		});
 		this.runner.withPropertyValues("rpcrdma.client.teller.security.flavor=krb5",
