@@ -1,0 +1,369 @@
+package io.rpcrdma.client.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.rpcrdma.client.AuthenticationException;
+import io.rpcrdma.client.CallBody;
+import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.CallTimeoutException;
+import io.rpcrdma.client.ReceivedReply;
+import io.rpcrdma.client.RpcCaller;
+import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.kerberos.MitKdc;
+import io.rpcrdma.kerberos.MitKdcExtension;
+import io.rpcrdma.memory.MemoryPoolConfig;
+import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.oncrpc.AuthFlavor;
+import io.rpcrdma.oncrpc.AuthStat;
+import io.rpcrdma.oncrpc.OpaqueAuth;
+import io.rpcrdma.oncrpc.RawAuth;
+import io.rpcrdma.oncrpc.gss.GssCredential;
+import io.rpcrdma.oncrpc.gss.GssProcedure;
+import io.rpcrdma.oncrpc.gss.GssService;
+import io.rpcrdma.oncrpc.gss.GssSession;
+import io.rpcrdma.oncrpc.gss.KerberosCredentials;
+import io.rpcrdma.server.ProgramRegistry;
+import io.rpcrdma.server.RpcServer;
+import io.rpcrdma.server.security.RpcSecGssServer;
+import io.rpcrdma.server.security.SecurityFlavor;
+import io.rpcrdma.server.security.SecurityPolicy;
+import io.rpcrdma.service.RpcProcedure;
+import io.rpcrdma.service.RpcProgram;
+import io.rpcrdma.service.ServiceCallObserver;
+import io.rpcrdma.service.ServiceClientFactory;
+import io.rpcrdma.service.ServiceClientOptions;
+import io.rpcrdma.service.ServiceExporter;
+import io.rpcrdma.service.ServiceIntrospector;
+import io.rpcrdma.service.codec.CodecRegistry;
+import io.rpcrdma.transport.TransportConfig;
+import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.RdmaProviders;
+import io.rpcrdma.xdr.XdrDecoder;
+import io.rpcrdma.xdr.XdrEncoder;
+
+/**
+ * What a hostile or broken RPCSEC_GSS peer sends, over real connections and against a real
+ * MIT KDC: forged and truncated context tokens, handles the server never issued or already
+ * destroyed, context creation on a procedure other than NULL, and sequence numbers below the
+ * window. Each gets its protocol answer and nothing more; no method runs, and the server goes
+ * on serving an honest client.
+ */
+@Tag("conformance")
+@ExtendWith(MitKdcExtension.class)
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class RpcSecGssHostileInputTest {
+
+	private static final Duration DEADLINE = Duration.ofSeconds(20);
+
+	private static final int PROGRAM = 0x20000c12;
+
+	private static final String SERVICE = "rpcrdma@localhost";
+
+	/** The guarded service. */
+	@RpcProgram(number = PROGRAM, version = 1)
+	public interface Vault {
+
+		@RpcProcedure(1)
+		String open(String what);
+
+	}
+
+	static final class VaultService implements Vault {
+
+		final AtomicInteger runs = new AtomicInteger();
+
+		@Override
+		public String open(String what) {
+			this.runs.incrementAndGet();
+			return what + " opened";
+		}
+
+	}
+
+	private final List<AutoCloseable> closeables = new CopyOnWriteArrayList<>();
+
+	private final ServiceIntrospector introspector = new ServiceIntrospector(CodecRegistry.standard());
+
+	private final VaultService vault = new VaultService();
+
+	private RpcServer server;
+
+	private RpcSecGssServer rpcsecGss;
+
+	private RpcClientPool clients;
+
+	@AfterEach
+	void close() throws Exception {
+		for (int i = this.closeables.size() - 1; i >= 0; i--) {
+			this.closeables.get(i).close();
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "loopback", "siw" })
+	void forgedAndTruncatedContextTokensGetAGssFailureAndNoContext(String provider, MitKdc kdc) throws Exception {
+		start(provider, kdc);
+		byte[] forged = new byte[300];
+		new Random(7).nextBytes(forged);
+		KerberosCredentials login = login(kdc, "gss-mallory");
+		byte[] real;
+		try (GssSession session = GssSession.initiate(login, SERVICE)) {
+			real = session.step(new byte[0]);
+		}
+		byte[] truncated = java.util.Arrays.copyOf(real, real.length / 2);
+		for (byte[] token : List.of(forged, truncated)) {
+			ReceivedReply reply = call(0, init(GssProcedure.INIT, new byte[0]), token);
+			try {
+				XdrDecoder results = reply.results();
+				byte[] handle = results.readOpaqueBytes(400);
+				int major = results.readInt();
+				assertThat(handle).as("no handle for a context that failed").isEmpty();
+				assertThat(major).as("GSS major status (RFC 2203 §5.2.3.1)").isNotZero();
+			}
+			finally {
+				reply.release();
+			}
+		}
+		assertThat(this.rpcsecGss.contexts()).isZero();
+		assertHonestClientServed(kdc);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "loopback", "siw" })
+	void contextCreationOnAProcedureOtherThanNullIsABadCredential(String provider, MitKdc kdc) throws Exception {
+		start(provider, kdc);
+		assertThat(refusal(() -> call(1, init(GssProcedure.INIT, new byte[0]), new byte[16])))
+			.isEqualTo(AuthStat.AUTH_BADCRED);
+		assertThat(this.rpcsecGss.contexts()).isZero();
+		assertThat(this.vault.runs).hasValue(0);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "loopback", "siw" })
+	void handlesTheServerNeverIssuedOrAlreadyDestroyedAreCredentialProblems(String provider, MitKdc kdc)
+			throws Exception {
+		start(provider, kdc);
+		AtomicReference<byte[]> handle = new AtomicReference<>();
+		RpcCaller recording = new RpcCaller() {
+			@Override
+			public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
+					CallShape shape, boolean idempotent, Duration timeout) {
+				OpaqueAuth credential = arguments.credential();
+				if (procedure != 0) {
+					handle.set(GssCredential.of((RawAuth) credential).handle());
+				}
+				return RpcSecGssHostileInputTest.this.clients.call(program, version, procedure, new CallBody() {
+					@Override
+					public void write(XdrEncoder encoder) {
+						arguments.write(encoder);
+					}
+
+					@Override
+					public OpaqueAuth credential() {
+						return credential;
+					}
+
+					@Override
+					public OpaqueAuth verifier(ByteBuffer header) {
+						return arguments.verifier(header);
+					}
+				}, shape, idempotent, timeout);
+			}
+
+			@Override
+			public String endpoint() {
+				return RpcSecGssHostileInputTest.this.clients.endpoint();
+			}
+		};
+		RpcSecGssClient victim = RpcSecGssClient.establish(recording, PROGRAM, 1, login(kdc, "gss-victor"), SERVICE,
+				DEADLINE);
+		assertThat(proxy(victim).open("once")).isEqualTo("once opened");
+		victim.close();
+		assertThat(this.rpcsecGss.contexts()).isZero();
+		byte[] never = new byte[handle.get().length];
+		new Random(11).nextBytes(never);
+		for (byte[] stale : List.of(handle.get(), never)) {
+			CallBody data = init(GssProcedure.DATA, stale);
+			assertThat(refusal(() -> call(1, data, null))).isEqualTo(AuthStat.RPCSEC_GSS_CREDPROBLEM);
+		}
+		assertThat(this.vault.runs).hasValue(1);
+		assertHonestClientServed(kdc);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "loopback", "siw" })
+	void aSequenceNumberBelowTheWindowIsDiscardedWithoutAReply(String provider, MitKdc kdc) throws Exception {
+		start(provider, kdc);
+		// The first DATA call is numbered 1000 up, moving the window past the numbers that follow.
+		AtomicBoolean first = new AtomicBoolean(true);
+		RpcCaller leaping = new RpcCaller() {
+			@Override
+			public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
+					CallShape shape, boolean idempotent, Duration timeout) {
+				boolean leap = procedure != 0 && first.getAndSet(false);
+				return RpcSecGssHostileInputTest.this.clients.call(program, version, procedure, new CallBody() {
+					@Override
+					public void write(XdrEncoder encoder) {
+						arguments.write(encoder);
+					}
+
+					@Override
+					public OpaqueAuth credential() {
+						OpaqueAuth credential = arguments.credential();
+						if (!leap) {
+							return credential;
+						}
+						GssCredential sent = GssCredential.of((RawAuth) credential);
+						return new GssCredential(sent.procedure(), sent.sequence() + 1000, sent.service(), sent.handle())
+							.toAuth();
+					}
+
+					@Override
+					public OpaqueAuth verifier(ByteBuffer header) {
+						return arguments.verifier(header);
+					}
+				}, shape, idempotent, timeout);
+			}
+
+			@Override
+			public String endpoint() {
+				return RpcSecGssHostileInputTest.this.clients.endpoint();
+			}
+		};
+		RpcSecGssClient client = RpcSecGssClient.establish(leaping, PROGRAM, 1, login(kdc, "gss-walter"), SERVICE,
+				DEADLINE);
+		this.closeables.add(client);
+		Vault vault = new ServiceClientFactory(this.introspector).create(Vault.class, client,
+				ServiceClientOptions.DEFAULTS.withTimeout(Duration.ofSeconds(2)));
+		// The leaping call runs, but its reply answers a number the client never sent, so the
+		// client refuses it; what matters here is the window it moved.
+		assertThatExceptionOfType(RuntimeException.class).isThrownBy(() -> vault.open("leap"));
+		long dropped = this.server.dispatcher().stats().dropped();
+		assertThatExceptionOfType(CallTimeoutException.class).isThrownBy(() -> vault.open("stale"));
+		assertThat(this.server.dispatcher().stats().dropped()).isEqualTo(dropped + 1);
+		assertThat(this.vault.runs).hasValue(1);
+	}
+
+	private void assertHonestClientServed(MitKdc kdc) throws Exception {
+		RpcSecGssClient honest = RpcSecGssClient.establish(this.clients, PROGRAM, 1, login(kdc, "gss-olivia"), SERVICE,
+				GssService.INTEGRITY, DEADLINE);
+		this.closeables.add(honest);
+		int before = this.vault.runs.get();
+		assertThat(proxy(honest).open("door")).isEqualTo("door opened");
+		assertThat(this.vault.runs).hasValue(before + 1);
+	}
+
+	private static AuthStat refusal(Runnable call) {
+		try {
+			call.run();
+		}
+		catch (CompletionException ex) {
+			if (ex.getCause() instanceof AuthenticationException refused) {
+				return refused.authStat();
+			}
+			throw ex;
+		}
+		throw new AssertionError("the call was not refused");
+	}
+
+	/** A raw call with an RPCSEC_GSS credential, an opaque argument when {@code token} is set. */
+	private ReceivedReply call(int procedure, CallBody credentialOnly, byte[] token) {
+		CallBody body = new CallBody() {
+			@Override
+			public void write(XdrEncoder encoder) {
+				if (token != null) {
+					encoder.writeOpaque(token);
+				}
+			}
+
+			@Override
+			public OpaqueAuth credential() {
+				return credentialOnly.credential();
+			}
+
+			@Override
+			public OpaqueAuth verifier(ByteBuffer header) {
+				return credentialOnly.verifier(header);
+			}
+		};
+		return this.clients.call(PROGRAM, 1, procedure, body, CallShape.of(8192, 8192), true, DEADLINE).join();
+	}
+
+	/** A credential with the given procedure and handle, and for DATA a verifier that is no MIC. */
+	private static CallBody init(GssProcedure procedure, byte[] handle) {
+		OpaqueAuth credential = new GssCredential(procedure, 5, GssService.NONE, handle).toAuth();
+		return new CallBody() {
+			@Override
+			public void write(XdrEncoder encoder) {
+			}
+
+			@Override
+			public OpaqueAuth credential() {
+				return credential;
+			}
+
+			@Override
+			public OpaqueAuth verifier(ByteBuffer header) {
+				return (procedure == GssProcedure.DATA) ? new RawAuth(AuthFlavor.RPCSEC_GSS, new byte[28])
+						: io.rpcrdma.oncrpc.AuthNone.INSTANCE;
+			}
+		};
+	}
+
+	private static KerberosCredentials login(MitKdc kdc, String user) throws Exception {
+		return KerberosCredentials.initiatorFromKeytab(MitKdc.qualified(user), kdc.principalWithKeytab(user));
+	}
+
+	private Vault proxy(RpcCaller caller) {
+		return new ServiceClientFactory(this.introspector).create(Vault.class, caller,
+				ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE));
+	}
+
+	private void start(String providerName, MitKdc kdc) throws Exception {
+		RdmaProvider provider = RdmaProviders.open(providerName);
+		this.closeables.add(provider);
+		RegisteredMemoryPool pool = new RegisteredMemoryPool(provider.allocateProtectionDomain(),
+				MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2));
+		this.closeables.add(pool);
+		this.rpcsecGss = new RpcSecGssServer(KerberosCredentials.acceptorFromKeytab(MitKdc.qualified("rpcrdma/localhost"),
+				kdc.principalWithKeytab("rpcrdma/localhost")));
+		SecurityPolicy policy = SecurityPolicy.builder()
+			.rpcsecGss(this.rpcsecGss)
+			.program(PROGRAM, EnumSet.of(SecurityFlavor.KRB5, SecurityFlavor.KRB5I))
+			.build();
+		ProgramRegistry registry = new ProgramRegistry();
+		new ServiceExporter(this.introspector, registry, ServiceCallObserver.NONE, new ArrayList<>()).export(this.vault);
+		InetSocketAddress bind = "loopback".equals(providerName) ? InetSocketAddress.createUnresolved("vault-gss", 0)
+				: new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+		this.server = RpcServer.start(RpcServer.Config.defaults(provider, pool, bind).withSecurity(policy), registry);
+		this.closeables.add(this.server);
+		this.clients = RpcClientPool.connect(provider, pool, this.server.localAddress(), TransportConfig.defaults(), 16,
+				RpcClientPool.Config.of(1, 1));
+		this.closeables.add(this.clients);
+	}
+
+}
