@@ -18,6 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.rpcrdma.client.CallBody;
+import io.rpcrdma.client.CallTimeoutException;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.CallTimer;
 import io.rpcrdma.client.RpcClient;
@@ -50,6 +51,9 @@ class LinuxNfsServerInteropTest {
 	private static final int MIB = 1 << 20;
 
 	private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+
+	/** How long a NULL on a fresh connection waits before the requester reconnects and sends it again. */
+	private static final Duration NULL_TIMEOUT = Duration.ofSeconds(15);
 
 	private RdmaProvider provider;
 
@@ -95,25 +99,37 @@ class LinuxNfsServerInteropTest {
 		PeerVersionCache versions = new PeerVersionCache(4);
 		assertThat(TransportConfig.defaults().preferredVersion()).isEqualTo(RpcRdmaConstants.VERSION_2);
 		for (int connection = 0; connection < 2; connection++) {
-			RpcRdmaClientConnection transport = RpcRdmaClientConnection
-				.connect(this.provider, this.pool, LabPorts.loopback(guest.ports().nfsRdma()), TransportConfig.defaults(),
-						versions)
-				.get(60, TimeUnit.SECONDS);
-			try (RpcClient client = new RpcClient(transport, "linux-nfsd", 16, CallTimer.shared())) {
-				try {
-					client.call(NFS, 3, 0, CallBody.NONE, CALL_TIMEOUT).get(60, TimeUnit.SECONDS).release();
+			// A NULL that Linux leaves unanswered on a fresh connection (seen twice in CI on the
+			// second connection, its kernel log silent) is sent again on a new connection, as an
+			// RPC-over-RDMA requester retransmits only after reconnecting (RFC 8166 §4.3.4); a
+			// second silence fails the test.
+			for (int attempt = 1;; attempt++) {
+				RpcRdmaClientConnection transport = RpcRdmaClientConnection
+					.connect(this.provider, this.pool, LabPorts.loopback(guest.ports().nfsRdma()), TransportConfig.defaults(),
+							versions)
+					.get(60, TimeUnit.SECONDS);
+				try (RpcClient client = new RpcClient(transport, "linux-nfsd", 16, CallTimer.shared())) {
+					try {
+						client.call(NFS, 3, 0, CallBody.NONE, NULL_TIMEOUT).get(60, TimeUnit.SECONDS).release();
+					}
+					catch (ExecutionException ex) {
+						String where = "NULL on connection " + connection + " (attempt " + attempt + ") failed; transport in"
+								+ " version " + transport.version() + " (confirmed " + transport.isVersionConfirmed() + "), "
+								+ transport.stats() + "; the guest's kernel log ends:\n" + guest.run("dmesg | tail -n 25");
+						if (attempt == 1 && ex.getCause() instanceof CallTimeoutException) {
+							System.err.println("!!! INTEROP RETRY: " + where);
+							continue;
+						}
+						throw new AssertionError(where, ex);
+					}
+					assertThat(transport.version()).isEqualTo(RpcRdmaConstants.VERSION_1);
+					assertThat(transport.isVersionConfirmed()).isTrue();
+					// Only the very first connection has to ask; later ones start in Version One.
+					assertThat(transport.stats().rdmaErrorsReceivedByCode().errVers())
+						.isEqualTo((connection == 0 && attempt == 1) ? 1 : 0);
+					assertCleanExchange(client);
+					break;
 				}
-				catch (ExecutionException ex) {
-					// Once seen in CI (a timeout); say where it stood so the next one can be found.
-					throw new AssertionError("NULL on connection " + connection + " failed; transport in version "
-							+ transport.version() + " (confirmed " + transport.isVersionConfirmed() + "), "
-							+ transport.stats() + "; the guest's kernel log ends:\n" + guest.run("dmesg | tail -n 25"), ex);
-				}
-				assertThat(transport.version()).isEqualTo(RpcRdmaConstants.VERSION_1);
-				assertThat(transport.isVersionConfirmed()).isTrue();
-				// Only the first connection has to ask; the second starts in Version One.
-				assertThat(transport.stats().rdmaErrorsReceivedByCode().errVers()).isEqualTo((connection == 0) ? 1 : 0);
-				assertCleanExchange(client);
 			}
 		}
 	}

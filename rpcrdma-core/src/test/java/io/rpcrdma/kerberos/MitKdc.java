@@ -51,7 +51,7 @@ public final class MitKdc implements AutoCloseable {
 	 * @throws IOException if it cannot be started
 	 * @throws InterruptedException if interrupted while waiting for it
 	 */
-	static MitKdc start() throws IOException, InterruptedException {
+	public static MitKdc start() throws IOException, InterruptedException {
 		Path krb5kdc = tool(ConformanceTool.KRB5KDC);
 		Path kdb5 = tool(ConformanceTool.KDB5_UTIL);
 		Path kadmin = tool(ConformanceTool.KADMIN_LOCAL);
@@ -113,7 +113,7 @@ public final class MitKdc implements AutoCloseable {
 	}
 
 	/** MIT Kerberos is not installed here. */
-	static final class KdcUnavailableException extends RuntimeException {
+	public static final class KdcUnavailableException extends RuntimeException {
 
 		private static final long serialVersionUID = 1L;
 

@@ -9,6 +9,7 @@ import io.rpcrdma.benchmarks.Calculator;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.server.ProgramRegistry;
 import io.rpcrdma.server.RpcServer;
+import io.rpcrdma.server.security.SecurityPolicy;
 import io.rpcrdma.service.ServiceExporter;
 import io.rpcrdma.service.ServiceIntrospector;
 import io.rpcrdma.service.codec.CodecRegistry;
@@ -36,6 +37,16 @@ public final class CompareServer implements AutoCloseable {
 	 * @param bind where to listen
 	 */
 	public CompareServer(String providerName, InetSocketAddress bind) {
+		this(providerName, bind, SecurityPolicy.permitAll());
+	}
+
+	/**
+	 * Starts a server with a security policy (RPCSEC_GSS flavors, for their cost).
+	 * @param providerName the RDMA provider
+	 * @param bind where to listen
+	 * @param security the policy
+	 */
+	public CompareServer(String providerName, InetSocketAddress bind, SecurityPolicy security) {
 		this.provider = RdmaProviders.open(providerName);
 		RegisteredMemoryPool memory = null;
 		try {
@@ -46,7 +57,8 @@ public final class CompareServer implements AutoCloseable {
 			exporter.export(Calculator.class, (a, b) -> a + b);
 			this.server = RpcServer.start(RpcServer.Config.defaults(this.provider, memory, bind)
 				.withTransport(RpcRdmaSetup.transport())
-				.withExecutor(new RpcServer.ExecutorSpec(RpcServer.ExecutorKind.DIRECT, 1, 0)), registry);
+				.withExecutor(new RpcServer.ExecutorSpec(RpcServer.ExecutorKind.DIRECT, 1, 0))
+				.withSecurity(security), registry);
 			this.pool = memory;
 		}
 		catch (RuntimeException failed) {

@@ -3,8 +3,10 @@ package io.rpcrdma.benchmarks.compare;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 
 import io.rpcrdma.client.RetryPolicy;
+import io.rpcrdma.client.RpcCaller;
 import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.RegisteredBuffer;
@@ -39,6 +41,25 @@ final class RpcRdmaContender implements Contender {
 
 	private final BenchService service;
 
+	private final RpcCaller caller;
+
+	/**
+	 * A server a contender calls: where it listens, and what stops it.
+	 * @param address where clients connect
+	 * @param handle closes it
+	 */
+	record Running(InetSocketAddress address, AutoCloseable handle) {
+	}
+
+	private static Running server(String providerName, InetSocketAddress listen, boolean childProcess) throws Exception {
+		if (childProcess) {
+			ServerProcess child = new ServerProcess();
+			return new Running(child.address(), child);
+		}
+		CompareServer inJvm = new CompareServer(providerName, listen);
+		return new Running(inJvm.address(), inJvm);
+	}
+
 	/**
 	 * @param name the contender's name
 	 * @param providerName the provider both ends use
@@ -47,18 +68,21 @@ final class RpcRdmaContender implements Contender {
 	 * @throws Exception if the server cannot start
 	 */
 	RpcRdmaContender(String name, String providerName, InetSocketAddress listen, boolean childProcess) throws Exception {
+		this(name, providerName, server(providerName, listen, childProcess), UnaryOperator.identity());
+	}
+
+	/**
+	 * A contender calling a server that is already running.
+	 * @param name the contender's name
+	 * @param providerName the provider the client uses
+	 * @param server the server, closed with the contender
+	 * @param protect what the proxy calls through instead of the connection pool (an
+	 * RPCSEC_GSS client, say), closed with the contender if it is {@link AutoCloseable}
+	 */
+	RpcRdmaContender(String name, String providerName, Running server, UnaryOperator<RpcCaller> protect) {
 		this.name = name;
-		InetSocketAddress address;
-		if (childProcess) {
-			ServerProcess child = new ServerProcess();
-			this.server = child;
-			address = child.address();
-		}
-		else {
-			CompareServer inJvm = new CompareServer(providerName, listen);
-			this.server = inJvm;
-			address = inJvm.address();
-		}
+		this.server = server.handle();
+		InetSocketAddress address = server.address();
 		this.provider = RdmaProviders.open(providerName);
 		this.pool = new RegisteredMemoryPool(this.provider.allocateProtectionDomain(), RpcRdmaSetup.pools());
 		RpcClientPool.Config config = RpcClientPool.Config.of(1, 1);
@@ -67,10 +91,11 @@ final class RpcRdmaContender implements Contender {
 		int room = 2 * Compare.BLOCKING_THREADS;
 		config = new RpcClientPool.Config(1, 1, room, config.reconnect(), RetryPolicy.none(), config.idleTimeout());
 		this.clients = RpcClientPool.connect(this.provider, this.pool, address, RpcRdmaSetup.transport(), room, config);
+		this.caller = protect.apply(this.clients);
 		// Echo results are unbounded byte[]: a reply size within the inline threshold keeps
 		// them inline, with no Reply chunk offered (RFC 8166 §3.5.4).
 		this.service = new ServiceClientFactory(new ServiceIntrospector(CodecRegistry.standard())).create(
-				BenchService.class, this.clients,
+				BenchService.class, this.caller,
 				ServiceClientOptions.DEFAULTS.withTimeout(TIMEOUT).withMaxReplySize(1024));
 	}
 
@@ -86,6 +111,9 @@ final class RpcRdmaContender implements Contender {
 
 	@Override
 	public void close() throws Exception {
+		if (this.caller instanceof AutoCloseable protection && this.caller != this.clients) {
+			protection.close();
+		}
 		this.clients.close();
 		this.pool.close();
 		this.provider.close();

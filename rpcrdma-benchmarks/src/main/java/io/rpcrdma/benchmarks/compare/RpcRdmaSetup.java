@@ -25,9 +25,10 @@ final class RpcRdmaSetup {
 	}
 
 	/**
-	 * @return the default pool but with Read and Write chunk buffers up to 16 MiB, and local
-	 * bulk buffers up to 32 MiB: a 16 MiB argument is rebuilt with its call header in one
-	 * LOCAL_BULK buffer, which needs the next size class up
+	 * @return the default pool but with Read and Write chunk buffers and local bulk buffers up
+	 * to 32 MiB: a 16 MiB argument is rebuilt with its call header in one LOCAL_BULK buffer,
+	 * and under RPCSEC_GSS integrity or privacy a 16 MiB result comes in a Reply chunk with its
+	 * header and checksum (FlavorCost); both need the size class above 16 MiB
 	 */
 	static MemoryPoolConfig pools() {
 		MemoryPoolConfig defaults = MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2);
@@ -38,7 +39,7 @@ final class RpcRdmaSetup {
 			}
 		}
 		for (BufferRole role : List.of(BufferRole.READ_CHUNK, BufferRole.WRITE_CHUNK)) {
-			classes.addAll(SizeClass.powersOfTwo(role, MemoryPoolConfig.DEFAULT_SMALLEST_CHUNK, BenchService.MAX_BULK));
+			classes.addAll(SizeClass.powersOfTwo(role, MemoryPoolConfig.DEFAULT_SMALLEST_CHUNK, 2 * BenchService.MAX_BULK));
 		}
 		classes.addAll(SizeClass.powersOfTwo(BufferRole.LOCAL_BULK, MemoryPoolConfig.DEFAULT_SMALLEST_CHUNK,
 				2 * BenchService.MAX_BULK));

@@ -3,6 +3,7 @@ package io.rpcrdma.client.security;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -30,6 +31,8 @@ import io.rpcrdma.oncrpc.gss.GssProtectedBody;
 import io.rpcrdma.oncrpc.gss.GssService;
 import io.rpcrdma.oncrpc.gss.GssSession;
 import io.rpcrdma.oncrpc.gss.KerberosCredentials;
+import io.rpcrdma.transport.RegisteredItem;
+import io.rpcrdma.xdr.Xdr;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrEncoder;
 import io.rpcrdma.xdr.XdrException;
@@ -220,18 +223,24 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 
 	private CompletableFuture<ReceivedReply> send(Context with, int program, int version, int procedure,
 			CallBody arguments, CallShape shape, boolean idempotent, Duration timeout, boolean mayRenew) {
+		long placedResults = 0;
+		for (int size : shape.writeChunkSizes()) {
+			placedResults += Xdr.pad(size);
+		}
 		ProtectedCall call = new ProtectedCall(with, arguments, GssProcedure.DATA, this.protection, shape.maxCallSize(),
-				shape.maxReplySize());
+				(int) Math.min(Integer.MAX_VALUE, shape.maxReplySize() + placedResults), shape.registeredArguments());
 		CallShape sent = shape;
 		if (this.protection != GssService.NONE) {
-			if (!shape.registeredArguments().isEmpty()) {
-				return CompletableFuture.failedFuture(new IllegalArgumentException("A call under RPCSEC_GSS "
-						+ this.protection + " cannot send a registered buffer as its Read chunk: the body is protected"
-						+ " whole (RFC 5666 §11); pass the data as an ordinary argument"));
+			// RFC 5666 §11: the protected body is one opaque; nothing in it is placed directly,
+			// and data the caller meant to send from its registered buffer is copied into it.
+			long registered = 0;
+			for (RegisteredItem item : shape.registeredArguments()) {
+				registered += Xdr.pad(item.length());
 			}
-			// RFC 5666 §11: the protected body is one opaque; nothing in it is placed directly.
-			sent = CallShape.of(shape.maxCallSize() + GssProtectedBody.MAX_OVERHEAD,
-					shape.maxReplySize() + GssProtectedBody.MAX_OVERHEAD);
+			// Results that would have come by Write chunk come in the protected body instead.
+			sent = CallShape.of((int) Math.min(Integer.MAX_VALUE, shape.maxCallSize() + registered
+					+ GssProtectedBody.MAX_OVERHEAD), (int) Math.min(Integer.MAX_VALUE, shape.maxReplySize() + placedResults
+							+ GssProtectedBody.MAX_OVERHEAD));
 		}
 		CompletableFuture<ReceivedReply> reply = this.caller.call(program, version, procedure, call, sent, idempotent,
 				timeout);
@@ -399,7 +408,8 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 			return;
 		}
 		try {
-			ProtectedCall destroy = new ProtectedCall(closing, CallBody.NONE, GssProcedure.DESTROY, GssService.NONE, 0, 0);
+			ProtectedCall destroy = new ProtectedCall(closing, CallBody.NONE, GssProcedure.DESTROY, GssService.NONE, 0, 0,
+					List.of());
 			Duration wait = (this.timeout.compareTo(DESTROY_WAIT) < 0) ? this.timeout : DESTROY_WAIT;
 			// Not idempotent: a lost connection is not worth a reconnection for a destroy.
 			ReceivedReply reply = join(this.caller.call(closing.program, closing.version, 0, destroy,
@@ -488,12 +498,16 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 
 		private final int maxResults;
 
+		/** Arguments the body left out but for their length word: their data is in registered buffers. */
+		private final List<RegisteredItem> registered;
+
 		private final int[] sequences = new int[REMEMBERED];
 
 		private int sent;
 
 		ProtectedCall(Context context, CallBody body, GssProcedure procedure, GssService protection, int maxArguments,
-				int maxResults) {
+				int maxResults, List<RegisteredItem> registered) {
+			this.registered = registered;
 			this.context = context;
 			this.body = body;
 			this.procedure = procedure;
@@ -511,8 +525,33 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 			}
 			XdrEncoder plain = new XdrEncoder(ByteBuffer.allocate(this.maxArguments));
 			this.body.write(plain);
+			ByteBuffer arguments = withRegisteredData(plain.buffer().flip());
 			encoder.writeFixedOpaque(GssProtectedBody.protect(this.context.session, this.protection, lastSequence(),
-					plain.buffer().flip()));
+					arguments));
+		}
+
+		/** The arguments as XDR has them: each registered item's data (and padding) after its length word. */
+		private ByteBuffer withRegisteredData(ByteBuffer written) {
+			if (this.registered.isEmpty()) {
+				return written;
+			}
+			long size = written.remaining();
+			for (RegisteredItem item : this.registered) {
+				size += Xdr.pad(item.length());
+			}
+			ByteBuffer whole = ByteBuffer.allocate(Math.toIntExact(size));
+			int from = 0;
+			for (RegisteredItem item : this.registered) {
+				whole.put(written.slice(from, item.offset() - from));
+				// The data starts at the registered buffer's first byte (CallShape.withRegisteredArgument).
+				ByteBuffer data = item.buffer().buffer().duplicate();
+				data.limit(item.length()).position(0);
+				whole.put(data);
+				whole.position(whole.position() + Xdr.padding(item.length()));
+				from = item.offset();
+			}
+			whole.put(written.slice(from, written.remaining() - from));
+			return whole.flip();
 		}
 
 		private synchronized int lastSequence() {

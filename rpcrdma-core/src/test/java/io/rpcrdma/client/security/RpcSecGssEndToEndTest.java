@@ -3,8 +3,6 @@ package io.rpcrdma.client.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -28,16 +26,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.rpcrdma.client.AuthenticationException;
 import io.rpcrdma.client.CallBody;
-import io.rpcrdma.client.CallShape;
 import io.rpcrdma.client.CallTimeoutException;
-import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.RemoteGarbageArgumentsException;
 import io.rpcrdma.client.RpcCaller;
-import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.kerberos.MitKdc;
 import io.rpcrdma.kerberos.MitKdcExtension;
-import io.rpcrdma.memory.MemoryPoolConfig;
-import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.oncrpc.AuthStat;
 import io.rpcrdma.oncrpc.AuthSys;
 import io.rpcrdma.oncrpc.OpaqueAuth;
@@ -46,28 +39,19 @@ import io.rpcrdma.oncrpc.gss.GssCredential;
 import io.rpcrdma.oncrpc.gss.GssFailureException;
 import io.rpcrdma.oncrpc.gss.GssService;
 import io.rpcrdma.oncrpc.gss.KerberosCredentials;
-import io.rpcrdma.server.ProgramRegistry;
-import io.rpcrdma.server.RpcServer;
-import io.rpcrdma.server.security.AnonymousPrincipal;
 import io.rpcrdma.server.security.GssPrincipal;
 import io.rpcrdma.server.security.RpcPrincipal;
 import io.rpcrdma.server.security.RpcSecGssServer;
 import io.rpcrdma.server.security.SecurityFlavor;
+import io.rpcrdma.server.security.SecuredServer;
 import io.rpcrdma.server.security.SecurityPolicy;
 import io.rpcrdma.service.CredentialInterceptor;
 import io.rpcrdma.service.RpcClientInterceptor;
 import io.rpcrdma.service.RpcProcedure;
 import io.rpcrdma.service.RpcProgram;
 import io.rpcrdma.service.RpcServerInterceptor;
-import io.rpcrdma.service.ServiceCallObserver;
-import io.rpcrdma.service.ServiceClientFactory;
 import io.rpcrdma.service.ServiceClientOptions;
-import io.rpcrdma.service.ServiceExporter;
-import io.rpcrdma.service.ServiceIntrospector;
-import io.rpcrdma.service.codec.CodecRegistry;
-import io.rpcrdma.transport.TransportConfig;
-import io.rpcrdma.verbs.RdmaProvider;
-import io.rpcrdma.verbs.RdmaProviders;
+import io.rpcrdma.xdr.XdrEncoder;
 
 /**
  * RPCSEC_GSS with Kerberos V5 (RFC 2203, service {@code krb5}) over real connections
@@ -119,17 +103,13 @@ class RpcSecGssEndToEndTest {
 
 	private final List<AutoCloseable> closeables = new CopyOnWriteArrayList<>();
 
-	private final ServiceIntrospector introspector = new ServiceIntrospector(CodecRegistry.standard());
-
 	private final LedgerService ledger = new LedgerService();
 
 	private final List<RpcPrincipal> principals = new CopyOnWriteArrayList<>();
 
-	private RpcServer server;
+	private SecuredServer secured;
 
 	private RpcSecGssServer rpcsecGss;
-
-	private RpcClientPool clients;
 
 	@AfterEach
 	void close() throws Exception {
@@ -142,7 +122,7 @@ class RpcSecGssEndToEndTest {
 	@ValueSource(strings = { "loopback", "siw" })
 	void aKerberosCallRunsAsItsPrincipalAndOtherFlavorsAreTooWeak(String provider, MitKdc kdc) throws Exception {
 		start(provider, kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
-		RpcSecGssClient alice = gssClient(kdc, "gss-alice", this.clients);
+		RpcSecGssClient alice = gssClient(kdc, "gss-alice", this.secured.clients());
 		assertThat(alice.window()).isEqualTo(RpcSecGssServer.DEFAULT_WINDOW);
 		Ledger asAlice = proxy(alice);
 		assertThat(asAlice.post("rent")).isEqualTo("rent posted");
@@ -153,7 +133,7 @@ class RpcSecGssEndToEndTest {
 			assertThat(principal.verified()).isTrue();
 			assertThat(principal.flavor()).isEqualTo(SecurityFlavor.KRB5);
 		});
-		for (Ledger weak : List.of(proxy(this.clients), proxy(this.clients,
+		for (Ledger weak : List.of(proxy(this.secured.clients()), proxy(this.secured.clients(),
 				CredentialInterceptor.authSys(AuthSys.of("build-host", 0, 0))))) {
 			assertThatExceptionOfType(AuthenticationException.class).isThrownBy(() -> weak.post("forged"))
 				.satisfies((ex) -> assertThat(ex.authStat()).isEqualTo(AuthStat.AUTH_TOOWEAK));
@@ -178,9 +158,8 @@ class RpcSecGssEndToEndTest {
 		byte[] marker = "plain text the wire must not show".getBytes(StandardCharsets.US_ASCII);
 		System.arraycopy(marker, 0, data, 1000, marker.length);
 		Capturing capturing = new Capturing();
-		RpcSecGssClient client = gssClient(kdc, "gss-henry", new Tampering(this.clients, capturing), protection);
-		Ledger bulk = new ServiceClientFactory(this.introspector).create(Ledger.class, client,
-				ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE).withMaxReplySize(1024 * 1024));
+		RpcSecGssClient client = gssClient(kdc, "gss-henry", new TamperingCaller(this.secured.clients(), capturing), protection);
+		Ledger bulk = this.secured.proxy(Ledger.class, client, ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE).withMaxReplySize(1024 * 1024));
 		assertThat(bulk.echo(data)).isEqualTo(data);
 		SecurityFlavor flavor = (protection == GssService.INTEGRITY) ? SecurityFlavor.KRB5I : SecurityFlavor.KRB5P;
 		assertThat(this.principals).singleElement().satisfies((principal) -> {
@@ -197,9 +176,9 @@ class RpcSecGssEndToEndTest {
 	void aProtectedBodyChangedOnTheWayIsGarbageAndNothingRuns(String provider, GssService protection, MitKdc kdc)
 			throws Exception {
 		start(provider, kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
-		RpcCaller flipping = new Tampering(this.clients, (body) -> new DelegatingBody(body) {
+		RpcCaller flipping = new TamperingCaller(this.secured.clients(), (body) -> new TamperingCaller.Body(body) {
 			@Override
-			public void write(io.rpcrdma.xdr.XdrEncoder encoder) {
+			public void write(XdrEncoder encoder) {
 				super.write(encoder);
 				// The last byte of the MIC (integrity) or of the wrap token (privacy).
 				ByteBuffer written = encoder.buffer();
@@ -213,9 +192,9 @@ class RpcSecGssEndToEndTest {
 		Ledger tampered = proxy(gssClient(kdc, "gss-ida", flipping, protection));
 		assertThatExceptionOfType(RemoteGarbageArgumentsException.class).isThrownBy(() -> tampered.echo(new byte[64]));
 		assertThat(this.ledger.runs).hasValue(0);
-		assertThat(this.server.dispatcher().stats().garbageArgs()).isEqualTo(1);
+		assertThat(this.secured.server().dispatcher().stats().garbageArgs()).isEqualTo(1);
 		// The server keeps serving, the same client with an untouched body too.
-		Ledger honest = proxy(gssClient(kdc, "gss-ida", this.clients, protection));
+		Ledger honest = proxy(gssClient(kdc, "gss-ida", this.secured.clients(), protection));
 		assertThat(honest.echo(new byte[] { 1, 2, 3 })).containsExactly(1, 2, 3);
 	}
 
@@ -223,7 +202,7 @@ class RpcSecGssEndToEndTest {
 	@ValueSource(strings = { "loopback", "siw" })
 	void aProcedureThatWantsItsBodyProtectedFindsPlainKrb5TooWeak(String provider, MitKdc kdc) throws Exception {
 		start(provider, kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
-		Ledger plain = proxy(gssClient(kdc, "gss-jack", this.clients));
+		Ledger plain = proxy(gssClient(kdc, "gss-jack", this.secured.clients()));
 		assertThatExceptionOfType(AuthenticationException.class).isThrownBy(() -> plain.echo(new byte[8]))
 			.satisfies((ex) -> assertThat(ex.authStat()).isEqualTo(AuthStat.AUTH_TOOWEAK));
 		assertThat(plain.post("fine")).isEqualTo("fine posted");
@@ -236,7 +215,7 @@ class RpcSecGssEndToEndTest {
 		start(provider, kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
 		KerberosCredentials login = KerberosCredentials.initiatorFromKeytab(MitKdc.qualified("gss-grace"),
 				kdc.principalWithKeytab("gss-grace"));
-		RpcSecGssClient grace = RpcSecGssClient.onFirstCall(this.clients, login, SERVICE, DEADLINE);
+		RpcSecGssClient grace = RpcSecGssClient.onFirstCall(this.secured.clients(), login, SERVICE, DEADLINE);
 		this.closeables.add(grace);
 		assertThat(grace.window()).isZero();
 		assertThat(this.rpcsecGss.contexts()).isZero();
@@ -258,23 +237,23 @@ class RpcSecGssEndToEndTest {
 	void aContextTheServerLostIsCreatedAgainWithoutFailingTheCall(String provider, MitKdc kdc) throws Exception {
 		// Room for one context, none kept when another client needs room.
 		start(provider, kdc, 1);
-		RpcSecGssClient alice = gssClient(kdc, "gss-alice", this.clients);
+		RpcSecGssClient alice = gssClient(kdc, "gss-alice", this.secured.clients());
 		assertThat(proxy(alice).post("one")).isEqualTo("one posted");
-		RpcSecGssClient bob = gssClient(kdc, "gss-bob", this.clients);
+		RpcSecGssClient bob = gssClient(kdc, "gss-bob", this.secured.clients());
 		assertThat(proxy(bob).post("two")).isEqualTo("two posted");
 		// Bob's context pushed Alice's out: her next call is refused, renews, and runs once.
 		assertThat(proxy(alice).post("three")).isEqualTo("three posted");
 		assertThat(this.ledger.runs).hasValue(3);
 		assertThat(this.principals).extracting(RpcPrincipal::getName)
 			.containsExactly(MitKdc.qualified("gss-alice"), MitKdc.qualified("gss-bob"), MitKdc.qualified("gss-alice"));
-		assertThat(this.server.dispatcher().stats().authErrors()).isEqualTo(1);
+		assertThat(this.secured.server().dispatcher().stats().authErrors()).isEqualTo(1);
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "loopback", "siw" })
 	void aTamperedVerifierIsACredentialProblemAndNothingRuns(String provider, MitKdc kdc) throws Exception {
 		start(provider, kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
-		RpcCaller tampering = new Tampering(this.clients, (body) -> new DelegatingBody(body) {
+		RpcCaller tampering = new TamperingCaller(this.secured.clients(), (body) -> new TamperingCaller.Body(body) {
 			@Override
 			public OpaqueAuth verifier(ByteBuffer header) {
 				RawAuth mic = (RawAuth) super.verifier(header);
@@ -295,7 +274,7 @@ class RpcSecGssEndToEndTest {
 		start(provider, kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
 		// The call goes out numbered 1000 past what the client recorded, so the server's MIC
 		// (RFC 2203 §5.3.3.2) is over a number the client never sent.
-		RpcCaller renumbering = new Tampering(this.clients, (body) -> new DelegatingBody(body) {
+		RpcCaller renumbering = new TamperingCaller(this.secured.clients(), (body) -> new TamperingCaller.Body(body) {
 			@Override
 			public OpaqueAuth credential() {
 				GssCredential sent = GssCredential.of((RawAuth) super.credential());
@@ -314,15 +293,14 @@ class RpcSecGssEndToEndTest {
 		start(provider, kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
 		// Every DATA call carries the credential and verifier of the first one seen.
 		Replaying replaying = new Replaying();
-		RpcSecGssClient dave = gssClient(kdc, "gss-dave", new Tampering(this.clients, replaying));
-		Ledger asDave = new ServiceClientFactory(this.introspector).create(Ledger.class, dave,
-				ServiceClientOptions.DEFAULTS.withTimeout(Duration.ofSeconds(2)));
+		RpcSecGssClient dave = gssClient(kdc, "gss-dave", new TamperingCaller(this.secured.clients(), replaying));
+		Ledger asDave = this.secured.proxy(Ledger.class, dave, ServiceClientOptions.DEFAULTS.withTimeout(Duration.ofSeconds(2)));
 		assertThat(asDave.post("once")).isEqualTo("once posted");
-		long dropped = this.server.dispatcher().stats().dropped();
+		long dropped = this.secured.server().dispatcher().stats().dropped();
 		// RFC 2203 §5.3.3.1: a duplicate gets no reply, so the caller's deadline passes.
 		assertThatExceptionOfType(CallTimeoutException.class).isThrownBy(() -> asDave.post("twice"));
 		assertThat(this.ledger.runs).hasValue(1);
-		assertThat(this.server.dispatcher().stats().dropped()).isEqualTo(dropped + 1);
+		assertThat(this.secured.server().dispatcher().stats().dropped()).isEqualTo(dropped + 1);
 	}
 
 	@ParameterizedTest
@@ -333,7 +311,7 @@ class RpcSecGssEndToEndTest {
 		KerberosCredentials erin = KerberosCredentials.initiatorFromKeytab(MitKdc.qualified("gss-erin"),
 				kdc.principalWithKeytab("gss-erin"));
 		assertThatExceptionOfType(GssFailureException.class)
-			.isThrownBy(() -> RpcSecGssClient.establish(this.clients, PROGRAM, 1, erin, "rpcrdma@elsewhere", DEADLINE))
+			.isThrownBy(() -> RpcSecGssClient.establish(this.secured.clients(), PROGRAM, 1, erin, "rpcrdma@elsewhere", DEADLINE))
 			.withMessageContaining("refused the RPCSEC_GSS context of " + MitKdc.qualified("gss-erin"))
 			.withMessageContaining("keytab");
 		assertThat(this.rpcsecGss.contexts()).isZero();
@@ -341,11 +319,6 @@ class RpcSecGssEndToEndTest {
 	}
 
 	private void start(String providerName, MitKdc kdc, int maxContexts) throws Exception {
-		RdmaProvider provider = RdmaProviders.open(providerName);
-		this.closeables.add(provider);
-		RegisteredMemoryPool pool = new RegisteredMemoryPool(provider.allocateProtectionDomain(),
-				MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2));
-		this.closeables.add(pool);
 		this.rpcsecGss = new RpcSecGssServer(KerberosCredentials.acceptorFromKeytab(MitKdc.qualified("rpcrdma/localhost"),
 				kdc.principalWithKeytab("rpcrdma/localhost")), RpcSecGssServer.DEFAULT_WINDOW, maxContexts, Duration.ZERO);
 		// Kerberos for every procedure, and integrity or privacy for echo.
@@ -354,19 +327,12 @@ class RpcSecGssEndToEndTest {
 			.program(PROGRAM, EnumSet.of(SecurityFlavor.KRB5, SecurityFlavor.KRB5I, SecurityFlavor.KRB5P))
 			.procedure(PROGRAM, 1, 2, EnumSet.of(SecurityFlavor.KRB5I, SecurityFlavor.KRB5P))
 			.build();
-		ProgramRegistry registry = new ProgramRegistry();
 		RpcServerInterceptor recorder = (invocation) -> {
 			this.principals.add(invocation.principal());
 			return invocation.proceed();
 		};
-		new ServiceExporter(this.introspector, registry, ServiceCallObserver.NONE, List.of(recorder)).export(this.ledger);
-		InetSocketAddress bind = "loopback".equals(providerName) ? InetSocketAddress.createUnresolved("ledger", 0)
-				: new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-		this.server = RpcServer.start(RpcServer.Config.defaults(provider, pool, bind).withSecurity(policy), registry);
-		this.closeables.add(this.server);
-		this.clients = RpcClientPool.connect(provider, pool, this.server.localAddress(), TransportConfig.defaults(), 16,
-				RpcClientPool.Config.of(1, 1));
-		this.closeables.add(this.clients);
+		this.secured = SecuredServer.start(providerName, policy, this.ledger, recorder);
+		this.closeables.add(this.secured);
 	}
 
 	private RpcSecGssClient gssClient(MitKdc kdc, String user, RpcCaller over) throws Exception {
@@ -382,51 +348,7 @@ class RpcSecGssEndToEndTest {
 	}
 
 	private Ledger proxy(RpcCaller caller, RpcClientInterceptor... interceptors) {
-		return new ServiceClientFactory(this.introspector).create(Ledger.class, caller,
-				ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE).withInterceptors(List.of(interceptors)));
-	}
-
-	/** Sends every call's body through {@code tamper} when it carries a procedure other than NULL. */
-	private record Tampering(RpcCaller caller, UnaryOperator<CallBody> tamper) implements RpcCaller {
-
-		@Override
-		public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
-				CallShape shape, boolean idempotent, Duration timeout) {
-			return this.caller.call(program, version, procedure, (procedure != 0) ? this.tamper.apply(arguments) : arguments,
-					shape, idempotent, timeout);
-		}
-
-		@Override
-		public String endpoint() {
-			return this.caller.endpoint();
-		}
-
-	}
-
-	/** A body that does what another does. */
-	private static class DelegatingBody implements CallBody {
-
-		private final CallBody body;
-
-		DelegatingBody(CallBody body) {
-			this.body = body;
-		}
-
-		@Override
-		public void write(io.rpcrdma.xdr.XdrEncoder encoder) {
-			this.body.write(encoder);
-		}
-
-		@Override
-		public OpaqueAuth credential() {
-			return this.body.credential();
-		}
-
-		@Override
-		public OpaqueAuth verifier(ByteBuffer header) {
-			return this.body.verifier(header);
-		}
-
+		return this.secured.proxy(Ledger.class, caller, DEADLINE, interceptors);
 	}
 
 	/** Keeps what the body of the last DATA call wrote. */
@@ -436,9 +358,9 @@ class RpcSecGssEndToEndTest {
 
 		@Override
 		public CallBody apply(CallBody body) {
-			return new DelegatingBody(body) {
+			return new TamperingCaller.Body(body) {
 				@Override
-				public void write(io.rpcrdma.xdr.XdrEncoder encoder) {
+				public void write(XdrEncoder encoder) {
 					int start = encoder.position();
 					super.write(encoder);
 					byte[] bytes = new byte[encoder.position() - start];
@@ -470,7 +392,7 @@ class RpcSecGssEndToEndTest {
 
 		@Override
 		public CallBody apply(CallBody body) {
-			return new DelegatingBody(body) {
+			return new TamperingCaller.Body(body) {
 
 				@Override
 				public OpaqueAuth credential() {

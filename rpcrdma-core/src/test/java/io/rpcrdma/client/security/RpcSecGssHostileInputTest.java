@@ -3,15 +3,11 @@ package io.rpcrdma.client.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -32,11 +28,8 @@ import io.rpcrdma.client.CallShape;
 import io.rpcrdma.client.CallTimeoutException;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.RpcCaller;
-import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.kerberos.MitKdc;
 import io.rpcrdma.kerberos.MitKdcExtension;
-import io.rpcrdma.memory.MemoryPoolConfig;
-import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.oncrpc.AuthFlavor;
 import io.rpcrdma.oncrpc.AuthStat;
 import io.rpcrdma.oncrpc.OpaqueAuth;
@@ -46,22 +39,13 @@ import io.rpcrdma.oncrpc.gss.GssProcedure;
 import io.rpcrdma.oncrpc.gss.GssService;
 import io.rpcrdma.oncrpc.gss.GssSession;
 import io.rpcrdma.oncrpc.gss.KerberosCredentials;
-import io.rpcrdma.server.ProgramRegistry;
-import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.server.security.RpcSecGssServer;
 import io.rpcrdma.server.security.SecurityFlavor;
+import io.rpcrdma.server.security.SecuredServer;
 import io.rpcrdma.server.security.SecurityPolicy;
 import io.rpcrdma.service.RpcProcedure;
 import io.rpcrdma.service.RpcProgram;
-import io.rpcrdma.service.ServiceCallObserver;
-import io.rpcrdma.service.ServiceClientFactory;
 import io.rpcrdma.service.ServiceClientOptions;
-import io.rpcrdma.service.ServiceExporter;
-import io.rpcrdma.service.ServiceIntrospector;
-import io.rpcrdma.service.codec.CodecRegistry;
-import io.rpcrdma.transport.TransportConfig;
-import io.rpcrdma.verbs.RdmaProvider;
-import io.rpcrdma.verbs.RdmaProviders;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrEncoder;
 
@@ -106,15 +90,11 @@ class RpcSecGssHostileInputTest {
 
 	private final List<AutoCloseable> closeables = new CopyOnWriteArrayList<>();
 
-	private final ServiceIntrospector introspector = new ServiceIntrospector(CodecRegistry.standard());
-
 	private final VaultService vault = new VaultService();
 
-	private RpcServer server;
+	private SecuredServer secured;
 
 	private RpcSecGssServer rpcsecGss;
-
-	private RpcClientPool clients;
 
 	@AfterEach
 	void close() throws Exception {
@@ -168,37 +148,14 @@ class RpcSecGssHostileInputTest {
 			throws Exception {
 		start(provider, kdc);
 		AtomicReference<byte[]> handle = new AtomicReference<>();
-		RpcCaller recording = new RpcCaller() {
+		RpcCaller recording = new TamperingCaller(this.secured.clients(), (body) -> new TamperingCaller.Body(body) {
 			@Override
-			public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
-					CallShape shape, boolean idempotent, Duration timeout) {
-				OpaqueAuth credential = arguments.credential();
-				if (procedure != 0) {
-					handle.set(GssCredential.of((RawAuth) credential).handle());
-				}
-				return RpcSecGssHostileInputTest.this.clients.call(program, version, procedure, new CallBody() {
-					@Override
-					public void write(XdrEncoder encoder) {
-						arguments.write(encoder);
-					}
-
-					@Override
-					public OpaqueAuth credential() {
-						return credential;
-					}
-
-					@Override
-					public OpaqueAuth verifier(ByteBuffer header) {
-						return arguments.verifier(header);
-					}
-				}, shape, idempotent, timeout);
+			public OpaqueAuth credential() {
+				OpaqueAuth credential = super.credential();
+				handle.set(GssCredential.of((RawAuth) credential).handle());
+				return credential;
 			}
-
-			@Override
-			public String endpoint() {
-				return RpcSecGssHostileInputTest.this.clients.endpoint();
-			}
-		};
+		});
 		RpcSecGssClient victim = RpcSecGssClient.establish(recording, PROGRAM, 1, login(kdc, "gss-victor"), SERVICE,
 				DEADLINE);
 		assertThat(proxy(victim).open("once")).isEqualTo("once opened");
@@ -220,56 +177,36 @@ class RpcSecGssHostileInputTest {
 		start(provider, kdc);
 		// The first DATA call is numbered 1000 up, moving the window past the numbers that follow.
 		AtomicBoolean first = new AtomicBoolean(true);
-		RpcCaller leaping = new RpcCaller() {
-			@Override
-			public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
-					CallShape shape, boolean idempotent, Duration timeout) {
-				boolean leap = procedure != 0 && first.getAndSet(false);
-				return RpcSecGssHostileInputTest.this.clients.call(program, version, procedure, new CallBody() {
-					@Override
-					public void write(XdrEncoder encoder) {
-						arguments.write(encoder);
+		RpcCaller leaping = new TamperingCaller(this.secured.clients(), (body) -> {
+			boolean leap = first.getAndSet(false);
+			return new TamperingCaller.Body(body) {
+				@Override
+				public OpaqueAuth credential() {
+					OpaqueAuth credential = super.credential();
+					if (!leap) {
+						return credential;
 					}
-
-					@Override
-					public OpaqueAuth credential() {
-						OpaqueAuth credential = arguments.credential();
-						if (!leap) {
-							return credential;
-						}
-						GssCredential sent = GssCredential.of((RawAuth) credential);
-						return new GssCredential(sent.procedure(), sent.sequence() + 1000, sent.service(), sent.handle())
-							.toAuth();
-					}
-
-					@Override
-					public OpaqueAuth verifier(ByteBuffer header) {
-						return arguments.verifier(header);
-					}
-				}, shape, idempotent, timeout);
-			}
-
-			@Override
-			public String endpoint() {
-				return RpcSecGssHostileInputTest.this.clients.endpoint();
-			}
-		};
+					GssCredential sent = GssCredential.of((RawAuth) credential);
+					return new GssCredential(sent.procedure(), sent.sequence() + 1000, sent.service(), sent.handle())
+						.toAuth();
+				}
+			};
+		});
 		RpcSecGssClient client = RpcSecGssClient.establish(leaping, PROGRAM, 1, login(kdc, "gss-walter"), SERVICE,
 				DEADLINE);
 		this.closeables.add(client);
-		Vault vault = new ServiceClientFactory(this.introspector).create(Vault.class, client,
-				ServiceClientOptions.DEFAULTS.withTimeout(Duration.ofSeconds(2)));
+		Vault vault = this.secured.proxy(Vault.class, client, ServiceClientOptions.DEFAULTS.withTimeout(Duration.ofSeconds(2)));
 		// The leaping call runs, but its reply answers a number the client never sent, so the
 		// client refuses it; what matters here is the window it moved.
 		assertThatExceptionOfType(RuntimeException.class).isThrownBy(() -> vault.open("leap"));
-		long dropped = this.server.dispatcher().stats().dropped();
+		long dropped = this.secured.server().dispatcher().stats().dropped();
 		assertThatExceptionOfType(CallTimeoutException.class).isThrownBy(() -> vault.open("stale"));
-		assertThat(this.server.dispatcher().stats().dropped()).isEqualTo(dropped + 1);
+		assertThat(this.secured.server().dispatcher().stats().dropped()).isEqualTo(dropped + 1);
 		assertThat(this.vault.runs).hasValue(1);
 	}
 
 	private void assertHonestClientServed(MitKdc kdc) throws Exception {
-		RpcSecGssClient honest = RpcSecGssClient.establish(this.clients, PROGRAM, 1, login(kdc, "gss-olivia"), SERVICE,
+		RpcSecGssClient honest = RpcSecGssClient.establish(this.secured.clients(), PROGRAM, 1, login(kdc, "gss-olivia"), SERVICE,
 				GssService.INTEGRITY, DEADLINE);
 		this.closeables.add(honest);
 		int before = this.vault.runs.get();
@@ -310,7 +247,7 @@ class RpcSecGssHostileInputTest {
 				return credentialOnly.verifier(header);
 			}
 		};
-		return this.clients.call(PROGRAM, 1, procedure, body, CallShape.of(8192, 8192), true, DEADLINE).join();
+		return this.secured.clients().call(PROGRAM, 1, procedure, body, CallShape.of(8192, 8192), true, DEADLINE).join();
 	}
 
 	/** A credential with the given procedure and handle, and for DATA a verifier that is no MIC. */
@@ -339,31 +276,18 @@ class RpcSecGssHostileInputTest {
 	}
 
 	private Vault proxy(RpcCaller caller) {
-		return new ServiceClientFactory(this.introspector).create(Vault.class, caller,
-				ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE));
+		return this.secured.proxy(Vault.class, caller, DEADLINE);
 	}
 
 	private void start(String providerName, MitKdc kdc) throws Exception {
-		RdmaProvider provider = RdmaProviders.open(providerName);
-		this.closeables.add(provider);
-		RegisteredMemoryPool pool = new RegisteredMemoryPool(provider.allocateProtectionDomain(),
-				MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2));
-		this.closeables.add(pool);
 		this.rpcsecGss = new RpcSecGssServer(KerberosCredentials.acceptorFromKeytab(MitKdc.qualified("rpcrdma/localhost"),
 				kdc.principalWithKeytab("rpcrdma/localhost")));
 		SecurityPolicy policy = SecurityPolicy.builder()
 			.rpcsecGss(this.rpcsecGss)
 			.program(PROGRAM, EnumSet.of(SecurityFlavor.KRB5, SecurityFlavor.KRB5I))
 			.build();
-		ProgramRegistry registry = new ProgramRegistry();
-		new ServiceExporter(this.introspector, registry, ServiceCallObserver.NONE, new ArrayList<>()).export(this.vault);
-		InetSocketAddress bind = "loopback".equals(providerName) ? InetSocketAddress.createUnresolved("vault-gss", 0)
-				: new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-		this.server = RpcServer.start(RpcServer.Config.defaults(provider, pool, bind).withSecurity(policy), registry);
-		this.closeables.add(this.server);
-		this.clients = RpcClientPool.connect(provider, pool, this.server.localAddress(), TransportConfig.defaults(), 16,
-				RpcClientPool.Config.of(1, 1));
-		this.closeables.add(this.clients);
+		this.secured = SecuredServer.start(providerName, policy, this.vault);
+		this.closeables.add(this.secured);
 	}
 
 }

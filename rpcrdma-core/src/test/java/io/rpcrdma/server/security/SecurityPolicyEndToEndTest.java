@@ -3,8 +3,6 @@ package io.rpcrdma.server.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
@@ -18,29 +16,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.rpcrdma.client.AuthenticationException;
-import io.rpcrdma.client.RpcClientPool;
-import io.rpcrdma.memory.MemoryPoolConfig;
-import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.oncrpc.AuthFlavor;
 import io.rpcrdma.oncrpc.AuthStat;
 import io.rpcrdma.oncrpc.AuthSys;
 import io.rpcrdma.oncrpc.RawAuth;
-import io.rpcrdma.server.ProgramRegistry;
-import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.service.CredentialInterceptor;
 import io.rpcrdma.service.RpcClientInterceptor;
 import io.rpcrdma.service.RpcProcedure;
 import io.rpcrdma.service.RpcProgram;
 import io.rpcrdma.service.RpcServerInterceptor;
-import io.rpcrdma.service.ServiceCallObserver;
-import io.rpcrdma.service.ServiceClientFactory;
-import io.rpcrdma.service.ServiceClientOptions;
-import io.rpcrdma.service.ServiceExporter;
-import io.rpcrdma.service.ServiceIntrospector;
-import io.rpcrdma.service.codec.CodecRegistry;
-import io.rpcrdma.transport.TransportConfig;
-import io.rpcrdma.verbs.RdmaProvider;
-import io.rpcrdma.verbs.RdmaProviders;
 
 /**
  * A server's {@link SecurityPolicy} over real connections (loopback and software iWARP): a
@@ -91,22 +75,16 @@ class SecurityPolicyEndToEndTest {
 		.procedure(PROGRAM, 1, 2, EnumSet.of(SecurityFlavor.NONE, SecurityFlavor.SYS))
 		.build();
 
-	private final List<AutoCloseable> closeables = new CopyOnWriteArrayList<>();
-
-	private final ServiceIntrospector introspector = new ServiceIntrospector(CodecRegistry.standard());
-
 	private final VaultService vault = new VaultService();
 
 	private final List<RpcPrincipal> principals = new CopyOnWriteArrayList<>();
 
-	private RpcServer server;
-
-	private RpcClientPool clients;
+	private SecuredServer secured;
 
 	@AfterEach
-	void close() throws Exception {
-		for (int i = this.closeables.size() - 1; i >= 0; i--) {
-			this.closeables.get(i).close();
+	void close() {
+		if (this.secured != null) {
+			this.secured.close();
 		}
 	}
 
@@ -118,7 +96,7 @@ class SecurityPolicyEndToEndTest {
 		assertThatExceptionOfType(AuthenticationException.class).isThrownBy(() -> anonymous.open("safe"))
 			.satisfies((ex) -> assertThat(ex.authStat()).isEqualTo(AuthStat.AUTH_TOOWEAK));
 		assertThat(this.vault.runs).hasValue(0);
-		assertThat(this.server.dispatcher().stats().authErrors()).isEqualTo(1);
+		assertThat(this.secured.server().dispatcher().stats().authErrors()).isEqualTo(1);
 		// The procedure rule lets anonymous callers peek, on the same connection.
 		assertThat(anonymous.peek("safe")).isEqualTo("safe seen");
 		assertThat(this.principals).containsExactly(AnonymousPrincipal.INSTANCE);
@@ -136,7 +114,7 @@ class SecurityPolicyEndToEndTest {
 			assertThat(principal.machineName()).isEqualTo("build-host");
 			assertThat(principal.verified()).isFalse();
 		});
-		assertThat(this.server.dispatcher().stats().authErrors()).isZero();
+		assertThat(this.secured.server().dispatcher().stats().authErrors()).isZero();
 	}
 
 	@ParameterizedTest
@@ -155,29 +133,15 @@ class SecurityPolicyEndToEndTest {
 	}
 
 	private void start(String providerName) {
-		RdmaProvider provider = RdmaProviders.open(providerName);
-		this.closeables.add(provider);
-		RegisteredMemoryPool pool = new RegisteredMemoryPool(provider.allocateProtectionDomain(),
-				MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2));
-		this.closeables.add(pool);
-		ProgramRegistry registry = new ProgramRegistry();
 		RpcServerInterceptor recorder = (invocation) -> {
 			this.principals.add(invocation.principal());
 			return invocation.proceed();
 		};
-		new ServiceExporter(this.introspector, registry, ServiceCallObserver.NONE, List.of(recorder)).export(this.vault);
-		InetSocketAddress bind = "loopback".equals(providerName) ? InetSocketAddress.createUnresolved("vault", 0)
-				: new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-		this.server = RpcServer.start(RpcServer.Config.defaults(provider, pool, bind).withSecurity(POLICY), registry);
-		this.closeables.add(this.server);
-		this.clients = RpcClientPool.connect(provider, pool, this.server.localAddress(), TransportConfig.defaults(), 16,
-				RpcClientPool.Config.of(1, 1));
-		this.closeables.add(this.clients);
+		this.secured = SecuredServer.start(providerName, POLICY, this.vault, recorder);
 	}
 
 	private Vault client(RpcClientInterceptor... interceptors) {
-		return new ServiceClientFactory(this.introspector).create(Vault.class, this.clients,
-				ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE).withInterceptors(List.of(interceptors)));
+		return this.secured.proxy(Vault.class, this.secured.clients(), DEADLINE, interceptors);
 	}
 
 }
