@@ -21,9 +21,24 @@ public final class MitKdcExtension implements BeforeEachCallback, ParameterResol
 
 	@Override
 	public void beforeEach(ExtensionContext context) {
-		if (kdc(context) instanceof String unavailable) {
+		Object kdc = kdc(context);
+		if (kdc instanceof String unavailable) {
 			throw new TestAbortedException(unavailable);
 		}
+		// Before the test's own @BeforeEach methods, which may need it to start a server.
+		context.getTestInstance()
+			.filter(KdcAware.class::isInstance)
+			.ifPresent((instance) -> ((KdcAware) instance).kdc((MitKdc) kdc));
+	}
+
+	/** A test that is given the KDC before its {@code @BeforeEach} methods run. */
+	public interface KdcAware {
+
+		/**
+		 * @param kdc the run's KDC
+		 */
+		void kdc(MitKdc kdc);
+
 	}
 
 	@Override

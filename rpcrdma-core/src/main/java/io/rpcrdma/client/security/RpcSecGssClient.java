@@ -561,8 +561,10 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 		/** Takes the results out of their protection and gives the receive buffers back. */
 		ReceivedReply unprotect(ReceivedReply reply) {
 			try {
+				// What arrived is bounded by the transport; a fault's results may exceed the
+				// room the call made for its own results.
 				ByteBuffer results = GssProtectedBody.unprotect(this.context.session, this.protection, this::wasSent,
-						reply.results(), this.maxResults);
+						reply.results(), reply.results().remaining());
 				return ReceivedReply.detached(reply.header(), results);
 			}
 			finally {

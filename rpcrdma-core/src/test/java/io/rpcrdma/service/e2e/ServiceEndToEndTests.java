@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import io.rpcrdma.client.CallTimeoutException;
 import io.rpcrdma.client.ProgramVersionMismatchException;
 import io.rpcrdma.client.RemoteSystemErrorException;
+import io.rpcrdma.client.RpcCaller;
 import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.MemoryPoolConfig;
@@ -38,6 +39,7 @@ import io.rpcrdma.memory.SizeClass;
 import io.rpcrdma.protocol.HeaderLimits;
 import io.rpcrdma.server.ProgramRegistry;
 import io.rpcrdma.server.RpcServer;
+import io.rpcrdma.server.security.SecurityPolicy;
 import io.rpcrdma.service.CallOutcome;
 import io.rpcrdma.service.BulkData;
 import io.rpcrdma.service.CallSide;
@@ -93,11 +95,43 @@ abstract class ServiceEndToEndTests {
 
 	RpcClientPool pool;
 
+	/** What the proxies call through: the pool, or what a security flavor puts over it. */
+	RpcCaller caller;
+
 	/** @return a newly opened provider of the kind under test */
 	protected abstract RdmaProvider openProvider();
 
 	/** @return where a test server listens; port 0 for any */
 	protected abstract InetSocketAddress listenAddress();
+
+	/** @return the server's security policy: every call, unless a flavor's suite says otherwise */
+	protected SecurityPolicy securityPolicy() {
+		return SecurityPolicy.permitAll();
+	}
+
+	/**
+	 * @param connections the client's pool
+	 * @return what the proxies call through: the pool itself unless a flavor protects calls
+	 */
+	protected RpcCaller protect(RpcClientPool connections) {
+		return connections;
+	}
+
+	/**
+	 * @param options what a test asks for
+	 * @return the options the proxies get: with a flavor's credential interceptor, say
+	 */
+	protected ServiceClientOptions withFlavor(ServiceClientOptions options) {
+		return options;
+	}
+
+	/**
+	 * @return whether bodies travel protected whole (RPCSEC_GSS integrity or privacy, RFC 5666
+	 * §11): then nothing is placed directly, and bulk data goes as long messages and Reply chunks
+	 */
+	protected boolean protectsBodies() {
+		return false;
+	}
 
 	@BeforeEach
 	void open() {
@@ -111,8 +145,11 @@ abstract class ServiceEndToEndTests {
 				classes.add(sizeClass);
 			}
 		}
+		// A protected body (krb5i, krb5p) of a 64 MiB blob travels whole with its header and
+		// checksum, in a long message or a Reply chunk: the size class above 64 MiB.
+		int largestChunk = protectsBodies() ? 2 * Blobs.MAX : Blobs.MAX;
 		for (BufferRole role : List.of(BufferRole.READ_CHUNK, BufferRole.WRITE_CHUNK)) {
-			classes.addAll(SizeClass.powersOfTwo(role, 4096, Blobs.MAX));
+			classes.addAll(SizeClass.powersOfTwo(role, 4096, largestChunk));
 		}
 		// A call is rebuilt in one LOCAL_BULK buffer for zero copy: a 64 MiB argument and its
 		// call header need the next size class up.
@@ -128,11 +165,16 @@ abstract class ServiceEndToEndTests {
 		exporter.export(this.blobService);
 		this.server = RpcServer.start(RpcServer.Config.defaults(this.serverProvider, this.serverPool, listenAddress())
 			.withTransport(transport)
-			.withExecutor(new RpcServer.ExecutorSpec(RpcServer.ExecutorKind.BOUNDED_POOL, 4, 16)), registry);
+			.withExecutor(new RpcServer.ExecutorSpec(RpcServer.ExecutorKind.BOUNDED_POOL, 4, 16))
+			.withSecurity(securityPolicy()), registry);
 		this.closeables.add(() -> this.server.shutdown(Duration.ZERO).get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
 		this.pool = RpcClientPool.connect(this.clientProvider, this.clientPool, this.server.localAddress(), transport, 16,
 				RpcClientPool.Config.of(1, 1));
 		this.closeables.add(this.pool);
+		this.caller = protect(this.pool);
+		if (this.caller != this.pool && this.caller instanceof AutoCloseable protection) {
+			this.closeables.add(protection);
+		}
 	}
 
 	@AfterEach
@@ -150,7 +192,7 @@ abstract class ServiceEndToEndTests {
 	}
 
 	<T> T client(Class<T> type, ServiceClientOptions options) {
-		return new ServiceClientFactory(this.introspector, this.observer).create(type, this.pool, options);
+		return new ServiceClientFactory(this.introspector, this.observer).create(type, this.caller, withFlavor(options));
 	}
 
 	@Test
@@ -267,8 +309,8 @@ abstract class ServiceEndToEndTests {
 		assertThat(v2.totalValueCents()).isEqualTo(300);
 
 		ServiceIntrospector other = this.introspector;
-		InventoryV3 v3 = new ServiceClientFactory(other).create(InventoryV3.class, this.pool,
-				ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE));
+		InventoryV3 v3 = new ServiceClientFactory(other).create(InventoryV3.class, this.caller,
+				withFlavor(ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE)));
 		assertThatExceptionOfType(ProgramVersionMismatchException.class).isThrownBy(v3::ping)
 			.withMessageContaining("Inventory.ping")
 			.withMessageContaining(this.pool.endpoint())
@@ -374,6 +416,14 @@ abstract class ServiceEndToEndTests {
 		}
 		TransportStats client = clientStats();
 		TransportStats server = serverStats();
+		if (protectsBodies()) {
+			// RFC 5666 §11: protected bodies travel whole; nothing is placed directly.
+			assertThat(server.writeChunksFilled() - serverBefore.writeChunksFilled()).isZero();
+			assertThat(client.positionZeroChunksSent() - clientBefore.positionZeroChunksSent()).as("long calls")
+				.isPositive();
+			assertThat(server.replyChunksFilled() - serverBefore.replyChunksFilled()).as("long replies").isPositive();
+			return;
+		}
 		assertThat(client.readChunksSent() - clientBefore.readChunksSent()).as("Read chunks, one per put")
 			.isEqualTo(SIZES.length);
 		assertThat(server.readChunksPulled() - serverBefore.readChunksPulled()).isEqualTo(SIZES.length);
@@ -397,15 +447,19 @@ abstract class ServiceEndToEndTests {
 				buffer.buffer().put(0, data);
 				assertThat(blobs.putDirect("d" + i, BulkData.of(buffer, data.length)))
 					.isEqualTo(BlobService.crc(ByteBuffer.wrap(data)));
+				// Under krb5i or krb5p the data is copied into the protected body, and the
+				// handler reads what was unwrapped.
 				assertThat(this.blobService.lastArgumentDirect).as("the handler view of " + data.length + " bytes is registered (direct) memory")
-					.isTrue();
+					.isEqualTo(!protectsBodies());
 				assertThat(this.blobService.blobs.get("d" + i)).isEqualTo(data);
 			}
 			finally {
 				buffer.release();
 			}
 		}
-		assertThat(serverStats().readChunksPulled() - pulledBefore).isEqualTo(SIZES.length);
+		if (!protectsBodies()) {
+			assertThat(serverStats().readChunksPulled() - pulledBefore).isEqualTo(SIZES.length);
+		}
 	}
 
 	@Test
@@ -414,12 +468,19 @@ abstract class ServiceEndToEndTests {
 		blobs.echo("connect");
 		long sent = clientStats().readChunksSent();
 		long inline = clientStats().inlineMessages();
+		long positionZero = clientStats().positionZeroChunksSent();
 		byte[] small = pattern(2000, 7);
 		assertThat(blobs.checksum(ByteBuffer.wrap(small))).isEqualTo(BlobService.crc(ByteBuffer.wrap(small)));
 		assertThat(clientStats().readChunksSent()).isEqualTo(sent);
 		assertThat(clientStats().inlineMessages()).isEqualTo(inline + 1);
 		byte[] large = pattern(100_000, 8);
 		assertThat(blobs.checksum(ByteBuffer.wrap(large))).isEqualTo(BlobService.crc(ByteBuffer.wrap(large)));
+		if (protectsBodies()) {
+			// The whole protected call goes as a long message (RFC 5666 §11).
+			assertThat(clientStats().positionZeroChunksSent()).isEqualTo(positionZero + 1);
+			assertThat(this.blobService.lastArgumentDirect).isFalse();
+			return;
+		}
 		assertThat(clientStats().readChunksSent()).isEqualTo(sent + 1);
 		assertThat(this.blobService.lastArgumentDirect).isTrue();
 	}
@@ -433,8 +494,10 @@ abstract class ServiceEndToEndTests {
 		for (int i = 0; i < data.length; i += 4099) {
 			assertThat(reversed.get(i)).isEqualTo(data[data.length - 1 - i]);
 		}
-		assertThat(this.observed).contains("CLIENT Blobs.reverseAsync SUCCESS read-and-write-chunk",
-				"SERVER Blobs.reverseAsync SUCCESS read-and-write-chunk");
+		if (!protectsBodies()) {
+			assertThat(this.observed).contains("CLIENT Blobs.reverseAsync SUCCESS read-and-write-chunk",
+					"SERVER Blobs.reverseAsync SUCCESS read-and-write-chunk");
+		}
 	}
 
 	@Test
