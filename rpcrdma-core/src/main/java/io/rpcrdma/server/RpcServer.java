@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.server.security.SecurityPolicy;
+import io.rpcrdma.transport.CcpMode;
 import io.rpcrdma.transport.CreditBudget;
 import io.rpcrdma.transport.InboundCall;
 import io.rpcrdma.transport.ReplySender;
@@ -93,7 +94,7 @@ public final class RpcServer implements AutoCloseable {
 			// only when it is DIRECT, for handlers that never block; replies are posted without
 			// waiting (a buffer that is not free fails the reply, it is not waited for).
 			this.transport = RpcRdmaServer.listen(config.provider(), config.pool(), config.bindAddress(),
-					config.transport(), new CreditBudget(config.effectiveCreditBudget(),
+					ccpUnder(config.security(), config.transport()), new CreditBudget(config.effectiveCreditBudget(),
 							config.transport().creditsGranted()),
 					Runnable::run, this::onCall);
 		}
@@ -111,6 +112,25 @@ public final class RpcServer implements AutoCloseable {
 	 */
 	public static RpcServer start(Config config, ProgramRegistry registry) {
 		return new RpcServer(Objects.requireNonNull(config, "config"), Objects.requireNonNull(registry, "registry"));
+	}
+
+	/**
+	 * RFC 5666 §11: "The Connection Configuration Protocol, when used, MUST be protected by an
+	 * appropriate RPC security flavor." The transport answers CCP itself, under AUTH_NONE, so a
+	 * server with a security policy does not: a CONF_RDMA call then reaches the dispatcher like
+	 * any other, whose policy refuses it (or finds no program 100417), and the connection keeps
+	 * its version's defaults or what RFC 8797 private data said. Only a server that admits every
+	 * call answers CCP.
+	 * @param security the server's policy
+	 * @param transport the transport settings asked for
+	 * @return the transport settings to listen with
+	 */
+	static TransportConfig ccpUnder(SecurityPolicy security, TransportConfig transport) {
+		if (security.isPermitAll() || transport.inBandCcp() == CcpMode.DISABLED) {
+			return transport;
+		}
+		logger.log(Level.DEBUG, "In-band CCP is not answered: the server has a security policy (RFC 5666 §11)");
+		return transport.withConnectionConfiguration(transport.privateData(), CcpMode.DISABLED, transport.ccpTimeout());
 	}
 
 	/**

@@ -134,6 +134,13 @@ public final class SecurityPolicy {
 	}
 
 	/**
+	 * @return whether this is {@link #permitAll()}: no rule and no RPCSEC_GSS, every call runs
+	 */
+	public boolean isPermitAll() {
+		return this == PERMIT_ALL;
+	}
+
+	/**
 	 * @return what checks RPCSEC_GSS calls, or {@code null} when this server has no Kerberos
 	 * identity (such calls are then bad credentials, or pass unchecked under {@link #permitAll()})
 	 */

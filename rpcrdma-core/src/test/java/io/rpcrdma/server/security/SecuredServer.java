@@ -51,6 +51,19 @@ public final class SecuredServer implements AutoCloseable {
 	 */
 	public static SecuredServer start(String providerName, SecurityPolicy policy, Object service,
 			RpcServerInterceptor... interceptors) {
+		return start(providerName, TransportConfig.defaults(), policy, service, interceptors);
+	}
+
+	/**
+	 * @param providerName {@code loopback} or {@code siw}
+	 * @param transport both ends' transport settings
+	 * @param policy the server's policy
+	 * @param service the implementation to export
+	 * @param interceptors around every served call
+	 * @return the running server and its client pool
+	 */
+	public static SecuredServer start(String providerName, TransportConfig transport, SecurityPolicy policy,
+			Object service, RpcServerInterceptor... interceptors) {
 		SecuredServer secured = new SecuredServer();
 		try {
 			RdmaProvider provider = RdmaProviders.open(providerName);
@@ -63,11 +76,12 @@ public final class SecuredServer implements AutoCloseable {
 				.export(service);
 			InetSocketAddress bind = "loopback".equals(providerName) ? InetSocketAddress.createUnresolved("secured", 0)
 					: new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-			secured.server = RpcServer.start(RpcServer.Config.defaults(provider, pool, bind).withSecurity(policy),
-					registry);
+			secured.server = RpcServer.start(RpcServer.Config.defaults(provider, pool, bind)
+				.withTransport(transport)
+				.withSecurity(policy), registry);
 			secured.closeables.add(secured.server);
-			secured.clients = RpcClientPool.connect(provider, pool, secured.server.localAddress(),
-					TransportConfig.defaults(), 16, RpcClientPool.Config.of(1, 1));
+			secured.clients = RpcClientPool.connect(provider, pool, secured.server.localAddress(), transport, 16,
+					RpcClientPool.Config.of(1, 1));
 			secured.closeables.add(secured.clients);
 			return secured;
 		}
