@@ -67,7 +67,7 @@ class RpcSecGssEndToEndTest {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(20);
 
-	private static final int PROGRAM = 0x20000c11;
+	static final int PROGRAM = 0x20000c11;
 
 	private static final String SERVICE = "rpcrdma@localhost";
 

@@ -43,8 +43,6 @@ import io.rpcrdma.server.security.RpcSecGssServer;
 import io.rpcrdma.server.security.SecurityFlavor;
 import io.rpcrdma.server.security.SecuredServer;
 import io.rpcrdma.server.security.SecurityPolicy;
-import io.rpcrdma.service.RpcProcedure;
-import io.rpcrdma.service.RpcProgram;
 import io.rpcrdma.service.ServiceClientOptions;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrEncoder;
@@ -63,34 +61,14 @@ class RpcSecGssHostileInputTest {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(20);
 
-	private static final int PROGRAM = 0x20000c12;
+	/** The guarded service: the end-to-end test's ledger. */
+	private static final int PROGRAM = RpcSecGssEndToEndTest.PROGRAM;
 
 	private static final String SERVICE = "rpcrdma@localhost";
 
-	/** The guarded service. */
-	@RpcProgram(number = PROGRAM, version = 1)
-	public interface Vault {
-
-		@RpcProcedure(1)
-		String open(String what);
-
-	}
-
-	static final class VaultService implements Vault {
-
-		final AtomicInteger runs = new AtomicInteger();
-
-		@Override
-		public String open(String what) {
-			this.runs.incrementAndGet();
-			return what + " opened";
-		}
-
-	}
-
 	private final List<AutoCloseable> closeables = new CopyOnWriteArrayList<>();
 
-	private final VaultService vault = new VaultService();
+	private final RpcSecGssEndToEndTest.LedgerService ledger = new RpcSecGssEndToEndTest.LedgerService();
 
 	private SecuredServer secured;
 
@@ -139,7 +117,7 @@ class RpcSecGssHostileInputTest {
 		assertThat(refusal(() -> call(1, init(GssProcedure.INIT, new byte[0]), new byte[16])))
 			.isEqualTo(AuthStat.AUTH_BADCRED);
 		assertThat(this.rpcsecGss.contexts()).isZero();
-		assertThat(this.vault.runs).hasValue(0);
+		assertThat(this.ledger.runs).hasValue(0);
 	}
 
 	@ParameterizedTest
@@ -158,7 +136,7 @@ class RpcSecGssHostileInputTest {
 		});
 		RpcSecGssClient victim = RpcSecGssClient.establish(recording, PROGRAM, 1, login(kdc, "gss-victor"), SERVICE,
 				DEADLINE);
-		assertThat(proxy(victim).open("once")).isEqualTo("once opened");
+		assertThat(proxy(victim).post("once")).isEqualTo("once posted");
 		victim.close();
 		assertThat(this.rpcsecGss.contexts()).isZero();
 		byte[] never = new byte[handle.get().length];
@@ -167,7 +145,7 @@ class RpcSecGssHostileInputTest {
 			CallBody data = init(GssProcedure.DATA, stale);
 			assertThat(refusal(() -> call(1, data, null))).isEqualTo(AuthStat.RPCSEC_GSS_CREDPROBLEM);
 		}
-		assertThat(this.vault.runs).hasValue(1);
+		assertThat(this.ledger.runs).hasValue(1);
 		assertHonestClientServed(kdc);
 	}
 
@@ -195,23 +173,23 @@ class RpcSecGssHostileInputTest {
 		RpcSecGssClient client = RpcSecGssClient.establish(leaping, PROGRAM, 1, login(kdc, "gss-walter"), SERVICE,
 				DEADLINE);
 		this.closeables.add(client);
-		Vault vault = this.secured.proxy(Vault.class, client, ServiceClientOptions.DEFAULTS.withTimeout(Duration.ofSeconds(2)));
+		RpcSecGssEndToEndTest.Ledger ledger = this.secured.proxy(RpcSecGssEndToEndTest.Ledger.class, client, ServiceClientOptions.DEFAULTS.withTimeout(Duration.ofSeconds(2)));
 		// The leaping call runs, but its reply answers a number the client never sent, so the
 		// client refuses it; what matters here is the window it moved.
-		assertThatExceptionOfType(RuntimeException.class).isThrownBy(() -> vault.open("leap"));
+		assertThatExceptionOfType(RuntimeException.class).isThrownBy(() -> ledger.post("leap"));
 		long dropped = this.secured.server().dispatcher().stats().dropped();
-		assertThatExceptionOfType(CallTimeoutException.class).isThrownBy(() -> vault.open("stale"));
+		assertThatExceptionOfType(CallTimeoutException.class).isThrownBy(() -> ledger.post("stale"));
 		assertThat(this.secured.server().dispatcher().stats().dropped()).isEqualTo(dropped + 1);
-		assertThat(this.vault.runs).hasValue(1);
+		assertThat(this.ledger.runs).hasValue(1);
 	}
 
 	private void assertHonestClientServed(MitKdc kdc) throws Exception {
 		RpcSecGssClient honest = RpcSecGssClient.establish(this.secured.clients(), PROGRAM, 1, login(kdc, "gss-olivia"), SERVICE,
 				GssService.INTEGRITY, DEADLINE);
 		this.closeables.add(honest);
-		int before = this.vault.runs.get();
-		assertThat(proxy(honest).open("door")).isEqualTo("door opened");
-		assertThat(this.vault.runs).hasValue(before + 1);
+		int before = this.ledger.runs.get();
+		assertThat(proxy(honest).post("door")).isEqualTo("door posted");
+		assertThat(this.ledger.runs).hasValue(before + 1);
 	}
 
 	private static AuthStat refusal(Runnable call) {
@@ -275,8 +253,8 @@ class RpcSecGssHostileInputTest {
 		return KerberosCredentials.initiatorFromKeytab(MitKdc.qualified(user), kdc.principalWithKeytab(user));
 	}
 
-	private Vault proxy(RpcCaller caller) {
-		return this.secured.proxy(Vault.class, caller, DEADLINE);
+	private RpcSecGssEndToEndTest.Ledger proxy(RpcCaller caller) {
+		return this.secured.proxy(RpcSecGssEndToEndTest.Ledger.class, caller, DEADLINE);
 	}
 
 	private void start(String providerName, MitKdc kdc) throws Exception {
@@ -286,7 +264,7 @@ class RpcSecGssHostileInputTest {
 			.rpcsecGss(this.rpcsecGss)
 			.program(PROGRAM, EnumSet.of(SecurityFlavor.KRB5, SecurityFlavor.KRB5I))
 			.build();
-		this.secured = SecuredServer.start(providerName, policy, this.vault);
+		this.secured = SecuredServer.start(providerName, policy, this.ledger);
 		this.closeables.add(this.secured);
 	}
 
