@@ -212,6 +212,9 @@ public final class RpcDispatcher {
 		RpcSecGssServer rpcsecGss = this.security.rpcsecGss();
 		if (rpcsecGss != null && call.credential().flavor() == AuthFlavor.RPCSEC_GSS) {
 			RpcSecGssServer.Outcome verdict = rpcsecGss.admit(call, message, start, decoder, clientKey);
+			if (verdict instanceof RpcSecGssServer.ContextStep step) {
+				return contextStep(step, exchange, buffers, sink, clientKey);
+			}
 			if (verdict instanceof RpcSecGssServer.Control control) {
 				// RFC 2203 §5.2, §5.4: context creation and destruction are RPCSEC_GSS's to answer.
 				boolean sent = encodeAndSend(null, control.reply(), buffers, sink, clientKey);
@@ -357,6 +360,59 @@ public final class RpcDispatcher {
 		this.dropped.increment();
 		logger.log(Level.DEBUG, () -> what + " (" + outcome + ")" + ((cause != null) ? ": " + cause.getMessage() : ""));
 		return CompletableFuture.completedFuture(outcome);
+	}
+
+	/**
+	 * Takes an RPCSEC_GSS context-creation step on the executor, not on the thread that
+	 * received the call (ARCHITECTURE.md, "Threading": accepting a Kerberos AP-REQ decrypts it
+	 * and may write the JDK's replay cache), and answers it: the reply the step made, or
+	 * AUTH_ERROR; SYSTEM_ERR when the executor is saturated.
+	 */
+	private CompletableFuture<DispatchOutcome> contextStep(RpcSecGssServer.ContextStep step, Exchange exchange,
+			ReplyBufferSupplier buffers, ReplySink sink, Object clientKey) {
+		int xid = exchange.call.xid();
+		CompletableFuture<DispatchOutcome> outcome = new CompletableFuture<>();
+		Runnable work = () -> {
+			DispatchOutcome result;
+			try {
+				RpcSecGssServer.Outcome answer = step.step().get();
+				if (answer instanceof RpcSecGssServer.Control control) {
+					result = encodeAndSend(null, control.reply(), buffers, sink, clientKey) ? DispatchOutcome.REPLIED
+							: DispatchOutcome.FAILED;
+				}
+				else {
+					RpcSecGssServer.Refused refused = (RpcSecGssServer.Refused) answer;
+					this.authErrors.increment();
+					logger.log(Level.DEBUG, () -> "RPCSEC_GSS refused xid " + xid(xid) + " from " + clientKey + ": "
+							+ refused.reason());
+					result = sendHeader(RpcReply.authError(xid, refused.status()), buffers, sink, clientKey);
+				}
+			}
+			catch (RuntimeException ex) {
+				this.systemErrors.increment();
+				logger.log(Level.WARNING, "RPCSEC_GSS context creation for xid " + xid(xid) + " from " + clientKey
+						+ " failed; answering SYSTEM_ERR", ex);
+				result = sendHeader(RpcReply.systemErr(xid), buffers, sink, clientKey);
+			}
+			outcome.complete(result);
+			exchange.exit();
+		};
+		boolean accepted;
+		try {
+			accepted = this.executor.tryExecute(work);
+		}
+		catch (RuntimeException ex) {
+			logger.log(Level.WARNING, "Executor " + this.executor.description() + " threw instead of refusing", ex);
+			accepted = false;
+		}
+		if (!accepted) {
+			this.overloaded.increment();
+			DispatchOutcome sent = sendHeader(RpcReply.systemErr(xid), buffers, sink, clientKey);
+			exchange.exit();
+			return CompletableFuture.completedFuture(
+					(sent == DispatchOutcome.REPLIED) ? DispatchOutcome.REJECTED_OVERLOADED : sent);
+		}
+		return outcome;
 	}
 
 	/** Sends a reply that is only a header; returns REPLIED or FAILED. */

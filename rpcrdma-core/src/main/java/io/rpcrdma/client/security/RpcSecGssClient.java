@@ -223,12 +223,8 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 
 	private CompletableFuture<ReceivedReply> send(Context with, int program, int version, int procedure,
 			CallBody arguments, CallShape shape, boolean idempotent, Duration timeout, boolean mayRenew) {
-		long placedResults = 0;
-		for (int size : shape.writeChunkSizes()) {
-			placedResults += Xdr.pad(size);
-		}
 		ProtectedCall call = new ProtectedCall(with, arguments, GssProcedure.DATA, this.protection, shape.maxCallSize(),
-				(int) Math.min(Integer.MAX_VALUE, shape.maxReplySize() + placedResults), shape.registeredArguments());
+				shape.registeredArguments());
 		CallShape sent = shape;
 		if (this.protection != GssService.NONE) {
 			// RFC 5666 §11: the protected body is one opaque; nothing in it is placed directly,
@@ -238,6 +234,10 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 				registered += Xdr.pad(item.length());
 			}
 			// Results that would have come by Write chunk come in the protected body instead.
+			long placedResults = 0;
+			for (int size : shape.writeChunkSizes()) {
+				placedResults += Xdr.pad(size);
+			}
 			sent = CallShape.of((int) Math.min(Integer.MAX_VALUE, shape.maxCallSize() + registered
 					+ GssProtectedBody.MAX_OVERHEAD), (int) Math.min(Integer.MAX_VALUE, shape.maxReplySize() + placedResults
 							+ GssProtectedBody.MAX_OVERHEAD));
@@ -408,7 +408,7 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 			return;
 		}
 		try {
-			ProtectedCall destroy = new ProtectedCall(closing, CallBody.NONE, GssProcedure.DESTROY, GssService.NONE, 0, 0,
+			ProtectedCall destroy = new ProtectedCall(closing, CallBody.NONE, GssProcedure.DESTROY, GssService.NONE, 0,
 					List.of());
 			Duration wait = (this.timeout.compareTo(DESTROY_WAIT) < 0) ? this.timeout : DESTROY_WAIT;
 			// Not idempotent: a lost connection is not worth a reconnection for a destroy.
@@ -493,10 +493,8 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 
 		private final GssService protection;
 
-		/** The largest arguments and results, before protection. */
+		/** The largest arguments, before protection. */
 		private final int maxArguments;
-
-		private final int maxResults;
 
 		/** Arguments the body left out but for their length word: their data is in registered buffers. */
 		private final List<RegisteredItem> registered;
@@ -506,14 +504,13 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 		private int sent;
 
 		ProtectedCall(Context context, CallBody body, GssProcedure procedure, GssService protection, int maxArguments,
-				int maxResults, List<RegisteredItem> registered) {
+				List<RegisteredItem> registered) {
 			this.registered = registered;
 			this.context = context;
 			this.body = body;
 			this.procedure = procedure;
 			this.protection = protection;
 			this.maxArguments = maxArguments;
-			this.maxResults = maxResults;
 		}
 
 		/** RFC 2203 §5.3.2.2, §5.3.2.3: under integrity or privacy the arguments go protected. */

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import io.rpcrdma.oncrpc.AuthFlavor;
 import io.rpcrdma.oncrpc.AuthStat;
@@ -111,7 +112,16 @@ public final class RpcSecGssServer {
 	}
 
 	/** What to do with an RPCSEC_GSS call. */
-	public sealed interface Outcome permits Control, Admitted, Refused, Discarded {
+	public sealed interface Outcome permits Control, ContextStep, Admitted, Refused, Discarded {
+	}
+
+	/**
+	 * A context-creation call whose GSS step is still to be taken: accepting a Kerberos AP-REQ
+	 * decrypts it and may write the JDK's replay cache, so the dispatcher takes it off the
+	 * thread that received the call. Everything it needs from the call is copied already.
+	 * @param step takes the step, answering {@link Control} or {@link Refused}
+	 */
+	public record ContextStep(Supplier<Outcome> step) implements Outcome {
 	}
 
 	/**
@@ -172,6 +182,7 @@ public final class RpcSecGssServer {
 
 	/** RFC 2203 §5.2.2-5.2.3: one step of context creation, on the NULL procedure. */
 	private Outcome create(RpcCall call, GssCredential credential, XdrDecoder arguments, Object client) {
+		int xid = call.xid();
 		if (call.procedure() != 0) {
 			return new Refused(AuthStat.AUTH_BADCRED, credential.procedure() + " on procedure "
 					+ Integer.toUnsignedString(call.procedure()) + " rather than NULL (RFC 2203 §5.2.2)");
@@ -184,11 +195,15 @@ public final class RpcSecGssServer {
 			return new Refused(AuthStat.AUTH_BADCRED, "context-creation token cut short or over "
 					+ MAX_INIT_TOKEN + " bytes: " + ex.getMessage());
 		}
+		return new ContextStep(() -> step(xid, credential, token, client));
+	}
+
+	private Outcome step(int xid, GssCredential credential, byte[] token, Object client) {
 		Context context;
 		long id;
 		if (credential.procedure() == GssProcedure.INIT) {
 			if (!makeRoom()) {
-				return new Control(initResult(call.xid(), new byte[0], GSS_S_FAILURE, 0, new byte[0], null));
+				return new Control(initResult(xid, new byte[0], GSS_S_FAILURE, 0, new byte[0], null));
 			}
 			id = this.nextContext.getAndIncrement();
 			context = new Context(client, GssSession.accept(this.acceptor), new SequenceWindow(this.window));
@@ -206,19 +221,19 @@ public final class RpcSecGssServer {
 			byte[] reply = context.session.step(token);
 			context.touch();
 			if (!context.session.established()) {
-				return new Control(initResult(call.xid(), handle, GSS_S_CONTINUE_NEEDED, 0, reply, null));
+				return new Control(initResult(xid, handle, GSS_S_CONTINUE_NEEDED, 0, reply, null));
 			}
 			context.principal = context.session.peer();
 			// RFC 2203 §5.2.3.1: the verifier is a MIC over the window, proving the server.
 			byte[] windowBytes = ByteBuffer.allocate(4).putInt(this.window).array();
 			OpaqueAuth verifier = new RawAuth(AuthFlavor.RPCSEC_GSS, context.session.mic(windowBytes, 0, 4));
 			logger.log(Level.DEBUG, () -> "RPCSEC_GSS context established for " + context.principal + " from " + client);
-			return new Control(initResult(call.xid(), handle, GSS_S_COMPLETE, 0, reply, verifier));
+			return new Control(initResult(xid, handle, GSS_S_COMPLETE, 0, reply, verifier));
 		}
 		catch (GssFailureException ex) {
 			remove(id);
 			logger.log(Level.DEBUG, () -> "RPCSEC_GSS context creation from " + client + " failed: " + ex.getMessage());
-			return new Control(initResult(call.xid(), new byte[0], ex.major(), ex.minor(), new byte[0], null));
+			return new Control(initResult(xid, new byte[0], ex.major(), ex.minor(), new byte[0], null));
 		}
 	}
 

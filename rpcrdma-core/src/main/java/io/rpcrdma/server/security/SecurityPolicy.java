@@ -345,11 +345,8 @@ public final class SecurityPolicy {
 				throw new IllegalArgumentException("No security flavor accepted " + where
 						+ ": name at least one of none, sys, krb5, krb5i, krb5p");
 			}
-			int mask = mask(flavors);
-			if ((mask & ~SUPPORTED_WITH_GSS) != 0) {
-				throw new UnsupportedSecurityFlavorException(flavors(mask & ~SUPPORTED_WITH_GSS), where);
-			}
-			return mask;
+			// Whether the server can check them is known once build() knows about RPCSEC_GSS.
+			return mask(flavors);
 		}
 
 		private static void supported(int mask, int supported, String where) {
