@@ -88,6 +88,25 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 	}
 
 	/**
+	 * Connects to a server and serves it {@code callbacks} on the same connection: the server's
+	 * handlers reach them through {@code ServerCall#backchannel()} (RFC 8167).
+	 * @param provider the RDMA provider
+	 * @param pool registered memory
+	 * @param address the server
+	 * @param config the transport settings
+	 * @param maxPending the most calls awaiting replies at once
+	 * @param callbacks the programs served to the server
+	 * @return completes with the client once connected
+	 */
+	public static CompletableFuture<RpcClient> connect(RdmaProvider provider, RegisteredMemoryPool pool,
+			InetSocketAddress address, TransportConfig config, int maxPending, CallbackServices callbacks) {
+		return RpcRdmaClientConnection
+			.connect(provider, pool, address, config, io.rpcrdma.transport.PeerVersionCache.shared(),
+					new BackwardDispatcher(callbacks), callbacks.credits())
+			.thenApply((connection) -> new RpcClient(connection, address.toString(), maxPending, CallTimer.shared()));
+	}
+
+	/**
 	 * Calls a procedure whose call and reply fit inline.
 	 * @param program the program
 	 * @param version its version

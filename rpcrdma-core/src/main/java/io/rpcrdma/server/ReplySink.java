@@ -45,4 +45,13 @@ public interface ReplySink {
 		return false;
 	}
 
+	/**
+	 * The caller of the programs the client serves, on the connection the call came on
+	 * (RFC 8167 backward direction).
+	 * @return the caller, or {@code null} when the connection has no backward direction
+	 */
+	default io.rpcrdma.client.RpcCaller backchannel() {
+		return null;
+	}
+
 }

@@ -203,6 +203,7 @@ public final class RpcDispatcher {
 		}
 		// The exchange is the call's in-flight ticket too.
 		Exchange exchange = new Exchange(new ServerCall(call, offer, clientKey), decoder, clientKey, buffers, sink);
+		exchange.serverCall.origin(sink);
 		if (!this.inFlight.enter(exchange)) {
 			return drop(DispatchOutcome.DROPPED_SHUTTING_DOWN, "Dropping a call from " + clientKey, null);
 		}

@@ -79,6 +79,8 @@ public final class RpcServer implements AutoCloseable {
 	/** Replies handed to the transport and not yet sent, so a shutdown lets them go out first. */
 	private final UnsentReplies unsent = new UnsentReplies();
 
+	private final Backchannels backchannels = new Backchannels();
+
 	private RpcServer(Config config, ProgramRegistry registry) {
 		this.config = config;
 		this.handlers = config.executor().create();
@@ -96,7 +98,7 @@ public final class RpcServer implements AutoCloseable {
 			this.transport = RpcRdmaServer.listen(config.provider(), config.pool(), config.bindAddress(),
 					ccpUnder(config.security(), config.transport()), new CreditBudget(config.effectiveCreditBudget(),
 							config.transport().creditsGranted()),
-					Runnable::run, this::onCall);
+					Runnable::run, this::onCall, config.backwardCredits());
 		}
 		catch (RuntimeException ex) {
 			this.handlers.close();
@@ -154,7 +156,8 @@ public final class RpcServer implements AutoCloseable {
 				&& call.readChunks() == 0) ? ChunkOffer.nothing(call.version())
 						: new ChunkOffer(call.version(), call.writeChunkCapacities(), call.replyChunkCapacity(),
 								call.readChunks());
-		TransportCall exchange = new TransportCall(sender, message, capacity, this.replyBuffers, this.unsent);
+		TransportCall exchange = new TransportCall(sender, message, capacity, this.replyBuffers, this.unsent,
+				this.backchannels);
 		CompletableFuture<DispatchOutcome> outcome;
 		try {
 			outcome = this.dispatcher.dispatch(message, call.padding(), key, offer, exchange, exchange);
@@ -323,10 +326,14 @@ public final class RpcServer implements AutoCloseable {
 	 * what its receive buffers can absorb); 0 for {@link #DEFAULT_BUDGET_CONNECTIONS} connections'
 	 * worth of {@link TransportConfig#creditsGranted()}
 	 * @param security which security flavors each procedure accepts (RFC 5531 §9 AUTH_ERROR for the rest)
+	 * @param backwardCredits the most calls the server has outstanding to one connected client
+	 * at once in the backward direction (RFC 8167; {@link ServerCall#backchannel()}), each a
+	 * receive posted per connection for its reply; 0 (the default) for no backward direction
 	 */
 	public record Config(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress bindAddress,
 			TransportConfig transport, ExecutorSpec executor, boolean duplicateRequestCache, int drcEntriesPerClient,
-			int drcEntries, Duration drcTtl, Duration gracePeriod, int creditBudget, SecurityPolicy security) {
+			int drcEntries, Duration drcTtl, Duration gracePeriod, int creditBudget, SecurityPolicy security,
+			int backwardCredits) {
 
 		/** Validates. */
 		public Config {
@@ -345,6 +352,43 @@ public final class RpcServer implements AutoCloseable {
 				throw new IllegalArgumentException("creditBudget must be 0 (the default) or at least the " + transport.creditsGranted()
 						+ " credits one connection is granted, got " + creditBudget);
 			}
+			if (backwardCredits < 0 || backwardCredits > RpcRdmaServerConnection.MAX_BACKWARD_CREDITS) {
+				throw new IllegalArgumentException("backwardCredits must be within 0 (no backward direction) and "
+						+ RpcRdmaServerConnection.MAX_BACKWARD_CREDITS + ", got " + backwardCredits);
+			}
+		}
+
+		/**
+		 * Settings without a backward direction.
+		 * @param provider the RDMA provider
+		 * @param pool registered memory
+		 * @param bindAddress where to listen
+		 * @param transport the RPC-over-RDMA settings
+		 * @param executor how handlers run
+		 * @param duplicateRequestCache whether to use a duplicate request cache
+		 * @param drcEntriesPerClient the most cached replies per client key
+		 * @param drcEntries the most cached replies in all
+		 * @param drcTtl how long a cached reply is kept
+		 * @param gracePeriod how long running calls may finish at shutdown
+		 * @param creditBudget the credits all connections share, 0 for the default
+		 * @param security which security flavors each procedure accepts
+		 */
+		public Config(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress bindAddress,
+				TransportConfig transport, ExecutorSpec executor, boolean duplicateRequestCache, int drcEntriesPerClient,
+				int drcEntries, Duration drcTtl, Duration gracePeriod, int creditBudget, SecurityPolicy security) {
+			this(provider, pool, bindAddress, transport, executor, duplicateRequestCache, drcEntriesPerClient, drcEntries,
+					drcTtl, gracePeriod, creditBudget, security, 0);
+		}
+
+		/**
+		 * @param value the most backward-direction calls outstanding to one client (RFC 8167),
+		 * 0 for none
+		 * @return a copy with it
+		 */
+		public Config withBackwardCredits(int value) {
+			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod,
+					this.creditBudget, this.security, value);
 		}
 
 		/**
@@ -375,7 +419,7 @@ public final class RpcServer implements AutoCloseable {
 		public Config withSecurity(SecurityPolicy value) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
 					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod,
-					this.creditBudget, value);
+					this.creditBudget, value, this.backwardCredits);
 		}
 
 		/** Connections' worth of credits in the default budget. */
@@ -413,7 +457,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withCreditBudget(int value) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, value, this.security);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, value, this.security, this.backwardCredits);
 		}
 
 		/**
@@ -436,7 +480,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withTransport(TransportConfig value) {
 			return new Config(this.provider, this.pool, this.bindAddress, value, this.executor,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, this.creditBudget, this.security);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, this.creditBudget, this.security, this.backwardCredits);
 		}
 
 		/**
@@ -445,7 +489,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withExecutor(ExecutorSpec value) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, value,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, this.creditBudget, this.security);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, this.creditBudget, this.security, this.backwardCredits);
 		}
 
 		/**
@@ -457,7 +501,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withDuplicateRequestCache(boolean enabled, int perClient, int total, Duration ttl) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor, enabled,
-					perClient, total, ttl, this.gracePeriod, this.creditBudget, this.security);
+					perClient, total, ttl, this.gracePeriod, this.creditBudget, this.security, this.backwardCredits);
 		}
 
 		/**
@@ -466,7 +510,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withGracePeriod(Duration value) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, value, this.creditBudget, this.security);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, value, this.creditBudget, this.security, this.backwardCredits);
 		}
 
 	}

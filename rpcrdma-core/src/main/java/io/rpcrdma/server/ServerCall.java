@@ -46,6 +46,9 @@ public final class ServerCall {
 	/** Allocated at the first mark, so calls without bulk results allocate nothing. */
 	private List<DdpRange> ddpItems;
 
+	/** Where the reply goes: the connection the call came on, which may carry calls back. */
+	private ReplySink origin;
+
 	/**
 	 * @param header the call header
 	 * @param offer what the requester offered for the reply
@@ -64,6 +67,30 @@ public final class ServerCall {
 		this.header = Objects.requireNonNull(header, "header");
 		this.offer = Objects.requireNonNull(offer, "offer");
 		this.client = client;
+	}
+
+	void origin(ReplySink sink) {
+		this.origin = sink;
+	}
+
+	/**
+	 * The client that sent this call, as a callee: calls on the returned caller travel back on
+	 * the connection this call came on (RFC 8167, the backward direction) to the programs the
+	 * client serves. Usable during and after this call while the connection lives; once it is
+	 * gone, calls fail with {@code ConnectionLostException}.
+	 * @return a caller of the client's programs
+	 * @throws BackwardDirectionUnavailableException if the connection has no backward
+	 * direction (the server was started without backward-direction credits, or the call did
+	 * not come over RPC-over-RDMA)
+	 */
+	public io.rpcrdma.client.RpcCaller backchannel() {
+		io.rpcrdma.client.RpcCaller caller = (this.origin != null) ? this.origin.backchannel() : null;
+		if (caller == null) {
+			throw new BackwardDirectionUnavailableException("The call from " + this.client + " came on a connection"
+					+ " without a backward direction: start the server with backward-direction credits"
+					+ " (RpcServer.Config#withBackwardCredits, rpcrdma.server.backchannel.credits)");
+		}
+		return caller;
 	}
 
 	/** @return who sent the call, usually the requester's address without its port; {@code null} if unknown */

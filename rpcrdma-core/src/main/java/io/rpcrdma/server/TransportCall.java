@@ -27,19 +27,30 @@ final class TransportCall implements ReplyBufferSupplier, ReplySink, BiConsumer<
 
 	private final UnsentReplies unsent;
 
+	private final Backchannels backchannels;
+
 	/**
 	 * @param sender the transport's sender of this call's reply
 	 * @param message the call's message
 	 * @param capacity the reply buffer's size ({@link RpcServer#replyCapacity})
 	 * @param buffers where reply buffers come from
 	 * @param unsent counts the replies handed to the transport and not yet sent
+	 * @param backchannels the server's callers of its clients
 	 */
-	TransportCall(ReplySender sender, ByteBuffer message, int capacity, ReplyBufferPool buffers, UnsentReplies unsent) {
+	TransportCall(ReplySender sender, ByteBuffer message, int capacity, ReplyBufferPool buffers, UnsentReplies unsent,
+			Backchannels backchannels) {
+		this.backchannels = backchannels;
 		this.sender = sender;
 		this.message = message;
 		this.capacity = capacity;
 		this.buffers = buffers;
 		this.unsent = unsent;
+	}
+
+	@Override
+	public io.rpcrdma.client.RpcCaller backchannel() {
+		io.rpcrdma.transport.BackwardCalls calls = this.sender.backwardCalls();
+		return (calls != null) ? this.backchannels.callerFor(calls) : null;
 	}
 
 	@Override

@@ -52,6 +52,22 @@ public final class ServiceClientFactory {
 	}
 
 	/**
+	 * A proxy of a program the client of the running call serves (RFC 8167, the backward
+	 * direction): calls go back on the connection that call came on. For an exported method,
+	 * while it runs; the proxy stays usable after it, while the connection lives.
+	 * @param <T> the interface
+	 * @param callbackInterface an interface annotated {@link RpcProgram}, which the client
+	 * serves as {@code CallbackServices}
+	 * @return the proxy
+	 * @throws IllegalStateException if no call runs on this thread
+	 * @throws io.rpcrdma.server.BackwardDirectionUnavailableException if its connection has no
+	 * backward direction
+	 */
+	public <T> T callback(Class<T> callbackInterface) {
+		return create(callbackInterface, RpcCallContext.current().backchannel());
+	}
+
+	/**
 	 * @param <T> the interface
 	 * @param serviceInterface an interface annotated {@link RpcProgram}
 	 * @param caller where calls go

@@ -47,6 +47,16 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 
 	@Override
 	public CompletionStage<Void> handle(ServerCall call, XdrDecoder arguments, XdrEncoder results) {
+		ServerCall previous = RpcCallContext.enter(call);
+		try {
+			return handleCurrent(call, arguments, results);
+		}
+		finally {
+			RpcCallContext.restore(previous);
+		}
+	}
+
+	private CompletionStage<Void> handleCurrent(ServerCall call, XdrDecoder arguments, XdrEncoder results) {
 		ServiceCallObserver.Observation observation = (this.observer == ServiceCallObserver.NONE)
 				? ServiceCallObserver.Observation.NONE
 				: this.observer.start(CallSide.SERVER, this.invoker.service(), this.procedure, caller(call));

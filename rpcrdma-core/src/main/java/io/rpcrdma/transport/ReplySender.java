@@ -75,4 +75,13 @@ public interface ReplySender {
 		return null;
 	}
 
+	/**
+	 * The backward direction of the connection the call came on (RFC 8167), for calls to the
+	 * requester.
+	 * @return its backward-direction calls, or {@code null} when the connection makes none
+	 */
+	default BackwardCalls backwardCalls() {
+		return null;
+	}
+
 }

@@ -6,7 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.LongAdder;
 
 import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.RegisteredBuffer;
@@ -24,6 +26,7 @@ import io.rpcrdma.protocol.RdmaDone;
 import io.rpcrdma.protocol.RdmaErrChunk;
 import io.rpcrdma.protocol.RdmaErrorHeader;
 import io.rpcrdma.protocol.RdmaMsg;
+import io.rpcrdma.protocol.RdmaMsgp;
 import io.rpcrdma.protocol.RdmaNomsg;
 import io.rpcrdma.protocol.RdmaSegment;
 import io.rpcrdma.protocol.ReadChunk;
@@ -88,9 +91,23 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	/** Whether a message went out before any reply confirmed the version. */
 	private volatile boolean unconfirmedSent;
 
+	/** Serves backward-direction calls (RFC 8167), or {@code null} to answer them PROG_UNAVAIL. */
+	private final BackwardCallHandler backwardHandler;
+
+	/** The backward-direction credits this side grants in its replies (RFC 8167 §4.1). */
+	private final int backwardGrant;
+
+	/** Backward-direction calls received and not yet answered. */
+	private final AtomicInteger backwardOutstanding = new AtomicInteger();
+
+	private final LongAdder backwardCalls = new LongAdder();
+
 	private RpcRdmaClientConnection(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress remote,
-			TransportConfig config, PeerVersionCache versionCache) {
-		super(provider, pool, config);
+			TransportConfig config, PeerVersionCache versionCache, BackwardCallHandler backwardHandler,
+			int backwardCredits) {
+		super(provider, pool, withBackwardReceives(config, backwardHandler, backwardCredits));
+		this.backwardHandler = backwardHandler;
+		this.backwardGrant = (backwardHandler != null) ? backwardCredits : BackwardDirection.CREDITS_WITHOUT_HANDLER;
 		this.remote = remote;
 		this.versionCache = versionCache;
 		this.credits = new CreditWindow(config.creditsRequested());
@@ -130,7 +147,28 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	 */
 	public static CompletableFuture<RpcRdmaClientConnection> connect(RdmaProvider provider, RegisteredMemoryPool pool,
 			InetSocketAddress remote, TransportConfig config, PeerVersionCache versionCache) {
-		RpcRdmaClientConnection client = new RpcRdmaClientConnection(provider, pool, remote, config, versionCache);
+		return connect(provider, pool, remote, config, versionCache, null, 0);
+	}
+
+	/**
+	 * Connects to a responder and serves the calls it sends back on the connection (RFC 8167).
+	 * @param provider the RDMA provider
+	 * @param pool registered memory
+	 * @param remote where the responder listens
+	 * @param config the settings
+	 * @param versionCache where responders' versions are remembered
+	 * @param backwardHandler serves backward-direction calls; {@code null} answers each with
+	 * PROG_UNAVAIL, one at a time
+	 * @param backwardCredits the backward-direction calls the responder may have outstanding at
+	 * once (RFC 8167 §4.1), as many receives posted beyond the forward direction's (§4.3);
+	 * ignored without a handler
+	 * @return the connection once established
+	 */
+	public static CompletableFuture<RpcRdmaClientConnection> connect(RdmaProvider provider, RegisteredMemoryPool pool,
+			InetSocketAddress remote, TransportConfig config, PeerVersionCache versionCache,
+			BackwardCallHandler backwardHandler, int backwardCredits) {
+		RpcRdmaClientConnection client = new RpcRdmaClientConnection(provider, pool, remote, config, versionCache,
+				backwardHandler, backwardCredits);
 		ConnectParameters parameters = new ConnectParameters(remote, client.localPrivateData(), config.connectTimeout(),
 				client::onConnectionEvent);
 		return provider.connect(client.qp, parameters).handle((connection, error) -> {
@@ -146,6 +184,24 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			return client;
 		}).thenCompose((client1) -> client1.needsInBandConfiguration(provider) ? client1.negotiateInBand()
 				: CompletableFuture.completedFuture(client1));
+	}
+
+	/**
+	 * RFC 8167 §4.3: the requester posts a receive for every backward-direction call it
+	 * grants, beyond those for its forward replies. Without a handler it grants one, which the
+	 * receive kept for RDMA_ERROR replies covers.
+	 */
+	private static TransportConfig withBackwardReceives(TransportConfig config, BackwardCallHandler handler,
+			int credits) {
+		if (handler == null) {
+			return config;
+		}
+		if (credits < 1 || credits > RpcRdmaServerConnection.MAX_BACKWARD_CREDITS) {
+			throw new IllegalArgumentException("backwardCredits must be within 1 and "
+					+ RpcRdmaServerConnection.MAX_BACKWARD_CREDITS + " for a connection that serves backward calls, got "
+					+ credits);
+		}
+		return config.withCredits(config.creditsRequested(), config.creditsGranted(), config.receiveCount() + credits);
 	}
 
 	// ---- in-band connection configuration (RFC 5666 §6) --------------------------------------
@@ -575,6 +631,11 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		if (header instanceof RdmaDone) {
 			return;
 		}
+		if ((header instanceof RdmaMsg || header instanceof Rdma2Msg || header instanceof RdmaMsgp) && BackwardDirection
+			.messageType(message, valid.payloadOffset(), valid.payloadLength()) == BackwardDirection.CALL) {
+			onBackwardCall((ChunkedHeader) header, message.slice(valid.payloadOffset(), valid.payloadLength()));
+			return;
+		}
 		PendingCall pc = borrow(header.xid());
 		if (pc == null) {
 			return;
@@ -587,6 +648,81 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		finally {
 			release(pc);
 		}
+	}
+
+	// ---- backward direction (RFC 8167) ------------------------------------------------------
+
+	/**
+	 * A call from the responder (RFC 8167 §3.2). Its XID is the responder's, never matched
+	 * against this side's calls. It must come inline: a backward call with chunks is refused
+	 * with RDMA_ERROR (§7: no Upper-Layer Binding here allows them). A responder that has more
+	 * calls outstanding than granted breaks §4.1 and would soon find no receive posted: it is
+	 * disconnected, as a requester exceeding its forward grant is.
+	 */
+	private void onBackwardCall(ChunkedHeader header, ByteBuffer payload) {
+		int xid = header.xid();
+		ChunkLists lists = header.chunkLists();
+		if (!lists.readList().isEmpty() || !lists.writeList().isEmpty() || lists.replyChunk() != null) {
+			sendMessage(io.rpcrdma.protocol.RdmaErrorReplies.forMalformed(header.version(), xid, this.backwardGrant),
+					null, 0, null);
+			return;
+		}
+		int outstanding = this.backwardOutstanding.incrementAndGet();
+		if (outstanding > this.backwardGrant) {
+			this.backwardOutstanding.decrementAndGet();
+			fail(new TransportClosedException("The responder had " + outstanding
+					+ " backward-direction calls outstanding, more than the " + this.backwardGrant
+					+ " credits granted (RFC 8167 §4.1); disconnected"));
+			return;
+		}
+		this.backwardCalls.increment();
+		BackwardCall call = new BackwardCall(this, xid, header.version(), payload);
+		if (this.backwardHandler == null) {
+			call.reply(BackwardDirection.programUnavailable(xid));
+			return;
+		}
+		try {
+			this.backwardHandler.onBackwardCall(call);
+		}
+		catch (RuntimeException ex) {
+			// The handler's own failure: the responder's call ends with its deadline, and the
+			// credit comes back.
+			call.drop();
+		}
+	}
+
+	void sendBackwardReply(BackwardCall call, ByteBuffer reply) {
+		// The credit is free before the reply is posted: the responder may send its next call
+		// as soon as the reply arrives, which can be before the posting thread goes on.
+		backwardCallDone();
+		int limit = call.replyLimit();
+		if (reply.remaining() > limit) {
+			throw new MessageTooLargeException("The reply to backward-direction call XID 0x"
+					+ Integer.toHexString(call.xid()) + " takes " + reply.remaining() + " bytes, more than the " + limit
+					+ " the server receives inline (RFC 8167 §4.2)");
+		}
+		if (isUsable()) {
+			sendChunkless(call.xid(), call.version(), this.backwardGrant, reply);
+		}
+	}
+
+	void backwardCallDone() {
+		this.backwardOutstanding.decrementAndGet();
+	}
+
+	/** @return backward-direction calls received and not yet answered */
+	public int backwardCallsOutstanding() {
+		return this.backwardOutstanding.get();
+	}
+
+	/** @return backward-direction calls received so far */
+	public long backwardCallsReceived() {
+		return this.backwardCalls.sum();
+	}
+
+	/** @return the backward-direction credits this side grants (RFC 8167 §4.1) */
+	public int backwardGrant() {
+		return this.backwardGrant;
 	}
 
 	/** A reply to a sent call, which the caller holds. */
@@ -830,6 +966,10 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	 */
 	@Override
 	boolean acceptChunkless(ByteBuffer received, int length) {
+		if (received.getInt(CHUNKLESS_HEADER_LENGTH + 4) != BackwardDirection.REPLY) {
+			// A backward-direction call (RFC 8167 §5): onMessage serves it.
+			return false;
+		}
 		int xid = received.getInt(0);
 		PendingCall pc;
 		synchronized (this.pending) {

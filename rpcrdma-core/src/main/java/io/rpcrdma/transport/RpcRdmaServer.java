@@ -36,11 +36,17 @@ public final class RpcRdmaServer implements AutoCloseable {
 
 	private final RdmaListener listener;
 
+	private final int backwardCredits;
+
 	/** What closed connections conveyed, so the server's totals never go backwards. */
 	private TransportStats retired = TransportStats.ZERO;
 
 	private RpcRdmaServer(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress address,
-			TransportConfig config, CreditBudget budget, Executor executor, InboundCallHandler handler) {
+			TransportConfig config, CreditBudget budget, Executor executor, InboundCallHandler handler,
+			int backwardCredits) {
+		// Checked before listening, so a bad value fails the start, not every connection.
+		RpcRdmaServerConnection.withBackwardReceives(config, backwardCredits);
+		this.backwardCredits = backwardCredits;
 		this.provider = provider;
 		this.pool = pool;
 		this.config = config;
@@ -64,16 +70,36 @@ public final class RpcRdmaServer implements AutoCloseable {
 	 */
 	public static RpcRdmaServer listen(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress address,
 			TransportConfig config, CreditBudget budget, Executor executor, InboundCallHandler handler) {
+		return listen(provider, pool, address, config, budget, executor, handler, 0);
+	}
+
+	/**
+	 * Starts listening, with a backward direction on every connection (RFC 8167): the server
+	 * may call the programs its requesters serve ({@link RpcRdmaServerConnection#backwardCalls()}).
+	 * @param provider the RDMA provider
+	 * @param pool registered memory
+	 * @param address where to listen
+	 * @param config the settings
+	 * @param budget the credits all connections share
+	 * @param executor where {@code handler} runs
+	 * @param handler the RPC layer
+	 * @param backwardCredits the most backward-direction calls one connection has outstanding
+	 * (0 for no backward direction); each connection posts as many receives more
+	 * @return the server
+	 */
+	public static RpcRdmaServer listen(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress address,
+			TransportConfig config, CreditBudget budget, Executor executor, InboundCallHandler handler,
+			int backwardCredits) {
 		return new RpcRdmaServer(Objects.requireNonNull(provider), Objects.requireNonNull(pool),
 				Objects.requireNonNull(address), Objects.requireNonNull(config), Objects.requireNonNull(budget),
-				Objects.requireNonNull(executor), Objects.requireNonNull(handler));
+				Objects.requireNonNull(executor), Objects.requireNonNull(handler), backwardCredits);
 	}
 
 	private void onRequest(ConnectionRequest request) {
 		RpcRdmaServerConnection connection;
 		try {
 			connection = new RpcRdmaServerConnection(this.provider, this.pool, this.config, this.budget, this.executor,
-					this.handler, request.remoteAddress());
+					this.handler, request.remoteAddress(), this.backwardCredits);
 		}
 		catch (RuntimeException ex) {
 			request.reject(PrivateData.EMPTY);

@@ -81,14 +81,56 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	/** A call taken by {@link #acceptChunkless}, delivered by {@link #deliverChunkless} next. */
 	private CallContext accepted;
 
+	/** Calls to the requester (RFC 8167), or {@code null} when this server makes none. */
+	private final BackwardCalls backward;
+
 	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
 			CreditBudget budget, Executor executor, InboundCallHandler handler, InetSocketAddress remote) {
-		super(provider, pool, config);
+		this(provider, pool, config, budget, executor, handler, remote, 0);
+	}
+
+	/**
+	 * @param backwardCredits the most backward-direction calls outstanding at once (RFC 8167
+	 * §4.1), as many receives posted beyond the forward direction's for their replies (§4.3);
+	 * 0 for none
+	 */
+	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
+			CreditBudget budget, Executor executor, InboundCallHandler handler, InetSocketAddress remote,
+			int backwardCredits) {
+		super(provider, pool, withBackwardReceives(config, backwardCredits));
 		this.handler = handler;
 		this.executor = executor;
 		this.budget = budget;
 		this.remote = remote;
 		this.freeContexts = new CallContext[Math.min(256, Math.max(4, 2 * config.creditsGranted()))];
+		this.backward = (backwardCredits > 0) ? new BackwardCalls(this, backwardCredits) : null;
+	}
+
+	/**
+	 * RFC 8167 §4.3: an endpoint posts receives for what the other side may send it in both
+	 * directions; a backward-direction reply takes one like a forward call.
+	 */
+	static TransportConfig withBackwardReceives(TransportConfig config, int backwardCredits) {
+		if (backwardCredits < 0 || backwardCredits > MAX_BACKWARD_CREDITS) {
+			throw new IllegalArgumentException("backwardCredits must be within 0 and " + MAX_BACKWARD_CREDITS + ", got "
+					+ backwardCredits);
+		}
+		if (backwardCredits == 0) {
+			return config;
+		}
+		return config.withCredits(config.creditsRequested(), config.creditsGranted(),
+				config.receiveCount() + backwardCredits);
+	}
+
+	/** The most backward-direction credits a connection provisions receives for. */
+	public static final int MAX_BACKWARD_CREDITS = 1024;
+
+	/**
+	 * @return the backward direction (RFC 8167), for calls to the requester; empty when the
+	 * server was started without backward-direction credits
+	 */
+	public java.util.Optional<BackwardCalls> backwardCalls() {
+		return java.util.Optional.ofNullable(this.backward);
 	}
 
 	/** @return the requester's address */
@@ -176,9 +218,18 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		if (header instanceof RdmaErrorHeader error) {
 			this.counters.errorReceived(error);
+			if (this.backward != null) {
+				// The requester refused one of this side's backward-direction calls.
+				this.backward.onError(error.xid(), new RdmaErrorReceivedException(error));
+			}
 			return;
 		}
 		ChunkedHeader call = (ChunkedHeader) header;
+		if (!(header instanceof RdmaNomsg || header instanceof Rdma2Nomsg) && BackwardDirection
+			.messageType(message, valid.payloadOffset(), valid.payloadLength()) == BackwardDirection.REPLY) {
+			onBackwardReply(call, message.slice(valid.payloadOffset(), valid.payloadLength()));
+			return;
+		}
 		if (this.version != header.version()) {
 			this.version = header.version();
 		}
@@ -213,6 +264,29 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	}
 
 	/**
+	 * RFC 8167 §5: an RPC REPLY from the requester answers a backward-direction call. It takes
+	 * no forward-direction credit. This side offered no chunks for it (§7), so a reply that
+	 * returns any is refused and its call fails.
+	 */
+	private void onBackwardReply(ChunkedHeader header, ByteBuffer payload) {
+		if (this.backward == null) {
+			// Nothing was ever called back: a requester that sends replies unasked is broken,
+			// but the forward direction is not its victim. Dropped.
+			return;
+		}
+		ChunkLists lists = header.chunkLists();
+		if (!lists.readList().isEmpty() || !lists.writeList().isEmpty() || lists.replyChunk() != null) {
+			this.backward.onError(header.xid(), new ChunkValidationException(
+					"The client's reply to backward-direction call XID 0x" + Integer.toHexString(header.xid())
+							+ " carries chunks, which none were offered for (RFC 8167 §7)"));
+			return;
+		}
+		ByteBuffer copy = ByteBuffer.allocate(payload.remaining());
+		copy.put(payload).flip();
+		this.backward.onReply(header.xid(), header.version(), header.credits(), copy);
+	}
+
+	/**
 	 * A chunk-less RDMA_MSG / RDMA2_MSG call (RFC 8166 §3.5.1 Short Message), read in place:
 	 * the same grant and credit checks as {@link #onValid}, then the RPC message is copied into
 	 * a recycled context whose buffer the RPC layer reads. A call beyond the grant or a CCP
@@ -220,6 +294,10 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	 */
 	@Override
 	boolean acceptChunkless(ByteBuffer received, int length) {
+		if (received.getInt(CHUNKLESS_HEADER_LENGTH + 4) != BackwardDirection.CALL) {
+			// A backward-direction reply (RFC 8167 §5), or nonsense: onValid sorts it out.
+			return false;
+		}
 		int xid = received.getInt(0);
 		int vers = received.getInt(4);
 		int granted = grantFor(received.getInt(8));
@@ -629,6 +707,9 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	@Override
 	void onFailure(TransportException cause) {
+		if (this.backward != null) {
+			this.backward.fail(cause);
+		}
 		for (DoneWait wait : new ArrayList<>(this.awaitingDone.values())) {
 			if (this.awaitingDone.remove(wait.xid, wait)) {
 				wait.finish(false);
@@ -917,6 +998,11 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		@Override
 		public java.net.InetSocketAddress peerAddress() {
 			return remoteAddress();
+		}
+
+		@Override
+		public BackwardCalls backwardCalls() {
+			return RpcRdmaServerConnection.this.backward;
 		}
 
 		@Override

@@ -1,0 +1,65 @@
+package io.rpcrdma.transport;
+
+import java.nio.ByteBuffer;
+
+import io.rpcrdma.oncrpc.RpcMessageCodec;
+import io.rpcrdma.oncrpc.RpcReply;
+import io.rpcrdma.xdr.XdrEncoder;
+
+/**
+ * The rules both ends of a connection follow for RPC-over-RDMA in the backward direction
+ * (RFC 8167): how a received RDMA_MSG is told apart, and what a requester that serves no
+ * backward calls answers.
+ *
+ * <p>RFC 8167 §5: the transport header looks the same in either direction; a message's
+ * direction is in the RPC message after it, whose second word is {@code msg_type}
+ * (RFC 5531 §9: CALL 0, REPLY 1). A requester that receives
+ * a CALL has received a backward-direction call; a responder that receives a REPLY has
+ * received the reply to one of its backward-direction calls.
+ */
+final class BackwardDirection {
+
+	/** RFC 5531 §9 msg_type CALL. */
+	static final int CALL = 0;
+
+	/** RFC 5531 §9 msg_type REPLY. */
+	static final int REPLY = 1;
+
+	/**
+	 * Backward-direction credits a requester grants when it serves no backward calls: one, so
+	 * that a responder learns, one call at a time, that nothing is served (RFC 8167 §6 leaves
+	 * the answer of an endpoint without backward-direction support open; this one says so).
+	 */
+	static final int CREDITS_WITHOUT_HANDLER = 1;
+
+	private BackwardDirection() {
+	}
+
+	/**
+	 * @param message the received message
+	 * @param payloadOffset where the RPC message starts
+	 * @param payloadLength its length
+	 * @return the RPC message's msg_type, or -1 when it is too short to have one
+	 */
+	static int messageType(ByteBuffer message, int payloadOffset, int payloadLength) {
+		if (payloadLength < 8) {
+			return -1;
+		}
+		return message.getInt(payloadOffset + 4);
+	}
+
+	/**
+	 * The reply of a requester that serves no program in the backward direction:
+	 * PROG_UNAVAIL (RFC 5531 §9), which tells the responder at once, instead of a silence
+	 * that would only end with its call's deadline.
+	 * @param xid the backward call's XID
+	 * @return the encoded reply
+	 */
+	static ByteBuffer programUnavailable(int xid) {
+		RpcReply reply = RpcReply.progUnavail(xid);
+		ByteBuffer encoded = ByteBuffer.allocate(RpcMessageCodec.encodedSize(reply));
+		RpcMessageCodec.encodeReply(reply, new XdrEncoder(encoded));
+		return encoded.flip();
+	}
+
+}
