@@ -52,6 +52,16 @@ public final class RetryPolicy {
 		return NONE;
 	}
 
+	/** @return the most times a call is sent, the first included */
+	public int maxAttempts() {
+		return this.maxAttempts;
+	}
+
+	/** @return the delays between attempts */
+	public Backoff backoff() {
+		return this.backoff;
+	}
+
 	/**
 	 * @param idempotent whether the procedure may execute twice
 	 * @return whether a call of this kind may ever be sent a second time under this policy

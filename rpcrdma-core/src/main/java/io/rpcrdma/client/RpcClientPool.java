@@ -528,6 +528,17 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		return this.failedAttempts;
 	}
 
+	/**
+	 * Whether a call would wait for a connection that is failing to open: none is open, the
+	 * pool is not closed, and the last attempt to open one failed or the last open one was
+	 * lost. What a balancer over several pools asks before it sends a call here, so that it
+	 * can send the call to another server instead of waiting for this one.
+	 * @return whether the endpoint looks unreachable now
+	 */
+	public synchronized boolean isUnreachable() {
+		return !this.closed && this.open.isEmpty() && this.failedAttempts > 0;
+	}
+
 	/** @return why the last failed connection attempt failed, if one ever did */
 	public synchronized Optional<Throwable> lastFailure() {
 		return Optional.ofNullable(this.lastFailure);

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.rpcrdma.client.balance.BalancerKind;
 import io.rpcrdma.server.RpcServer;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -625,9 +626,9 @@ public class RpcRdmaProperties implements Validator {
 	public static class Client {
 
 		/**
-		 * Server address as "host:port", or several for load balancing (calls go round
-		 * robin over one connection pool per address). Unset: this application's own RPC
-		 * server (convenient in tests).
+		 * Server address as "host:port", or several for load balancing (one connection pool
+		 * per address, calls spread as the balancer says, ejection and failover between
+		 * them). Unset: this application's own RPC server (convenient in tests).
 		 */
 		private List<String> address = new ArrayList<>();
 
@@ -650,10 +651,20 @@ public class RpcRdmaProperties implements Validator {
 		private Duration callTimeout = Duration.ofSeconds(30);
 
 		/**
-		 * How often an idempotent call whose connection is lost is retried on another
-		 * connection, 0 to 100. Non-idempotent calls are never retried.
+		 * How often a failed call is sent again, 0 to 100: an idempotent call whose connection
+		 * was lost, or any call that could not be sent; to another address when there is one.
+		 * A non-idempotent call that may have reached its server is never sent again.
 		 */
 		private int retries = 2;
+
+		/**
+		 * How calls are spread over the addresses: round-robin, least-outstanding (the
+		 * address with the fewest calls awaiting replies) or power-of-two-choices (the less
+		 * busy of two drawn at random).
+		 */
+		private BalancerKind balancer = BalancerKind.ROUND_ROBIN;
+
+		private final ClientEjection ejection = new ClientEjection();
 
 		/** RPC-over-RDMA versions spoken, 1 and/or 2. The highest is tried first. */
 		private List<Integer> versions = new ArrayList<>(List.of(1, 2));
@@ -677,6 +688,18 @@ public class RpcRdmaProperties implements Validator {
 
 		public ClientSecurity getSecurity() {
 			return this.security;
+		}
+
+		public BalancerKind getBalancer() {
+			return this.balancer;
+		}
+
+		public void setBalancer(BalancerKind balancer) {
+			this.balancer = balancer;
+		}
+
+		public ClientEjection getEjection() {
+			return this.ejection;
 		}
 
 		public List<String> getAddress() {
@@ -781,6 +804,60 @@ public class RpcRdmaProperties implements Validator {
 
 		public void setConnectTimeout(Duration connectTimeout) {
 			this.connectTimeout = connectTimeout;
+		}
+
+	}
+
+	/**
+	 * When an address of a client is taken out of its balancing and how it is found back.
+	 */
+	public static class ClientEjection {
+
+		/**
+		 * Connection failures in a row (lost connections, connections that would not open)
+		 * that take an address out, 1 to 1000. Any reply resets the count.
+		 */
+		private int consecutiveFailures = 5;
+
+		/** Delay before the first probe (a NULL call) of an address taken out, 1ms to 1h. */
+		private Duration probeInterval = Duration.ofMillis(500);
+
+		/** The longest delay between probes, which double from probe-interval, up to 1d. */
+		private Duration maxProbeInterval = Duration.ofSeconds(30);
+
+		/** How long a probe may take, 1ms to 1h. */
+		private Duration probeTimeout = Duration.ofSeconds(2);
+
+		public int getConsecutiveFailures() {
+			return this.consecutiveFailures;
+		}
+
+		public void setConsecutiveFailures(int consecutiveFailures) {
+			this.consecutiveFailures = consecutiveFailures;
+		}
+
+		public Duration getProbeInterval() {
+			return this.probeInterval;
+		}
+
+		public void setProbeInterval(Duration probeInterval) {
+			this.probeInterval = probeInterval;
+		}
+
+		public Duration getMaxProbeInterval() {
+			return this.maxProbeInterval;
+		}
+
+		public void setMaxProbeInterval(Duration maxProbeInterval) {
+			this.maxProbeInterval = maxProbeInterval;
+		}
+
+		public Duration getProbeTimeout() {
+			return this.probeTimeout;
+		}
+
+		public void setProbeTimeout(Duration probeTimeout) {
+			this.probeTimeout = probeTimeout;
 		}
 
 	}

@@ -189,6 +189,18 @@ final class RpcRdmaPropertiesValidator {
 		checkSize(prefix + ".inline-threshold-v2", client.getInlineThresholdV2(), KB, MB);
 		checkSize(prefix + ".max-reply-size", client.getMaxReplySize(), 64, GB);
 		checkDuration(prefix + ".connect-timeout", client.getConnectTimeout(), Duration.ofMillis(1), Duration.ofHours(1));
+		if (client.getBalancer() == null) {
+			reject(prefix + ".balancer", "must be round-robin, least-outstanding or power-of-two-choices", null);
+		}
+		RpcRdmaProperties.ClientEjection ejection = client.getEjection();
+		checkInt(prefix + ".ejection.consecutive-failures", ejection.getConsecutiveFailures(), 1, 1000);
+		checkDuration(prefix + ".ejection.probe-interval", ejection.getProbeInterval(), Duration.ofMillis(1),
+				Duration.ofHours(1));
+		checkDuration(prefix + ".ejection.max-probe-interval", ejection.getMaxProbeInterval(),
+				(ejection.getProbeInterval() != null) ? ejection.getProbeInterval() : Duration.ofMillis(1),
+				Duration.ofDays(1));
+		checkDuration(prefix + ".ejection.probe-timeout", ejection.getProbeTimeout(), Duration.ofMillis(1),
+				Duration.ofHours(1));
 	}
 
 	private void checkVersions(String property, List<Integer> versions) {

@@ -9,10 +9,18 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.rpcrdma.client.CallTimer;
+import io.rpcrdma.client.RetryPolicy;
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.client.balance.BalancedCaller;
+import io.rpcrdma.client.balance.InstancePools;
+import io.rpcrdma.client.balance.InstanceSource;
+import io.rpcrdma.client.balance.InstanceStats;
+import io.rpcrdma.client.balance.ServerInstance;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.service.ServiceClientFactory;
 import io.rpcrdma.verbs.RdmaProvider;
@@ -20,9 +28,11 @@ import io.rpcrdma.verbs.RdmaProvider;
 /**
  * Creates service proxies that call through named clients ({@code rpcrdma.client.<name>}),
  * for programmatic use; {@link ImportRpcClients @ImportRpcClients} registers proxy beans
- * through it. Proxies of one client name share its connection pools, which open on the
- * first call. Closing the factory closes every pool; calls then fail with a
- * {@link io.rpcrdma.client.PoolExhaustedException} saying the pool is closed.
+ * through it. Proxies of one client name share one {@link BalancedCaller} over its servers
+ * (one connection pool each, opened on the first call that goes there), which balances,
+ * ejects and fails over as {@link RpcClientSpec#balancing()} says. Closing the factory closes
+ * every pool; calls then fail with a {@link io.rpcrdma.client.PoolExhaustedException} saying
+ * the client is closed.
  */
 public class RpcClientFactory implements AutoCloseable {
 
@@ -36,12 +46,9 @@ public class RpcClientFactory implements AutoCloseable {
 
 	private final Supplier<Optional<InetSocketAddress>> localServer;
 
-	private final ConcurrentMap<String, RoundRobinCaller> callers = new ConcurrentHashMap<>();
+	private final ConcurrentMap<String, BalancedCaller> callers = new ConcurrentHashMap<>();
 
 	private final ConcurrentMap<String, RpcClientSpec> resolved = new ConcurrentHashMap<>();
-
-	/** Every pool opened, so that {@link #close()} closes one whose caller has not stored it yet. */
-	private final List<RpcClientPool> opened = new ArrayList<>();
 
 	private volatile boolean closed;
 
@@ -81,8 +88,10 @@ public class RpcClientFactory implements AutoCloseable {
 					+ "cannot create a " + serviceInterface.getName() + " client '" + clientName + "'");
 		}
 		RpcClientSpec spec = spec(clientName);
-		RoundRobinCaller caller = this.callers.computeIfAbsent(clientName,
-				(name) -> new RoundRobinCaller(name, this::open, spec.security()));
+		BalancedCaller caller = this.callers.computeIfAbsent(clientName,
+				(name) -> new BalancedCaller("rpcrdma client '" + name + "'", instances(name), pools(spec),
+						spec.security()::protect, spec.balancing(), spec.balancing().balancer().create(ThreadLocalRandom.current()),
+						CallTimer.shared()));
 		return this.proxies.create(serviceInterface, caller, spec.options());
 	}
 
@@ -94,7 +103,7 @@ public class RpcClientFactory implements AutoCloseable {
 	public Map<String, RpcClientPool> pools() {
 		Map<String, RpcClientPool> pools = new LinkedHashMap<>();
 		this.callers.forEach((name, caller) -> {
-			List<RpcClientPool> open = caller.openPools();
+			List<RpcClientPool> open = List.copyOf(caller.openPools().values());
 			if (open.size() == 1) {
 				pools.put(name, open.get(0));
 			}
@@ -116,38 +125,75 @@ public class RpcClientFactory implements AutoCloseable {
 		return this.resolved.computeIfAbsent(clientName, this.specs);
 	}
 
-	private synchronized List<RpcClientPool> open(String clientName) {
-		if (this.closed) {
-			throw new IllegalStateException("rpcrdma client '" + clientName + "' is closed: the application context is "
-					+ "shutting down");
-		}
-		RpcClientSpec spec = spec(clientName);
-		List<InetSocketAddress> addresses = spec.addresses();
-		if (spec.callsLocalServer()) {
-			InetSocketAddress local = this.localServer.get()
-				.orElseThrow(() -> new IllegalStateException("rpcrdma client '" + clientName + "' has no address and "
-						+ "this application's RPC server is not listening; set rpcrdma.client." + clientName
-						+ ".address=host:port"));
-			addresses = List.of(local);
-		}
-		List<RpcClientPool> pools = new ArrayList<>();
-		for (InetSocketAddress address : addresses) {
-			pools.add(RpcClientPool.connect(this.provider, this.memory, address, spec.transport(),
-					spec.maxPendingPerConnection(), spec.pool()));
-		}
-		this.opened.addAll(pools);
-		return pools;
+	/**
+	 * A client's servers, resolved on its first call: its own server's address is known only
+	 * once that listens.
+	 */
+	private InstanceSource instances(String clientName) {
+		return () -> {
+			if (this.closed) {
+				throw new IllegalStateException("rpcrdma client '" + clientName + "' is closed: the application context "
+						+ "is shutting down");
+			}
+			RpcClientSpec spec = spec(clientName);
+			if (spec.callsLocalServer()) {
+				InetSocketAddress local = this.localServer.get()
+					.orElseThrow(() -> new IllegalStateException("rpcrdma client '" + clientName + "' has no address and "
+							+ "this application's RPC server is not listening; set rpcrdma.client." + clientName
+							+ ".address=host:port"));
+				return List.of(ServerInstance.of(local));
+			}
+			List<ServerInstance> instances = new ArrayList<>();
+			for (InetSocketAddress address : spec.addresses()) {
+				instances.add(ServerInstance.of(address));
+			}
+			return instances;
+		};
 	}
 
-	/** Closes every pool; waiting and later calls fail. */
+	/**
+	 * Opens one server's pool. It retries nothing itself: the balanced caller sends a failed
+	 * call again, to another server when there is one, where the pool would wait for its own.
+	 */
+	private InstancePools pools(RpcClientSpec spec) {
+		RpcClientPool.Config settings = spec.pool();
+		RpcClientPool.Config withoutRetry = new RpcClientPool.Config(settings.minConnections(),
+				settings.maxConnections(), settings.maxWaiting(), settings.reconnect(), RetryPolicy.none(),
+				settings.idleTimeout());
+		return (instance) -> {
+			if (this.closed) {
+				throw new IllegalStateException("rpcrdma client '" + spec.name() + "' is closed: the application "
+						+ "context is shutting down");
+			}
+			return RpcClientPool.connect(this.provider, this.memory, instance.address(), spec.transport(),
+					spec.maxPendingPerConnection(), withoutRetry);
+		};
+	}
+
+	/**
+	 * Each client's servers as they stand: state, outstanding calls, failures.
+	 * @return the instances by client name, for clients that have made a call
+	 */
+	public Map<String, List<InstanceStats>> instances() {
+		Map<String, List<InstanceStats>> instances = new LinkedHashMap<>();
+		this.callers.forEach((name, caller) -> {
+			List<InstanceStats> stats = caller.instanceStats();
+			if (!stats.isEmpty()) {
+				instances.put(name, stats);
+			}
+		});
+		return instances;
+	}
+
+	/**
+	 * Closes every pool, what protects its calls first; waiting and later calls fail. A pool
+	 * opening meanwhile is closed by its caller, which is closed by then.
+	 */
 	@Override
-	public synchronized void close() {
+	public void close() {
 		this.closed = true;
-		for (RoundRobinCaller caller : this.callers.values()) {
-			caller.closeProtection();
-		}
-		for (RpcClientPool pool : this.opened) {
-			pool.close();
+		for (BalancedCaller caller : this.callers.values()) {
+			caller.close();
 		}
 	}
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.client.balance.BalancedCaller;
 import io.rpcrdma.service.RpcClientInterceptor;
 import io.rpcrdma.service.ServiceClientOptions;
 import io.rpcrdma.transport.TransportConfig;
@@ -14,18 +15,21 @@ import io.rpcrdma.transport.TransportConfig;
  * Everything a named client needs: where its servers are and how it calls them.
  *
  * @param name the client name ({@code rpcrdma.client.<name>})
- * @param addresses the servers, one connection pool each, called round robin; empty for
- * this application's own RPC server
+ * @param addresses the servers, one connection pool each, balanced as {@code balancing} says;
+ * empty for this application's own RPC server
  * @param transport the RPC-over-RDMA settings of each connection
  * @param maxPendingPerConnection the most calls awaiting replies on one connection
- * @param pool the pool settings (connections, retries of idempotent calls)
+ * @param pool the pool settings (connections, reconnect delays); a pool retries nothing
+ * itself, the balancing does
  * @param options how proxies call (deadline, reply room, DDP threshold)
  * @param security what protects the calls to each server (RPCSEC_GSS), {@link RpcCallerSecurity#NONE}
  * for nothing beyond the credential
+ * @param balancing how calls are spread over the servers, when one is ejected, and how often a
+ * failed call is sent again (to another server when there is one)
  */
 public record RpcClientSpec(String name, List<InetSocketAddress> addresses, TransportConfig transport,
 		int maxPendingPerConnection, RpcClientPool.Config pool, ServiceClientOptions options,
-		RpcCallerSecurity security) {
+		RpcCallerSecurity security, BalancedCaller.Config balancing) {
 
 	/**
 	 * Validates.
@@ -37,10 +41,29 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 		Objects.requireNonNull(transport, "transport");
 		Objects.requireNonNull(pool, "pool");
 		Objects.requireNonNull(options, "options");
+		Objects.requireNonNull(balancing, "balancing");
 		if (maxPendingPerConnection < 1) {
 			throw new IllegalArgumentException(
 					"maxPendingPerConnection of client '" + name + "' must be at least 1, got " + maxPendingPerConnection);
 		}
+	}
+
+	/**
+	 * Settings balanced round robin with the default ejection, retrying as the pool settings'
+	 * retry policy says.
+	 * @param name the client name
+	 * @param addresses the servers; empty for this application's own server
+	 * @param transport the RPC-over-RDMA settings of each connection
+	 * @param maxPendingPerConnection the most calls awaiting replies on one connection
+	 * @param pool the pool settings
+	 * @param options how proxies call
+	 * @param security what protects the calls to each server
+	 */
+	public RpcClientSpec(String name, List<InetSocketAddress> addresses, TransportConfig transport,
+			int maxPendingPerConnection, RpcClientPool.Config pool, ServiceClientOptions options,
+			RpcCallerSecurity security) {
+		this(name, addresses, transport, maxPendingPerConnection, pool, options, security,
+				BalancedCaller.Config.defaults().withRetry(Objects.requireNonNull(pool, "pool").retry()));
 	}
 
 	/**
@@ -68,7 +91,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withAddresses(List<InetSocketAddress> value) {
 		return new RpcClientSpec(this.name, value, this.transport, this.maxPendingPerConnection, this.pool,
-				this.options, this.security);
+				this.options, this.security, this.balancing);
 	}
 
 	/**
@@ -77,7 +100,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withTransport(TransportConfig value) {
 		return new RpcClientSpec(this.name, this.addresses, value, this.maxPendingPerConnection, this.pool,
-				this.options, this.security);
+				this.options, this.security, this.balancing);
 	}
 
 	/**
@@ -86,7 +109,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withPool(RpcClientPool.Config value) {
 		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, value,
-				this.options, this.security);
+				this.options, this.security, this.balancing);
 	}
 
 	/**
@@ -95,7 +118,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withOptions(ServiceClientOptions value) {
 		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool,
-				value, this.security);
+				value, this.security, this.balancing);
 	}
 
 	/**
@@ -104,7 +127,16 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withSecurity(RpcCallerSecurity value) {
 		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool,
-				this.options, value);
+				this.options, value, this.balancing);
+	}
+
+	/**
+	 * @param value how calls are spread, ejected and retried
+	 * @return a copy with it
+	 */
+	public RpcClientSpec withBalancing(BalancedCaller.Config value) {
+		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool,
+				this.options, this.security, value);
 	}
 
 	/**

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import io.rpcrdma.client.balance.BalancerKind;
 import io.rpcrdma.server.RpcServer;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -36,6 +37,12 @@ class RpcRdmaPropertiesTest {
 			assertThat(properties.getMemory().getMaxRegistered()).isEqualTo(DataSize.ofMegabytes(256));
 			assertThat(properties.getConveyance().getDdpThreshold()).isEqualTo(DataSize.ofKilobytes(4));
 			assertThat(properties.getClient()).isEmpty();
+			RpcRdmaProperties.Client client = new RpcRdmaProperties.Client();
+			assertThat(client.getBalancer()).isEqualTo(BalancerKind.ROUND_ROBIN);
+			assertThat(client.getEjection().getConsecutiveFailures()).isEqualTo(5);
+			assertThat(client.getEjection().getProbeInterval()).isEqualTo(Duration.ofMillis(500));
+			assertThat(client.getEjection().getMaxProbeInterval()).isEqualTo(Duration.ofSeconds(30));
+			assertThat(client.getEjection().getProbeTimeout()).isEqualTo(Duration.ofSeconds(2));
 		});
 	}
 
@@ -45,7 +52,9 @@ class RpcRdmaPropertiesTest {
 				"rpcrdma.server.inline-threshold-v2=8KB", "rpcrdma.server.executor.kind=virtual-threads",
 				"rpcrdma.server.shutdown-grace-period=3s", "rpcrdma.memory.slab-size=2MB",
 				"rpcrdma.client.orders.address=a.example:20049,b.example:20050", "rpcrdma.client.orders.retries=0",
-				"rpcrdma.client.orders.call-timeout=250ms", "rpcrdma.conveyance.ddp-threshold=16KB")
+				"rpcrdma.client.orders.call-timeout=250ms", "rpcrdma.client.orders.balancer=power-of-two-choices",
+				"rpcrdma.client.orders.ejection.consecutive-failures=2", "rpcrdma.client.orders.ejection.probe-timeout=300ms",
+				"rpcrdma.conveyance.ddp-threshold=16KB")
 			.run((context) -> {
 				RpcRdmaProperties properties = context.getBean(RpcRdmaProperties.class);
 				assertThat(properties.getProvider()).isEqualTo("siw");
@@ -60,6 +69,10 @@ class RpcRdmaPropertiesTest {
 				assertThat(orders.getAddress()).containsExactly("a.example:20049", "b.example:20050");
 				assertThat(orders.getRetries()).isZero();
 				assertThat(orders.getCallTimeout()).isEqualTo(Duration.ofMillis(250));
+				assertThat(orders.getBalancer()).isEqualTo(BalancerKind.POWER_OF_TWO_CHOICES);
+				assertThat(orders.getEjection().getConsecutiveFailures()).isEqualTo(2);
+				assertThat(orders.getEjection().getProbeTimeout()).isEqualTo(Duration.ofMillis(300));
+				assertThat(orders.getEjection().getProbeInterval()).as("default").isEqualTo(Duration.ofMillis(500));
 				assertThat(properties.getConveyance().getDdpThreshold()).isEqualTo(DataSize.ofKilobytes(16));
 			});
 	}
@@ -88,6 +101,11 @@ class RpcRdmaPropertiesTest {
 			rpcrdma.client.orders.retries                     | 101        | rpcrdma.client.orders.retries must be between 0 and 100, got 101
 			rpcrdma.client.orders.call-timeout                | 0s         | rpcrdma.client.orders.call-timeout must be between 1ms and 1d, got 0s
 			rpcrdma.client.orders.max-reply-size              | 10B        | rpcrdma.client.orders.max-reply-size must be between 64B and 1GB, got 10B
+			rpcrdma.client.orders.ejection.consecutive-failures | 0        | rpcrdma.client.orders.ejection.consecutive-failures must be between 1 and 1000, got 0
+			rpcrdma.client.orders.ejection.probe-interval     | 0s         | rpcrdma.client.orders.ejection.probe-interval must be between 1ms and 1h, got 0s
+			rpcrdma.client.orders.ejection.max-probe-interval | 100ms      | rpcrdma.client.orders.ejection.max-probe-interval must be between 500ms and 1d, got 100ms
+			rpcrdma.client.orders.ejection.probe-timeout      | 2h         | rpcrdma.client.orders.ejection.probe-timeout must be between 1ms and 1h, got 2h
+			rpcrdma.client.orders.balancer                    | random     | random
 			rpcrdma.conveyance.ddp-threshold                  | 2GB        | rpcrdma.conveyance.ddp-threshold must be between 0B and 1GB, got 2GB
 			""")
 	void invalidValueFailsStartUpNamingThePropertyAndTheRange(String property, String value, String message) {

@@ -10,6 +10,8 @@ import java.util.function.Function;
 import io.rpcrdma.client.Backoff;
 import io.rpcrdma.client.RetryPolicy;
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.client.balance.BalancedCaller;
+import io.rpcrdma.client.balance.Ejection;
 import io.rpcrdma.client.security.RpcSecGssClient;
 import io.rpcrdma.oncrpc.AuthSys;
 import io.rpcrdma.oncrpc.gss.GssService;
@@ -68,8 +70,14 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 		ServiceClientOptions options = new ServiceClientOptions(client.getCallTimeout(),
 				(int) client.getMaxReplySize().toBytes(), (int) this.properties.getConveyance().getDdpThreshold().toBytes(),
 				withCredential(client.getSecurity(), this.interceptors));
+		RpcRdmaProperties.ClientEjection ejection = client.getEjection();
+		BalancedCaller.Config balancing = new BalancedCaller.Config(client.getBalancer(),
+				new Ejection(ejection.getConsecutiveFailures(),
+						Backoff.exponential(ejection.getProbeInterval(), ejection.getMaxProbeInterval()),
+						ejection.getProbeTimeout()),
+				pool.retry());
 		RpcClientSpec spec = new RpcClientSpec(name, addresses, transport, client.getMaxPending(), pool, options,
-				security(client.getSecurity(), client.getCallTimeout()));
+				security(client.getSecurity(), client.getCallTimeout()), balancing);
 		for (RpcClientCustomizer customizer : this.customizers) {
 			spec = customizer.customize(spec);
 		}

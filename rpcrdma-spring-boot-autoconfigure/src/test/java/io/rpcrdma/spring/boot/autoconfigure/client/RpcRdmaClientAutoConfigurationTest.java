@@ -9,6 +9,9 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 import io.rpcrdma.client.PoolExhaustedException;
+import io.rpcrdma.client.balance.BalancedCaller;
+import io.rpcrdma.client.balance.BalancerKind;
+import io.rpcrdma.client.balance.InstanceState;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.service.ServiceClientFactory;
 import io.rpcrdma.service.ServiceIntrospector;
@@ -31,8 +34,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The client auto-configuration: {@link RpcClientFactory}, {@link ImportRpcClients} proxy
- * beans with constructor injection, named client settings, round robin over addresses,
- * customizers and back-off.
+ * beans with constructor injection, named client settings, balancing and ejection over
+ * addresses, customizers and back-off.
  */
 class RpcRdmaClientAutoConfigurationTest {
 
@@ -71,6 +74,76 @@ class RpcRdmaClientAutoConfigurationTest {
 						.allSatisfy((name, pool) -> assertThat(name).startsWith("pair["));
 				});
 		}));
+	}
+
+	@Test
+	void aNamedClientPassesOverAStoppedServerAndEjectsIt() {
+		ApplicationContextRunner servers = RpcRdmaAutoConfigurations.runner("failover-a")
+			.withUserConfiguration(GreeterService.class);
+		servers.run((first) -> servers.withPropertyValues("rpcrdma.server.address=failover-b").run((second) -> {
+			int portA = first.getBean(RpcRdmaServerLifecycle.class).port();
+			int portB = second.getBean(RpcRdmaServerLifecycle.class).port();
+			this.runner.withPropertyValues("rpcrdma.server.enabled=false",
+					"rpcrdma.client.pair.address=failover-a:" + portA + ",failover-b:" + portB,
+					"rpcrdma.client.pair.balancer=least-outstanding", "rpcrdma.client.pair.ejection.consecutive-failures=2",
+					"rpcrdma.client.pair.ejection.probe-interval=1h",
+					"rpcrdma.client.pair.ejection.max-probe-interval=1h")
+				.run((context) -> {
+					RpcClientFactory factory = context.getBean(RpcClientFactory.class);
+					Greeter greeter = factory.createClient(Greeter.class, "pair");
+					for (int i = 0; i < 2; i++) {
+						assertThat(greeter.greet("call " + i)).isEqualTo("Hello, call " + i);
+					}
+					assertThat(first.getBean(GreeterService.class).calls).hasValue(1);
+					io.rpcrdma.client.RpcClientPool poolOfA = factory.pools()
+						.entrySet()
+						.stream()
+						.filter((entry) -> entry.getKey().startsWith("pair[failover-a"))
+						.map(java.util.Map.Entry::getValue)
+						.findFirst()
+						.orElseThrow(() -> new AssertionError("no pool to failover-a in " + factory.pools().keySet()));
+
+					first.close();
+					awaitUnreachable(poolOfA);
+					for (int i = 0; i < 6; i++) {
+						assertThat(greeter.greet("after " + i)).isEqualTo("Hello, after " + i);
+					}
+
+					assertThat(second.getBean(GreeterService.class).calls).hasValue(1 + 6);
+					assertThat(factory.instances().get("pair")).hasSize(2).anySatisfy((stats) -> {
+						assertThat(stats.instance().id()).isEqualTo("failover-a:" + portA);
+						assertThat(stats.state()).isEqualTo(InstanceState.EJECTED);
+					});
+				});
+		}));
+	}
+
+	private static void awaitUnreachable(io.rpcrdma.client.RpcClientPool pool) {
+		long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (!pool.isUnreachable()) {
+			if (System.nanoTime() > end) {
+				throw new AssertionError("The pool never saw its server go");
+			}
+			java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+		}
+	}
+
+	@Test
+	void balancerAndEjectionPropertiesShapeTheBalancing() {
+		this.runner
+			.withPropertyValues("rpcrdma.client.orders.address=orders-host:20049",
+					"rpcrdma.client.orders.balancer=least-outstanding", "rpcrdma.client.orders.retries=4",
+					"rpcrdma.client.orders.ejection.consecutive-failures=3",
+					"rpcrdma.client.orders.ejection.probe-timeout=750ms")
+			.run((context) -> {
+				BalancedCaller.Config balancing = context.getBean(RpcClientFactory.class).spec("orders").balancing();
+				assertThat(balancing.balancer()).isEqualTo(BalancerKind.LEAST_OUTSTANDING);
+				assertThat(balancing.ejection().consecutiveFailures()).isEqualTo(3);
+				assertThat(balancing.ejection().probeTimeout()).isEqualTo(Duration.ofMillis(750));
+				assertThat(balancing.retry().maxAttempts()).isEqualTo(5);
+				RpcClientSpec defaults = context.getBean(RpcClientFactory.class).spec("other");
+				assertThat(defaults.balancing().balancer()).isEqualTo(BalancerKind.ROUND_ROBIN);
+			});
 	}
 
 	@Test

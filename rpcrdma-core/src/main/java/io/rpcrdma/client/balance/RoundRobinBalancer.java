@@ -1,0 +1,24 @@
+package io.rpcrdma.client.balance;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** {@link BalancerKind#ROUND_ROBIN}. */
+final class RoundRobinBalancer implements Balancer {
+
+	private final AtomicInteger next = new AtomicInteger();
+
+	@Override
+	public int choose(Candidates candidates) {
+		int size = candidates.size();
+		// The turn moves past an ineligible instance too, rather than handing its turn to the
+		// next one: the eligible instances keep equal shares while one is ejected.
+		for (int i = 0; i < size; i++) {
+			int index = Math.floorMod(this.next.getAndIncrement(), size);
+			if (candidates.eligible(index)) {
+				return index;
+			}
+		}
+		return -1;
+	}
+
+}
