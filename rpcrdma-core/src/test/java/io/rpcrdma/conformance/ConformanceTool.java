@@ -37,6 +37,12 @@ public record ConformanceTool(String name, String property, String debianPackage
 	public static final ConformanceTool KADMIN_LOCAL = new ConformanceTool("kadmin.local", "rpcrdma.kadmin.local",
 			"krb5-admin-server");
 
+	/** rpcbind (RFC 1833), for registering and resolving the rdma netids. */
+	public static final ConformanceTool RPCBIND = new ConformanceTool("rpcbind", "rpcrdma.rpcbind", "rpcbind");
+
+	/** rpcbind's own reader, the independent check of what rpcbind holds. */
+	public static final ConformanceTool RPCINFO = new ConformanceTool("rpcinfo", "rpcrdma.rpcinfo", "rpcbind");
+
 	/**
 	 * Finds the program.
 	 * @return its path, if it is installed and executable

@@ -141,8 +141,14 @@ public class RpcRdmaProperties implements Validator {
 
 		private final ServerSecurity security = new ServerSecurity();
 
+		private final ServerRpcbind rpcbind = new ServerRpcbind();
+
 		public ServerSecurity getSecurity() {
 			return this.security;
+		}
+
+		public ServerRpcbind getRpcbind() {
+			return this.rpcbind;
 		}
 
 		public boolean isEnabled() {
@@ -223,6 +229,49 @@ public class RpcRdmaProperties implements Validator {
 
 		public DuplicateRequestCache getDuplicateRequestCache() {
 			return this.duplicateRequestCache;
+		}
+
+	}
+
+	/** How the server registers with rpcbind (RFC 1833) on hosts that resolve services there. */
+	public static class ServerRpcbind {
+
+		/**
+		 * Whether to register the exported services with rpcbind under netid rdma (rdma6 for
+		 * an IPv6 address) once the server listens, and unregister them before it stops
+		 * (RFC 5666 §10, §12), so clients on bare hosts can find the port. The start fails
+		 * when rpcbind cannot be reached.
+		 */
+		private boolean enabled;
+
+		/** The rpcbind to register with, host:port; normally this host's own. */
+		private String address = "127.0.0.1:111";
+
+		/** How long connecting to rpcbind and each of its calls may take, 1ms to 1m. */
+		private Duration timeout = Duration.ofSeconds(5);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getAddress() {
+			return this.address;
+		}
+
+		public void setAddress(String address) {
+			this.address = address;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
 		}
 
 	}

@@ -75,6 +75,15 @@ final class RpcRdmaPropertiesValidator {
 				Math.max(1, drc.getEntriesPerClient()), 10_000_000);
 		checkDuration("rpcrdma.server.duplicate-request-cache.ttl", drc.getTtl(), Duration.ofSeconds(1),
 				Duration.ofDays(1));
+		RpcRdmaProperties.ServerRpcbind rpcbind = server.getRpcbind();
+		try {
+			RpcRdmaAddress.parse(rpcbind.getAddress());
+		}
+		catch (IllegalArgumentException ex) {
+			reject("rpcrdma.server.rpcbind.address", "must be host:port, normally 127.0.0.1:111 (" + ex.getMessage() + ")",
+					rpcbind.getAddress());
+		}
+		checkDuration("rpcrdma.server.rpcbind.timeout", rpcbind.getTimeout(), Duration.ofMillis(1), Duration.ofMinutes(1));
 		RpcRdmaProperties.ServerSecurity security = server.getSecurity();
 		RpcRdmaProperties.ServerKerberos kerberos = security.getKerberos();
 		if ((kerberos.getPrincipal() == null) != (kerberos.getKeytab() == null)) {

@@ -39,7 +39,8 @@ public final class RpcRdmaServerAutoConfiguration {
 	@ConditionalOnMissingBean
 	RpcRdmaServerLifecycle rpcRdmaServerLifecycle(RpcRdmaProperties properties, RdmaProvider provider,
 			RegisteredMemoryPool pool, ProgramRegistry registry, ServiceExporter exporter,
-			ObjectProvider<RpcServerCustomizer> customizers, Environment environment) {
+			ObjectProvider<RpcServerCustomizer> customizers, ObjectProvider<RpcServerLifecycleListener> listeners,
+			Environment environment) {
 		List<RpcServerCustomizer> ordered = customizers.orderedStream().toList();
 		boolean virtualThreads = RpcServerConfigs.virtualThreadsByDefault(environment);
 		return new RpcRdmaServerLifecycle(() -> {
@@ -49,7 +50,8 @@ public final class RpcRdmaServerAutoConfiguration {
 				config = customizer.customize(config);
 			}
 			return config;
-		}, registry, exporter, (environment instanceof ConfigurableEnvironment configurable) ? configurable : null);
+		}, registry, exporter, (environment instanceof ConfigurableEnvironment configurable) ? configurable : null,
+				listeners.orderedStream().toList());
 	}
 
 }

@@ -36,6 +36,8 @@ import org.springframework.core.env.PropertySource;
  * client-only application does not listen.</li>
  * <li>Publishes the bound port as {@value #PORT_PROPERTY} in the environment (like
  * {@code local.server.port}), useful with {@code rpcrdma.server.port=0}.</li>
+ * <li>Tells {@link RpcServerLifecycleListener} beans once it listens (a listener that throws
+ * fails the start) and before it stops accepting.</li>
  * <li>Stops first when the context closes ({@link #PHASE}: before web servers, which stop at
  * lower phases, and before the beans the services use are destroyed): it stops accepting
  * connections, lets running calls finish within {@code rpcrdma.server.shutdown-grace-period}
@@ -63,6 +65,8 @@ public final class RpcRdmaServerLifecycle implements SmartLifecycle {
 
 	private final ConfigurableEnvironment environment;
 
+	private final List<RpcServerLifecycleListener> listeners;
+
 	private volatile RpcServer server;
 
 	/** The settings the running server was started with. */
@@ -78,10 +82,23 @@ public final class RpcRdmaServerLifecycle implements SmartLifecycle {
 	 */
 	public RpcRdmaServerLifecycle(Supplier<RpcServer.Config> config, ProgramRegistry registry, ServiceExporter exporter,
 			ConfigurableEnvironment environment) {
+		this(config, registry, exporter, environment, List.of());
+	}
+
+	/**
+	 * @param config the server's settings, built when it starts
+	 * @param registry the procedures it serves
+	 * @param exporter what exported them
+	 * @param environment where the bound port is published, or {@code null}
+	 * @param listeners told once the server listens and before it stops accepting
+	 */
+	public RpcRdmaServerLifecycle(Supplier<RpcServer.Config> config, ProgramRegistry registry, ServiceExporter exporter,
+			ConfigurableEnvironment environment, List<RpcServerLifecycleListener> listeners) {
 		this.config = Objects.requireNonNull(config, "config");
 		this.registry = Objects.requireNonNull(registry, "registry");
 		this.exporter = Objects.requireNonNull(exporter, "exporter");
 		this.environment = environment;
+		this.listeners = List.copyOf(listeners);
 	}
 
 	@Override
@@ -102,6 +119,16 @@ public final class RpcRdmaServerLifecycle implements SmartLifecycle {
 		}
 		catch (RuntimeException ex) {
 			throw new RpcServerListenException(settings.bindAddress(), settings.provider().name(), ex);
+		}
+		try {
+			for (RpcServerLifecycleListener listener : this.listeners) {
+				listener.started(started, services);
+			}
+		}
+		catch (RuntimeException ex) {
+			// Announced nowhere, or withdrawn by the listener that failed: stop at once.
+			started.shutdown(Duration.ZERO).join();
+			throw ex;
 		}
 		this.settings = settings;
 		this.server = started;
@@ -159,6 +186,15 @@ public final class RpcRdmaServerLifecycle implements SmartLifecycle {
 		CompletableFuture<InFlightTracker.ShutdownReport> done = null;
 		if (stopping != null) {
 			Duration grace = graceOf();
+			// Withdrawn first (rpcbind), so no client is sent to a server that no longer accepts.
+			for (int i = this.listeners.size() - 1; i >= 0; i--) {
+				try {
+					this.listeners.get(i).stopping(stopping);
+				}
+				catch (RuntimeException ex) {
+					logger.log(Level.WARNING, "An RPC server lifecycle listener failed while the server stops", ex);
+				}
+			}
 			logger.log(Level.INFO, () -> "RPC-over-RDMA server on " + stopping.localAddress()
 					+ " stops accepting calls; running calls may take " + grace);
 			done = stopping.shutdown(grace);
