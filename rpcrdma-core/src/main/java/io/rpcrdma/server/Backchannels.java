@@ -31,7 +31,8 @@ final class Backchannels {
 			if (client != null) {
 				return client;
 			}
-			client = new RpcClient(calls, "the client at " + calls.peerAddress() + " (backward direction)", MAX_PENDING,
+			client = new RpcClient(calls, "the client at " + calls.peerAddress()
+					+ " (backward direction: programs a client serves as CallbackServices or @RpcCallbackService beans)", MAX_PENDING,
 					CallTimer.shared());
 			this.clients.put(calls, client);
 		}

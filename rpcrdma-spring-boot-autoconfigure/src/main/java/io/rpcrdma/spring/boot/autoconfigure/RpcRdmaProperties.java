@@ -51,6 +51,8 @@ public class RpcRdmaProperties implements Validator {
 
 	private final Conveyance conveyance = new Conveyance();
 
+	private final Backchannel backchannel = new Backchannel();
+
 	public String getProvider() {
 		return this.provider;
 	}
@@ -73,6 +75,10 @@ public class RpcRdmaProperties implements Validator {
 
 	public Map<String, Client> getClient() {
 		return this.client;
+	}
+
+	public Backchannel getBackchannel() {
+		return this.backchannel;
 	}
 
 	public Conveyance getConveyance() {
@@ -142,6 +148,12 @@ public class RpcRdmaProperties implements Validator {
 		private final ServerSecurity security = new ServerSecurity();
 
 		private final ServerRpcbind rpcbind = new ServerRpcbind();
+
+		private final ServerBackchannel backchannel = new ServerBackchannel();
+
+		public ServerBackchannel getBackchannel() {
+			return this.backchannel;
+		}
 
 		public ServerSecurity getSecurity() {
 			return this.security;
@@ -280,6 +292,71 @@ public class RpcRdmaProperties implements Validator {
 	 * Which security flavors the server accepts (RFC 5531 §9: others get AUTH_ERROR and the
 	 * method never runs). With nothing set every call is accepted, as before there was a policy.
 	 */
+	/**
+	 * Calls from the server back to the clients connected to it (RFC 8167).
+	 */
+	public static class ServerBackchannel {
+
+		/**
+		 * Calls one connection may have outstanding to its client at once, 0 to 1024 (0: none,
+		 * and RpcCallbacks then says so); each costs a receive buffer per connection.
+		 */
+		private int credits = 4;
+
+		public int getCredits() {
+			return this.credits;
+		}
+
+		public void setCredits(int credits) {
+			this.credits = credits;
+		}
+
+	}
+
+	/**
+	 * How this application serves its @RpcCallbackService beans to the servers it calls
+	 * (RFC 8167 backward direction).
+	 */
+	public static class Backchannel {
+
+		/**
+		 * Calls a server may have outstanding to this application on one connection, 1 to 1024;
+		 * each costs a receive buffer per connection.
+		 */
+		private int credits = 8;
+
+		/** Threads running callback methods, 1 to 1024. */
+		private int threads = 4;
+
+		/** Callbacks waiting for a thread, 0 to 1048576; beyond it a callback gets SYSTEM_ERR. */
+		private int queueCapacity = 64;
+
+		public int getCredits() {
+			return this.credits;
+		}
+
+		public void setCredits(int credits) {
+			this.credits = credits;
+		}
+
+		public int getThreads() {
+			return this.threads;
+		}
+
+		public void setThreads(int threads) {
+			this.threads = threads;
+		}
+
+		public int getQueueCapacity() {
+			return this.queueCapacity;
+		}
+
+		public void setQueueCapacity(int queueCapacity) {
+			this.queueCapacity = queueCapacity;
+		}
+
+	}
+
 	public static class ServerSecurity {
 
 		/**

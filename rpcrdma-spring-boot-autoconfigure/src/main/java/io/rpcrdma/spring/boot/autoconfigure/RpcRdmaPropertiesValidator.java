@@ -43,6 +43,10 @@ final class RpcRdmaPropertiesValidator {
 			checkClient("rpcrdma.client." + entry.getKey(), entry.getValue());
 		}
 		checkSize("rpcrdma.conveyance.ddp-threshold", this.properties.getConveyance().getDdpThreshold(), 0, GB);
+		RpcRdmaProperties.Backchannel backchannel = this.properties.getBackchannel();
+		checkInt("rpcrdma.backchannel.credits", backchannel.getCredits(), 1, 1024);
+		checkInt("rpcrdma.backchannel.threads", backchannel.getThreads(), 1, 1024);
+		checkInt("rpcrdma.backchannel.queue-capacity", backchannel.getQueueCapacity(), 0, 1 << 20);
 	}
 
 	private void checkProvider() {
@@ -55,6 +59,7 @@ final class RpcRdmaPropertiesValidator {
 
 	private void checkServer(RpcRdmaProperties.Server server) {
 		checkInt("rpcrdma.server.port", server.getPort(), 0, 65535);
+		checkInt("rpcrdma.server.backchannel.credits", server.getBackchannel().getCredits(), 0, 1024);
 		checkVersions("rpcrdma.server.versions", server.getVersions());
 		checkSize("rpcrdma.server.inline-threshold-v1", server.getInlineThresholdV1(), KB, MB);
 		checkSize("rpcrdma.server.inline-threshold-v2", server.getInlineThresholdV2(), KB, MB);

@@ -52,6 +52,9 @@ public class RpcClientFactory implements AutoCloseable {
 
 	private volatile boolean closed;
 
+	/** What connections serve their server in the backward direction (RFC 8167), or {@code null}. */
+	private volatile io.rpcrdma.client.CallbackServices callbacks;
+
 	/**
 	 * @param provider the RDMA provider connections are opened with
 	 * @param memory registered memory for the connections
@@ -67,6 +70,17 @@ public class RpcClientFactory implements AutoCloseable {
 		this.proxies = Objects.requireNonNull(proxies, "proxies");
 		this.specs = Objects.requireNonNull(specs, "specs");
 		this.localServer = Objects.requireNonNull(localServer, "localServer");
+	}
+
+	/**
+	 * Serves {@code callbacks} on every connection opened from now on (RFC 8167): the servers
+	 * this application calls may call them back on the same connection.
+	 * @param services the programs served, their executor and credits; {@code null} for none
+	 * @return this factory
+	 */
+	public RpcClientFactory serving(io.rpcrdma.client.CallbackServices services) {
+		this.callbacks = services;
+		return this;
 	}
 
 	/**
@@ -165,8 +179,15 @@ public class RpcClientFactory implements AutoCloseable {
 				throw new IllegalStateException("rpcrdma client '" + spec.name() + "' is closed: the application "
 						+ "context is shutting down");
 			}
-			return RpcClientPool.connect(this.provider, this.memory, instance.address(), spec.transport(),
-					spec.maxPendingPerConnection(), withoutRetry);
+			io.rpcrdma.client.CallbackServices served = this.callbacks;
+			if (served == null) {
+				return RpcClientPool.connect(this.provider, this.memory, instance.address(), spec.transport(),
+						spec.maxPendingPerConnection(), withoutRetry);
+			}
+			return new RpcClientPool(instance.address().toString(),
+					() -> io.rpcrdma.client.RpcClient.connect(this.provider, this.memory, instance.address(), spec.transport(),
+							spec.maxPendingPerConnection(), served),
+					withoutRetry, CallTimer.shared());
 		};
 	}
 

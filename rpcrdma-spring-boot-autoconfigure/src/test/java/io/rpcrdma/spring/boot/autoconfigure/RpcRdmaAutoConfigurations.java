@@ -22,7 +22,9 @@ public final class RpcRdmaAutoConfigurations {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(RpcRdmaProviderAutoConfiguration.class,
 					RpcRdmaServiceAutoConfiguration.class, RpcRdmaServiceExportAutoConfiguration.class,
-					RpcRdmaServerAutoConfiguration.class, RpcRdmaClientAutoConfiguration.class))
+					RpcRdmaServerAutoConfiguration.class,
+					io.rpcrdma.spring.boot.autoconfigure.backchannel.RpcRdmaBackchannelAutoConfiguration.class,
+					RpcRdmaClientAutoConfiguration.class))
 			.withPropertyValues("rpcrdma.provider=loopback", "rpcrdma.server.address=" + host, "rpcrdma.server.port=0");
 	}
 

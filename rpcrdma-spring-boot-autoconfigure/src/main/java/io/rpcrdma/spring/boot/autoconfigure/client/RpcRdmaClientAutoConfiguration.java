@@ -2,6 +2,7 @@ package io.rpcrdma.spring.boot.autoconfigure.client;
 
 import java.util.Optional;
 
+import io.rpcrdma.client.CallbackServices;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.service.RpcClientInterceptor;
 import io.rpcrdma.service.ServiceCallObserver;
@@ -43,13 +44,14 @@ public final class RpcRdmaClientAutoConfiguration {
 	RpcClientFactory rpcClientFactory(RdmaProvider provider, RegisteredMemoryPool pool, ServiceIntrospector introspector,
 			RpcRdmaProperties properties, ObjectProvider<ServiceCallObserver> observer,
 			ObjectProvider<RpcClientCustomizer> customizers, ObjectProvider<RpcClientInterceptor> interceptors,
-			ObjectProvider<RpcRdmaServerLifecycle> server) {
+			ObjectProvider<RpcRdmaServerLifecycle> server, ObjectProvider<CallbackServices> callbacks) {
 		ServiceClientFactory proxies = new ServiceClientFactory(introspector,
 				observer.getIfAvailable(() -> ServiceCallObserver.NONE));
 		RpcClientSpecs specs = new RpcClientSpecs(properties, provider.name(), customizers.orderedStream().toList(),
 				interceptors.orderedStream().toList());
 		return new RpcClientFactory(provider, pool, proxies, specs,
-				() -> Optional.ofNullable(server.getIfAvailable()).flatMap(RpcRdmaServerLifecycle::localAddress));
+				() -> Optional.ofNullable(server.getIfAvailable()).flatMap(RpcRdmaServerLifecycle::localAddress))
+			.serving(callbacks.getIfAvailable());
 	}
 
 }

@@ -63,7 +63,8 @@ final class RpcServerConfigs {
 			.withExecutor(executorSpec)
 			.withDuplicateRequestCache(drc.isEnabled(), drc.getEntriesPerClient(), drc.getEntries(), drc.getTtl())
 			.withGracePeriod(server.getShutdownGracePeriod())
-			.withCreditBudget(server.getCreditBudget());
+			.withCreditBudget(server.getCreditBudget())
+			.withBackwardCredits(server.getBackchannel().getCredits());
 	}
 
 	/**
