@@ -25,7 +25,7 @@ import io.rpcrdma.transport.TransportStats;
 /**
  * Gauges and counters of each client, tagged {@code client} with the client's name, summed
  * over its pools (one per address): connections, credits (granted, in use, calls waiting for
- * one; RFC 8166 §3.3.1), retries, consecutive failed connection attempts and what the
+ * one; RFC 8166 §3.3.1), retries (the failovers of the client's balanced caller), consecutive failed connection attempts and what the
  * connections conveyed.
  *
  * <p>Meters exist for every configured client from the start (reading 0 until its first call
@@ -91,11 +91,9 @@ public final class RpcRdmaClientMetrics implements MeterBinder, SmartInitializin
 		gauge(registry, "rpcrdma.client.credits.waiting", tags, name,
 				(pool) -> credits(pool).stream().mapToInt(CreditWindow::waiting).sum(),
 				"Calls waiting for a credit");
-		FunctionCounter
-			.builder("rpcrdma.client.retries", this,
-					(self) -> self.runtime.clientPools(name).stream().mapToLong(RpcClientPool::retries).sum())
+		FunctionCounter.builder("rpcrdma.client.retries", this, (self) -> self.runtime.clientRetries(name))
 			.tags(tags)
-			.description("Idempotent calls sent again on another connection after theirs was lost")
+			.description("Attempts sent again after a failed one: to another server, or to the same after a backoff")
 			.register(registry);
 		TransportMeters.bind(registry, "rpcrdma.client.transport", tags, this, (self) -> self.totals(name));
 	}
