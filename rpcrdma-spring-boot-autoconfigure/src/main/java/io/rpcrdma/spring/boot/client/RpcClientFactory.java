@@ -207,6 +207,18 @@ public class RpcClientFactory implements AutoCloseable {
 	}
 
 	/**
+	 * Attempts of a client's calls sent again after a failed one (on another server, or on the
+	 * same after a backoff): what the client retried. The pools under it retry nothing
+	 * themselves.
+	 * @param clientName the client name
+	 * @return the count so far, 0 for a client not created yet
+	 */
+	public long failovers(String clientName) {
+		BalancedCaller caller = this.callers.get(clientName);
+		return (caller != null) ? caller.failovers() : 0;
+	}
+
+	/**
 	 * Closes every pool, what protects its calls first; waiting and later calls fail. A pool
 	 * opening meanwhile is closed by its caller, which is closed by then.
 	 */

@@ -1,6 +1,7 @@
 package io.rpcrdma.spring.boot.autoconfigure.endpoint;
 
 import java.net.InetSocketAddress;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -17,6 +18,8 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 import io.rpcrdma.client.RpcClient;
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.client.balance.InstanceState;
+import io.rpcrdma.client.balance.InstanceStats;
 import io.rpcrdma.oncrpc.VersionRange;
 import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.service.ExportedService;
@@ -34,7 +37,9 @@ import io.rpcrdma.transport.RpcRdmaServerConnection;
  * The {@code rpcrdma} actuator endpoint, read-only: the provider, the exported programs with
  * their versions and procedures, the server's connections and the client endpoints, each
  * connection with its RPC-over-RDMA version, inline thresholds (RFC 8166 §3.3.2) and credit
- * state (RFC 8166 §3.3.1). Reading it changes nothing and opens no connection.
+ * state (RFC 8166 §3.3.1), and the servers each client balances over with their state
+ * ({@code UP}, {@code EJECTED}, {@code PROBING}, {@code DRAINING}). Reading it changes nothing
+ * and opens no connection.
  */
 @Endpoint(id = "rpcrdma", defaultAccess = Access.READ_ONLY)
 public final class RpcRdmaManagementEndpoint {
@@ -53,7 +58,7 @@ public final class RpcRdmaManagementEndpoint {
 	 */
 	@ReadOperation
 	public RpcRdmaDescriptor rpcrdma() {
-		return new RpcRdmaDescriptor(this.runtime.providerName().orElse(null), server(), clients());
+		return new RpcRdmaDescriptor(this.runtime.providerName().orElse(null), server(), clients(), balancing());
 	}
 
 	private ServerDescriptor server() {
@@ -102,6 +107,19 @@ public final class RpcRdmaManagementEndpoint {
 		return clients;
 	}
 
+	private Map<String, BalancingDescriptor> balancing() {
+		Map<String, BalancingDescriptor> balancing = new TreeMap<>();
+		this.runtime.clientInstances()
+			.forEach((name, instances) -> balancing.put(name, new BalancingDescriptor(this.runtime.clientRetries(name),
+					instances.stream().map(RpcRdmaManagementEndpoint::instance).toList())));
+		return balancing;
+	}
+
+	private static InstanceDescriptor instance(InstanceStats stats) {
+		return new InstanceDescriptor(stats.instance().id(), address(stats.instance().address()), stats.state(),
+				stats.outstanding(), stats.consecutiveFailures(), stats.lastFailure(), stats.lastFailureTime());
+	}
+
 	private static ClientDescriptor client(RpcClientPool pool) {
 		List<ClientConnectionDescriptor> connections = new ArrayList<>();
 		for (RpcClient client : pool.connections()) {
@@ -140,10 +158,36 @@ public final class RpcRdmaManagementEndpoint {
 	 * The endpoint's answer.
 	 * @param provider the RDMA provider's name
 	 * @param server the server
-	 * @param clients the client endpoints by client name
+	 * @param clients the client endpoints by pool name: the client's name, or
+	 * {@code name[host:port]} for each server of a client with several
+	 * @param balancing each client's servers as it balances over them, by client name, once its
+	 * first call has read them
 	 */
-	public record RpcRdmaDescriptor(String provider, ServerDescriptor server, Map<String, ClientDescriptor> clients)
-			implements OperationResponseBody {
+	public record RpcRdmaDescriptor(String provider, ServerDescriptor server, Map<String, ClientDescriptor> clients,
+			Map<String, BalancingDescriptor> balancing) implements OperationResponseBody {
+	}
+
+	/**
+	 * The servers of one client.
+	 * @param failovers attempts sent again after a failed one, to another server or to the
+	 * same after a backoff
+	 * @param instances its servers, those draining included
+	 */
+	public record BalancingDescriptor(long failovers, List<InstanceDescriptor> instances) {
+	}
+
+	/**
+	 * One server of a client.
+	 * @param id the instance's id
+	 * @param address where it listens
+	 * @param state whether it takes calls
+	 * @param outstanding calls sent to it and not yet ended
+	 * @param consecutiveFailures connection failures since its last success
+	 * @param lastFailure why its last connection failure failed, {@code null} if none did
+	 * @param lastFailureTime when, {@code null} if never
+	 */
+	public record InstanceDescriptor(String id, String address, InstanceState state, int outstanding,
+			int consecutiveFailures, String lastFailure, Instant lastFailureTime) {
 	}
 
 	/**

@@ -13,6 +13,8 @@ import org.springframework.boot.health.contributor.Status;
 
 import io.rpcrdma.client.RpcClient;
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.client.balance.InstanceState;
+import io.rpcrdma.client.balance.InstanceStats;
 import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.spring.boot.autoconfigure.management.RpcRdmaRuntime;
 
@@ -20,13 +22,17 @@ import io.rpcrdma.spring.boot.autoconfigure.management.RpcRdmaRuntime;
  * The health of the RPC-over-RDMA infrastructure: the provider in use, the server (listening,
  * port, connections) and each client (connections open, consecutive failed attempts, the last
  * error; per address for a client with several, UNKNOWN for a configured client whose first
- * call has not opened its pool yet).
+ * call has not opened its pool yet) with the servers it balances over: each instance's state
+ * ({@code UP}, {@code EJECTED}, {@code PROBING}, {@code DRAINING}), outstanding calls,
+ * consecutive failures and last failure.
  *
  * <p>DOWN only when the application cannot serve: a server was asked for and does not listen
  * (not started yet, failed, or shutting down). A client endpoint without a connection is shown
  * as DOWN in the details but leaves the overall status UP: the pool reconnects by itself, and
  * restarting this application (what a failing liveness probe does) would not bring the remote
- * server back.
+ * server back. Likewise a client none of whose instances is {@code UP} (all ejected or being
+ * probed: its calls fail at once) is DOWN in the details only; a client with some instances
+ * ejected and one still up is UP, its ejected instances listed.
  */
 public final class RpcRdmaHealthIndicator extends AbstractHealthIndicator {
 
@@ -50,8 +56,14 @@ public final class RpcRdmaHealthIndicator extends AbstractHealthIndicator {
 			builder.down();
 		}
 		Map<String, Object> clients = new TreeMap<>();
+		Map<String, List<InstanceStats>> instances = this.runtime.clientInstances();
 		for (String name : this.runtime.clientNames()) {
-			clients.put(name, client(this.runtime.clientPools(name)));
+			Map<String, Object> client = client(this.runtime.clientPools(name));
+			List<InstanceStats> balanced = instances.get(name);
+			if (balanced != null && !balanced.isEmpty()) {
+				balancing(client, balanced);
+			}
+			clients.put(name, client);
 		}
 		if (!clients.isEmpty()) {
 			builder.withDetail("clients", clients);
@@ -93,6 +105,29 @@ public final class RpcRdmaHealthIndicator extends AbstractHealthIndicator {
 		details.put("status", (anyUp ? Status.UP : Status.DOWN).getCode());
 		details.put("endpoints", endpoints);
 		return details;
+	}
+
+	/**
+	 * Adds a client's instances; with none {@code UP}, the client takes no call and is DOWN
+	 * whatever its connections.
+	 */
+	private static void balancing(Map<String, Object> client, List<InstanceStats> balanced) {
+		Map<String, Object> instances = new LinkedHashMap<>();
+		for (InstanceStats stats : balanced) {
+			Map<String, Object> instance = new LinkedHashMap<>();
+			instance.put("state", stats.state().name());
+			instance.put("address", stats.instance().address().getHostString() + ":" + stats.instance().address().getPort());
+			instance.put("outstanding", stats.outstanding());
+			instance.put("consecutiveFailures", stats.consecutiveFailures());
+			if (stats.lastFailure() != null) {
+				instance.put("lastFailure", stats.lastFailure());
+			}
+			instances.put(stats.instance().id(), instance);
+		}
+		if (balanced.stream().noneMatch((stats) -> stats.state() == InstanceState.UP)) {
+			client.put("status", Status.DOWN.getCode());
+		}
+		client.put("instances", instances);
 	}
 
 	private static Map<String, Object> pool(RpcClientPool pool) {

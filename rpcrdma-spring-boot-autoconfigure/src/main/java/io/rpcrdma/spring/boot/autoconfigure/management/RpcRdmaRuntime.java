@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.client.balance.BalancedCaller;
+import io.rpcrdma.client.balance.InstanceStats;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.service.ExportedService;
@@ -73,6 +75,25 @@ public interface RpcRdmaRuntime {
 			}
 		});
 		return pools;
+	}
+
+	/**
+	 * @return each client's servers as its {@link BalancedCaller} sees them (state,
+	 * outstanding calls, failures), by client name; a client appears once its first call has
+	 * read its instances, and a runtime whose clients call no balanced caller has none
+	 */
+	default Map<String, List<InstanceStats>> clientInstances() {
+		return Map.of();
+	}
+
+	/**
+	 * @param clientName a client's name
+	 * @return the attempts of that client's calls sent again after a failed one: its balanced
+	 * caller's {@link BalancedCaller#failovers() failovers}, plus the retries of pools that
+	 * retry themselves (pools under a balanced caller do not)
+	 */
+	default long clientRetries(String clientName) {
+		return clientPools(clientName).stream().mapToLong(RpcClientPool::retries).sum();
 	}
 
 	/**

@@ -47,7 +47,11 @@ public final class RpcRdmaRuntimeAutoConfiguration {
 				() -> Optional.ofNullable(clients.getIfAvailable()).map(RpcClientFactory::pools).orElse(Map.of()),
 				() -> Optional.ofNullable(properties.getIfAvailable())
 					.map((bound) -> bound.getClient().keySet())
-					.orElse(Set.of()));
+					.orElse(Set.of()),
+				() -> Optional.ofNullable(clients.getIfAvailable()).map(RpcClientFactory::instances).orElse(Map.of()),
+				(name) -> Optional.ofNullable(clients.getIfAvailable())
+					.map((factory) -> factory.failovers(name))
+					.orElse(0L));
 	}
 
 }

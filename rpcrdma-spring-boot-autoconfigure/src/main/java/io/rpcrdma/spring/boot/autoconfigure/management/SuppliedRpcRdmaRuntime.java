@@ -8,8 +8,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.client.balance.InstanceStats;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.service.ExportedService;
@@ -35,6 +37,10 @@ final class SuppliedRpcRdmaRuntime implements RpcRdmaRuntime {
 
 	private final Supplier<Set<String>> configuredClients;
 
+	private final Supplier<Map<String, List<InstanceStats>>> instances;
+
+	private final ToLongFunction<String> failovers;
+
 	/**
 	 * @param provider the provider, or supplies {@code null}
 	 * @param pool the registered memory, or supplies {@code null}
@@ -43,10 +49,13 @@ final class SuppliedRpcRdmaRuntime implements RpcRdmaRuntime {
 	 * @param exported the exported services
 	 * @param clients the client pools by name
 	 * @param configuredClients the names of the clients configured (their pools may not exist yet)
+	 * @param instances each client's instances by client name
+	 * @param failovers the attempts a client sent again, by client name
 	 */
 	SuppliedRpcRdmaRuntime(Supplier<RdmaProvider> provider, Supplier<RegisteredMemoryPool> pool,
 			BooleanSupplier serverEnabled, Supplier<Optional<RpcServer>> server, Supplier<List<ExportedService>> exported,
-			Supplier<Map<String, RpcClientPool>> clients, Supplier<Set<String>> configuredClients) {
+			Supplier<Map<String, RpcClientPool>> clients, Supplier<Set<String>> configuredClients,
+			Supplier<Map<String, List<InstanceStats>>> instances, ToLongFunction<String> failovers) {
 		this.provider = Objects.requireNonNull(provider, "provider");
 		this.pool = Objects.requireNonNull(pool, "pool");
 		this.serverEnabled = Objects.requireNonNull(serverEnabled, "serverEnabled");
@@ -54,6 +63,8 @@ final class SuppliedRpcRdmaRuntime implements RpcRdmaRuntime {
 		this.exported = Objects.requireNonNull(exported, "exported");
 		this.clients = Objects.requireNonNull(clients, "clients");
 		this.configuredClients = Objects.requireNonNull(configuredClients, "configuredClients");
+		this.instances = Objects.requireNonNull(instances, "instances");
+		this.failovers = Objects.requireNonNull(failovers, "failovers");
 	}
 
 	@Override
@@ -91,6 +102,16 @@ final class SuppliedRpcRdmaRuntime implements RpcRdmaRuntime {
 		Set<String> names = new TreeSet<>(this.configuredClients.get());
 		names.addAll(RpcRdmaRuntime.super.clientNames());
 		return names;
+	}
+
+	@Override
+	public Map<String, List<InstanceStats>> clientInstances() {
+		return this.instances.get();
+	}
+
+	@Override
+	public long clientRetries(String clientName) {
+		return this.failovers.applyAsLong(clientName) + RpcRdmaRuntime.super.clientRetries(clientName);
 	}
 
 }

@@ -2,6 +2,7 @@ package io.rpcrdma.spring.boot.autoconfigure.metrics;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,6 +18,8 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.rpcrdma.client.RpcClient;
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.client.balance.InstanceState;
+import io.rpcrdma.client.balance.InstanceStats;
 import io.rpcrdma.spring.boot.autoconfigure.management.RpcRdmaRuntime;
 import io.rpcrdma.transport.CreditWindow;
 import io.rpcrdma.transport.RpcRdmaClientConnection;
@@ -25,8 +28,11 @@ import io.rpcrdma.transport.TransportStats;
 /**
  * Gauges and counters of each client, tagged {@code client} with the client's name, summed
  * over its pools (one per address): connections, credits (granted, in use, calls waiting for
- * one; RFC 8166 §3.3.1), retries, consecutive failed connection attempts and what the
- * connections conveyed.
+ * one; RFC 8166 §3.3.1), retries (the failovers of the client's balanced caller), consecutive failed connection attempts and what the
+ * connections conveyed; and {@code rpcrdma.client.instances}, the client's servers in each
+ * state, tagged {@code client} and {@code state} ({@code up}, {@code ejected}, {@code probing},
+ * {@code draining}), never by address, so that the number of series stays bounded however
+ * many servers come and go.
  *
  * <p>Meters exist for every configured client from the start (reading 0 until its first call
  * creates its pools). A client created under a name that is not configured (such as
@@ -91,13 +97,22 @@ public final class RpcRdmaClientMetrics implements MeterBinder, SmartInitializin
 		gauge(registry, "rpcrdma.client.credits.waiting", tags, name,
 				(pool) -> credits(pool).stream().mapToInt(CreditWindow::waiting).sum(),
 				"Calls waiting for a credit");
-		FunctionCounter
-			.builder("rpcrdma.client.retries", this,
-					(self) -> self.runtime.clientPools(name).stream().mapToLong(RpcClientPool::retries).sum())
+		FunctionCounter.builder("rpcrdma.client.retries", this, (self) -> self.runtime.clientRetries(name))
 			.tags(tags)
-			.description("Idempotent calls sent again on another connection after theirs was lost")
+			.description("Attempts sent again after a failed one: to another server, or to the same after a backoff")
 			.register(registry);
 		TransportMeters.bind(registry, "rpcrdma.client.transport", tags, this, (self) -> self.totals(name));
+		for (InstanceState state : InstanceState.values()) {
+			Gauge.builder("rpcrdma.client.instances", this, (self) -> self.instances(name, state))
+				.tags(tags.and("state", state.name().toLowerCase(Locale.ROOT)))
+				.description("The client's servers in this state")
+				.register(registry);
+		}
+	}
+
+	private long instances(String name, InstanceState state) {
+		List<InstanceStats> instances = this.runtime.clientInstances().get(name);
+		return (instances != null) ? instances.stream().filter((stats) -> stats.state() == state).count() : 0;
 	}
 
 	private TransportStats totals(String name) {

@@ -3,10 +3,15 @@ package io.rpcrdma.spring.boot.autoconfigure.endpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
+import io.rpcrdma.client.balance.InstanceState;
 import io.rpcrdma.service.ServiceCallObserver;
+import io.rpcrdma.spring.boot.autoconfigure.endpoint.RpcRdmaManagementEndpoint.BalancingDescriptor;
 import io.rpcrdma.spring.boot.autoconfigure.endpoint.RpcRdmaManagementEndpoint.ClientConnectionDescriptor;
 import io.rpcrdma.spring.boot.autoconfigure.endpoint.RpcRdmaManagementEndpoint.ClientDescriptor;
 import io.rpcrdma.spring.boot.autoconfigure.endpoint.RpcRdmaManagementEndpoint.ProgramDescriptor;
@@ -44,6 +49,7 @@ class RpcRdmaManagementEndpointTest {
 					tuple(2L, "fail", false, false));
 		assertThat(described.server().connections()).isEmpty();
 		assertThat(described.clients()).isEmpty();
+		assertThat(described.balancing()).isEmpty();
 	}
 
 	@Test
@@ -89,6 +95,31 @@ class RpcRdmaManagementEndpointTest {
 		assertThat(described.server().port()).isEqualTo(-1);
 		assertThat(described.server().credits()).isNull();
 		assertThat(described.server().programs()).extracting(ProgramDescriptor::name).containsExactly("Greeter");
+	}
+
+	@Test
+	void describesTheServersEachBalancedClientSeesWithTheirState() {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, true).startServer();
+		InetSocketAddress server = this.rpc.server().orElseThrow().localAddress();
+		InetSocketAddress nowhere = InetSocketAddress.createUnresolved("nobody-listens-here", 0);
+		Greeter greeter = this.rpc.balanced("pair", 1, Duration.ofMillis(300), server, nowhere);
+		this.rpc.callUntil(greeter, "pair", "nobody-listens-here:0", InstanceState.EJECTED);
+		assertThat(greeter.greet("still")).isEqualTo("Hello, still");
+
+		RpcRdmaDescriptor described = new RpcRdmaManagementEndpoint(this.rpc).rpcrdma();
+
+		BalancingDescriptor pair = described.balancing().get("pair");
+		assertThat(pair.failovers()).as("the fixture's client retries nothing").isZero();
+		String serverId = server.getHostString() + ":" + server.getPort();
+		assertThat(pair.instances()).extracting("id", "address", "state", "outstanding")
+			.containsExactly(tuple(serverId, serverId, InstanceState.UP, 0),
+					tuple("nobody-listens-here:0", "nobody-listens-here:0", InstanceState.EJECTED, 0));
+		assertThat(pair.instances().get(0).consecutiveFailures()).isZero();
+		assertThat(pair.instances().get(0).lastFailure()).isNull();
+		assertThat(pair.instances().get(1).consecutiveFailures()).isPositive();
+		assertThat(pair.instances().get(1).lastFailure()).contains("nobody-listens-here");
+		assertThat(pair.instances().get(1).lastFailureTime()).isNotNull();
+		assertThat(described.clients()).containsKey("pair[" + serverId + "]");
 	}
 
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Map;
 
 import org.junit.jupiter.api.AutoClose;
@@ -13,6 +14,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.client.balance.InstanceState;
 import io.rpcrdma.service.ServiceCallObserver;
 import io.rpcrdma.spring.boot.autoconfigure.fixture.Greeter;
 import io.rpcrdma.spring.boot.autoconfigure.fixture.LoopbackRpcRdma;
@@ -106,6 +108,51 @@ class RpcRdmaHealthIndicatorTest {
 		Map<String, Object> spread = details(clients, "spread");
 		assertThat(spread).as("one address still serves").containsEntry("status", "UP");
 		assertThat(details(spread, "endpoints")).hasSize(2);
+	}
+
+	@Test
+	void aClientWithSomeServersEjectedIsUpListingEachServersState() {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, true).startServer();
+		InetSocketAddress server = this.rpc.server().orElseThrow().localAddress();
+		InetSocketAddress nowhere = InetSocketAddress.createUnresolved("nobody-listens-here", 0);
+		Greeter greeter = this.rpc.balanced("pair", 1, Duration.ofMillis(300), server, nowhere);
+		this.rpc.callUntil(greeter, "pair", "nobody-listens-here:0", InstanceState.EJECTED);
+		assertThat(greeter.greet("still")).isEqualTo("Hello, still");
+
+		Health health = new RpcRdmaHealthIndicator(this.rpc).health();
+
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		Map<String, Object> pair = details(details(health, "clients"), "pair");
+		assertThat(pair).as("one server still takes its calls").containsEntry("status", "UP");
+		Map<String, Object> instances = details(pair, "instances");
+		assertThat(details(instances, server.getHostString() + ":" + server.getPort())).containsEntry("state", "UP")
+			.containsEntry("outstanding", 0)
+			.containsEntry("consecutiveFailures", 0)
+			.doesNotContainKey("lastFailure");
+		Map<String, Object> ejected = details(instances, "nobody-listens-here:0");
+		assertThat(ejected).containsEntry("state", "EJECTED").containsEntry("address", "nobody-listens-here:0");
+		assertThat((Integer) ejected.get("consecutiveFailures")).isPositive();
+		assertThat((String) ejected.get("lastFailure")).contains("nobody-listens-here");
+	}
+
+	@Test
+	void aClientWithEveryServerEjectedIsDownInTheDetailsOnly() {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, false);
+		Greeter greeter = this.rpc.balanced("gone", 1, Duration.ofMillis(300),
+				InetSocketAddress.createUnresolved("nobody-listens-here", 0),
+				InetSocketAddress.createUnresolved("nobody-listens-there", 0));
+		this.rpc.callUntil(greeter, "gone", "nobody-listens-here:0", InstanceState.EJECTED);
+		this.rpc.callUntil(greeter, "gone", "nobody-listens-there:0", InstanceState.EJECTED);
+
+		Health health = new RpcRdmaHealthIndicator(this.rpc).health();
+
+		assertThat(health.getStatus()).as("a remote outage is not this application's").isEqualTo(Status.UP);
+		Map<String, Object> gone = details(details(health, "clients"), "gone");
+		assertThat(gone).containsEntry("status", "DOWN");
+		Map<String, Object> instances = details(gone, "instances");
+		assertThat(instances).containsOnlyKeys("nobody-listens-here:0", "nobody-listens-there:0");
+		assertThat(details(instances, "nobody-listens-here:0")).containsEntry("state", "EJECTED");
+		assertThat(details(instances, "nobody-listens-there:0")).containsEntry("state", "EJECTED");
 	}
 
 	@SuppressWarnings("unchecked")

@@ -3,10 +3,15 @@ package io.rpcrdma.spring.boot.autoconfigure.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rpcrdma.client.balance.InstanceState;
 import io.rpcrdma.service.ServiceCallObserver;
 import io.rpcrdma.spring.boot.autoconfigure.fixture.Greeter;
 import io.rpcrdma.spring.boot.autoconfigure.fixture.LoopbackRpcRdma;
@@ -95,6 +100,32 @@ class RpcRdmaMeterBindersTest {
 			.tags("client", "greeter", "operation", "send")
 			.functionCounter()
 			.count()).isPositive();
+	}
+
+	@Test
+	void instanceGaugesCountEachClientsServersByStateNotByAddress() {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, true).startServer();
+		InetSocketAddress server = this.rpc.server().orElseThrow().localAddress();
+		Greeter greeter = this.rpc.balanced("pair", 1, Duration.ofMillis(300), server,
+				InetSocketAddress.createUnresolved("nobody-listens-here", 0));
+		RpcRdmaClientMetrics binder = new RpcRdmaClientMetrics(this.rpc);
+		binder.bindTo(this.meters);
+		this.rpc.callUntil(greeter, "pair", "nobody-listens-here:0", InstanceState.EJECTED);
+		binder.bindNewClients();
+
+		assertThat(instances("up")).isEqualTo(1);
+		assertThat(instances("ejected")).isEqualTo(1);
+		assertThat(instances("probing")).isZero();
+		assertThat(instances("draining")).isZero();
+		assertThat(this.meters.find("rpcrdma.client.instances").gauges()).as("one per state, whatever the servers")
+			.hasSize(4)
+			.allSatisfy((gauge) -> assertThat(gauge.getId().getTags()).extracting("key")
+				.containsExactlyInAnyOrder("client", "state"));
+	}
+
+	private double instances(String state) {
+		Gauge gauge = this.meters.get("rpcrdma.client.instances").tags("client", "pair", "state", state).gauge();
+		return gauge.value();
 	}
 
 	private double gauge(String name) {
