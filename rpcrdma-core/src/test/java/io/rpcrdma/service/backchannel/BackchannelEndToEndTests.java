@@ -213,18 +213,10 @@ public abstract class BackchannelEndToEndTests {
 
 	@Test
 	void manyConcurrentCallbacksAllArriveWithinTheClientsGrant() throws Exception {
-		startServer(SERVER_CREDITS);
-		RecordingWatcher watcher = new RecordingWatcher();
-		watcher.gate = new CountDownLatch(1);
-		Connected connected = connect(watcher);
-		connected.store.watch("");
-		Watcher back = this.store.watchers.get(0);
+		Watched watched = watchedBehindAGate();
+		RecordingWatcher watcher = watched.watcher();
 
-		List<CompletableFuture<String>> replies = new ArrayList<>();
-		for (int i = 0; i < 100; i++) {
-			replies.add(back.changedAsync("k" + i));
-		}
-		assertThat(watcher.entered.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		List<CompletableFuture<String>> replies = callBack(watched, "k", 100);
 		watcher.gate.countDown();
 		CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
 
@@ -242,18 +234,11 @@ public abstract class BackchannelEndToEndTests {
 
 	@Test
 	void aServerThatFloodsCallbacksIsThrottledNotTheClient() throws Exception {
-		startServer(SERVER_CREDITS);
-		RecordingWatcher watcher = new RecordingWatcher();
-		watcher.gate = new CountDownLatch(1);
-		Connected connected = connect(watcher);
-		connected.store.watch("");
-		Watcher back = this.store.watchers.get(0);
+		Watched watched = watchedBehindAGate();
+		RecordingWatcher watcher = watched.watcher();
+		Connected connected = watched.connected();
 
-		List<CompletableFuture<String>> replies = new ArrayList<>();
-		for (int i = 0; i < 400; i++) {
-			replies.add(back.changedAsync("f" + i));
-		}
-		assertThat(watcher.entered.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		List<CompletableFuture<String>> replies = callBack(watched, "f", 400);
 		watcher.gate.countDown();
 		int answered = 0;
 		int refused = 0;
@@ -276,17 +261,10 @@ public abstract class BackchannelEndToEndTests {
 
 	@Test
 	void aClientThatNeverAnswersDoesNotStallTheForwardDirection() throws Exception {
-		startServer(SERVER_CREDITS);
-		RecordingWatcher watcher = new RecordingWatcher();
-		watcher.gate = new CountDownLatch(1);
-		Connected connected = connect(watcher);
-		connected.store.watch("");
-		Watcher back = this.store.watchers.get(0);
-		List<CompletableFuture<String>> held = new ArrayList<>();
-		for (int i = 0; i < CLIENT_CREDITS + 2; i++) {
-			held.add(back.changedAsync("held" + i));
-		}
-		assertThat(watcher.entered.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		Watched watched = watchedBehindAGate();
+		RecordingWatcher watcher = watched.watcher();
+		Connected connected = watched.connected();
+		List<CompletableFuture<String>> held = callBack(watched, "held", CLIENT_CREDITS + 2);
 
 		for (int i = 0; i < 50; i++) {
 			assertThat(connected.store.echo("forward " + i)).isEqualTo("forward " + i);
@@ -300,17 +278,10 @@ public abstract class BackchannelEndToEndTests {
 
 	@Test
 	void aClientThatDisconnectsFailsEveryPendingCallbackWithConnectionLost() throws Exception {
-		startServer(SERVER_CREDITS);
-		RecordingWatcher watcher = new RecordingWatcher();
-		watcher.gate = new CountDownLatch(1);
-		Connected connected = connect(watcher);
-		connected.store.watch("");
-		Watcher back = this.store.watchers.get(0);
-		List<CompletableFuture<String>> pending = new ArrayList<>();
-		for (int i = 0; i < CLIENT_CREDITS + 3; i++) {
-			pending.add(back.changedAsync("lost" + i));
-		}
-		assertThat(watcher.entered.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		Watched watched = watchedBehindAGate();
+		RecordingWatcher watcher = watched.watcher();
+		Connected connected = watched.connected();
+		List<CompletableFuture<String>> pending = callBack(watched, "lost", CLIENT_CREDITS + 3);
 
 		connected.client.close();
 
@@ -319,7 +290,7 @@ public abstract class BackchannelEndToEndTests {
 				.isThrownBy(() -> call.get(DEADLINE.toSeconds(), TimeUnit.SECONDS))
 				.withCauseInstanceOf(ConnectionLostException.class);
 		}
-		assertThatExceptionOfType(ConnectionLostException.class).isThrownBy(() -> back.changed("after"));
+		assertThatExceptionOfType(ConnectionLostException.class).isThrownBy(() -> watched.back().changed("after"));
 		watcher.gate.countDown();
 	}
 
@@ -380,6 +351,30 @@ public abstract class BackchannelEndToEndTests {
 		Store store = new ServiceClientFactory(this.introspector).create(Store.class, client,
 				ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE));
 		return new Connected(client, (RpcRdmaClientConnection) client.transport(), store);
+	}
+
+	/** A server, and a client whose watcher holds every callback until its gate opens. */
+	private Watched watchedBehindAGate() {
+		startServer(SERVER_CREDITS);
+		RecordingWatcher watcher = new RecordingWatcher();
+		watcher.gate = new CountDownLatch(1);
+		Connected connected = connect(watcher);
+		connected.store.watch("");
+		return new Watched(watcher, connected, this.store.watchers.get(0));
+	}
+
+	/** Sends {@code count} callbacks at once and waits until the first is running on the client. */
+	private static List<CompletableFuture<String>> callBack(Watched watched, String prefix, int count)
+			throws InterruptedException {
+		List<CompletableFuture<String>> replies = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			replies.add(watched.back().changedAsync(prefix + i));
+		}
+		assertThat(watched.watcher().entered.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		return replies;
+	}
+
+	private record Watched(RecordingWatcher watcher, Connected connected, Watcher back) {
 	}
 
 	private record Connected(RpcClient client, RpcRdmaClientConnection connection, Store store) {
