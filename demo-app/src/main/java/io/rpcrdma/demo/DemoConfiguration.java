@@ -3,12 +3,17 @@ package io.rpcrdma.demo;
 import java.time.Clock;
 
 import io.rpcrdma.demo.cli.StoreProbe;
+import io.rpcrdma.demo.cli.WatchEvents;
 import io.rpcrdma.demo.report.TransportCounterReader;
 import io.rpcrdma.demo.store.ObjectStore;
 import io.rpcrdma.demo.store.ObjectStoreService;
 import io.rpcrdma.demo.store.StoreLimits;
+import io.rpcrdma.demo.store.StoreWatcher;
+import io.rpcrdma.demo.store.StoreWatchers;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.protocol.HeaderLimits;
+import io.rpcrdma.spring.boot.RpcCallbackService;
+import io.rpcrdma.spring.boot.RpcCallbacks;
 import io.rpcrdma.spring.boot.RpcService;
 import io.rpcrdma.spring.boot.autoconfigure.server.RpcRdmaServerLifecycle;
 import io.rpcrdma.spring.boot.autoconfigure.server.RpcServerCustomizer;
@@ -36,12 +41,22 @@ public class DemoConfiguration {
 	@Bean
 	@RpcService
 	@ConditionalOnProperty(prefix = "rpcrdma.server", name = "enabled", matchIfMissing = true)
-	ObjectStoreService objectStoreService(DemoProperties properties) {
+	ObjectStoreService objectStoreService(DemoProperties properties, RpcCallbacks callbacks) {
 		DemoProperties.Store store = properties.getStore();
 		return new ObjectStoreService(
 				new StoreLimits(Math.toIntExact(Math.min(store.getMaxObjectSize().toBytes(), Integer.MAX_VALUE)),
 						store.getCapacity().toBytes()),
-				Clock.systemUTC());
+				Clock.systemUTC(), new StoreWatchers(() -> callbacks.forCaller(StoreWatcher.class)));
+	}
+
+	/**
+	 * What the store calls back for {@code watch} (RFC 8167): served on this application's
+	 * connections to the store, so a client behind a firewall or NAT is told too.
+	 */
+	@Bean
+	@RpcCallbackService
+	WatchEvents watchEvents() {
+		return new WatchEvents(1024);
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import io.rpcrdma.demo.cli.ErrorMessages;
 import io.rpcrdma.demo.cli.StoreCommands;
+import io.rpcrdma.demo.cli.WatchEvents;
 import io.rpcrdma.demo.cli.StoreProbe;
 import io.rpcrdma.demo.report.ConveyanceTally;
 import io.rpcrdma.demo.report.ProgressBar;
@@ -45,6 +46,8 @@ public class DemoRunner {
 
 	private final ManagementLinks links;
 
+	private final ObjectProvider<WatchEvents> watched;
+
 	/** Where everything goes; the console unless a test says otherwise. */
 	private PrintStream out = System.out;
 
@@ -54,7 +57,8 @@ public class DemoRunner {
 
 	DemoRunner(DemoProperties properties, ObjectStore store, StoreProbe probe, TransportCounterReader counters,
 			ObjectProvider<RpcRdmaServerLifecycle> server, RdmaProvider provider, Environment environment,
-			ManagementLinks links) {
+			ManagementLinks links, ObjectProvider<WatchEvents> watched) {
+		this.watched = watched;
 		this.properties = properties;
 		this.store = store;
 		this.probe = probe;
@@ -113,7 +117,7 @@ public class DemoRunner {
 			return ErrorMessages.UNREACHABLE;
 		}
 		if (!commands.isEmpty()) {
-			return new StoreCommands(this.store, address, this.out, this.err).run(commands);
+			return new StoreCommands(this.store, address, this.out, this.err, this.watched.getIfAvailable()).run(commands);
 		}
 		return workload(address);
 	}

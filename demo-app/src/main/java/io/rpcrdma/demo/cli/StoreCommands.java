@@ -21,14 +21,17 @@ import io.rpcrdma.service.BulkData;
 /**
  * One object-store command from the command line of the client profile:
  * {@code put <key> <file>}, {@code get <key> [<file>]}, {@code stat <key>},
- * {@code list [<prefix>]}, {@code delete <key>}, {@code status}. Results go to {@code out};
+ * {@code list [<prefix>]}, {@code delete <key>}, {@code status}, {@code watch <prefix> [<count>]}. Results go to {@code out};
  * failures to {@code err} as one line, with an exit status ({@link ErrorMessages}).
  */
 public final class StoreCommands {
 
 	/** The usage line. */
 	public static final String USAGE = "commands: put <key> <file> | get <key> [<file>] | stat <key> | list [<prefix>]"
-			+ " | delete <key> | status";
+			+ " | delete <key> | status | watch <prefix> [<count>]";
+
+	/** How long {@code watch} waits for a change between checks that it should go on. */
+	private static final java.time.Duration WATCH_POLL = java.time.Duration.ofSeconds(1);
 
 	private final ObjectStore store;
 
@@ -38,6 +41,8 @@ public final class StoreCommands {
 
 	private final PrintStream err;
 
+	private final WatchEvents watched;
+
 	/**
 	 * @param store the store, normally a client proxy
 	 * @param address the store's address, for messages
@@ -45,6 +50,19 @@ public final class StoreCommands {
 	 * @param err where failures go
 	 */
 	public StoreCommands(ObjectStore store, String address, PrintStream out, PrintStream err) {
+		this(store, address, out, err, null);
+	}
+
+	/**
+	 * @param store the store, normally a client proxy
+	 * @param address the store's address, for messages
+	 * @param out where results go
+	 * @param err where failures go
+	 * @param watched where the store's call-backs arrive, for {@code watch}; {@code null} if
+	 * this application serves none
+	 */
+	public StoreCommands(ObjectStore store, String address, PrintStream out, PrintStream err, WatchEvents watched) {
+		this.watched = watched;
 		this.store = Objects.requireNonNull(store, "store");
 		this.address = address;
 		this.out = out;
@@ -114,10 +132,56 @@ public final class StoreCommands {
 						+ Sizes.format(status.maxObjectBytes()));
 				return 0;
 			}
+			case "watch" -> {
+				if (args.isEmpty() || args.size() > 2) {
+					return usage("watch takes a prefix (\"\" for every key) and optionally how many changes to wait for");
+				}
+				return watch(args.get(0), (args.size() == 2) ? parseCount(args.get(1)) : Long.MAX_VALUE);
+			}
 			default -> {
 				return usage("Unknown command '" + command + "'");
 			}
 		}
+	}
+
+	/**
+	 * Prints the store's changes under {@code prefix} as they happen: the store calls this
+	 * client back on the connection it opened (RFC 8167), so nothing listens here.
+	 */
+	private int watch(String prefix, long count) {
+		if (this.watched == null) {
+			this.err.println("error: This application serves no watcher to the store");
+			return ErrorMessages.FAILED;
+		}
+		int now = this.store.watch(prefix);
+		this.out.println("watching '" + prefix + "' at " + this.address + " (" + now + " objects now); Ctrl-C stops");
+		long seen = 0;
+		try {
+			while (seen < count) {
+				String change = this.watched.next(WATCH_POLL);
+				if (change != null) {
+					this.out.println(change);
+					seen++;
+				}
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		return 0;
+	}
+
+	private static long parseCount(String text) {
+		try {
+			long count = Long.parseLong(text);
+			if (count > 0) {
+				return count;
+			}
+		}
+		catch (NumberFormatException ex) {
+			// Said below.
+		}
+		throw new IllegalArgumentException("watch's count must be a positive number, got '" + text + "'");
 	}
 
 	private int put(String key, Path file) {

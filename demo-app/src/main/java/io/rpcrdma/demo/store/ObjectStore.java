@@ -100,6 +100,17 @@ public interface ObjectStore {
 	@Bulk(maxBytes = MAX_READ_BYTES)
 	BulkData read(String key, long offset, int length);
 
+	/**
+	 * Tells the calling client of every change under {@code prefix} from now on, by calling
+	 * its {@link StoreWatcher} back on the same connection (RFC 8167), until the connection
+	 * closes or the watcher says it has had enough.
+	 * @param prefix the keys to watch ({@code ""} for all)
+	 * @return the objects under the prefix now
+	 * @throws IllegalStateException if the store has as many watchers as it takes
+	 */
+	@RpcProcedure(8)
+	int watch(String prefix);
+
 	/** @return the store's limits and what it holds */
 	@RpcProcedure(6)
 	@Idempotent

@@ -26,6 +26,8 @@ public class ObjectStoreService implements ObjectStore {
 
 	private final Clock clock;
 
+	private final StoreWatchers watchers;
+
 	/** Bytes held, updated under {@code this} together with {@link #objects}. */
 	private long bytes;
 
@@ -34,8 +36,29 @@ public class ObjectStoreService implements ObjectStore {
 	 * @param clock stamps stored objects
 	 */
 	public ObjectStoreService(StoreLimits limits, Clock clock) {
+		this(limits, clock, StoreWatchers.none());
+	}
+
+	/**
+	 * @param limits the largest object and the capacity
+	 * @param clock stamps stored objects
+	 * @param watchers the clients told of changes
+	 */
+	public ObjectStoreService(StoreLimits limits, Clock clock, StoreWatchers watchers) {
 		this.limits = Objects.requireNonNull(limits, "limits");
 		this.clock = Objects.requireNonNull(clock, "clock");
+		this.watchers = Objects.requireNonNull(watchers, "watchers");
+	}
+
+	@Override
+	public int watch(String prefix) {
+		this.watchers.watch(prefix);
+		return this.objects.subMap(prefix, true, prefix + Character.MAX_VALUE, true).size();
+	}
+
+	/** @return the clients watching */
+	public StoreWatchers watchers() {
+		return this.watchers;
 	}
 
 	@Override
@@ -63,6 +86,7 @@ public class ObjectStoreService implements ObjectStore {
 			this.objects.put(key, new StoredObject(info, data));
 			this.bytes = after;
 		}
+		this.watchers.changed(StoreWatcher.PUT, key, size);
 		return info;
 	}
 
@@ -121,8 +145,9 @@ public class ObjectStoreService implements ObjectStore {
 				return false;
 			}
 			this.bytes -= removed.data().length;
-			return true;
 		}
+		this.watchers.changed(StoreWatcher.DELETE, key, 0);
+		return true;
 	}
 
 	@Override
