@@ -42,9 +42,8 @@ class SimpleDiscoveryClientEndToEndTest {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(20);
 
-	/** Only the SimpleDiscoveryClient: the ZooKeeper discovery on the test class path stays off. */
-	static final String[] COMMON = { "rpcrdma.provider=siw", "spring.cloud.zookeeper.enabled=false",
-			"spring.cloud.compatibility-verifier.enabled=false", "rpcrdma.client.default.call-timeout=30s" };
+	/** Only the SimpleDiscoveryClient: the ZooKeeper discovery stays off (test application.properties). */
+	static final String[] COMMON = { "rpcrdma.provider=siw", "rpcrdma.client.default.call-timeout=30s" };
 
 	private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
 

@@ -106,13 +106,13 @@ class ZooKeeperDiscoveryEndToEndTest {
 
 	private ConfigurableApplicationContext start(Class<?> app, String... properties) {
 		List<String> all = new ArrayList<>(List.of("rpcrdma.provider=siw",
-				"spring.cloud.compatibility-verifier.enabled=false",
+				"spring.cloud.zookeeper.enabled=true",
 				"spring.cloud.zookeeper.connect-string=" + this.zookeeper.getConnectString(),
 				"spring.cloud.zookeeper.discovery.instance-host=127.0.0.1"));
 		all.addAll(List.of(properties));
+		// As arguments, so that they win over the test application.properties, which turns ZooKeeper off.
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(app).web(WebApplicationType.NONE)
-			.properties(all.toArray(String[]::new))
-			.run();
+			.run(all.stream().map((property) -> "--" + property).toArray(String[]::new));
 		this.contexts.add(context);
 		return context;
 	}

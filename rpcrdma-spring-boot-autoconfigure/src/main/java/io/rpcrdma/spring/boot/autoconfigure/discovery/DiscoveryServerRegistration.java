@@ -70,6 +70,28 @@ public final class DiscoveryServerRegistration implements RpcServerLifecycleList
 
 	@Override
 	public void started(RpcServer server, List<ExportedService> services) {
+		try {
+			register(server, services);
+		}
+		catch (RuntimeException ex) {
+			Registration own = this.registration.getIfUnique();
+			String service = (own != null) ? own.getServiceId() : "the application";
+			throw new DiscoveryRegistrationFailedException("Registering " + service + " (RPC port "
+					+ server.localAddress().getPort() + ") with the service registry failed: " + rootMessage(ex)
+					+ "; check that the registry is reachable (for ZooKeeper spring.cloud.zookeeper.connect-string), "
+					+ "or set rpcrdma.server.discovery.enabled=false", ex);
+		}
+	}
+
+	private static String rootMessage(Throwable failure) {
+		Throwable root = failure;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		return (root.getMessage() != null) ? root.getMessage() : root.getClass().getName();
+	}
+
+	private void register(RpcServer server, List<ExportedService> services) {
 		Registration own = this.registration.getIfUnique();
 		AbstractAutoServiceRegistration<?> auto = this.autoRegistration.getIfUnique();
 		if (own == null || auto == null) {
