@@ -149,6 +149,9 @@ public class RpcRdmaProperties implements Validator {
 
 		private final ServerRpcbind rpcbind = new ServerRpcbind();
 
+		/** How the server puts itself in a Spring Cloud service registry. */
+		private final ServerDiscovery discovery = new ServerDiscovery();
+
 		private final ServerBackchannel backchannel = new ServerBackchannel();
 
 		public ServerBackchannel getBackchannel() {
@@ -161,6 +164,10 @@ public class RpcRdmaProperties implements Validator {
 
 		public ServerRpcbind getRpcbind() {
 			return this.rpcbind;
+		}
+
+		public ServerDiscovery getDiscovery() {
+			return this.discovery;
 		}
 
 		public boolean isEnabled() {
@@ -241,6 +248,28 @@ public class RpcRdmaProperties implements Validator {
 
 		public DuplicateRequestCache getDuplicateRequestCache() {
 			return this.duplicateRequestCache;
+		}
+
+	}
+
+	/** How the server appears in the application's Spring Cloud registration. */
+	public static class ServerDiscovery {
+
+		/**
+		 * Whether the server adds its port, provider, versions and programs (rpcrdma-port,
+		 * rpcrdma-provider, rpcrdma-versions, rpcrdma-programs) to the application's Spring
+		 * Cloud registration once it listens, registering the application when Spring Cloud
+		 * has not yet, and deregisters it before it stops accepting. Only with a Spring Cloud
+		 * service registry (ZooKeeper, Consul, Eureka) on the class path.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}
@@ -754,7 +783,9 @@ public class RpcRdmaProperties implements Validator {
 		/**
 		 * Server address as "host:port", or several for load balancing (one connection pool
 		 * per address, calls spread as the balancer says, ejection and failover between
-		 * them). Unset: this application's own RPC server (convenient in tests).
+		 * them). Or "discovery:///service-id" alone: the instances a Spring Cloud
+		 * DiscoveryClient knows under that id, followed as they change. Unset: this
+		 * application's own RPC server (convenient in tests).
 		 */
 		private List<String> address = new ArrayList<>();
 

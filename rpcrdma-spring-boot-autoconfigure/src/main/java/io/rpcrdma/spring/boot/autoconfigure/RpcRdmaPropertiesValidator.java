@@ -10,6 +10,7 @@ import io.rpcrdma.oncrpc.AuthSys;
 import io.rpcrdma.server.security.SecurityFlavor;
 import io.rpcrdma.verbs.RdmaProviders;
 
+import org.springframework.util.ClassUtils;
 import org.springframework.util.unit.DataSize;
 import org.springframework.validation.Errors;
 
@@ -25,6 +26,12 @@ final class RpcRdmaPropertiesValidator {
 	private static final long MB = 1024 * KB;
 
 	private static final long GB = 1024 * MB;
+
+	/** A client address naming a discovery service id, RpcClientSpec.DISCOVERY_PREFIX. */
+	private static final String DISCOVERY_PREFIX = "discovery:///";
+
+	/** Spring Cloud Commons' lookup, named: it is an optional dependency. */
+	private static final String DISCOVERY_CLIENT = "org.springframework.cloud.client.discovery.DiscoveryClient";
 
 	private final RpcRdmaProperties properties;
 
@@ -182,6 +189,10 @@ final class RpcRdmaPropertiesValidator {
 		List<String> addresses = client.getAddress();
 		if (addresses != null) {
 			for (int i = 0; i < addresses.size(); i++) {
+				if (addresses.get(i) != null && addresses.get(i).trim().startsWith(DISCOVERY_PREFIX)) {
+					checkDiscoveryAddress(prefix, addresses, i);
+					continue;
+				}
 				try {
 					RpcRdmaAddress.parse(addresses.get(i));
 				}
@@ -272,6 +283,30 @@ final class RpcRdmaPropertiesValidator {
 			}
 		}
 		return millis + "ms";
+	}
+
+	/**
+	 * A discovery:///service-id address stands alone, and needs Spring Cloud Commons (whose
+	 * DiscoveryClient looks it up) on the class path.
+	 */
+	private void checkDiscoveryAddress(String prefix, List<String> addresses, int i) {
+		String property = prefix + ".address[" + i + "]";
+		String value = addresses.get(i).trim();
+		String serviceId = value.substring(DISCOVERY_PREFIX.length());
+		if (serviceId.isBlank() || serviceId.indexOf('/') >= 0) {
+			reject(property, "must be discovery:///<service-id> with a service id and nothing after it, for example "
+					+ "discovery:///greeter", value);
+		}
+		else if (addresses.size() > 1) {
+			reject(property, "must be the client's only address: a client either looks its servers up in a discovery "
+					+ "service or lists them as host:port, not both", value);
+		}
+		else if (!ClassUtils.isPresent(DISCOVERY_CLIENT, getClass().getClassLoader())) {
+			reject(property, "needs Spring Cloud's DiscoveryClient, which is not on the class path: add "
+					+ "org.springframework.cloud:spring-cloud-commons with a discovery implementation (for example "
+					+ "spring-cloud-starter-zookeeper-discovery, -consul-discovery, -netflix-eureka-client or "
+					+ "spring-cloud-starter-kubernetes-client), or give host:port addresses", value);
+		}
 	}
 
 	private void reject(String property, String rule, Object value) {

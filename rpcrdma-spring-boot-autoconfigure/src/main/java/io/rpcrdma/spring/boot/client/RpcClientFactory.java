@@ -55,6 +55,9 @@ public class RpcClientFactory implements AutoCloseable {
 	/** What connections serve their server in the backward direction (RFC 8167), or {@code null}. */
 	private volatile io.rpcrdma.client.CallbackServices callbacks;
 
+	/** Looks up the servers of discovery:/// clients, or {@code null} without Spring Cloud. */
+	private volatile RpcClientDiscovery discovery;
+
 	/**
 	 * @param provider the RDMA provider connections are opened with
 	 * @param memory registered memory for the connections
@@ -84,6 +87,17 @@ public class RpcClientFactory implements AutoCloseable {
 	}
 
 	/**
+	 * Looks up the servers of clients whose address is {@code discovery:///<service-id>}
+	 * through {@code discovery}.
+	 * @param value the lookup; {@code null} when no discovery service is available
+	 * @return this factory
+	 */
+	public RpcClientFactory discovering(RpcClientDiscovery value) {
+		this.discovery = value;
+		return this;
+	}
+
+	/**
 	 * Creates a proxy of a service interface calling through a named client. Never returns
 	 * {@code null}; connections open on the first call.
 	 * @param <T> the interface
@@ -92,7 +106,8 @@ public class RpcClientFactory implements AutoCloseable {
 	 * @return the proxy
 	 * @throws io.rpcrdma.service.ServiceDefinitionException if the interface is not a valid
 	 * service
-	 * @throws IllegalStateException if the factory is closed
+	 * @throws IllegalStateException if the factory is closed, or the client's address is
+	 * {@code discovery:///} and no discovery service is available
 	 */
 	public <T> T createClient(Class<T> serviceInterface, String clientName) {
 		Objects.requireNonNull(serviceInterface, "serviceInterface");
@@ -103,7 +118,7 @@ public class RpcClientFactory implements AutoCloseable {
 		}
 		RpcClientSpec spec = spec(clientName);
 		BalancedCaller caller = this.callers.computeIfAbsent(clientName,
-				(name) -> new BalancedCaller("rpcrdma client '" + name + "'", instances(name), pools(spec),
+				(name) -> new BalancedCaller("rpcrdma client '" + name + "'", source(name, spec), pools(spec),
 						spec.security()::protect, spec.balancing(), spec.balancing().balancer().create(ThreadLocalRandom.current()),
 						CallTimer.shared()));
 		return this.proxies.create(serviceInterface, caller, spec.options());
@@ -137,6 +152,44 @@ public class RpcClientFactory implements AutoCloseable {
 	 */
 	public RpcClientSpec spec(String clientName) {
 		return this.resolved.computeIfAbsent(clientName, this.specs);
+	}
+
+	/**
+	 * Where a client learns its servers: a discovery service, checked now so that a missing
+	 * integration stops the start rather than the first call; else its addresses.
+	 */
+	private InstanceSource source(String clientName, RpcClientSpec spec) {
+		if (!spec.discovered()) {
+			return instances(clientName);
+		}
+		RpcClientDiscovery lookup = this.discovery;
+		if (lookup == null) {
+			throw new IllegalStateException("rpcrdma client '" + clientName + "' has the address "
+					+ RpcClientSpec.DISCOVERY_PREFIX + spec.serviceId() + " (rpcrdma.client." + clientName
+					+ ".address) but the application has no Spring Cloud DiscoveryClient: add "
+					+ "org.springframework.cloud:spring-cloud-commons and a discovery implementation such as "
+					+ "spring-cloud-starter-zookeeper-discovery, spring-cloud-starter-consul-discovery, "
+					+ "spring-cloud-starter-netflix-eureka-client or spring-cloud-starter-kubernetes-client, "
+					+ "or give host:port addresses");
+		}
+		InstanceSource discovered = lookup.instances(clientName, spec.serviceId());
+		return new InstanceSource() {
+
+			@Override
+			public List<ServerInstance> instances() {
+				if (RpcClientFactory.this.closed) {
+					throw new IllegalStateException("rpcrdma client '" + clientName + "' is closed: the application "
+							+ "context is shutting down");
+				}
+				return discovered.instances();
+			}
+
+			@Override
+			public AutoCloseable subscribe(Runnable onChange) {
+				return discovered.subscribe(onChange);
+			}
+
+		};
 	}
 
 	/**

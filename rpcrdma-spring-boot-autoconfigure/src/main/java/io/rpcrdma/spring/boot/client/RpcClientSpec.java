@@ -26,10 +26,16 @@ import io.rpcrdma.transport.TransportConfig;
  * for nothing beyond the credential
  * @param balancing how calls are spread over the servers, when one is ejected, and how often a
  * failed call is sent again (to another server when there is one)
+ * @param serviceId the service id the servers are looked up under in a discovery service
+ * ({@code discovery:///<service-id>}), with {@code addresses} empty; {@code null} when the
+ * addresses are given
  */
 public record RpcClientSpec(String name, List<InetSocketAddress> addresses, TransportConfig transport,
 		int maxPendingPerConnection, RpcClientPool.Config pool, ServiceClientOptions options,
-		RpcCallerSecurity security, BalancedCaller.Config balancing) {
+		RpcCallerSecurity security, BalancedCaller.Config balancing, String serviceId) {
+
+	/** How a client's address names a discovery service id: {@code discovery:///greeter}. */
+	public static final String DISCOVERY_PREFIX = "discovery:///";
 
 	/**
 	 * Validates.
@@ -46,6 +52,28 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 			throw new IllegalArgumentException(
 					"maxPendingPerConnection of client '" + name + "' must be at least 1, got " + maxPendingPerConnection);
 		}
+		if (serviceId != null && (serviceId.isBlank() || !addresses.isEmpty())) {
+			throw new IllegalArgumentException("Client '" + name + "' is looked up in a discovery service or given "
+					+ "addresses, not both, and its service id must not be blank; got service id '" + serviceId
+					+ "' and addresses " + addresses);
+		}
+	}
+
+	/**
+	 * Settings with the servers at {@code addresses}, or this application's own when empty.
+	 * @param name the client name
+	 * @param addresses the servers; empty for this application's own server
+	 * @param transport the RPC-over-RDMA settings of each connection
+	 * @param maxPendingPerConnection the most calls awaiting replies on one connection
+	 * @param pool the pool settings
+	 * @param options how proxies call
+	 * @param security what protects the calls to each server
+	 * @param balancing how calls are spread, ejected and retried
+	 */
+	public RpcClientSpec(String name, List<InetSocketAddress> addresses, TransportConfig transport,
+			int maxPendingPerConnection, RpcClientPool.Config pool, ServiceClientOptions options,
+			RpcCallerSecurity security, BalancedCaller.Config balancing) {
+		this(name, addresses, transport, maxPendingPerConnection, pool, options, security, balancing, null);
 	}
 
 	/**
@@ -82,16 +110,31 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 
 	/** @return whether the client calls this application's own server */
 	public boolean callsLocalServer() {
-		return this.addresses.isEmpty();
+		return this.addresses.isEmpty() && this.serviceId == null;
+	}
+
+	/** @return whether the servers are looked up in a discovery service under {@link #serviceId()} */
+	public boolean discovered() {
+		return this.serviceId != null;
+	}
+
+	/**
+	 * @param value the service id to look the servers up under in a discovery service;
+	 * {@code null} to use the addresses
+	 * @return a copy with it, and without addresses when it is not {@code null}
+	 */
+	public RpcClientSpec withServiceId(String value) {
+		return new RpcClientSpec(this.name, (value != null) ? List.of() : this.addresses, this.transport,
+				this.maxPendingPerConnection, this.pool, this.options, this.security, this.balancing, value);
 	}
 
 	/**
 	 * @param value the servers
-	 * @return a copy with them
+	 * @return a copy with them, no longer looked up in a discovery service
 	 */
 	public RpcClientSpec withAddresses(List<InetSocketAddress> value) {
 		return new RpcClientSpec(this.name, value, this.transport, this.maxPendingPerConnection, this.pool,
-				this.options, this.security, this.balancing);
+				this.options, this.security, this.balancing, null);
 	}
 
 	/**
@@ -100,7 +143,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withTransport(TransportConfig value) {
 		return new RpcClientSpec(this.name, this.addresses, value, this.maxPendingPerConnection, this.pool,
-				this.options, this.security, this.balancing);
+				this.options, this.security, this.balancing, this.serviceId);
 	}
 
 	/**
@@ -109,7 +152,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withPool(RpcClientPool.Config value) {
 		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, value,
-				this.options, this.security, this.balancing);
+				this.options, this.security, this.balancing, this.serviceId);
 	}
 
 	/**
@@ -118,7 +161,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withOptions(ServiceClientOptions value) {
 		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool,
-				value, this.security, this.balancing);
+				value, this.security, this.balancing, this.serviceId);
 	}
 
 	/**
@@ -127,7 +170,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withSecurity(RpcCallerSecurity value) {
 		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool,
-				this.options, value, this.balancing);
+				this.options, value, this.balancing, this.serviceId);
 	}
 
 	/**
@@ -136,7 +179,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withBalancing(BalancedCaller.Config value) {
 		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool,
-				this.options, this.security, value);
+				this.options, this.security, value, this.serviceId);
 	}
 
 	/**

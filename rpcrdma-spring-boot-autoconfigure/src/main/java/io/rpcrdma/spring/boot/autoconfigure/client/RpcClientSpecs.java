@@ -59,8 +59,15 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 	public RpcClientSpec apply(String name) {
 		RpcRdmaProperties.Client client = this.properties.getClient().getOrDefault(name, new RpcRdmaProperties.Client());
 		List<InetSocketAddress> addresses = new ArrayList<>();
+		String serviceId = null;
 		for (String address : client.getAddress()) {
-			addresses.add(RpcRdmaAddress.parse(address).toSocketAddress(this.providerName));
+			// The validator has made sure a discovery:/// address stands alone.
+			if (address.trim().startsWith(RpcClientSpec.DISCOVERY_PREFIX)) {
+				serviceId = address.trim().substring(RpcClientSpec.DISCOVERY_PREFIX.length());
+			}
+			else {
+				addresses.add(RpcRdmaAddress.parse(address).toSocketAddress(this.providerName));
+			}
 		}
 		TransportConfig transport = RpcRdmaTransportConfigs.of(client.getVersions(), client.getInlineThresholdV1(),
 				client.getInlineThresholdV2(), client.getCredits(), TransportConfig.DEFAULT_CREDITS,
@@ -77,7 +84,7 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 						ejection.getProbeTimeout()),
 				pool.retry());
 		RpcClientSpec spec = new RpcClientSpec(name, addresses, transport, client.getMaxPending(), pool, options,
-				security(client.getSecurity(), client.getCallTimeout()), balancing);
+				security(client.getSecurity(), client.getCallTimeout()), balancing, serviceId);
 		for (RpcClientCustomizer customizer : this.customizers) {
 			spec = customizer.customize(spec);
 		}

@@ -14,6 +14,7 @@ import io.rpcrdma.spring.boot.autoconfigure.server.RpcRdmaServerAutoConfiguratio
 import io.rpcrdma.spring.boot.autoconfigure.server.RpcRdmaServerLifecycle;
 import io.rpcrdma.spring.boot.autoconfigure.service.RpcRdmaServiceAutoConfiguration;
 import io.rpcrdma.spring.boot.client.RpcClientCustomizer;
+import io.rpcrdma.spring.boot.client.RpcClientDiscovery;
 import io.rpcrdma.spring.boot.client.RpcClientFactory;
 import io.rpcrdma.verbs.RdmaProvider;
 
@@ -44,14 +45,16 @@ public final class RpcRdmaClientAutoConfiguration {
 	RpcClientFactory rpcClientFactory(RdmaProvider provider, RegisteredMemoryPool pool, ServiceIntrospector introspector,
 			RpcRdmaProperties properties, ObjectProvider<ServiceCallObserver> observer,
 			ObjectProvider<RpcClientCustomizer> customizers, ObjectProvider<RpcClientInterceptor> interceptors,
-			ObjectProvider<RpcRdmaServerLifecycle> server, ObjectProvider<CallbackServices> callbacks) {
+			ObjectProvider<RpcRdmaServerLifecycle> server, ObjectProvider<CallbackServices> callbacks,
+			ObjectProvider<RpcClientDiscovery> discovery) {
 		ServiceClientFactory proxies = new ServiceClientFactory(introspector,
 				observer.getIfAvailable(() -> ServiceCallObserver.NONE));
 		RpcClientSpecs specs = new RpcClientSpecs(properties, provider.name(), customizers.orderedStream().toList(),
 				interceptors.orderedStream().toList());
 		return new RpcClientFactory(provider, pool, proxies, specs,
 				() -> Optional.ofNullable(server.getIfAvailable()).flatMap(RpcRdmaServerLifecycle::localAddress))
-			.serving(callbacks.getIfAvailable());
+			.serving(callbacks.getIfAvailable())
+			.discovering(discovery.getIfAvailable());
 	}
 
 }
