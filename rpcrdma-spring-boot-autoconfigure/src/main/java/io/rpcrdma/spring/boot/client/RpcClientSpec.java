@@ -26,10 +26,13 @@ import io.rpcrdma.transport.TransportConfig;
  * for nothing beyond the credential
  * @param balancing how calls are spread over the servers, when one is ejected, and how often a
  * failed call is sent again (to another server when there is one)
+ * @param rpcbinds hosts' rpcbinds ({@code rpcbind://host[:port]}) through which more servers
+ * are found, one per host, for each service interface's program version (RFC 5666 §10); empty
+ * for none
  */
 public record RpcClientSpec(String name, List<InetSocketAddress> addresses, TransportConfig transport,
 		int maxPendingPerConnection, RpcClientPool.Config pool, ServiceClientOptions options,
-		RpcCallerSecurity security, BalancedCaller.Config balancing) {
+		RpcCallerSecurity security, BalancedCaller.Config balancing, List<InetSocketAddress> rpcbinds) {
 
 	/**
 	 * Validates.
@@ -42,10 +45,28 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 		Objects.requireNonNull(pool, "pool");
 		Objects.requireNonNull(options, "options");
 		Objects.requireNonNull(balancing, "balancing");
+		rpcbinds = List.copyOf(Objects.requireNonNull(rpcbinds, "rpcbinds"));
 		if (maxPendingPerConnection < 1) {
 			throw new IllegalArgumentException(
 					"maxPendingPerConnection of client '" + name + "' must be at least 1, got " + maxPendingPerConnection);
 		}
+	}
+
+	/**
+	 * Settings with fixed addresses only, no rpcbind.
+	 * @param name the client name
+	 * @param addresses the servers; empty for this application's own server
+	 * @param transport the RPC-over-RDMA settings of each connection
+	 * @param maxPendingPerConnection the most calls awaiting replies on one connection
+	 * @param pool the pool settings
+	 * @param options how proxies call
+	 * @param security what protects the calls to each server
+	 * @param balancing how calls are spread, ejected and retried
+	 */
+	public RpcClientSpec(String name, List<InetSocketAddress> addresses, TransportConfig transport,
+			int maxPendingPerConnection, RpcClientPool.Config pool, ServiceClientOptions options,
+			RpcCallerSecurity security, BalancedCaller.Config balancing) {
+		this(name, addresses, transport, maxPendingPerConnection, pool, options, security, balancing, List.of());
 	}
 
 	/**
@@ -80,9 +101,23 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 		this(name, addresses, transport, maxPendingPerConnection, pool, options, RpcCallerSecurity.NONE);
 	}
 
-	/** @return whether the client calls this application's own server */
+	/** @return whether the client calls this application's own server: no address, no rpcbind */
 	public boolean callsLocalServer() {
-		return this.addresses.isEmpty();
+		return this.addresses.isEmpty() && this.rpcbinds.isEmpty();
+	}
+
+	/** @return whether some of the servers are found through rpcbind */
+	public boolean usesRpcbind() {
+		return !this.rpcbinds.isEmpty();
+	}
+
+	/**
+	 * @param value the hosts' rpcbinds to find servers through
+	 * @return a copy with them
+	 */
+	public RpcClientSpec withRpcbinds(List<InetSocketAddress> value) {
+		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool,
+				this.options, this.security, this.balancing, value);
 	}
 
 	/**
@@ -91,7 +126,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withAddresses(List<InetSocketAddress> value) {
 		return new RpcClientSpec(this.name, value, this.transport, this.maxPendingPerConnection, this.pool,
-				this.options, this.security, this.balancing);
+				this.options, this.security, this.balancing, this.rpcbinds);
 	}
 
 	/**
@@ -100,7 +135,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withTransport(TransportConfig value) {
 		return new RpcClientSpec(this.name, this.addresses, value, this.maxPendingPerConnection, this.pool,
-				this.options, this.security, this.balancing);
+				this.options, this.security, this.balancing, this.rpcbinds);
 	}
 
 	/**
@@ -109,7 +144,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withPool(RpcClientPool.Config value) {
 		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, value,
-				this.options, this.security, this.balancing);
+				this.options, this.security, this.balancing, this.rpcbinds);
 	}
 
 	/**
@@ -118,7 +153,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withOptions(ServiceClientOptions value) {
 		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool,
-				value, this.security, this.balancing);
+				value, this.security, this.balancing, this.rpcbinds);
 	}
 
 	/**
@@ -127,7 +162,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withSecurity(RpcCallerSecurity value) {
 		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool,
-				this.options, value, this.balancing);
+				this.options, value, this.balancing, this.rpcbinds);
 	}
 
 	/**
@@ -136,7 +171,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withBalancing(BalancedCaller.Config value) {
 		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool,
-				this.options, this.security, value);
+				this.options, this.security, value, this.rpcbinds);
 	}
 
 	/**

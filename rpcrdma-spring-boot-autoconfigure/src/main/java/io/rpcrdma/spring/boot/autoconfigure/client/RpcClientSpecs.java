@@ -59,8 +59,16 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 	public RpcClientSpec apply(String name) {
 		RpcRdmaProperties.Client client = this.properties.getClient().getOrDefault(name, new RpcRdmaProperties.Client());
 		List<InetSocketAddress> addresses = new ArrayList<>();
+		List<InetSocketAddress> rpcbinds = new ArrayList<>();
 		for (String address : client.getAddress()) {
-			addresses.add(RpcRdmaAddress.parse(address).toSocketAddress(this.providerName));
+			if (RpcRdmaAddress.isRpcbind(address)) {
+				// rpcbind is reached over TCP whatever the provider, so its host is resolved.
+				RpcRdmaAddress rpcbind = RpcRdmaAddress.parseRpcbind(address);
+				rpcbinds.add(new InetSocketAddress(rpcbind.host(), rpcbind.port()));
+			}
+			else {
+				addresses.add(RpcRdmaAddress.parse(address).toSocketAddress(this.providerName));
+			}
 		}
 		TransportConfig transport = RpcRdmaTransportConfigs.of(client.getVersions(), client.getInlineThresholdV1(),
 				client.getInlineThresholdV2(), client.getCredits(), TransportConfig.DEFAULT_CREDITS,
@@ -77,7 +85,7 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 						ejection.getProbeTimeout()),
 				pool.retry());
 		RpcClientSpec spec = new RpcClientSpec(name, addresses, transport, client.getMaxPending(), pool, options,
-				security(client.getSecurity(), client.getCallTimeout()), balancing);
+				security(client.getSecurity(), client.getCallTimeout()), balancing, rpcbinds);
 		for (RpcClientCustomizer customizer : this.customizers) {
 			spec = customizer.customize(spec);
 		}
