@@ -246,9 +246,12 @@ public class RpcClientFactory implements AutoCloseable {
 	 */
 	private InstancePools pools(RpcClientSpec spec) {
 		RpcClientPool.Config settings = spec.pool();
+		// With other servers to go to, a call waiting for a connection that fails to open goes
+		// to one of them rather than waiting its deadline out; a lone server is waited for.
+		boolean others = spec.addresses().size() + spec.rpcbinds().size() > 1;
 		RpcClientPool.Config withoutRetry = new RpcClientPool.Config(settings.minConnections(),
 				settings.maxConnections(), settings.maxWaiting(), settings.reconnect(), RetryPolicy.none(),
-				settings.idleTimeout());
+				settings.idleTimeout(), others);
 		return (instance) -> {
 			if (this.closed) {
 				throw new IllegalStateException("rpcrdma client '" + spec.name() + "' is closed: the application "
