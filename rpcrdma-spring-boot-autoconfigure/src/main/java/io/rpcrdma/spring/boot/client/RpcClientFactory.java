@@ -42,6 +42,8 @@ import io.rpcrdma.verbs.RdmaProvider;
  */
 public class RpcClientFactory implements AutoCloseable {
 
+	private static final System.Logger logger = System.getLogger(RpcClientFactory.class.getName());
+
 	private final RdmaProvider provider;
 
 	private final RegisteredMemoryPool memory;
@@ -51,8 +53,6 @@ public class RpcClientFactory implements AutoCloseable {
 	private final Function<String, RpcClientSpec> specs;
 
 	private final Supplier<Optional<InetSocketAddress>> localServer;
-
-	private static final System.Logger logger = System.getLogger(RpcClientFactory.class.getName());
 
 	private final ConcurrentMap<CallerKey, BalancedCaller> callers = new ConcurrentHashMap<>();
 
