@@ -16,4 +16,12 @@ public final class PoolExhaustedException extends RuntimeException {
 		super(message);
 	}
 
+	/**
+	 * @param message what happened
+	 * @param cause why no connection could be had, such as the failed attempt to open one
+	 */
+	public PoolExhaustedException(String message, Throwable cause) {
+		super(message, cause);
+	}
+
 }

@@ -100,9 +100,13 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 * @param retry which failed calls are retried
 	 * @param idleTimeout how long a connection above {@code minConnections} may carry no call
 	 * before it is closed; {@link Duration#ZERO} keeps every connection
+	 * @param failWaitersOnConnectFailure whether the calls waiting for a connection fail with
+	 * {@link PoolExhaustedException} (they never left) as soon as an attempt to open one fails,
+	 * rather than waiting through the reconnect attempts until their deadlines: for a pool
+	 * under a balanced caller with other servers to go to
 	 */
 	public record Config(int minConnections, int maxConnections, int maxWaiting, Backoff reconnect, RetryPolicy retry,
-			Duration idleTimeout) {
+			Duration idleTimeout, boolean failWaitersOnConnectFailure) {
 
 		/** The default idle timeout. */
 		public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
@@ -119,6 +123,20 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			if (idleTimeout.isNegative()) {
 				throw new IllegalArgumentException("idleTimeout must be zero (never evict) or positive, got " + idleTimeout);
 			}
+		}
+
+		/**
+		 * Settings whose waiting calls wait through failed connection attempts.
+		 * @param minConnections connections kept open
+		 * @param maxConnections the most connections
+		 * @param maxWaiting the most calls waiting for a connection
+		 * @param reconnect delays between connection attempts
+		 * @param retry which failed calls are retried
+		 * @param idleTimeout how long a connection above the minimum may stay idle
+		 */
+		public Config(int minConnections, int maxConnections, int maxWaiting, Backoff reconnect, RetryPolicy retry,
+				Duration idleTimeout) {
+			this(minConnections, maxConnections, maxWaiting, reconnect, retry, idleTimeout, false);
 		}
 
 		/**
@@ -139,7 +157,16 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		 */
 		public Config withIdleTimeout(Duration timeout) {
 			return new Config(this.minConnections, this.maxConnections, this.maxWaiting, this.reconnect, this.retry,
-					timeout);
+					timeout, this.failWaitersOnConnectFailure);
+		}
+
+		/**
+		 * @param value whether waiting calls fail as soon as a connection attempt fails
+		 * @return a copy with it
+		 */
+		public Config withFailWaitersOnConnectFailure(boolean value) {
+			return new Config(this.minConnections, this.maxConnections, this.maxWaiting, this.reconnect, this.retry,
+					this.idleTimeout, value);
 		}
 
 		/**
@@ -367,12 +394,18 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private void connected(RpcClient client, Throwable error) {
 		List<CompletableFuture<RpcClient>> ready = new ArrayList<>();
+		List<CompletableFuture<RpcClient>> refused = List.of();
 		boolean closeIt = false;
 		synchronized (this) {
 			this.connecting--;
 			if (error != null) {
 				this.failedAttempts++;
 				this.lastFailure = error;
+				if (this.config.failWaitersOnConnectFailure() && !this.waiters.isEmpty()) {
+					// Completed outside the lock below: a waiter's caller may call again at once.
+					refused = List.copyOf(this.waiters);
+					this.waiters.clear();
+				}
 				if (!this.closed && (!this.waiters.isEmpty() || this.open.size() < this.config.minConnections())) {
 					Duration delay = this.config.reconnect().delay(this.failedAttempts);
 					this.connecting++;
@@ -385,9 +418,8 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 						}
 					});
 				}
-				return;
 			}
-			if (this.closed) {
+			else if (this.closed) {
 				closeIt = true;
 			}
 			else {
@@ -401,6 +433,13 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 				}
 				this.waiters.clear();
 			}
+		}
+		if (error != null) {
+			for (CompletableFuture<RpcClient> waiter : refused) {
+				waiter.completeExceptionally(new PoolExhaustedException("No connection to " + this.endpoint
+						+ " could be opened (" + error.getMessage() + "); the call was not sent", error));
+			}
+			return;
 		}
 		if (closeIt) {
 			client.close();

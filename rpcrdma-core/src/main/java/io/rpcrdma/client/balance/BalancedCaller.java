@@ -31,7 +31,8 @@ import io.rpcrdma.client.RpcClientPool;
  * <ul>
  * <li>The instances come from an {@link InstanceSource}, read on the first call (pools open
  * lazily, each on its instance's first call) and again on {@link #refresh()} or when the
- * source says it changed. A removed instance takes no new call and its pool closes once its
+ * source says it changed; the source hears of each ejection ({@link InstanceSource#ejected}),
+ * so one that can look again may move or drop the instance. A removed instance takes no new call and its pool closes once its
  * calls have ended; an added one opens on first use. No call in flight is dropped.</li>
  * <li>A {@link Balancer} chooses each attempt's instance ({@link BalancerKind}).</li>
  * <li>An instance with {@link Ejection#consecutiveFailures()} connection failures in a row is
@@ -369,6 +370,20 @@ public final class BalancedCaller implements RpcCaller, AutoCloseable {
 		String named = (arguments != null) ? arguments.procedureName() : null;
 		return new NoInstanceAvailableException(this.name, (named != null) ? named + " (" + numbers + ")" : numbers,
 				instanceStats(), lastFailure);
+	}
+
+	/** A member was ejected: its source may want to look again. */
+	void ejected(ServerInstance instance) {
+		if (this.closed) {
+			return;
+		}
+		try {
+			this.source.ejected(instance);
+		}
+		catch (RuntimeException ex) {
+			// A source's failure to look again must not fail the call that ejected: the
+			// instance is probed either way.
+		}
 	}
 
 	InstancePools opener() {

@@ -3,9 +3,10 @@ package io.rpcrdma.client.balance;
 import java.util.List;
 
 /**
- * Where a {@link BalancedCaller} learns which server instances there are. A fixed list today
- * ({@link #of(List)}); a discovery service or rpcbind (RFC 1833 GETADDR) resolution plugs in
- * by implementing these two methods, pulling ({@link BalancedCaller#refresh()} re-reads
+ * Where a {@link BalancedCaller} learns which server instances there are: a fixed list
+ * ({@link #of(List)}), rpcbind
+ * ({@link io.rpcrdma.discovery.rpcbind.RpcbindInstanceSource}), or a discovery service, which
+ * plugs in by implementing these methods, pulling ({@link BalancedCaller#refresh()} re-reads
  * {@link #instances()}) or pushing ({@link #subscribe(Runnable)}, or an
  * {@link UpdatableInstanceSource}).
  */
@@ -29,6 +30,16 @@ public interface InstanceSource {
 	default AutoCloseable subscribe(Runnable onChange) {
 		return () -> {
 		};
+	}
+
+	/**
+	 * Told when a caller ejects one of the instances listed (connection failures in a row): a
+	 * source that can look again, such as rpcbind, may find the server moved to another port
+	 * or gone, and tell its subscribers. Called on a call's completion path, so it must not
+	 * block; by default nothing happens and the caller only probes the instance.
+	 * @param instance the instance ejected
+	 */
+	default void ejected(ServerInstance instance) {
 	}
 
 	/**

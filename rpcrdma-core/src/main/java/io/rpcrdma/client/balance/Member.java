@@ -147,8 +147,11 @@ final class Member {
 		this.lastFailure = failure;
 		this.lastFailureMillis = System.currentTimeMillis();
 		int inARow = this.failures.incrementAndGet();
-		if (inARow >= this.owner.config().ejection().consecutiveFailures() && this.state == InstanceState.UP) {
-			eject(program, version);
+		if (inARow >= this.owner.config().ejection().consecutiveFailures() && this.state == InstanceState.UP
+				&& eject(program, version)) {
+			// Outside the lock: the source may look again (rpcbind) and tell the caller, which
+			// then replaces this instance if it moved.
+			this.owner.ejected(this.instance);
 		}
 	}
 
@@ -160,15 +163,17 @@ final class Member {
 				program, version);
 	}
 
-	private synchronized void eject(int program, int version) {
+	/** @return whether this call ejected it (it was up) */
+	private synchronized boolean eject(int program, int version) {
 		if (this.state != InstanceState.UP) {
-			return;
+			return false;
 		}
 		this.state = InstanceState.EJECTED;
 		this.probeProgram = program;
 		this.probeVersion = version;
 		this.failedProbes = 0;
 		scheduleProbe();
+		return true;
 	}
 
 	/** Under the lock. */

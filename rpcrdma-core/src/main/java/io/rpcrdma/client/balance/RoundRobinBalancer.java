@@ -18,6 +18,18 @@ final class RoundRobinBalancer implements Balancer {
 				return index;
 			}
 		}
+		// Other callers draw between these draws, so under concurrency they need not have
+		// covered every index: look at each once before saying none is eligible.
+		if (size == 0) {
+			return -1;
+		}
+		int from = Math.floorMod(this.next.get(), size);
+		for (int i = 0; i < size; i++) {
+			int index = Math.floorMod(from + i, size);
+			if (candidates.eligible(index)) {
+				return index;
+			}
+		}
 		return -1;
 	}
 

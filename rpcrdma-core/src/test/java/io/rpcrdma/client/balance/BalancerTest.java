@@ -56,6 +56,38 @@ class BalancerTest {
 			.containsExactly(150, 0, 150);
 	}
 
+	/**
+	 * Two other callers draw between each of this caller's draws (as threads do): its draws
+	 * land on the same index each time, which is ejected, while another index is up.
+	 */
+	@Test
+	void roundRobinFindsTheOneEligibleInstanceWhileOtherCallersDrawBetweenItsDraws() {
+		Balancer balancer = BalancerKind.ROUND_ROBIN.create(new SplittableRandom(1));
+		Fixed allUp = new Fixed(0, 0, 0);
+		Balancer.Candidates interleaved = new Balancer.Candidates() {
+
+			@Override
+			public int size() {
+				return 3;
+			}
+
+			@Override
+			public boolean eligible(int index) {
+				balancer.choose(allUp);
+				balancer.choose(allUp);
+				return index == 2;
+			}
+
+			@Override
+			public int outstanding(int index) {
+				return 0;
+			}
+
+		};
+
+		assertThat(balancer.choose(interleaved)).isEqualTo(2);
+	}
+
 	@Test
 	void leastOutstandingAlwaysPrefersTheIdleInstance() {
 		assertThat(picks(BalancerKind.LEAST_OUTSTANDING.create(new SplittableRandom(1)), new Fixed(5, 0, 3), 100))

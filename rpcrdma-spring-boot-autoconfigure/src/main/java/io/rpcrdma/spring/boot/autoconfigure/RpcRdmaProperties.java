@@ -783,9 +783,11 @@ public class RpcRdmaProperties implements Validator {
 		/**
 		 * Server address as "host:port", or several for load balancing (one connection pool
 		 * per address, calls spread as the balancer says, ejection and failover between
-		 * them). Or "discovery:///service-id" alone: the instances a Spring Cloud
-		 * DiscoveryClient knows under that id, followed as they change. Unset: this
-		 * application's own RPC server (convenient in tests).
+		 * them), or "rpcbind://host[:port]" (port 111 by default) for the server that host's
+		 * rpcbind maps each service interface's program and version to, looked up on the
+		 * first call, on each ejection and on refresh. Or "discovery:///service-id" alone:
+		 * the instances a Spring Cloud DiscoveryClient knows under that id, followed as they
+		 * change. Unset: this application's own RPC server (convenient in tests).
 		 */
 		private List<String> address = new ArrayList<>();
 

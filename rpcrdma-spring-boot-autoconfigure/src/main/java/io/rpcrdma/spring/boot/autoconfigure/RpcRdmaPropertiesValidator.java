@@ -194,11 +194,16 @@ final class RpcRdmaPropertiesValidator {
 					continue;
 				}
 				try {
-					RpcRdmaAddress.parse(addresses.get(i));
+					if (RpcRdmaAddress.isRpcbind(addresses.get(i))) {
+						RpcRdmaAddress.parseRpcbind(addresses.get(i));
+					}
+					else {
+						RpcRdmaAddress.parse(addresses.get(i));
+					}
 				}
 				catch (IllegalArgumentException ex) {
-					reject(prefix + ".address[" + i + "]", "must be host:port with a port from 1 to 65535 ("
-							+ ex.getMessage() + ")", addresses.get(i));
+					reject(prefix + ".address[" + i + "]", "must be host:port or rpcbind://host[:port], with a port from 1 "
+							+ "to 65535 (" + ex.getMessage() + ")", addresses.get(i));
 				}
 			}
 		}

@@ -21,6 +21,9 @@ import io.rpcrdma.client.balance.InstancePools;
 import io.rpcrdma.client.balance.InstanceSource;
 import io.rpcrdma.client.balance.InstanceStats;
 import io.rpcrdma.client.balance.ServerInstance;
+import io.rpcrdma.discovery.rpcbind.RpcbindException;
+import io.rpcrdma.discovery.rpcbind.RpcbindInstanceSource;
+import io.rpcrdma.discovery.rpcbind.RpcbindResolver;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.service.ServiceClientFactory;
 import io.rpcrdma.verbs.RdmaProvider;
@@ -30,11 +33,16 @@ import io.rpcrdma.verbs.RdmaProvider;
  * for programmatic use; {@link ImportRpcClients @ImportRpcClients} registers proxy beans
  * through it. Proxies of one client name share one {@link BalancedCaller} over its servers
  * (one connection pool each, opened on the first call that goes there), which balances,
- * ejects and fails over as {@link RpcClientSpec#balancing()} says. Closing the factory closes
+ * ejects and fails over as {@link RpcClientSpec#balancing()} says. A client with
+ * {@code rpcbind://host} addresses ({@link RpcClientSpec#rpcbinds()}) has one caller per
+ * program version of its interfaces instead, since each host's rpcbind maps each program
+ * version to its own port; each is found on its first call. Closing the factory closes
  * every pool; calls then fail with a {@link io.rpcrdma.client.PoolExhaustedException} saying
  * the client is closed.
  */
 public class RpcClientFactory implements AutoCloseable {
+
+	private static final System.Logger logger = System.getLogger(RpcClientFactory.class.getName());
 
 	private final RdmaProvider provider;
 
@@ -46,7 +54,7 @@ public class RpcClientFactory implements AutoCloseable {
 
 	private final Supplier<Optional<InetSocketAddress>> localServer;
 
-	private final ConcurrentMap<String, BalancedCaller> callers = new ConcurrentHashMap<>();
+	private final ConcurrentMap<CallerKey, BalancedCaller> callers = new ConcurrentHashMap<>();
 
 	private final ConcurrentMap<String, RpcClientSpec> resolved = new ConcurrentHashMap<>();
 
@@ -117,11 +125,31 @@ public class RpcClientFactory implements AutoCloseable {
 					+ "cannot create a " + serviceInterface.getName() + " client '" + clientName + "'");
 		}
 		RpcClientSpec spec = spec(clientName);
-		BalancedCaller caller = this.callers.computeIfAbsent(clientName,
-				(name) -> new BalancedCaller("rpcrdma client '" + name + "'", source(name, spec), pools(spec),
-						spec.security()::protect, spec.balancing(), spec.balancing().balancer().create(ThreadLocalRandom.current()),
-						CallTimer.shared()));
+		CallerKey key = spec.usesRpcbind() ? CallerKey.of(clientName, this.proxies.describe(serviceInterface))
+				: new CallerKey(clientName, 0, 0, false);
+		BalancedCaller caller = this.callers.computeIfAbsent(key,
+				(named) -> new BalancedCaller(named.toString(), named.perProgram() ? rpcbindInstances(named, spec)
+						: source(named.name(), spec), pools(spec), spec.security()::protect, spec.balancing(),
+						spec.balancing().balancer().create(ThreadLocalRandom.current()), CallTimer.shared()));
 		return this.proxies.create(serviceInterface, caller, spec.options());
+	}
+
+	/**
+	 * Which caller a proxy calls through: one per client name, or per client name and program
+	 * version for a client that finds its servers through rpcbind.
+	 */
+	private record CallerKey(String name, int program, int version, boolean perProgram) {
+
+		static CallerKey of(String name, io.rpcrdma.service.ServiceDescriptor service) {
+			return new CallerKey(name, service.program(), service.version(), true);
+		}
+
+		@Override
+		public String toString() {
+			return "rpcrdma client '" + this.name + "'" + (this.perProgram ? " program "
+					+ Integer.toUnsignedString(this.program) + " version " + Integer.toUnsignedString(this.version) : "");
+		}
+
 	}
 
 	/**
@@ -131,8 +159,10 @@ public class RpcClientFactory implements AutoCloseable {
 	 */
 	public Map<String, RpcClientPool> pools() {
 		Map<String, RpcClientPool> pools = new LinkedHashMap<>();
-		this.callers.forEach((name, caller) -> {
-			List<RpcClientPool> open = List.copyOf(caller.openPools().values());
+		Map<String, List<RpcClientPool>> byName = new LinkedHashMap<>();
+		this.callers.forEach((key, caller) -> byName.computeIfAbsent(key.name(), (name) -> new ArrayList<>())
+			.addAll(caller.openPools().values()));
+		byName.forEach((name, open) -> {
 			if (open.size() == 1) {
 				pools.put(name, open.get(0));
 			}
@@ -219,14 +249,63 @@ public class RpcClientFactory implements AutoCloseable {
 	}
 
 	/**
+	 * A client's servers for one program version: its fixed addresses, then one per host whose
+	 * rpcbind maps the program version. With fixed addresses, a failed lookup leaves those;
+	 * without, it fails the call with what rpcbind said (the host, the program, and what the
+	 * host has).
+	 */
+	private InstanceSource rpcbindInstances(CallerKey key, RpcClientSpec spec) {
+		// rpcbind is asked over TCP, bounded as opening a connection is.
+		RpcbindInstanceSource found = new RpcbindInstanceSource(spec.rpcbinds(), key.program(), key.version(),
+				new RpcbindResolver(spec.transport().connectTimeout()));
+		List<ServerInstance> fixed = spec.addresses().stream().map(ServerInstance::of).toList();
+		return new InstanceSource() {
+
+			@Override
+			public List<ServerInstance> instances() {
+				if (RpcClientFactory.this.closed) {
+					throw new IllegalStateException(key + " is closed: the application context is shutting down");
+				}
+				if (fixed.isEmpty()) {
+					return found.instances();
+				}
+				List<ServerInstance> all = new ArrayList<>(fixed);
+				try {
+					all.addAll(found.instances());
+				}
+				catch (RpcbindException ex) {
+					logger.log(System.Logger.Level.WARNING, () -> key + " calls only its fixed addresses " + fixed
+							+ " for now: " + ex.getMessage());
+				}
+				return all;
+			}
+
+			@Override
+			public AutoCloseable subscribe(Runnable onChange) {
+				return found.subscribe(onChange);
+			}
+
+			@Override
+			public void ejected(ServerInstance instance) {
+				found.ejected(instance);
+			}
+
+		};
+	}
+
+	/**
 	 * Opens one server's pool. It retries nothing itself: the balanced caller sends a failed
 	 * call again, to another server when there is one, where the pool would wait for its own.
 	 */
 	private InstancePools pools(RpcClientSpec spec) {
 		RpcClientPool.Config settings = spec.pool();
+		// With other servers to go to, a call waiting for a connection that fails to open goes
+		// to one of them rather than waiting its deadline out; a lone server is waited for.
+		// A discovery service may list several at any time.
+		boolean others = spec.discovered() || spec.addresses().size() + spec.rpcbinds().size() > 1;
 		RpcClientPool.Config withoutRetry = new RpcClientPool.Config(settings.minConnections(),
 				settings.maxConnections(), settings.maxWaiting(), settings.reconnect(), RetryPolicy.none(),
-				settings.idleTimeout());
+				settings.idleTimeout(), others);
 		return (instance) -> {
 			if (this.closed) {
 				throw new IllegalStateException("rpcrdma client '" + spec.name() + "' is closed: the application "
@@ -250,10 +329,10 @@ public class RpcClientFactory implements AutoCloseable {
 	 */
 	public Map<String, List<InstanceStats>> instances() {
 		Map<String, List<InstanceStats>> instances = new LinkedHashMap<>();
-		this.callers.forEach((name, caller) -> {
+		this.callers.forEach((key, caller) -> {
 			List<InstanceStats> stats = caller.instanceStats();
 			if (!stats.isEmpty()) {
-				instances.put(name, stats);
+				instances.computeIfAbsent(key.name(), (name) -> new ArrayList<>()).addAll(stats);
 			}
 		});
 		return instances;
@@ -267,8 +346,13 @@ public class RpcClientFactory implements AutoCloseable {
 	 * @return the count so far, 0 for a client not created yet
 	 */
 	public long failovers(String clientName) {
-		BalancedCaller caller = this.callers.get(clientName);
-		return (caller != null) ? caller.failovers() : 0;
+		long failovers = 0;
+		for (Map.Entry<CallerKey, BalancedCaller> caller : this.callers.entrySet()) {
+			if (caller.getKey().name().equals(clientName)) {
+				failovers += caller.getValue().failovers();
+			}
+		}
+		return failovers;
 	}
 
 	/**

@@ -29,10 +29,14 @@ import io.rpcrdma.transport.TransportConfig;
  * @param serviceId the service id the servers are looked up under in a discovery service
  * ({@code discovery:///<service-id>}), with {@code addresses} empty; {@code null} when the
  * addresses are given
+ * @param rpcbinds hosts' rpcbinds ({@code rpcbind://host[:port]}) through which more servers
+ * are found, one per host, for each service interface's program version (RFC 5666 §10); empty
+ * for none
  */
 public record RpcClientSpec(String name, List<InetSocketAddress> addresses, TransportConfig transport,
 		int maxPendingPerConnection, RpcClientPool.Config pool, ServiceClientOptions options,
-		RpcCallerSecurity security, BalancedCaller.Config balancing, String serviceId) {
+		RpcCallerSecurity security, BalancedCaller.Config balancing, String serviceId,
+		List<InetSocketAddress> rpcbinds) {
 
 	/** How a client's address names a discovery service id: {@code discovery:///greeter}. */
 	public static final String DISCOVERY_PREFIX = "discovery:///";
@@ -52,10 +56,11 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 			throw new IllegalArgumentException(
 					"maxPendingPerConnection of client '" + name + "' must be at least 1, got " + maxPendingPerConnection);
 		}
-		if (serviceId != null && (serviceId.isBlank() || !addresses.isEmpty())) {
+		rpcbinds = List.copyOf(Objects.requireNonNull(rpcbinds, "rpcbinds"));
+		if (serviceId != null && (serviceId.isBlank() || !addresses.isEmpty() || !rpcbinds.isEmpty())) {
 			throw new IllegalArgumentException("Client '" + name + "' is looked up in a discovery service or given "
-					+ "addresses, not both, and its service id must not be blank; got service id '" + serviceId
-					+ "' and addresses " + addresses);
+					+ "addresses or rpcbinds, not both, and its service id must not be blank; got service id '" + serviceId
+					+ "', addresses " + addresses + " and rpcbinds " + rpcbinds);
 		}
 	}
 
@@ -73,7 +78,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	public RpcClientSpec(String name, List<InetSocketAddress> addresses, TransportConfig transport,
 			int maxPendingPerConnection, RpcClientPool.Config pool, ServiceClientOptions options,
 			RpcCallerSecurity security, BalancedCaller.Config balancing) {
-		this(name, addresses, transport, maxPendingPerConnection, pool, options, security, balancing, null);
+		this(name, addresses, transport, maxPendingPerConnection, pool, options, security, balancing, null, List.of());
 	}
 
 	/**
@@ -110,7 +115,21 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 
 	/** @return whether the client calls this application's own server */
 	public boolean callsLocalServer() {
-		return this.addresses.isEmpty() && this.serviceId == null;
+		return this.addresses.isEmpty() && this.serviceId == null && this.rpcbinds.isEmpty();
+	}
+
+	/** @return whether some of the servers are found through rpcbind */
+	public boolean usesRpcbind() {
+		return !this.rpcbinds.isEmpty();
+	}
+
+	/**
+	 * @param value the hosts' rpcbinds to find servers through
+	 * @return a copy with them
+	 */
+	public RpcClientSpec withRpcbinds(List<InetSocketAddress> value) {
+		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool,
+				this.options, this.security, this.balancing, this.serviceId, value);
 	}
 
 	/** @return whether the servers are looked up in a discovery service under {@link #serviceId()} */
@@ -125,7 +144,8 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withServiceId(String value) {
 		return new RpcClientSpec(this.name, (value != null) ? List.of() : this.addresses, this.transport,
-				this.maxPendingPerConnection, this.pool, this.options, this.security, this.balancing, value);
+				this.maxPendingPerConnection, this.pool, this.options, this.security, this.balancing, value,
+				(value != null) ? List.of() : this.rpcbinds);
 	}
 
 	/**
@@ -134,7 +154,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withAddresses(List<InetSocketAddress> value) {
 		return new RpcClientSpec(this.name, value, this.transport, this.maxPendingPerConnection, this.pool,
-				this.options, this.security, this.balancing, null);
+				this.options, this.security, this.balancing, null, this.rpcbinds);
 	}
 
 	/**
@@ -143,7 +163,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withTransport(TransportConfig value) {
 		return new RpcClientSpec(this.name, this.addresses, value, this.maxPendingPerConnection, this.pool,
-				this.options, this.security, this.balancing, this.serviceId);
+				this.options, this.security, this.balancing, this.serviceId, this.rpcbinds);
 	}
 
 	/**
@@ -152,7 +172,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withPool(RpcClientPool.Config value) {
 		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, value,
-				this.options, this.security, this.balancing, this.serviceId);
+				this.options, this.security, this.balancing, this.serviceId, this.rpcbinds);
 	}
 
 	/**
@@ -161,7 +181,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withOptions(ServiceClientOptions value) {
 		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool,
-				value, this.security, this.balancing, this.serviceId);
+				value, this.security, this.balancing, this.serviceId, this.rpcbinds);
 	}
 
 	/**
@@ -170,7 +190,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withSecurity(RpcCallerSecurity value) {
 		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool,
-				this.options, value, this.balancing, this.serviceId);
+				this.options, value, this.balancing, this.serviceId, this.rpcbinds);
 	}
 
 	/**
@@ -179,7 +199,7 @@ public record RpcClientSpec(String name, List<InetSocketAddress> addresses, Tran
 	 */
 	public RpcClientSpec withBalancing(BalancedCaller.Config value) {
 		return new RpcClientSpec(this.name, this.addresses, this.transport, this.maxPendingPerConnection, this.pool,
-				this.options, this.security, value, this.serviceId);
+				this.options, this.security, value, this.serviceId, this.rpcbinds);
 	}
 
 	/**

@@ -94,8 +94,12 @@ class RpcRdmaPropertiesTest {
 			rpcrdma.memory.largest-chunk                      | 2KB        | rpcrdma.memory.largest-chunk must be between 4KB and 1GB, got 2KB
 			rpcrdma.memory.max-registered                     | 2TB        | rpcrdma.memory.max-registered must be between 1MB and 1TB, got 2TB
 			rpcrdma.memory.wait-timeout                       | 2h         | rpcrdma.memory.wait-timeout must be between 0s and 1h, got 2h
-			rpcrdma.client.orders.address                     | nohost     | rpcrdma.client.orders.address[0] must be host:port with a port from 1 to 65535
-			rpcrdma.client.orders.address                     | h:99999    | rpcrdma.client.orders.address[0] must be host:port with a port from 1 to 65535
+			rpcrdma.client.orders.address                     | nohost     | rpcrdma.client.orders.address[0] must be host:port or rpcbind://host[:port], with a port from 1 to 65535
+			rpcrdma.client.orders.address                     | h:99999    | rpcrdma.client.orders.address[0] must be host:port or rpcbind://host[:port], with a port from 1 to 65535
+			rpcrdma.client.orders.address                     | rpcbind:// | names no host; write rpcbind://host
+			rpcrdma.client.orders.address                     | rpcbind://h:0 | the port must be between 1 and 65535, got 0
+			rpcrdma.client.orders.address                     | rpcbind://h/100003 | has more than a host and port
+			rpcrdma.client.orders.address                     | rpcbind://fd00::1 | has an IPv6 host without brackets
 			rpcrdma.client.orders.max-connections             | 0          | rpcrdma.client.orders.max-connections must be between 1 and 1024, got 0
 			rpcrdma.client.orders.credits                     | 70000      | rpcrdma.client.orders.credits must be between 1 and 65535, got 70000
 			rpcrdma.client.orders.retries                     | 101        | rpcrdma.client.orders.retries must be between 0 and 100, got 101

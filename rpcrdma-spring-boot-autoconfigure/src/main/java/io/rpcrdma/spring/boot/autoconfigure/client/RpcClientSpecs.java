@@ -60,10 +60,16 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 		RpcRdmaProperties.Client client = this.properties.getClient().getOrDefault(name, new RpcRdmaProperties.Client());
 		List<InetSocketAddress> addresses = new ArrayList<>();
 		String serviceId = null;
+		List<InetSocketAddress> rpcbinds = new ArrayList<>();
 		for (String address : client.getAddress()) {
 			// The validator has made sure a discovery:/// address stands alone.
 			if (address.trim().startsWith(RpcClientSpec.DISCOVERY_PREFIX)) {
 				serviceId = address.trim().substring(RpcClientSpec.DISCOVERY_PREFIX.length());
+			}
+			else if (RpcRdmaAddress.isRpcbind(address)) {
+				// rpcbind is reached over TCP whatever the provider, so its host is resolved.
+				RpcRdmaAddress rpcbind = RpcRdmaAddress.parseRpcbind(address);
+				rpcbinds.add(new InetSocketAddress(rpcbind.host(), rpcbind.port()));
 			}
 			else {
 				addresses.add(RpcRdmaAddress.parse(address).toSocketAddress(this.providerName));
@@ -84,7 +90,8 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 						ejection.getProbeTimeout()),
 				pool.retry());
 		RpcClientSpec spec = new RpcClientSpec(name, addresses, transport, client.getMaxPending(), pool, options,
-				security(client.getSecurity(), client.getCallTimeout()), balancing, serviceId);
+				security(client.getSecurity(), client.getCallTimeout()), balancing, serviceId,
+				rpcbinds);
 		for (RpcClientCustomizer customizer : this.customizers) {
 			spec = customizer.customize(spec);
 		}

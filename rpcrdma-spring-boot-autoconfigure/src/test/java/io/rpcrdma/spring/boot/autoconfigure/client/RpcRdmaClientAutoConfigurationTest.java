@@ -3,7 +3,10 @@ package io.rpcrdma.spring.boot.autoconfigure.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.tuple;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
@@ -74,6 +77,22 @@ class RpcRdmaClientAutoConfigurationTest {
 						.allSatisfy((name, pool) -> assertThat(name).startsWith("pair["));
 				});
 		}));
+	}
+
+	@Test
+	void rpcbindAddressesAreParsedApartFromServerAddressesWithPort111ByDefault() {
+		this.runner.withPropertyValues("rpcrdma.server.enabled=false",
+				"rpcrdma.client.mixed.address=rpcbind://127.0.0.1,RPCBIND://[::1]:1111,mixed-server:20049")
+			.run((context) -> {
+				RpcClientSpec spec = context.getBean(RpcClientFactory.class).spec("mixed");
+				assertThat(spec.rpcbinds()).containsExactly(
+						new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 111),
+						new InetSocketAddress(InetAddress.getByName("::1"), 1111));
+				assertThat(spec.addresses()).extracting(InetSocketAddress::getHostString, InetSocketAddress::getPort)
+					.containsExactly(tuple("mixed-server", 20049));
+				assertThat(spec.usesRpcbind()).isTrue();
+				assertThat(spec.callsLocalServer()).isFalse();
+			});
 	}
 
 	@Test
