@@ -219,6 +219,11 @@ public class RpcClientFactory implements AutoCloseable {
 				return discovered.subscribe(onChange);
 			}
 
+			@Override
+			public void ejected(ServerInstance instance) {
+				discovered.ejected(instance);
+			}
+
 		};
 	}
 

@@ -106,6 +106,37 @@ class SimpleDiscoveryClientEndToEndTest {
 	}
 
 	@Test
+	void anEjectedInstanceMakesTheClientLookAgainWithoutAHeartbeat() {
+		ConfigurableApplicationContext serverA = server();
+		ConfigurableApplicationContext serverB = server();
+		int portA = serverA.getBean(RpcRdmaServerLifecycle.class).port();
+		int portB = serverB.getBean(RpcRdmaServerLifecycle.class).port();
+		ConfigurableApplicationContext client = start(ClientApp.class, "rpcrdma.server.enabled=false",
+				"rpcrdma.client.greeter.address=discovery:///greeter",
+				"rpcrdma.client.greeter.ejection.consecutive-failures=1",
+				"spring.cloud.discovery.client.simple.instances.greeter[0].instance-id=greeter-a",
+				"spring.cloud.discovery.client.simple.instances.greeter[0].uri=rdma://127.0.0.1:" + portA);
+		Greeter greeter = client.getBean(Greeter.class);
+		assertThat(greeter.greet("Ada")).isEqualTo("Hello, Ada");
+
+		// The registry now lists B only, and no heartbeat says so; then A goes away.
+		InstanceProperties onlyB = new InstanceProperties();
+		onlyB.setInstanceId("greeter-b");
+		onlyB.setServiceId("greeter");
+		onlyB.setUri(URI.create("rdma://127.0.0.1:" + portB));
+		client.getBean(SimpleDiscoveryProperties.class).getInstances().put("greeter", List.of(onlyB));
+		serverA.close();
+		this.contexts.remove(serverA);
+
+		// A's failures eject it, and the ejection alone makes the client find B.
+		await().atMost(DEADLINE).ignoreExceptions().until(() -> greeter.greet("Grace"), "Hello, Grace"::equals);
+		assertThat(serverB.getBean(GreeterService.class).calls).hasPositiveValue();
+		assertThat(client.getBean(RpcClientFactory.class).instances().get("greeter"))
+			.extracting((stats) -> stats.instance().id())
+			.contains("greeter-b");
+	}
+
+	@Test
 	void anInstanceWithoutAPortIsLeftOutAndItsAbsenceFailsCallsClearly() {
 		ConfigurableApplicationContext client = start(ClientApp.class, "rpcrdma.server.enabled=false",
 				"rpcrdma.client.greeter.address=discovery:///greeter",

@@ -31,7 +31,8 @@ import org.springframework.context.ApplicationListener;
  * listed with their pools, open the new ones on first use and drain the removed ones, so no call
  * in flight is dropped.
  */
-public final class DiscoveryInstanceSources implements RpcClientDiscovery, ApplicationListener<HeartbeatEvent> {
+public final class DiscoveryInstanceSources
+		implements RpcClientDiscovery, ApplicationListener<HeartbeatEvent>, AutoCloseable {
 
 	private static final Logger logger = System.getLogger(DiscoveryInstanceSources.class.getName());
 
@@ -40,6 +41,17 @@ public final class DiscoveryInstanceSources implements RpcClientDiscovery, Appli
 	private final String providerName;
 
 	private final List<Source> sources = new CopyOnWriteArrayList<>();
+
+	/**
+	 * Where a client looks its instances up again after one was ejected: the ejection is told
+	 * on a call's completion path, which must not wait for the registry.
+	 */
+	private final java.util.concurrent.ExecutorService lookups = java.util.concurrent.Executors
+		.newSingleThreadExecutor((task) -> {
+			Thread thread = new Thread(task, "rpcrdma-discovery-lookup");
+			thread.setDaemon(true);
+			return thread;
+		});
 
 	/**
 	 * @param discovery the application's discovery client (Spring Cloud's composite of all)
@@ -57,6 +69,12 @@ public final class DiscoveryInstanceSources implements RpcClientDiscovery, Appli
 		return source;
 	}
 
+	/** Stops looking instances up after ejections. */
+	@Override
+	public void close() {
+		this.lookups.shutdownNow();
+	}
+
 	@Override
 	public void onApplicationEvent(HeartbeatEvent event) {
 		for (Source source : this.sources) {
@@ -72,6 +90,9 @@ public final class DiscoveryInstanceSources implements RpcClientDiscovery, Appli
 		private final String serviceId;
 
 		private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+
+		/** A lookup after an ejection is queued and has not started: more ejections join it. */
+		private final java.util.concurrent.atomic.AtomicBoolean lookupQueued = new java.util.concurrent.atomic.AtomicBoolean();
 
 		Source(String clientName, String serviceId) {
 			this.clientName = clientName;
@@ -141,6 +162,28 @@ public final class DiscoveryInstanceSources implements RpcClientDiscovery, Appli
 				}
 			}
 			return instance.getPort();
+		}
+
+		/**
+		 * An instance failed until it was ejected: the registry may already list its
+		 * replacement, and not every application hears heartbeats (ZooKeeper sends them only to
+		 * one that registers itself), so look again now, on a thread of this source's own.
+		 */
+		@Override
+		public void ejected(ServerInstance instance) {
+			if (!this.lookupQueued.compareAndSet(false, true)) {
+				return;
+			}
+			try {
+				DiscoveryInstanceSources.this.lookups.execute(() -> {
+					this.lookupQueued.set(false);
+					changed();
+				});
+			}
+			catch (java.util.concurrent.RejectedExecutionException ex) {
+				// Closed: the application is stopping.
+				this.lookupQueued.set(false);
+			}
 		}
 
 		@Override
