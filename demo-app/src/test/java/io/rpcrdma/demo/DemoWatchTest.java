@@ -1,6 +1,7 @@
 package io.rpcrdma.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -52,7 +53,7 @@ class DemoWatchTest {
 				runner.printTo(new PrintStream(out, true, StandardCharsets.UTF_8),
 						new PrintStream(err, true, StandardCharsets.UTF_8));
 				watching = CompletableFuture.supplyAsync(() -> runner.run(List.of("watch", "docs/", "2")));
-				await(() -> store.watchers().count() == 1);
+				await().atMost(DEADLINE).until(() -> store.watchers().count() == 1);
 
 				ObjectStore other = client.getBean(ObjectStore.class);
 				other.put("photos/cat", BulkData.wrap(new byte[10]));
@@ -69,15 +70,7 @@ class DemoWatchTest {
 				.doesNotContain("photos/cat");
 			// The client has gone: the next change finds its connection lost, and the store forgets it.
 			store.put("docs/after", BulkData.wrap(new byte[1]));
-			await(() -> store.watchers().count() == 0);
-		}
-	}
-
-	private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + DEADLINE.toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("condition within " + DEADLINE).isLessThan(deadline);
-			Thread.sleep(10);
+			await().atMost(DEADLINE).until(() -> store.watchers().count() == 0);
 		}
 	}
 

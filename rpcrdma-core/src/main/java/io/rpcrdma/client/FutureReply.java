@@ -7,7 +7,11 @@ import java.util.concurrent.CompletableFuture;
  * completes itself, one object per call. Cancelling it forgets the call, so a reply arriving
  * later is dropped; a reply nobody can take any more is released at once.
  */
-final class FutureReply extends CompletableFuture<ReceivedReply> implements ReplyCallback {
+public final class FutureReply extends CompletableFuture<ReceivedReply> implements ReplyCallback {
+
+	/** A future that no call is linked to yet. */
+	public FutureReply() {
+	}
 
 	private volatile ClientCall call;
 

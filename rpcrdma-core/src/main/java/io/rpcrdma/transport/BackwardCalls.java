@@ -48,22 +48,8 @@ public final class BackwardCalls implements RpcTransport {
 
 	@Override
 	public CompletableFuture<InboundReply> call(OutboundCall call) {
-		CompletableFuture<InboundReply> future = new CompletableFuture<>();
-		int xid = call.xid();
-		call(call, new CallCompletion() {
-
-			@Override
-			public void replied(int version, ByteBuffer message, List<ByteBuffer> writeChunks,
-					io.rpcrdma.xdr.OpaquePadding padding) {
-				future.complete(new InboundReply(xid, version, message, writeChunks, padding));
-			}
-
-			@Override
-			public void failed(Throwable failure) {
-				future.completeExceptionally(failure);
-			}
-
-		});
+		FutureCompletion future = new FutureCompletion(call.xid());
+		call(call, future);
 		return future;
 	}
 
@@ -98,6 +84,11 @@ public final class BackwardCalls implements RpcTransport {
 					"XID 0x" + Integer.toHexString(xid) + " is already outstanding in the backward direction"));
 			return;
 		}
+		if (this.credits.tryAcquire()) {
+			// A credit free now: sent at once, straight from the caller's buffer.
+			send(xid, version, call.message(), completion);
+			return;
+		}
 		// Copied now: the RPC layer may reuse its buffer once this returns.
 		ByteBuffer message = ByteBuffer.allocate(call.message().remaining());
 		message.put(call.message().duplicate()).flip();
@@ -108,24 +99,29 @@ public final class BackwardCalls implements RpcTransport {
 				}
 				return;
 			}
-			if (!this.pending.containsKey(xid)) {
-				// Failed meanwhile (the connection went down): nothing to send.
-				this.credits.release();
-				return;
-			}
-			try {
-				this.connection.sendChunkless(xid, version, this.maxCredits, message);
-				this.sent.increment();
-			}
-			catch (RuntimeException ex) {
-				if (this.pending.remove(xid, completion)) {
-					this.credits.release();
-					completion.failed((ex instanceof TransportException) ? ex
-							: new TransportException("Sending backward-direction call XID 0x" + Integer.toHexString(xid)
-									+ " failed: " + ex, ex));
-				}
-			}
+			send(xid, version, message, completion);
 		});
+	}
+
+	/** Sends a call that holds a credit; the credit goes back if the call is not sent. */
+	private void send(int xid, int version, ByteBuffer message, CallCompletion completion) {
+		if (!this.pending.containsKey(xid)) {
+			// Failed meanwhile (the connection went down): nothing to send.
+			this.credits.release();
+			return;
+		}
+		try {
+			this.connection.sendChunkless(xid, version, this.maxCredits, message);
+			this.sent.increment();
+		}
+		catch (RuntimeException ex) {
+			if (this.pending.remove(xid, completion)) {
+				this.credits.release();
+				completion.failed((ex instanceof TransportException) ? ex
+						: new TransportException("Sending backward-direction call XID 0x" + Integer.toHexString(xid)
+								+ " failed: " + ex, ex));
+			}
+		}
 	}
 
 	/**

@@ -196,12 +196,11 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		if (handler == null) {
 			return config;
 		}
-		if (credits < 1 || credits > RpcRdmaServerConnection.MAX_BACKWARD_CREDITS) {
-			throw new IllegalArgumentException("backwardCredits must be within 1 and "
-					+ RpcRdmaServerConnection.MAX_BACKWARD_CREDITS + " for a connection that serves backward calls, got "
-					+ credits);
+		if (credits < 1) {
+			throw new IllegalArgumentException("backwardCredits must be at least 1 for a connection that serves backward"
+					+ " calls, got " + credits);
 		}
-		return config.withCredits(config.creditsRequested(), config.creditsGranted(), config.receiveCount() + credits);
+		return RpcRdmaServerConnection.withBackwardReceives(config, credits);
 	}
 
 	// ---- in-band connection configuration (RFC 5666 §6) --------------------------------------
@@ -1064,30 +1063,6 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			return this.freeCount;
 		}
 	}
-
-	/**
-	 * The future of {@link #call(OutboundCall)}, told by the completion path.
-	 */
-	private static final class FutureCompletion extends CompletableFuture<InboundReply> implements CallCompletion {
-
-		private final int xid;
-
-		FutureCompletion(int xid) {
-			this.xid = xid;
-		}
-
-		@Override
-		public void replied(int version, ByteBuffer message, List<ByteBuffer> writeChunks, OpaquePadding padding) {
-			complete(new InboundReply(this.xid, version, message, writeChunks, padding));
-		}
-
-		@Override
-		public void failed(Throwable failure) {
-			completeExceptionally(failure);
-		}
-
-	}
-
 	/**
 	 * One call from {@link #call} to its reply; the message is copied so the RPC layer may
 	 * reuse its buffer and the call can be sent again after ERR_VERS or once a credit frees.

@@ -16,6 +16,7 @@ import java.util.function.UnaryOperator;
 
 import io.rpcrdma.client.Backoff;
 import io.rpcrdma.client.CallBody;
+import io.rpcrdma.client.FutureReply;
 import io.rpcrdma.client.CallShape;
 import io.rpcrdma.client.CallTimer;
 import io.rpcrdma.client.PoolExhaustedException;
@@ -180,22 +181,8 @@ public final class BalancedCaller implements RpcCaller, AutoCloseable {
 	@Override
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
 			CallShape shape, boolean idempotent, Duration timeout) {
-		CompletableFuture<ReceivedReply> future = new CompletableFuture<>();
-		call(program, version, procedure, arguments, shape, idempotent, timeout, new ReplyCallback() {
-
-			@Override
-			public void replied(ReceivedReply reply) {
-				if (!future.complete(reply)) {
-					reply.release();
-				}
-			}
-
-			@Override
-			public void failed(Throwable failure) {
-				future.completeExceptionally(failure);
-			}
-
-		});
+		FutureReply future = new FutureReply();
+		call(program, version, procedure, arguments, shape, idempotent, timeout, future);
 		return future;
 	}
 
