@@ -86,10 +86,7 @@ final class DisniConnectionRequest implements ConnectionRequest, DisniConnection
 				this.remoteAddress, events);
 		synchronized (this) {
 			if (this.outcome != Outcome.PENDING) {
-				throw new ConnectionFailedException(
-						this.outcome == Outcome.EXPIRED ? ConnectionEventType.TIMEOUT : ConnectionEventType.REJECTED,
-						"The connection request from " + this.remoteAddress + " was already " + this.outcome.name()
-							.toLowerCase() + "; answer requests before the requester's connect timeout");
+				throw ConnectChecks.alreadyAnswered(this.remoteAddress, this.outcome.name());
 			}
 			if (!qp.attach(connection)) {
 				throw new QueuePairStateException(

@@ -4,15 +4,13 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 import com.ibm.disni.verbs.RdmaCmId;
 
 import io.rpcrdma.verbs.ConnectionRequestHandler;
 import io.rpcrdma.verbs.RdmaException;
 import io.rpcrdma.verbs.RdmaListener;
+import io.rpcrdma.verbs.support.UnansweredRequests;
 
 /**
  * A listening rdma_cm id. Requests go to the handler on the provider's event thread;
@@ -28,7 +26,8 @@ final class DisniListener implements RdmaListener, DisniConnectionManager.Listen
 
 	private final ConnectionRequestHandler handler;
 
-	private final Set<DisniConnectionRequest> pending = ConcurrentHashMap.newKeySet();
+	private final UnansweredRequests<DisniConnectionRequest> pending = new UnansweredRequests<>(
+			DisniConnectionRequest::rejectQuietly);
 
 	private RdmaCmId cmId;
 
@@ -89,8 +88,10 @@ final class DisniListener implements RdmaListener, DisniConnectionManager.Listen
 			logger.log(Level.DEBUG, "Cannot read the requester's address", ex);
 		}
 		DisniConnectionRequest request = new DisniConnectionRequest(this, requestId, remote);
-		this.pending.add(request);
 		this.provider.connectionManager().register(requestId, request);
+		if (!this.pending.admit(request)) {
+			return;
+		}
 		this.provider.events().execute(() -> {
 			try {
 				this.handler.onConnectionRequest(request);
@@ -110,7 +111,7 @@ final class DisniListener implements RdmaListener, DisniConnectionManager.Listen
 	}
 
 	void answered(DisniConnectionRequest request) {
-		this.pending.remove(request);
+		this.pending.answered(request);
 	}
 
 	@Override
@@ -120,9 +121,7 @@ final class DisniListener implements RdmaListener, DisniConnectionManager.Listen
 		}
 		this.closed = true;
 		this.provider.connectionManager().destroy(this.cmId);
-		for (DisniConnectionRequest request : List.copyOf(this.pending)) {
-			request.rejectQuietly();
-		}
+		this.pending.close();
 		this.provider.listenerClosed(this);
 	}
 

@@ -157,7 +157,7 @@ final class DisniProvider implements RdmaProvider {
 			// The native message ends with a line break; keep the exception message on one line.
 			throw new ProviderUnavailableException("RDMA provider 'disni' cannot open librdmacm's event channel ("
 					+ String.valueOf(ex.getMessage()).strip() + "); check that an RDMA device exists ('rdma link') and "
-					+ "/dev/infiniband/rdma_cm is accessible, and that libdisni is built from DiSNI 2.1 (see "
+					+ "/dev/infiniband/rdma_cm is accessible, and that libdisni is rpcrdma's (rpcrdma-disni-native) or DiSNI 2.1's (see "
 					+ "docs/hardware.md)");
 		}
 		if (channel == null) {

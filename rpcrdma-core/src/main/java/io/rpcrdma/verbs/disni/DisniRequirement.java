@@ -17,11 +17,11 @@ public enum DisniRequirement {
 			"install rdma-core: apt-get install rdma-core ibverbs-providers libibverbs-dev librdmacm-dev "
 					+ "(Debian/Ubuntu) or dnf install rdma-core libibverbs librdmacm rdma-core-devel (RHEL/Fedora)"),
 
-	/** DiSNI's JNI library, which is not on Maven Central and is built from source. */
+	/** The JNI library behind DiSNI's native methods, which is not on Maven Central. */
 	LIBDISNI("the libdisni JNI library (libdisni.so) on java.library.path",
-			"build libdisni from DiSNI 2.1's sources: git clone https://github.com/zrlio/disni && cd disni/libdisni && "
-					+ "git checkout v2.1 && ./autoprepare.sh && ./configure --with-jdk=$JAVA_HOME && make install "
-					+ "(installs to /usr/local/lib), then start the JVM with -Djava.library.path=/usr/local/lib"),
+			"build rpcrdma's libdisni with rpcrdma-disni-native/build.sh from the rpcrdma sources (needs gcc, make "
+					+ "and a JDK; it prints the library's path), or take libdisni.so from the release, then start the "
+					+ "JVM with -Djava.library.path=<its directory> (docs/hardware.md)"),
 
 	/** An RDMA adapter, or a software RDMA device, known to the kernel. */
 	RDMA_DEVICE("an RDMA device under /sys/class/infiniband",

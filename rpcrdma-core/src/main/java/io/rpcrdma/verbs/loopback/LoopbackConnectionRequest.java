@@ -63,10 +63,7 @@ final class LoopbackConnectionRequest implements ConnectionRequest {
 				this.requester.localAddress(), events, this.privateData);
 		synchronized (this) {
 			if (this.outcome != Outcome.PENDING) {
-				throw new ConnectionFailedException(
-						this.outcome == Outcome.EXPIRED ? ConnectionEventType.TIMEOUT : ConnectionEventType.REJECTED,
-						"The connection request from " + remoteAddress() + " was already " + this.outcome.name()
-							.toLowerCase(java.util.Locale.ROOT) + "; answer requests before the requester's connect timeout");
+				throw ConnectChecks.alreadyAnswered(remoteAddress(), this.outcome.name());
 			}
 			if (!qp.attach(passive)) {
 				throw new QueuePairStateException(
@@ -74,6 +71,7 @@ final class LoopbackConnectionRequest implements ConnectionRequest {
 			}
 			this.outcome = Outcome.ACCEPTED;
 		}
+		this.listener.answered(this);
 		qp.provider().connectionOpened(passive);
 		LoopbackConnection.establish(this.requester, passive, data);
 		return passive;
@@ -88,6 +86,7 @@ final class LoopbackConnectionRequest implements ConnectionRequest {
 			}
 			this.outcome = Outcome.REJECTED;
 		}
+		this.listener.answered(this);
 		PrivateData data = (reply != null) ? reply : PrivateData.EMPTY;
 		this.requester.connectFailed(new ConnectionRejectedException(
 				"The peer at " + localAddress() + " rejected the connection request", data), data);
@@ -109,6 +108,7 @@ final class LoopbackConnectionRequest implements ConnectionRequest {
 			}
 			this.outcome = Outcome.EXPIRED;
 		}
+		this.listener.answered(this);
 		this.requester.connectFailed(new ConnectTimeoutException("The peer at " + localAddress()
 				+ " did not accept or reject the connection request within " + timeoutMillis
 				+ " ms; check that it is up and answers connection requests"), PrivateData.EMPTY);

@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import io.rpcrdma.verbs.ConnectionRequestHandler;
 import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.RdmaListener;
+import io.rpcrdma.verbs.support.UnansweredRequests;
 
 /**
  * A listening address of the loopback fabric; connection requests are handed to the
@@ -22,6 +23,9 @@ final class LoopbackListener implements RdmaListener {
 	private volatile InetSocketAddress address;
 
 	private volatile boolean closed;
+
+	private final UnansweredRequests<LoopbackConnectionRequest> unanswered = new UnansweredRequests<>(
+			(request) -> request.rejectQuietly(PrivateData.EMPTY));
 
 	LoopbackListener(LoopbackProvider provider, ConnectionRequestHandler handler) {
 		this.provider = provider;
@@ -42,6 +46,9 @@ final class LoopbackListener implements RdmaListener {
 	}
 
 	void deliver(LoopbackConnectionRequest request) {
+		if (!this.unanswered.admit(request)) {
+			return;
+		}
 		this.provider.engine().execute(() -> {
 			try {
 				this.handler.onConnectionRequest(request);
@@ -53,6 +60,10 @@ final class LoopbackListener implements RdmaListener {
 		});
 	}
 
+	void answered(LoopbackConnectionRequest request) {
+		this.unanswered.answered(request);
+	}
+
 	@Override
 	public void close() {
 		if (this.closed) {
@@ -60,6 +71,7 @@ final class LoopbackListener implements RdmaListener {
 		}
 		this.closed = true;
 		LoopbackFabric.unbind(this.address, this);
+		this.unanswered.close();
 		this.provider.listenerClosed(this);
 	}
 

@@ -73,11 +73,7 @@ final class SiwConnectionRequest implements ConnectionRequest {
 				this.outcome = Outcome.EXPIRED;
 			}
 			if (this.outcome != Outcome.PENDING) {
-				throw new ConnectionFailedException(
-						this.outcome == Outcome.EXPIRED ? ConnectionEventType.TIMEOUT : ConnectionEventType.REJECTED,
-						"The connection request from " + remoteAddress() + " was already "
-								+ this.outcome.name().toLowerCase(Locale.ROOT)
-								+ "; answer requests before the requester's connect timeout");
+				throw ConnectChecks.alreadyAnswered(remoteAddress(), this.outcome.name());
 			}
 			if (!qp.attach(this.connection)) {
 				throw new QueuePairStateException(
@@ -87,6 +83,7 @@ final class SiwConnectionRequest implements ConnectionRequest {
 					(reply != null) ? reply : PrivateData.EMPTY, events);
 			this.outcome = Outcome.ACCEPTED;
 		}
+		this.listener.answered(this);
 		// The receive thread may be waiting for the answer; let it start reading FPDUs now.
 		this.connection.wakeReceiver();
 		return this.connection;
@@ -102,6 +99,7 @@ final class SiwConnectionRequest implements ConnectionRequest {
 			this.outcome = Outcome.REJECTED;
 			this.connection.rejectWith(this.requestFrame, this.negotiator, (reply != null) ? reply : PrivateData.EMPTY);
 		}
+		this.listener.answered(this);
 		this.connection.wakeReceiver();
 	}
 
@@ -114,10 +112,13 @@ final class SiwConnectionRequest implements ConnectionRequest {
 		}
 	}
 
-	synchronized void expire() {
-		if (this.outcome == Outcome.PENDING) {
-			this.outcome = Outcome.EXPIRED;
+	void expire() {
+		synchronized (this) {
+			if (this.outcome == Outcome.PENDING) {
+				this.outcome = Outcome.EXPIRED;
+			}
 		}
+		this.listener.answered(this);
 	}
 
 	boolean isPending() {

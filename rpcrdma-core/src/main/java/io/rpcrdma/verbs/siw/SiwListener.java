@@ -8,6 +8,7 @@ import java.nio.channels.SocketChannel;
 import io.rpcrdma.verbs.ConnectionRequestHandler;
 import io.rpcrdma.verbs.RdmaException;
 import io.rpcrdma.verbs.RdmaListener;
+import io.rpcrdma.verbs.support.UnansweredRequests;
 
 /**
  * A listening TCP socket; each accepted TCP connection gets its own thread, which reads
@@ -26,6 +27,9 @@ final class SiwListener implements RdmaListener, Runnable {
 	private final InetSocketAddress address;
 
 	private volatile boolean closed;
+
+	private final UnansweredRequests<SiwConnectionRequest> unanswered = new UnansweredRequests<>(
+			SiwConnectionRequest::rejectQuietly);
 
 	SiwListener(SiwProvider provider, ConnectionRequestHandler handler, InetSocketAddress requested) {
 		this.provider = provider;
@@ -93,6 +97,9 @@ final class SiwListener implements RdmaListener, Runnable {
 	}
 
 	void deliver(SiwConnectionRequest request) {
+		if (!this.unanswered.admit(request)) {
+			return;
+		}
 		try {
 			this.handler.onConnectionRequest(request);
 		}
@@ -100,6 +107,10 @@ final class SiwListener implements RdmaListener, Runnable {
 			logger.log(System.Logger.Level.ERROR, "Connection request handler threw; rejecting the request", ex);
 			request.rejectQuietly();
 		}
+	}
+
+	void answered(SiwConnectionRequest request) {
+		this.unanswered.answered(request);
 	}
 
 	@Override
@@ -114,6 +125,7 @@ final class SiwListener implements RdmaListener, Runnable {
 		catch (IOException ex) {
 			// closed anyway
 		}
+		this.unanswered.close();
 		this.provider.listenerClosed(this);
 	}
 

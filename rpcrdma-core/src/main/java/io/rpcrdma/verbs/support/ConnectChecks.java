@@ -1,7 +1,11 @@
 package io.rpcrdma.verbs.support;
 
+import java.net.InetSocketAddress;
+import java.util.Locale;
 import java.util.function.Function;
 
+import io.rpcrdma.verbs.ConnectionEventType;
+import io.rpcrdma.verbs.ConnectionFailedException;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.QueuePairState;
 import io.rpcrdma.verbs.QueuePairStateException;
@@ -73,6 +77,23 @@ public final class ConnectChecks {
 					"Accept needs a queue pair in INIT, but queue pair " + qp.queuePairNumber() + " is " + qp.state());
 		}
 		return qp;
+	}
+
+	/**
+	 * The failure of answering a connection request a second time.
+	 * @param remote the requester
+	 * @param outcome how it was answered: {@code ACCEPTED}, {@code REJECTED} or {@code EXPIRED}
+	 * @return the exception to throw, saying what to do
+	 */
+	public static ConnectionFailedException alreadyAnswered(InetSocketAddress remote, String outcome) {
+		boolean expired = outcome.equals("EXPIRED");
+		String advice = switch (outcome) {
+			case "EXPIRED" -> "; answer requests before the requester's connect timeout";
+			case "REJECTED" -> "; a handler rejected it, or its listener closed (close listeners after answering)";
+			default -> "";
+		};
+		return new ConnectionFailedException(expired ? ConnectionEventType.TIMEOUT : ConnectionEventType.REJECTED,
+				"The connection request from " + remote + " was already " + outcome.toLowerCase(Locale.ROOT) + advice);
 	}
 
 }

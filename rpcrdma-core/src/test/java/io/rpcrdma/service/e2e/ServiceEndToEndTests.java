@@ -35,8 +35,6 @@ import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.MemoryPoolConfig;
 import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.memory.RegisteredMemoryPool;
-import io.rpcrdma.memory.SizeClass;
-import io.rpcrdma.protocol.HeaderLimits;
 import io.rpcrdma.server.ProgramRegistry;
 import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.server.security.SecurityPolicy;
@@ -137,28 +135,10 @@ abstract class ServiceEndToEndTests {
 	void open() {
 		this.serverProvider = openProvider();
 		this.clientProvider = openProvider();
-		// Chunks up to 64 MiB, the largest blob the tests move.
-		MemoryPoolConfig pools = MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2);
-		List<SizeClass> classes = new ArrayList<>();
-		for (SizeClass sizeClass : pools.sizeClasses()) {
-			if (sizeClass.role() == BufferRole.RECEIVE || sizeClass.role() == BufferRole.SEND) {
-				classes.add(sizeClass);
-			}
-		}
-		// A protected body (krb5i, krb5p) of a 64 MiB blob travels whole with its header and
-		// checksum, in a long message or a Reply chunk: the size class above 64 MiB.
-		int largestChunk = protectsBodies() ? 2 * Blobs.MAX : Blobs.MAX;
-		for (BufferRole role : List.of(BufferRole.READ_CHUNK, BufferRole.WRITE_CHUNK)) {
-			classes.addAll(SizeClass.powersOfTwo(role, 4096, largestChunk));
-		}
-		// A call is rebuilt in one LOCAL_BULK buffer for zero copy: a 64 MiB argument and its
-		// call header need the next size class up.
-		classes.addAll(SizeClass.powersOfTwo(BufferRole.LOCAL_BULK, 4096, 2 * Blobs.MAX));
-		pools = pools.withSizeClasses(classes).withMaxRegisteredBytes(1L << 30).withLeakTracking(true);
+		MemoryPoolConfig pools = BlobSetup.pools(protectsBodies());
 		this.serverPool = new RegisteredMemoryPool(this.serverProvider.allocateProtectionDomain(), pools);
 		this.clientPool = new RegisteredMemoryPool(this.clientProvider.allocateProtectionDomain(), pools);
-		TransportConfig transport = TransportConfig.defaults()
-			.withHeaderLimits(new HeaderLimits(16, 16, 2L * Blobs.MAX, HeaderLimits.DEFAULT_MAX_OPTIONAL_INFO_LENGTH));
+		TransportConfig transport = BlobSetup.transport();
 		ProgramRegistry registry = new ProgramRegistry();
 		ServiceExporter exporter = new ServiceExporter(this.introspector, registry, this.observer);
 		exporter.export(this.implementation);

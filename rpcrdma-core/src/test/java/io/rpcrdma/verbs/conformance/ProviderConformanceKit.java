@@ -1049,6 +1049,29 @@ public abstract class ProviderConformanceKit {
 		second.close();
 	}
 
+	/**
+	 * A DiSNI pitfall under real connection-manager events: a request still unanswered when its
+	 * listener closes. The listener's close turns the requester away, and a late accept fails
+	 * at once instead of connecting a queue pair nobody listens for.
+	 */
+	@Test
+	void acceptingARequestWhoseListenerClosedFailsAndTheRequesterIsTurnedAway() throws Exception {
+		CompletableFuture<ConnectionRequest> pending = new CompletableFuture<>();
+		RdmaListener listener = this.serverProvider.listen(listenAddress(), pending::complete);
+		Endpoint server = endpoint(this.serverProvider);
+		Endpoint client = endpoint(this.clientProvider);
+		CompletableFuture<RdmaConnection> connecting = this.clientProvider.connect(client.qp,
+				ConnectParameters.to(listener.localAddress()).withListener(client.events).withTimeout(deadline()));
+		ConnectionRequest request = await(pending);
+		listener.close();
+		assertThatExceptionOfType(RdmaException.class)
+			.isThrownBy(() -> request.accept(server.qp, PrivateData.EMPTY, server.events));
+		Throwable failure = awaitFailure(connecting);
+		assertThat(failure).isInstanceOf(ConnectionFailedException.class);
+		assertThat(client.qp.state()).isEqualTo(QueuePairState.ERROR);
+		assertThat(server.qp.state()).isNotEqualTo(QueuePairState.RTS);
+	}
+
 	@Test
 	void aQueuePairConnectsOnlyOnce() throws Exception {
 		Link link = connected();

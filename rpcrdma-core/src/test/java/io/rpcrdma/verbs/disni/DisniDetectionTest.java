@@ -44,8 +44,8 @@ class DisniDetectionTest {
 				"not found: libibverbs.so.1, librdmacm.so.1",
 				"apt-get install rdma-core ibverbs-providers libibverbs-dev librdmacm-dev");
 		assertThat(message).contains("(3) the libdisni JNI library (libdisni.so) on java.library.path",
-				"no disni in java.library.path: /usr/java/packages/lib:/usr/lib64]", "./autoprepare.sh",
-				"./configure --with-jdk=$JAVA_HOME", "make install", "-Djava.library.path=/usr/local/lib");
+				"no disni in java.library.path: /usr/java/packages/lib:/usr/lib64]", "rpcrdma-disni-native/build.sh",
+				"-Djava.library.path=<its directory>");
 		assertThat(message).contains("(4) an RDMA device under /sys/class/infiniband",
 				"/sys/class/infiniband is missing or empty", "rdma link add rxe0 type rxe netdev eth0");
 		assertThat(message).contains("(5) the JVM flag --add-exports java.base/sun.nio.ch=ALL-UNNAMED",
