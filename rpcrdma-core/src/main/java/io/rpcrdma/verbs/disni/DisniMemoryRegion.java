@@ -19,6 +19,10 @@ import io.rpcrdma.verbs.RdmaException;
  * the lkey instead is a classic mistake (DiSNI issue 3): it happens to work on adapters
  * where both keys are equal and fails with remote access errors everywhere else.
  * <p>
+ * A peer's Send with Invalidate that the device applied (Linux's siw does for these regions,
+ * Soft-RoCE and InfiniBand adapters refuse it and fail the connection) leaves the region
+ * invalid, as the receive completion reports.
+ * <p>
  * DiSNI 2.1 has neither fast registration nor memory windows, so {@link #invalidate()}
  * deregisters the memory and {@link #reregister()} registers it again under a new rkey:
  * correct (the old rkey is dead at the adapter), but a system call each, so the layers
@@ -59,6 +63,7 @@ final class DisniMemoryRegion implements MemoryRegion {
 		this.lkey = this.mr.getLkey();
 		this.valid = true;
 		this.registered = true;
+		pd.rkeyIssued(this, this.rkey);
 	}
 
 	private IbvMr register() {
@@ -142,6 +147,19 @@ final class DisniMemoryRegion implements MemoryRegion {
 		deregister(this.mr);
 		this.mr = null;
 		this.valid = false;
+		this.pd.rkeyRetired(this, this.rkey);
+	}
+
+	/**
+	 * A peer's Send with Invalidate named this region's rkey and the device invalidated it: the
+	 * registration stays (the next {@link #reregister()} releases it) but the key is dead.
+	 * @param rkey the key the completion named
+	 */
+	synchronized void invalidatedByPeer(int rkey) {
+		if (this.registered && this.valid && this.rkey == rkey) {
+			this.valid = false;
+			this.pd.rkeyRetired(this, rkey);
+		}
 	}
 
 	@Override
@@ -160,10 +178,12 @@ final class DisniMemoryRegion implements MemoryRegion {
 		if (old != null) {
 			deregister(old);
 		}
+		this.pd.rkeyRetired(this, previous);
 		this.mr = fresh;
 		this.rkey = fresh.getRkey();
 		this.lkey = fresh.getLkey();
 		this.valid = true;
+		this.pd.rkeyIssued(this, this.rkey);
 		return this.rkey;
 	}
 
@@ -175,6 +195,7 @@ final class DisniMemoryRegion implements MemoryRegion {
 			}
 			this.registered = false;
 			this.valid = false;
+			this.pd.rkeyRetired(this, this.rkey);
 			if (this.mr != null) {
 				deregister(this.mr);
 				this.mr = null;

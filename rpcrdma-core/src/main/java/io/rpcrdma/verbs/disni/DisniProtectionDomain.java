@@ -3,7 +3,9 @@ package io.rpcrdma.verbs.disni;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import com.ibm.disni.verbs.IbvPd;
 
@@ -27,6 +29,9 @@ final class DisniProtectionDomain implements ProtectionDomain {
 	private final IbvPd pd;
 
 	private final DomainRegions<DisniMemoryRegion> regions = new DomainRegions<>();
+
+	/** The regions by the rkey they advertise, to apply a peer's Send with Invalidate. */
+	private final Map<Integer, DisniMemoryRegion> byRkey = new ConcurrentHashMap<>();
 
 	DisniProtectionDomain(DisniProvider provider, IbvPd pd) {
 		this.provider = provider;
@@ -71,6 +76,27 @@ final class DisniProtectionDomain implements ProtectionDomain {
 			logger.log(Level.WARNING, "ibv_dealloc_pd failed; close the queue pairs of a protection domain first", ex);
 		}
 		this.provider.protectionDomainClosed(this);
+	}
+
+	void rkeyIssued(DisniMemoryRegion region, int rkey) {
+		this.byRkey.put(rkey, region);
+	}
+
+	void rkeyRetired(DisniMemoryRegion region, int rkey) {
+		this.byRkey.remove(rkey, region);
+	}
+
+	/**
+	 * A receive completion said a peer's Send with Invalidate invalidated one of this domain's
+	 * rkeys (IBV_WC_WITH_INV): devices that allow it for ibv_reg_mr regions (Linux's siw does,
+	 * RFC 5040 §6.10) have already made the key useless, so the region must say so too.
+	 * @param rkey the invalidated rkey
+	 */
+	void invalidatedByPeer(int rkey) {
+		DisniMemoryRegion region = this.byRkey.get(rkey);
+		if (region != null) {
+			region.invalidatedByPeer(rkey);
+		}
 	}
 
 	void regionDeregistered(DisniMemoryRegion region) {

@@ -357,6 +357,9 @@ final class DisniQueuePair implements QueuePair {
 			return false;
 		}
 		DisniCompletions.fillReceive(into, wc, request.wrId(), this.index);
+		if (into.withInvalidate()) {
+			this.pd.invalidatedByPeer(into.invalidatedStag());
+		}
 		afterCompletion(wc.getStatus(), into);
 		return true;
 	}
