@@ -1,6 +1,7 @@
 package io.rpcrdma.interop;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -48,7 +49,7 @@ final class LabExtension implements BeforeEachCallback, ParameterResolver {
 	private static Object boot() {
 		Path work = Path.of("target", "interop-lab").toAbsolutePath();
 		try {
-			LabGuest guest = LabGuest.boot(LabImage.build(work), work);
+			LabGuest guest = LabGuest.boot(LabImage.build(work), work, List.of());
 			ConformanceSkipSummary.console().println("lab: guest up under " + guest.accelerator() + " in "
 					+ guest.bootTime().toMillis() + " ms (console: " + guest.consoleLog() + ")");
 			return guest;
