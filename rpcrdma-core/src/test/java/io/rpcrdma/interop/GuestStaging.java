@@ -53,8 +53,8 @@ final class GuestStaging {
 	}
 
 	/**
-	 * Creates the staging directory, or empties the one a previous run left. Only its contents
-	 * go: QEMU keeps the shared directory itself open from its start.
+	 * Creates the staging directory, or empties the one a previous run left (before QEMU
+	 * starts: the guest must not see a half-emptied directory).
 	 * @param directory the staging directory
 	 * @return the staging
 	 */
