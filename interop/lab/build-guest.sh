@@ -32,11 +32,14 @@ kver=${kernel_pkg#linux-image-}
 kversion=$(apt-cache policy "$kernel_pkg" | awk '/Candidate:/{print $2}')
 series=$(echo "$kver" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
 
+# libstdc++6 and zlib1g: what a JDK shared with the guest links against (Debian's libjvm.so needs
+# libstdc++, its libzip.so and libjli.so the system zlib; docs/interop.md, "Java in the guest").
 guest_packages=(busybox-static kmod iproute2 rdmacm-utils perftest ibverbs-providers ibverbs-utils
-	rpcbind nfs-kernel-server socat)
+	rpcbind nfs-kernel-server socat libstdc++6 zlib1g)
 # Kernel modules the guest loads (their dependencies come along through modules.dep).
+# 9p and 9pnet_virtio: the host's read-only virtio-9p shares (the JDK and the classpath).
 guest_modules=(virtio_pci virtio_net dummy siw rdma_rxe rdma_ucm ib_uverbs ib_umad rpcrdma nfsd nfsv3 nfsv4
-	crc32c_generic crc32c_intel crc32_generic)
+	crc32c_generic crc32c_intel crc32_generic 9p 9pnet_virtio)
 
 key=$( { echo "$kernel_pkg $kversion"; echo "${guest_packages[*]}"; echo "${guest_modules[*]}";
 	cat "$here/build-guest.sh" "$here"/guest/*; } | sha256sum | cut -c1-16)

@@ -48,12 +48,16 @@ public final class LabGuest implements AutoCloseable {
 
 	private final Path console;
 
-	private LabGuest(Process qemu, LabPorts ports, Accelerator accelerator, Duration bootTime, Path console) {
+	private final List<GuestShare> shares;
+
+	private LabGuest(Process qemu, LabPorts ports, Accelerator accelerator, Duration bootTime, Path console,
+			List<GuestShare> shares) {
 		this.qemu = qemu;
 		this.ports = ports;
 		this.accelerator = accelerator;
 		this.bootTime = bootTime;
 		this.console = console;
+		this.shares = shares;
 	}
 
 	/**
@@ -61,10 +65,11 @@ public final class LabGuest implements AutoCloseable {
 	 * says: {@code kvm}, {@code tcg} or {@code auto}).
 	 * @param image the kernel and initramfs
 	 * @param workDirectory where the console log goes
+	 * @param shares the host directories the guest may mount (read-only)
 	 * @return the guest, ready for commands
 	 * @throws LabUnavailableException if QEMU is missing or the guest does not come up
 	 */
-	static LabGuest boot(LabImage image, Path workDirectory) {
+	static LabGuest boot(LabImage image, Path workDirectory, List<GuestShare> shares) {
 		String qemu = LabTools.require("qemu-system-x86_64", "rpcrdma.lab.qemu", "qemu-system-x86");
 		LabTools.requireOnPath("socat", "socat");
 		List<Accelerator> candidates = Accelerator.candidates(System.getProperty("rpcrdma.lab.accel", "auto"));
@@ -73,7 +78,7 @@ public final class LabGuest implements AutoCloseable {
 			LabPorts ports = LabPorts.pickFree();
 			Path console = workDirectory.resolve("console-" + accelerator.option() + ".log");
 			try {
-				LabGuest guest = start(qemu, image, ports, accelerator, console);
+				LabGuest guest = start(qemu, image, ports, accelerator, console, List.copyOf(shares));
 				guest.awaitAgent();
 				return guest;
 			}
@@ -85,8 +90,8 @@ public final class LabGuest implements AutoCloseable {
 	}
 
 	private static LabGuest start(String qemu, LabImage image, LabPorts ports, Accelerator accelerator,
-			Path console) {
-		List<String> command = QemuCommand.of(qemu, image, ports, accelerator);
+			Path console, List<GuestShare> shares) {
+		List<String> command = QemuCommand.of(qemu, image, ports, accelerator, shares);
 		Process process;
 		try {
 			Files.createDirectories(console.getParent());
@@ -119,7 +124,7 @@ public final class LabGuest implements AutoCloseable {
 			throw new LabException("interrupted while booting", ex);
 		}
 		Duration bootTime = Duration.ofNanos(System.nanoTime() - started);
-		return new LabGuest(process, ports, accelerator, bootTime, console);
+		return new LabGuest(process, ports, accelerator, bootTime, console, shares);
 	}
 
 	private static void copyConsole(Process process, Path console, CountDownLatch firstOutput, CountDownLatch ready) {
@@ -217,7 +222,8 @@ public final class LabGuest implements AutoCloseable {
 	 */
 	public void startJob(String name, String command) {
 		String job = "/tmp/" + name;
-		run("rm -f " + job + ".rc; setsid sh -c '" + command.replace("'", "'\\''") + " > " + job + ".out 2> " + job
+		// The subshell gives the whole command line, lists and 'exit' included, to the files and the status.
+		run("rm -f " + job + ".rc; setsid sh -c '( " + command.replace("'", "'\\''") + " ) > " + job + ".out 2> " + job
 				+ ".err; echo $? > " + job + ".rc' > /dev/null 2>&1 &");
 	}
 
@@ -229,11 +235,18 @@ public final class LabGuest implements AutoCloseable {
 	 */
 	public GuestCommandResult awaitExit(String name, Duration timeout) {
 		String job = "/tmp/" + name;
-		long tenths = Math.max(1, timeout.toMillis() / 100);
-		GuestCommandResult waited = exec("i=0; while [ ! -s " + job + ".rc ] && [ $i -lt " + tenths
-				+ " ]; do sleep 0.1; i=$((i+1)); done; cat " + job + ".rc", timeout.plusSeconds(10));
+		long deadline = System.nanoTime() + timeout.toNanos();
+		String status;
+		do {
+			// In rounds of at most half a minute, so that a long job does not hang on one connection.
+			long tenths = Math.max(1, Math.min(300, (deadline - System.nanoTime()) / 100_000_000));
+			GuestCommandResult waited = exec("i=0; while [ ! -s " + job + ".rc ] && [ $i -lt " + tenths
+					+ " ]; do sleep 0.1; i=$((i+1)); done; cat " + job + ".rc 2>/dev/null",
+					Duration.ofSeconds(tenths / 10 + 10));
+			status = waited.output().trim();
+		}
+		while (status.isEmpty() && System.nanoTime() < deadline);
 		String output = exec("cat " + job + ".out " + job + ".err", Duration.ofSeconds(10)).output();
-		String status = waited.output().trim();
 		if (status.isEmpty()) {
 			throw new LabException("guest job " + name + " still runs after " + timeout.toSeconds()
 					+ " s; its output:\n" + output);
@@ -247,6 +260,14 @@ public final class LabGuest implements AutoCloseable {
 	 */
 	public LabPorts ports() {
 		return this.ports;
+	}
+
+	/**
+	 * The host directories QEMU offers the guest (mounted on demand, see {@link GuestJava}).
+	 * @return the shares
+	 */
+	List<GuestShare> shares() {
+		return this.shares;
 	}
 
 	/**

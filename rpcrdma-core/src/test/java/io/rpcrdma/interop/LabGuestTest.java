@@ -1,6 +1,7 @@
 package io.rpcrdma.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.time.Duration;
 
@@ -9,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The lab guest is what the interop tests take it for: Linux's soft-iWARP device on the NIC and
  * a Soft-RoCE device, both active and seen by libibverbs, nfsd listening for RPC-over-RDMA, and
- * an agent that reports exit statuses faithfully.
+ * an agent that reports exit statuses faithfully, of background jobs too.
  */
 @InteropLab
 class LabGuestTest {
@@ -35,6 +36,16 @@ class LabGuestTest {
 		assertThat(result.exitStatus()).isEqualTo(3);
 		assertThat(result.output()).contains("out").contains("err");
 		assertThat(result.succeeded()).isFalse();
+	}
+
+	@Test
+	void aBackgroundJobIsAwaitedUntilItsTimeoutAndThenToItsEnd(LabGuest guest) {
+		guest.startJob("sleeper", "echo started; sleep 4; echo done; exit 5");
+		assertThatExceptionOfType(LabException.class).isThrownBy(() -> guest.awaitExit("sleeper", Duration.ofSeconds(1)))
+			.withMessageContaining("guest job sleeper still runs after 1 s");
+		GuestCommandResult ended = guest.awaitExit("sleeper", Duration.ofSeconds(30));
+		assertThat(ended.exitStatus()).isEqualTo(5);
+		assertThat(ended.output()).contains("started").contains("done");
 	}
 
 }

@@ -5,8 +5,9 @@ import java.util.List;
 
 /**
  * QEMU's command line for the lab guest: no display, the serial console on standard output,
- * and user networking whose only openings are 127.0.0.1 forwards ({@code restrict=on} keeps
- * the guest off every other address).
+ * user networking whose only openings are 127.0.0.1 forwards ({@code restrict=on} keeps
+ * the guest off every other address), and read-only virtio-9p shares of host directories
+ * ({@link GuestShare}; not networking).
  */
 final class QemuCommand {
 
@@ -16,7 +17,8 @@ final class QemuCommand {
 	private QemuCommand() {
 	}
 
-	static List<String> of(String qemu, LabImage image, LabPorts ports, Accelerator accelerator) {
+	static List<String> of(String qemu, LabImage image, LabPorts ports, Accelerator accelerator,
+			List<GuestShare> shares) {
 		StringBuilder network = new StringBuilder("user,id=n0,restrict=on");
 		forward(network, ports.agent(), LabGuest.AGENT_PORT);
 		forward(network, ports.peer(), LabGuest.PEER_PORT);
@@ -33,6 +35,10 @@ final class QemuCommand {
 				"-kernel", image.kernel().toString(), "-initrd", image.initramfs().toString(), "-append",
 				"console=ttyS0 panic=-1 edd=off lab.lifetime=" + LIFETIME_SECONDS, "-netdev", network.toString(),
 				"-device", "virtio-net-pci,netdev=n0"));
+		for (GuestShare share : shares) {
+			command.add("-virtfs");
+			command.add(share.virtfs());
+		}
 		return command;
 	}
 
