@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
+#include <pthread.h>
 
 #include <jni.h>
 #include <infiniband/verbs.h>
@@ -55,6 +56,18 @@ static void throw_io(JNIEnv *env, const char *call, const char *detail)
 static void throw_errno(JNIEnv *env, const char *call)
 {
 	throw_io(env, call, strerror(errno));
+}
+
+/*
+ * For librdmacm calls documented to return -1 and set errno: some paths return the verbs
+ * error number itself instead (rdma_create_qp when the queue pair's first state change fails
+ * on an iWARP device), leaving errno 0, which would read "Success".
+ */
+static void throw_result(JNIEnv *env, const char *call, int result)
+{
+	int code = result > 0 ? result : errno;
+
+	throw_io(env, call, code != 0 ? strerror(code) : "failed without an error number");
 }
 
 /* For verbs that return the error number itself (ibv_post_send, ibv_modify_qp, ...). */
@@ -126,6 +139,7 @@ JNIEXPORT jlong JNICALL FN(createQP)(JNIEnv *env, jobject self, jlong id, jlong 
 {
 	struct rdma_cm_id *cm_id = PTR(struct rdma_cm_id, id);
 	struct ibv_qp_init_attr attr;
+	int result;
 
 	if (cm_id == NULL || pd == 0 || send_cq == 0 || recv_cq == 0) {
 		throw_io(env, "rdma_create_qp", "the id, protection domain or a completion queue is missing");
@@ -144,8 +158,10 @@ JNIEXPORT jlong JNICALL FN(createQP)(JNIEnv *env, jobject self, jlong id, jlong 
 	attr.cap.max_send_sge = MAX_SGE;
 	attr.cap.max_recv_sge = MAX_SGE;
 	attr.cap.max_inline_data = (uint32_t) max_inline;
-	if (rdma_create_qp(cm_id, PTR(struct ibv_pd, pd), &attr) != 0) {
-		throw_errno(env, "rdma_create_qp");
+	errno = 0;
+	result = rdma_create_qp(cm_id, PTR(struct ibv_pd, pd), &attr);
+	if (result != 0) {
+		throw_result(env, "rdma_create_qp", result);
 		return -1;
 	}
 	return HANDLE(cm_id->qp);
@@ -153,48 +169,60 @@ JNIEXPORT jlong JNICALL FN(createQP)(JNIEnv *env, jobject self, jlong id, jlong 
 
 JNIEXPORT void JNICALL FN(bindAddr)(JNIEnv *env, jobject self, jlong id, jlong address)
 {
+	int result;
+
 	if (id == 0 || address == 0) {
 		throw_io(env, "rdma_bind_addr", "no id or no address");
 		return;
 	}
-	if (rdma_bind_addr(PTR(struct rdma_cm_id, id), PTR(struct sockaddr, address)) != 0) {
-		throw_errno(env, "rdma_bind_addr");
+	errno = 0;
+	if ((result = rdma_bind_addr(PTR(struct rdma_cm_id, id), PTR(struct sockaddr, address))) != 0) {
+		throw_result(env, "rdma_bind_addr", result);
 	}
 }
 
 JNIEXPORT void JNICALL FN(listen)(JNIEnv *env, jobject self, jlong id, jint backlog)
 {
+	int result;
+
 	if (id == 0) {
 		throw_io(env, "rdma_listen", "no id");
 		return;
 	}
-	if (rdma_listen(PTR(struct rdma_cm_id, id), backlog) != 0) {
-		throw_errno(env, "rdma_listen");
+	errno = 0;
+	if ((result = rdma_listen(PTR(struct rdma_cm_id, id), backlog)) != 0) {
+		throw_result(env, "rdma_listen", result);
 	}
 }
 
 JNIEXPORT void JNICALL FN(resolveAddr)(JNIEnv *env, jobject self, jlong id, jlong source, jlong destination,
 		jint timeout)
 {
+	int result;
+
 	if (id == 0 || destination == 0) {
 		throw_io(env, "rdma_resolve_addr", "no id or no destination");
 		return;
 	}
 	/* A source of 0 lets rdma_cm pick the device by route; DiSNI passes the bound address or 0. */
-	if (rdma_resolve_addr(PTR(struct rdma_cm_id, id), PTR(struct sockaddr, source),
-			PTR(struct sockaddr, destination), timeout) != 0) {
-		throw_errno(env, "rdma_resolve_addr");
+	errno = 0;
+	if ((result = rdma_resolve_addr(PTR(struct rdma_cm_id, id), PTR(struct sockaddr, source),
+			PTR(struct sockaddr, destination), timeout)) != 0) {
+		throw_result(env, "rdma_resolve_addr", result);
 	}
 }
 
 JNIEXPORT void JNICALL FN(resolveRoute)(JNIEnv *env, jobject self, jlong id, jint timeout)
 {
+	int result;
+
 	if (id == 0) {
 		throw_io(env, "rdma_resolve_route", "no id");
 		return;
 	}
-	if (rdma_resolve_route(PTR(struct rdma_cm_id, id), timeout) != 0) {
-		throw_errno(env, "rdma_resolve_route");
+	errno = 0;
+	if ((result = rdma_resolve_route(PTR(struct rdma_cm_id, id), timeout)) != 0) {
+		throw_result(env, "rdma_resolve_route", result);
 	}
 }
 
@@ -251,6 +279,7 @@ JNIEXPORT void JNICALL FN(connect)(JNIEnv *env, jobject self, jlong id, jint ret
 {
 	struct rdma_cm_id *cm_id = PTR(struct rdma_cm_id, id);
 	struct rdma_conn_param param;
+	int result;
 
 	if (cm_id == NULL) {
 		throw_io(env, "rdma_connect", "no id");
@@ -263,8 +292,9 @@ JNIEXPORT void JNICALL FN(connect)(JNIEnv *env, jobject self, jlong id, jint ret
 		param.private_data = PTR(const void, private_data);
 		param.private_data_len = (uint8_t) private_data_length;
 	}
-	if (rdma_connect(cm_id, &param) != 0) {
-		throw_errno(env, "rdma_connect");
+	errno = 0;
+	if ((result = rdma_connect(cm_id, &param)) != 0) {
+		throw_result(env, "rdma_connect", result);
 	}
 }
 
@@ -272,6 +302,7 @@ JNIEXPORT void JNICALL FN(accept)(JNIEnv *env, jobject self, jlong id, jint retr
 {
 	struct rdma_cm_id *cm_id = PTR(struct rdma_cm_id, id);
 	struct rdma_conn_param param;
+	int result;
 
 	if (cm_id == NULL) {
 		throw_io(env, "rdma_accept", "no id");
@@ -280,8 +311,9 @@ JNIEXPORT void JNICALL FN(accept)(JNIEnv *env, jobject self, jlong id, jint retr
 	if (fill_conn_param(env, "rdma_accept", cm_id, &param, retry, rnr_retry) != 0) {
 		return;
 	}
-	if (rdma_accept(cm_id, &param) != 0) {
-		throw_errno(env, "rdma_accept");
+	errno = 0;
+	if ((result = rdma_accept(cm_id, &param)) != 0) {
+		throw_result(env, "rdma_accept", result);
 	}
 }
 
@@ -363,6 +395,59 @@ JNIEXPORT jint JNICALL FN(destroyEp)(JNIEnv *env, jobject self, jlong id)
 
 /* ---- Verbs (ibv_*(3)) -------------------------------------------------------------------- */
 
+/*
+ * Linux's soft-iWARP device: the kernel driver's vendor id ("bmt").
+ */
+#define SIW_VENDOR_ID 0x626d74
+
+/* The mmap key libsiw reads as "no key" (SIW_INVAL_UOBJ_KEY in rdma/siw-abi.h). */
+#define SIW_INVAL_UOBJ_KEY 0x90000
+
+/* Completion queue entries that cover that key from wherever the guard lands below it. */
+#define SIW_GUARD_CQE (1 << 15)
+
+static pthread_mutex_t guard_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct ibv_context *guarded[16];
+
+/*
+ * Works around a Linux siw incompatibility (docs/interop.md, "Incompatibilities found"): the
+ * kernel hands out mmap keys for completion and work queues as byte offsets, first fit from 0,
+ * and libsiw (rdma-core 44, providers/siw) refuses any queue whose key equals
+ * SIW_INVAL_UOBJ_KEY, 0x90000, a sentinel from the old key scheme. Once live queues fill the
+ * key space up to exactly that offset, the next queue pair or completion queue fails with
+ * "prepare QP mapping failed" and errno 0, and so does every retry, since the same offset is
+ * handed out again. A completion queue made first and kept for the context's life covers the
+ * offset, so no queue ever starts there. It costs 1 MiB of kernel memory per process.
+ */
+static void guard_siw_mmap_keys(struct ibv_context *context)
+{
+	struct ibv_device_attr device;
+	size_t i, free_slot = sizeof guarded / sizeof guarded[0];
+
+	pthread_mutex_lock(&guard_lock);
+	for (i = 0; i < sizeof guarded / sizeof guarded[0]; i++) {
+		if (guarded[i] == context) {
+			pthread_mutex_unlock(&guard_lock);
+			return;
+		}
+		if (guarded[i] == NULL && free_slot == sizeof guarded / sizeof guarded[0]) {
+			free_slot = i;
+		}
+	}
+	if (free_slot < sizeof guarded / sizeof guarded[0] && ibv_query_device(context, &device) == 0) {
+		if (device.vendor_id == SIW_VENDOR_ID) {
+			/* Deliberately never destroyed: it must outlive every queue of the context. */
+			if (ibv_create_cq(context, SIW_GUARD_CQE, NULL, NULL, 0) == NULL) {
+				fprintf(stderr, "libdisni: could not create the siw mmap-key guard (%s); queues whose key "
+						"would be 0x%x will fail\n", strerror(errno), SIW_INVAL_UOBJ_KEY);
+			}
+		}
+		guarded[free_slot] = context;
+	}
+	pthread_mutex_unlock(&guard_lock);
+}
+
 JNIEXPORT jlong JNICALL FN(getContext)(JNIEnv *env, jobject self, jlong id)
 {
 	struct rdma_cm_id *cm_id = PTR(struct rdma_cm_id, id);
@@ -425,6 +510,7 @@ JNIEXPORT jlong JNICALL FN(createCQ)(JNIEnv *env, jobject self, jlong context, j
 		throw_io(env, "ibv_create_cq", "the number of entries must be positive");
 		return -1;
 	}
+	guard_siw_mmap_keys(PTR(struct ibv_context, context));
 	cq = ibv_create_cq(PTR(struct ibv_context, context), entries, NULL, PTR(struct ibv_comp_channel, channel),
 			vector);
 	if (cq == NULL) {
@@ -698,3 +784,4 @@ JNIEXPORT jint JNICALL FN(getVersion)(JNIEnv *env, jobject self)
 {
 	return DISNI_JNI_VERSION;
 }
+

@@ -145,19 +145,101 @@ public final class GuestJava {
 	 * timeout and the grace period
 	 */
 	public GuestCommandResult runJava(String mainClass, List<String> jvmArgs, List<String> args, Duration timeout) {
+		return start(mainClass, jvmArgs, args, timeout).await(timeout.plusSeconds(KILL_GRACE_SECONDS + 30));
+	}
+
+	/**
+	 * Starts a main class of the test classpath in a fresh guest JVM and returns at once: for a
+	 * server the test talks to while it runs.
+	 * @param mainClass the class
+	 * @param jvmArgs options for the JVM, after {@link #defaultJvmArgs()}
+	 * @param args the program's arguments
+	 * @param lifetime how long it may run before it is stopped as {@link #runJava} stops a JVM
+	 * @return the running job
+	 */
+	public Job start(String mainClass, List<String> jvmArgs, List<String> args, Duration lifetime) {
 		String job = "java-" + RUNS.incrementAndGet();
 		List<String> words = new ArrayList<>(List.of("timeout", "-s", "QUIT", "-k", String.valueOf(KILL_GRACE_SECONDS),
-				String.valueOf(Math.max(1, timeout.toSeconds())), this.jdk.java()));
+				String.valueOf(Math.max(1, lifetime.toSeconds())), this.jdk.java()));
 		words.addAll(this.defaultJvmArgs);
 		words.addAll(jvmArgs);
+		// Names the JVM on its command line, so that Job#stop finds exactly this one.
+		words.add("-Drpcrdma.lab.job=" + job);
 		words.add("@" + this.staging.classpathArgs());
 		words.add(mainClass);
 		words.addAll(args);
 		String command = "mkdir -p /tmp/" + job + ".d && cd /tmp/" + job + ".d && "
 				+ String.join(" ", words.stream().map(GuestJava::quote).toList());
 		this.guest.startJob(job, command);
-		GuestCommandResult result = this.guest.awaitExit(job, timeout.plusSeconds(KILL_GRACE_SECONDS + 30));
-		return new GuestCommandResult(command, result.exitStatus(), result.output());
+		return new Job(this.guest, job, command);
+	}
+
+	/**
+	 * A guest JVM started by {@link #start}: its output is in the guest's {@code /tmp/<name>.out}.
+	 */
+	public static final class Job {
+
+		private final LabGuest guest;
+
+		private final String name;
+
+		private final String command;
+
+		private Job(LabGuest guest, String name, String command) {
+			this.guest = guest;
+			this.name = name;
+			this.command = command;
+		}
+
+		/**
+		 * Waits until the JVM prints a line starting with the given text.
+		 * @param prefix the line's start
+		 * @param timeout how long to wait
+		 * @throws LabException if the JVM ended or the timeout passed first, with its output
+		 */
+		public void awaitLine(String prefix, Duration timeout) {
+			String out = "/tmp/" + this.name + ".out";
+			long tenths = Math.max(1, timeout.toMillis() / 100);
+			GuestCommandResult waited = this.guest.exec("i=0; while ! grep -q " + quote("^" + prefix) + " " + out
+					+ " 2>/dev/null && [ ! -s /tmp/" + this.name + ".rc ] && [ $i -lt " + tenths
+					+ " ]; do sleep 0.1; i=$((i+1)); done; grep -q " + quote("^" + prefix) + " " + out,
+					timeout.plusSeconds(10));
+			if (waited.exitStatus() != 0) {
+				String output = this.guest.exec("cat " + out + " /tmp/" + this.name + ".err", Duration.ofSeconds(10))
+					.output();
+				throw new LabException("guest JVM " + this.name + " printed no '" + prefix + "' within "
+						+ timeout.toSeconds() + " s; its output:\n" + output);
+			}
+		}
+
+		/**
+		 * Waits for the JVM to end by itself.
+		 * @param timeout how long to wait
+		 * @return its exit status and output
+		 */
+		public GuestCommandResult await(Duration timeout) {
+			GuestCommandResult result = this.guest.awaitExit(this.name, timeout);
+			return new GuestCommandResult(this.command, result.exitStatus(), result.output());
+		}
+
+		/**
+		 * Asks the JVM to stop (SIGTERM, which runs its shutdown hooks) and waits for it.
+		 * @param timeout how long it may take to stop
+		 * @return its exit status and output
+		 */
+		public GuestCommandResult stop(Duration timeout) {
+			this.guest.exec("pkill -TERM -f " + quote("rpcrdma.lab.job=" + this.name + " "), Duration.ofSeconds(10));
+			return await(timeout);
+		}
+
+		/**
+		 * Kills the JVM at once (SIGKILL): no shutdown hook runs, the kernel tears down its
+		 * connections, as when a machine's process dies.
+		 */
+		public void kill() {
+			this.guest.exec("pkill -KILL -f " + quote("rpcrdma.lab.job=" + this.name + " "), Duration.ofSeconds(10));
+		}
+
 	}
 
 	/**

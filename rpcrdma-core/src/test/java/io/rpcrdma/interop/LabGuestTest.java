@@ -20,6 +20,9 @@ class LabGuestTest {
 		String links = guest.run("rdma link show");
 		assertThat(links).contains("link siw0/1 state ACTIVE").contains("netdev eth0");
 		assertThat(links).contains("link rxe0/1 state ACTIVE").contains("netdev dummy0");
+		// rdma_cm finds a device by an address of its NIC: each needs its IPv4 address.
+		assertThat(guest.run("ip -4 addr show eth0")).contains("inet " + LabGuest.GUEST_ADDRESS + "/24");
+		assertThat(guest.run("ip -4 addr show dummy0")).contains("inet 10.77.0.1/24");
 		// rdma-core's userspace providers see both (the DiSNI provider will use them).
 		assertThat(guest.run("ibv_devices")).contains("siw0").contains("rxe0");
 	}

@@ -1317,6 +1317,13 @@ public abstract class ProviderConformanceKit {
 					ConnectParameters.to(listener.localAddress()).withListener(client.events).withTimeout(deadline())));
 			server.connection = await(accepted);
 		}
+		catch (Exception ex) {
+			// A refused connection is often the passive side's doing: say what went wrong there.
+			if (accepted.isCompletedExceptionally()) {
+				ex.addSuppressed(accepted.handle((connection, failure) -> failure).join());
+			}
+			throw ex;
+		}
 		finally {
 			listener.close();
 		}
