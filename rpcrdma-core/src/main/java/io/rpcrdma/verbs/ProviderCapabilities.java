@@ -19,12 +19,22 @@ package io.rpcrdma.verbs;
  * @param remoteInvalidation whether a peer can invalidate this provider's STags with
  * {@link SendOpcode#SEND_WITH_INVALIDATE} (RFC 5040 Send with Invalidate); when not, the
  * owner invalidates locally after the RPC completes (RFC 8166 on memory protection)
+ * @param receiverNotReadyRetry whether a Send that finds no receive posted is retried as the
+ * queue pair's {@link RnrPolicy} says (InfiniBand and RoCE RNR NAKs, the software providers);
+ * when not, it fails the connection, as on iWARP adapters (RFC 5041 §7: an untagged message
+ * with no buffer is a DDP error the receiver answers with a Terminate)
+ * @param remoteErrorsAtInitiator whether a work request the peer refuses (a bad STag, a
+ * receive too small) completes with that error at the initiator, as on InfiniBand and RoCE,
+ * whose every message is acknowledged; when not, Sends and Writes complete successfully once
+ * handed to the transport and RDMA Reads in flight are flushed, while the peer's Terminate
+ * fails the connection, as on iWARP adapters (RFC 5040 §7; Linux's siw)
  */
 public record ProviderCapabilities(boolean requestPrivateDataVisible, boolean acceptPrivateDataVisible,
-		boolean rejectPrivateDataVisible, boolean remoteInvalidation) {
+		boolean rejectPrivateDataVisible, boolean remoteInvalidation, boolean receiverNotReadyRetry,
+		boolean remoteErrorsAtInitiator) {
 
 	/** Everything the SPI describes works: what the software providers offer. */
-	public static final ProviderCapabilities FULL = new ProviderCapabilities(true, true, true, true);
+	public static final ProviderCapabilities FULL = new ProviderCapabilities(true, true, true, true, true, true);
 
 	/**
 	 * Whether RFC 8797 connection private data can be used in both directions: the

@@ -296,7 +296,6 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 			cancelTimer();
 		}
 		this.qp.connectFailed(failure.getMessage());
-		release();
 		this.provider.connectionClosed(this);
 		PrivateData data = (failure instanceof io.rpcrdma.verbs.ConnectionRejectedException rejected)
 				? rejected.privateData() : PrivateData.EMPTY;
@@ -308,6 +307,16 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 				this.established.completeExceptionally(failure);
 			}
 		});
+		// On an iWARP adapter destroying the queue pair and the id blocks while the connection
+		// attempt is still in flight (the iw_cm holds both until the MPA exchange ends, seconds
+		// when nobody answers), so the failure is reported first and they are destroyed on a
+		// thread of their own.
+		Thread reaper = new Thread(() -> {
+			this.qp.releaseFailedAdapter();
+			release();
+		}, "rpcrdma-disni-release");
+		reaper.setDaemon(true);
+		reaper.start();
 	}
 
 	private void cancelTimer() {

@@ -66,9 +66,15 @@ final class DisniProvider implements RdmaProvider {
 
 	/**
 	 * DiSNI 2.1 carries no private data to the listener or back, has no reject, and
-	 * registers with ibv_reg_mr, whose regions a peer cannot invalidate.
+	 * registers with ibv_reg_mr, whose regions a peer cannot count on invalidating; on
+	 * InfiniBand and RoCE the adapter retries Sends that find no receive and reports a peer's
+	 * refusal at the initiator.
 	 */
-	static final ProviderCapabilities CAPABILITIES = new ProviderCapabilities(false, false, false, false);
+	static final ProviderCapabilities CAPABILITIES = new ProviderCapabilities(false, false, false, false, true, true);
+
+	/** The same on an iWARP adapter, which does neither (RFC 5040, RFC 5041). */
+	static final ProviderCapabilities IWARP_CAPABILITIES = new ProviderCapabilities(false, false, false, false, false,
+			false);
 
 	private static final AtomicInteger instances = new AtomicInteger();
 
@@ -102,6 +108,8 @@ final class DisniProvider implements RdmaProvider {
 
 	private final String deviceName;
 
+	private final ProviderCapabilities capabilities;
+
 	private final Thread busyPoller;
 
 	private DisniProvider(DisniSettings settings, RdmaEventChannel channel, RdmaInterfaces.Selection selection)
@@ -109,6 +117,7 @@ final class DisniProvider implements RdmaProvider {
 		this.settings = settings;
 		this.bindAddress = new InetSocketAddress(selection.address(), 0);
 		this.deviceName = selection.device();
+		this.capabilities = RdmaInterfaces.system().isIwarp(this.deviceName) ? IWARP_CAPABILITIES : CAPABILITIES;
 		this.events = new ScheduledThreadPoolExecutor(1, (task) -> newThread("events", task));
 		this.events.setRemoveOnCancelPolicy(true);
 		this.connectionManager = new DisniConnectionManager(this, channel, settings.cmPollMillis());
@@ -213,7 +222,7 @@ final class DisniProvider implements RdmaProvider {
 
 	@Override
 	public ProviderCapabilities capabilities() {
-		return CAPABILITIES;
+		return this.capabilities;
 	}
 
 	@Override

@@ -193,7 +193,9 @@ final class DisniQueuePair implements QueuePair {
 			}
 			int slot = this.sends.add(workRequest.wrId(), workRequest.opcode(), (int) total, workRequest.signaled());
 			IbvQP qp = this.adapterQp;
-			if (qp == null) {
+			// Work posted to a queue pair in error is flushed here: Linux's siw leaves what user
+			// space posts after the error in its shared queue, never completed.
+			if (qp == null || this.state == QueuePairState.ERROR) {
 				this.sends.removeNewest();
 				flushNow = true;
 			}
@@ -258,7 +260,12 @@ final class DisniQueuePair implements QueuePair {
 			}
 			this.receives.add(workRequest);
 			IbvQP qp = this.adapterQp;
-			if (qp == null) {
+			if (qp != null && this.state == QueuePairState.ERROR) {
+				// As for sends: flushed here, since siw would keep it forever.
+				this.receives.removeNewest();
+				flushNow = true;
+			}
+			else if (qp == null) {
 				if (this.state != QueuePairState.INIT) {
 					this.receives.removeNewest();
 					flushNow = true;
@@ -461,8 +468,16 @@ final class DisniQueuePair implements QueuePair {
 	 */
 	void connectFailed(String detail) {
 		enterError(detail);
-		releaseAdapter(false);
 		flushRecords(detail);
+	}
+
+	/**
+	 * Destroys the adapter's queue pair of a connection that failed to come up. Blocking: on an
+	 * iWARP adapter the connection manager holds the queue pair until the MPA exchange ends,
+	 * seconds after a peer that never answers, so callers run this off the event threads.
+	 */
+	void releaseFailedAdapter() {
+		releaseAdapter(false);
 	}
 
 	/**

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -26,7 +27,8 @@ import java.util.stream.Stream;
  * Three places name an RDMA device's network interfaces, depending on the kind:
  * {@code ports/N/gid_attrs/ndevs/*} (RoCE, Soft-RoCE), {@code device/net/*} (the PCI
  * function's interfaces, also IPoIB on InfiniBand) and {@code parent} (Soft-RoCE and
- * soft iWARP).
+ * soft iWARP). Linux 6.1's siw has none of them; its {@code node_guid} is the EUI-64 of its
+ * interface's MAC address, as Soft-RoCE's is, so that names the interface last.
  */
 final class RdmaInterfaces {
 
@@ -34,9 +36,17 @@ final class RdmaInterfaces {
 
 	private final Function<String, Optional<InetAddress>> ipv4OfInterface;
 
+	private final Supplier<Map<String, String>> guidsOfInterfaces;
+
 	RdmaInterfaces(Path sysClassInfiniband, Function<String, Optional<InetAddress>> ipv4OfInterface) {
+		this(sysClassInfiniband, ipv4OfInterface, Map::of);
+	}
+
+	RdmaInterfaces(Path sysClassInfiniband, Function<String, Optional<InetAddress>> ipv4OfInterface,
+			Supplier<Map<String, String>> guidsOfInterfaces) {
 		this.sysClassInfiniband = sysClassInfiniband;
 		this.ipv4OfInterface = ipv4OfInterface;
+		this.guidsOfInterfaces = guidsOfInterfaces;
 	}
 
 	/**
@@ -44,7 +54,19 @@ final class RdmaInterfaces {
 	 * @return the lookup
 	 */
 	static RdmaInterfaces system() {
-		return new RdmaInterfaces(Path.of("/sys/class/infiniband"), RdmaInterfaces::firstIpv4Address);
+		return new RdmaInterfaces(Path.of("/sys/class/infiniband"), RdmaInterfaces::firstIpv4Address,
+				RdmaInterfaces::guidsOfInterfaces);
+	}
+
+	/**
+	 * Whether a device is an iWARP adapter (node type RNIC), whose completions follow RFC 5040
+	 * rather than InfiniBand's acknowledgements (ProviderCapabilities#remoteErrorsAtInitiator).
+	 * @param device the device name
+	 * @return {@code true} for iWARP, {@code false} for InfiniBand, RoCE or an unknown device
+	 */
+	boolean isIwarp(String device) {
+		return read(this.sysClassInfiniband.resolve(device).resolve("node_type")).filter((type) -> type.startsWith("4"))
+			.isPresent();
 	}
 
 	/**
@@ -64,6 +86,14 @@ final class RdmaInterfaces {
 			}
 			names.addAll(list(dir.resolve("device").resolve("net")));
 			read(dir.resolve("parent")).ifPresent(names::add);
+			if (names.isEmpty()) {
+				read(dir.resolve("node_guid")).ifPresent((guid) -> this.guidsOfInterfaces.get()
+					.forEach((name, interfaceGuid) -> {
+						if (interfaceGuid.equalsIgnoreCase(guid)) {
+							names.add(name);
+						}
+					}));
+			}
 			result.put(device, new ArrayList<>(names));
 		}
 		return result;
@@ -131,6 +161,34 @@ final class RdmaInterfaces {
 		catch (IOException | SecurityException ex) {
 			return Optional.empty();
 		}
+	}
+
+	/**
+	 * Each interface's MAC address as the EUI-64 a software RDMA device on it takes for its node
+	 * GUID (Linux's addrconf_addr_eui48: ff:fe in the middle, the universal/local bit flipped),
+	 * in sysfs's {@code xxxx:xxxx:xxxx:xxxx} form.
+	 * @return interface name to GUID
+	 */
+	static Map<String, String> guidsOfInterfaces() {
+		Map<String, String> guids = new LinkedHashMap<>();
+		try {
+			for (NetworkInterface networkInterface : java.util.Collections.list(NetworkInterface.getNetworkInterfaces())) {
+				byte[] mac = networkInterface.getHardwareAddress();
+				if (mac != null && mac.length == 6) {
+					guids.put(networkInterface.getName(), eui64(mac));
+				}
+			}
+		}
+		catch (java.net.SocketException ex) {
+			// no interfaces to match
+		}
+		return guids;
+	}
+
+	static String eui64(byte[] mac) {
+		int[] b = { (mac[0] & 0xff) ^ 0x02, mac[1] & 0xff, mac[2] & 0xff, 0xff, 0xfe, mac[3] & 0xff, mac[4] & 0xff,
+				mac[5] & 0xff };
+		return String.format("%02x%02x:%02x%02x:%02x%02x:%02x%02x", b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]);
 	}
 
 	private static Optional<InetAddress> firstIpv4Address(String interfaceName) {

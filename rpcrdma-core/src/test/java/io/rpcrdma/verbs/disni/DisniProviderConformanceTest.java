@@ -24,6 +24,11 @@ class DisniProviderConformanceTest extends ProviderConformanceKit {
 	}
 
 	@Override
+	protected int maxScatterGatherEntries() {
+		return DisniQueuePair.MAX_SGES;
+	}
+
+	@Override
 	protected InetSocketAddress listenAddress() {
 		return new InetSocketAddress(DisniTestDevice.address(), 0);
 	}
