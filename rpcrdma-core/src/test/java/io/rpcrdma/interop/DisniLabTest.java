@@ -51,16 +51,31 @@ class DisniLabTest {
 		return device.equals("siw0") ? SIW0 : RXE0;
 	}
 
+	/**
+	 * The kit on Soft-RoCE: everything passes, nothing is skipped. On Linux 6.1's siw two kit
+	 * tests fail because of the kernel (docs/interop.md, "Incompatibilities found"): it serves an
+	 * RDMA Read of a region registered without remote read access, and an RDMA Write gathering
+	 * several entries places only the first. The test pins exactly those two, so that a kernel
+	 * that fixes them, or any other failure, shows.
+	 */
 	@ParameterizedTest(name = "on {0}")
 	@ValueSource(strings = { "siw0", "rxe0" })
 	void theProviderConformanceKitPassesWithNothingSkipped(String device, GuestJava java) {
 		GuestTestSummary summary = java.runTests(
 				List.of("io.rpcrdma.verbs.disni.DisniProviderConformanceTest", "io.rpcrdma.verbs.disni.LibdisniLayoutTest"),
 				jvmArgs(java, address(device)), Duration.ofMinutes(10));
-		assertThat(summary.failed()).as(summary::toString).isZero();
+		List<String> linuxSiwDefects = device.equals("siw0")
+				? List.of("anRdmaReadWithoutRemoteReadAccessIsARemoteAccessError",
+						"largeScatterGatherListsAreGatheredAndScatteredInOrder")
+				: List.of();
+		assertThat(summary.details("FAILED")).as(summary::toString).hasSize(linuxSiwDefects.size());
+		for (String defect : linuxSiwDefects) {
+			assertThat(summary.details("FAILED")).as(summary::toString).anyMatch((line) -> line.contains("#" + defect));
+		}
 		assertThat(summary.aborted()).as(summary::toString).isZero();
 		assertThat(summary.skipped()).as(summary::toString).isZero();
-		assertThat(summary.found()).as(summary::toString).isGreaterThanOrEqualTo(55).isEqualTo(summary.succeeded());
+		assertThat(summary.found()).as(summary::toString).isGreaterThanOrEqualTo(60)
+			.isEqualTo(summary.succeeded() + linuxSiwDefects.size());
 	}
 
 	@ParameterizedTest(name = "on {0}")

@@ -321,6 +321,9 @@ final class DisniCompletionQueue implements CompletionQueue {
 		}
 		// ibv_destroy_cq waits for every event to be acknowledged.
 		acknowledge(unacknowledged);
+		if (this.closedByHandler) {
+			destroy();
+		}
 	}
 
 	private void acknowledge(int events) {
@@ -333,6 +336,8 @@ final class DisniCompletionQueue implements CompletionQueue {
 			}
 		}
 	}
+
+	private volatile boolean closedByHandler;
 
 	@Override
 	public boolean isClosed() {
@@ -349,7 +354,14 @@ final class DisniCompletionQueue implements CompletionQueue {
 			this.head = this.tail;
 		}
 		this.provider.completionQueueClosing(this);
-		if (this.eventThread != null && this.eventThread != Thread.currentThread()) {
+		if (this.eventThread == Thread.currentThread()) {
+			// Closed by a handler on the event thread, which still holds events it has not
+			// acknowledged: ibv_destroy_cq would wait for them forever. The thread destroys the
+			// queue once its loop has acknowledged them.
+			this.closedByHandler = true;
+			return;
+		}
+		if (this.eventThread != null) {
 			try {
 				this.eventThread.join(10L * this.waitMillis + 1000);
 			}
@@ -357,6 +369,10 @@ final class DisniCompletionQueue implements CompletionQueue {
 				Thread.currentThread().interrupt();
 			}
 		}
+		destroy();
+	}
+
+	private void destroy() {
 		synchronized (this.notifyCall) {
 			synchronized (this) {
 				this.pollCall.free();

@@ -80,7 +80,7 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 
 	private ScheduledFuture<?> timer;
 
-	private boolean released;
+	private volatile boolean released;
 
 	private DisniConnection(DisniProvider provider, DisniQueuePair qp, RdmaCmId cmId, boolean active,
 			InetSocketAddress localAddress, InetSocketAddress remoteAddress, ConnectionEventListener listener,
@@ -395,11 +395,19 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 	}
 
 	private void disconnectQuietly() {
-		try {
-			this.cmId.disconnect();
-		}
-		catch (IOException | RuntimeException ex) {
-			logger.log(Level.DEBUG, "rdma_disconnect failed", ex);
+		// rdma_disconnect moves the id's queue pair to error: it must not meet the queue pair's
+		// or the id's destruction on another thread (a use after free in libibverbs, seen as a
+		// crash on Linux's siw). Both are done holding the id's monitor too.
+		synchronized (this.cmId) {
+			if (this.released) {
+				return;
+			}
+			try {
+				this.cmId.disconnect();
+			}
+			catch (IOException | RuntimeException ex) {
+				logger.log(Level.DEBUG, "rdma_disconnect failed", ex);
+			}
 		}
 	}
 
@@ -413,7 +421,9 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 			}
 			this.released = true;
 		}
-		this.provider.connectionManager().destroy(this.cmId);
+		synchronized (this.cmId) {
+			this.provider.connectionManager().destroy(this.cmId);
+		}
 	}
 
 	private void emit(ConnectionEvent event) {

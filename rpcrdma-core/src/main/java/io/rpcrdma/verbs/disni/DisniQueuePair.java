@@ -507,11 +507,14 @@ final class DisniQueuePair implements QueuePair {
 				this.adapterQp = null;
 			}
 		}
-		try {
-			id.destroyQP();
-		}
-		catch (IOException ex) {
-			logger.log(Level.WARNING, "rdma_destroy_qp failed for queue pair " + this.index, ex);
+		// Serialized with rdma_disconnect on the same id (DisniConnection#disconnectQuietly).
+		synchronized (id) {
+			try {
+				id.destroyQP();
+			}
+			catch (IOException ex) {
+				logger.log(Level.WARNING, "rdma_destroy_qp failed for queue pair " + this.index, ex);
+			}
 		}
 		for (int i = 0; i < this.sendCalls.length; i++) {
 			if (this.sendCalls[i] != null) {
