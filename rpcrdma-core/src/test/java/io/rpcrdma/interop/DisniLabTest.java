@@ -2,25 +2,13 @@ package io.rpcrdma.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.rpcrdma.client.RpcClientPool;
-import io.rpcrdma.memory.RegisteredMemoryPool;
-import io.rpcrdma.server.RpcServer;
-import io.rpcrdma.service.e2e.GuestBlobPeer;
-import io.rpcrdma.transport.TransportStats;
-import io.rpcrdma.verbs.RdmaProvider;
-import io.rpcrdma.verbs.RdmaProviders;
 
 /**
  * The {@code disni} provider on real verbs devices: Linux's soft-iWARP ({@code siw0}) and
@@ -36,9 +24,6 @@ class DisniLabTest {
 
 	/** rxe0 is on a dummy NIC of its own (docs/interop.md). */
 	static final String RXE0 = "10.77.0.1";
-
-	/** Blob sizes from 1 KiB to 64 MiB, as ServiceEndToEndTests moves them. */
-	static final int[] SIZES = { 1024, 65_536 + 3, 1 << 20, 16 << 20, 64 << 20 };
 
 	private static List<String> jvmArgs(GuestJava java, String deviceAddress) {
 		Path library = Libdisni.build(Path.of("target", "interop-lab").toAbsolutePath());
@@ -87,70 +72,6 @@ class DisniLabTest {
 		assertThat(summary.aborted()).as(summary::toString).isZero();
 		assertThat(summary.skipped()).as(summary::toString).isZero();
 		assertThat(summary.found()).as(summary::toString).isPositive().isEqualTo(summary.succeeded());
-	}
-
-	@Test
-	void rpcrdmasSoftwareIwarpOnTheHostCallsDisniOnLinuxsSiwInTheGuest(LabGuest guest, GuestJava java)
-			throws Exception {
-		int terminatesBefore = terminates(guest);
-		GuestJava.Job server = java.start(GuestBlobPeer.class.getName(), jvmArgs(java, SIW0),
-				List.of("serve", "disni", SIW0, String.valueOf(LabGuest.PEER_PORT)), Duration.ofMinutes(10));
-		server.awaitLine("PEER listening", Duration.ofMinutes(2));
-		List<String> problems;
-		TransportStats client;
-		try (RdmaProvider siw = RdmaProviders.open("siw"); RegisteredMemoryPool pool = GuestBlobPeer.pools(siw);
-				RpcClientPool connections = GuestBlobPeer.connect(siw, pool,
-						LabPorts.loopback(guest.ports().peer()))) {
-			problems = GuestBlobPeer.exchange(connections, SIZES);
-			client = connections.connections().get(0).transport().stats();
-			connections.close();
-			assertThat(pool.leaks()).as("the host pool's outstanding leases").isEmpty();
-		}
-		GuestCommandResult served = server.stop(Duration.ofSeconds(60));
-		assertThat(problems).as(served::output).isEmpty();
-		assertThat(client.readChunksSent()).isEqualTo(SIZES.length);
-		assertThat(client.rdmaErrorsReceived()).isZero();
-		assertThat(served.output()).contains("PEER stats readChunksSent=0 readChunksPulled=" + SIZES.length
-				+ " writeChunksFilled=" + SIZES.length + " replyChunksFilled=1")
-			.contains("rdmaErrorsSent=0 rdmaErrorsReceived=0")
-			.contains("PEER leases 0");
-		assertThat(terminates(guest)).as("Terminates Linux's siw received").isEqualTo(terminatesBefore);
-	}
-
-	@Test
-	void disniOnLinuxsSiwInTheGuestCallsRpcrdmasSoftwareIwarpOnTheHost(LabGuest guest, GuestJava java)
-			throws Exception {
-		int terminatesBefore = terminates(guest);
-		int slot = guest.ports().hostSlots().get(0);
-		try (RdmaProvider siw = RdmaProviders.open("siw"); RegisteredMemoryPool pool = GuestBlobPeer.pools(siw)) {
-			RpcServer server = GuestBlobPeer.startServer(siw, pool,
-					new InetSocketAddress(InetAddress.getLoopbackAddress(), slot));
-			GuestCommandResult called;
-			TransportStats served;
-			try {
-				List<String> args = new ArrayList<>(List.of("call", "disni", LabPorts.HOST_FROM_GUEST, String.valueOf(slot)));
-				IntStream.of(SIZES).mapToObj(String::valueOf).forEach(args::add);
-				called = java.runJava(GuestBlobPeer.class.getName(), jvmArgs(java, SIW0), args, Duration.ofMinutes(10));
-				served = server.transportStats();
-			}
-			finally {
-				server.shutdown(Duration.ofSeconds(5)).get();
-			}
-			assertThat(called.exitStatus()).as(called::output).isZero();
-			assertThat(called.output()).contains("PEER ok").contains("PEER leases 0")
-				.contains("PEER stats readChunksSent=" + SIZES.length);
-			assertThat(served.readChunksPulled()).isEqualTo(SIZES.length);
-			assertThat(served.writeChunksFilled()).isEqualTo(SIZES.length);
-			assertThat(served.replyChunksFilled()).isEqualTo(1);
-			assertThat(served.rdmaErrorsSent()).isZero();
-			assertThat(pool.leaks()).isEmpty();
-		}
-		assertThat(terminates(guest)).as("Terminates Linux's siw received").isEqualTo(terminatesBefore);
-	}
-
-	/** How many Terminates Linux's siw has received since the guest booted. */
-	private static int terminates(LabGuest guest) {
-		return Integer.parseInt(guest.run("dmesg | grep -c 'siw: got TERMINATE' || true").strip());
 	}
 
 }

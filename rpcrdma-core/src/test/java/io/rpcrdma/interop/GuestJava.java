@@ -220,7 +220,15 @@ public final class GuestJava {
 		 * @return its exit status and output
 		 */
 		public GuestCommandResult await(Duration timeout) {
-			GuestCommandResult result = this.guest.awaitExit(this.name, timeout);
+			GuestCommandResult result;
+			try {
+				result = this.guest.awaitExit(this.name, timeout);
+			}
+			catch (LabException ex) {
+				// Never leave a JVM behind to compete with the next test's.
+				kill();
+				throw ex;
+			}
 			return new GuestCommandResult(this.command, result.exitStatus(), result.output());
 		}
 

@@ -236,13 +236,20 @@ public final class LabGuest implements AutoCloseable {
 	public GuestCommandResult awaitExit(String name, Duration timeout) {
 		String job = "/tmp/" + name;
 		long deadline = System.nanoTime() + timeout.toNanos();
-		String status;
+		String status = "";
 		do {
 			// In rounds of at most half a minute, so that a long job does not hang on one connection.
 			long tenths = Math.max(1, Math.min(300, (deadline - System.nanoTime()) / 100_000_000));
-			GuestCommandResult waited = exec("i=0; while [ ! -s " + job + ".rc ] && [ $i -lt " + tenths
-					+ " ]; do sleep 0.1; i=$((i+1)); done; cat " + job + ".rc 2>/dev/null",
-					Duration.ofSeconds(tenths / 10 + 10));
+			GuestCommandResult waited;
+			try {
+				waited = exec("i=0; while [ ! -s " + job + ".rc ] && [ $i -lt " + tenths
+						+ " ]; do sleep 0.1; i=$((i+1)); done; cat " + job + ".rc 2>/dev/null",
+						Duration.ofSeconds(tenths / 10 + 60));
+			}
+			catch (LabException ex) {
+				// A busy guest (TCG, a JVM on each vCPU) sleeps longer than asked: wait again.
+				continue;
+			}
 			status = waited.output().trim();
 		}
 		while (status.isEmpty() && System.nanoTime() < deadline);

@@ -11,7 +11,7 @@ import io.rpcrdma.transport.TransportConfig;
 
 /**
  * Memory pools and transport settings for moving {@link Blobs} of up to 64 MiB, shared by the
- * end-to-end suites and the interop lab's cross-host peer ({@link GuestBlobPeer}).
+ * end-to-end suites.
  */
 final class BlobSetup {
 

@@ -119,6 +119,14 @@ class DisniDetectionTest {
 		assertThat(DisniProvider.CAPABILITIES.rejectPrivateDataVisible()).isFalse();
 		assertThat(DisniProvider.CAPABILITIES.remoteInvalidation()).isFalse();
 		assertThat(DisniProvider.CAPABILITIES.privateDataExchange()).isFalse();
+		// InfiniBand and RoCE acknowledge every message: RNR retry, errors at the initiator.
+		assertThat(DisniProvider.CAPABILITIES.receiverNotReadyRetry()).isTrue();
+		assertThat(DisniProvider.CAPABILITIES.remoteErrorsAtInitiator()).isTrue();
+		// iWARP does neither (RFC 5040, RFC 5041); everything else is the same.
+		assertThat(DisniProvider.IWARP_CAPABILITIES.receiverNotReadyRetry()).isFalse();
+		assertThat(DisniProvider.IWARP_CAPABILITIES.remoteErrorsAtInitiator()).isFalse();
+		assertThat(DisniProvider.IWARP_CAPABILITIES.privateDataExchange()).isFalse();
+		assertThat(DisniProvider.IWARP_CAPABILITIES.remoteInvalidation()).isFalse();
 	}
 
 	/** Forwards every probe, for tests that change one. */

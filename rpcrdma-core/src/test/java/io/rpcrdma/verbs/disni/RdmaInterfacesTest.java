@@ -48,6 +48,27 @@ class RdmaInterfacesTest {
 		assertThat(interfaces.deviceOf(InetAddress.getByName("192.0.2.11"))).isEmpty();
 	}
 
+	/**
+	 * Linux 6.1's siw names no interface in sysfs (the lab's siw0 has no ndevs, no device/net,
+	 * no parent); its node GUID is the EUI-64 of its NIC's MAC, which names it.
+	 */
+	@Test
+	void aSoftIwarpDeviceIsFoundByItsNodeGuid() throws IOException {
+		write("siw0/node_guid", "5054:00ff:fe12:3456\n");
+		write("siw0/node_type", "4: RNIC\n");
+		write("rxe0/parent", "dummy0\n");
+		write("rxe0/node_type", "1: CA\n");
+		String guid = RdmaInterfaces.eui64(new byte[] { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 });
+		assertThat(guid).isEqualTo("5054:00ff:fe12:3456");
+		RdmaInterfaces interfaces = new RdmaInterfaces(this.sys, (name) -> Optional.empty(),
+				() -> Map.of("eth0", guid, "dummy0", "0000:00ff:fe00:0001"));
+		assertThat(interfaces.interfacesByDevice()).containsEntry("siw0", List.of("eth0"))
+			.containsEntry("rxe0", List.of("dummy0"));
+		assertThat(interfaces.isIwarp("siw0")).isTrue();
+		assertThat(interfaces.isIwarp("rxe0")).isFalse();
+		assertThat(interfaces.isIwarp("unknown")).isFalse();
+	}
+
 	@Test
 	void noDevicesMeansNoSelection() {
 		RdmaInterfaces interfaces = new RdmaInterfaces(this.sys.resolve("absent"), (name) -> Optional.empty());
