@@ -20,6 +20,7 @@ import io.rpcrdma.demo.store.StoreLimits;
 import io.rpcrdma.service.RemoteFault;
 import io.rpcrdma.service.RemoteRpcException;
 import io.rpcrdma.transport.CreditWaitTimeoutException;
+import io.rpcrdma.transport.MessageTooLargeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -113,6 +114,17 @@ class DemoCliTest {
 				+ "--spring.profiles.active=server, or set rpcrdma.client.store.address=host:port to a running one.");
 		assertThat(ErrorMessages.describe(new CreditWaitTimeoutException("no credit within 5 s"), "h:1").exitStatus())
 			.isEqualTo(ErrorMessages.UNREACHABLE);
+	}
+
+	@Test
+	void aChunkLargerThanThisProcesssBuffersIsNotCalledUnreachable() {
+		ErrorMessages.Described described = ErrorMessages.describe(new CompletionException(
+				new MessageTooLargeException("33554432 bytes exceed the largest write-chunk buffer of 4194304 bytes")),
+				"h:1");
+		assertThat(described.exitStatus()).isEqualTo(ErrorMessages.FAILED);
+		assertThat(described.message()).startsWith("This process cannot convey the call: 33554432 bytes exceed")
+			.contains("rpcrdma.memory.largest-chunk")
+			.doesNotContain("Cannot reach");
 	}
 
 	@Test

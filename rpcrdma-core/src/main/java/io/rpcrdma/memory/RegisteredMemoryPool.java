@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 import io.rpcrdma.verbs.MemoryRegion;
 import io.rpcrdma.verbs.ProtectionDomain;
@@ -85,6 +86,16 @@ import io.rpcrdma.verbs.ProtectionDomain;
 public final class RegisteredMemoryPool implements AutoCloseable {
 
 	private static final System.Logger logger = System.getLogger(RegisteredMemoryPool.class.getName());
+
+	/**
+	 * How long {@link #close()} waits for leased buffers to come back before it reports them:
+	 * long enough for the flush completions of connections closed just before, short enough
+	 * that a real leak does not hold up a shutdown.
+	 */
+	public static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
+
+	/** How long {@link #close()} waits when no leased buffer has come back meanwhile. */
+	private static final Duration CLOSE_STALL = Duration.ofMillis(200);
 
 	private final ProtectionDomain protectionDomain;
 
@@ -293,9 +304,11 @@ public final class RegisteredMemoryPool implements AutoCloseable {
 	}
 
 	/**
-	 * Closes the pool: fails waiting lessees and deregisters all of the pool's memory.
-	 * Outstanding leases are reported: with leak tracking on this throws (after
-	 * deregistering everything), otherwise they are logged. Idempotent.
+	 * Closes the pool: fails waiting lessees, waits up to {@link #CLOSE_GRACE} for leased
+	 * buffers to come back (giving up after 200 ms in which none did), and deregisters all
+	 * of the pool's memory. Outstanding leases are
+	 * then reported: with leak tracking on this throws (after deregistering everything),
+	 * otherwise they are logged. Idempotent.
 	 * @throws MemoryPoolLeakException if leak tracking is on and buffers are still leased
 	 */
 	@Override
@@ -304,6 +317,7 @@ public final class RegisteredMemoryPool implements AutoCloseable {
 			return;
 		}
 		this.closed = true;
+		awaitLeasesReturned();
 		for (SizeClassPool pool : this.classes) {
 			this.deregistrations.add(pool.close());
 		}
@@ -317,6 +331,40 @@ public final class RegisteredMemoryPool implements AutoCloseable {
 		logger.log(Level.WARNING, () -> "Registered memory pool closed with " + outstanding.size()
 				+ " buffer(s) still leased; their memory is deregistered and must not be used for I/O any more. "
 				+ "Set MemoryPoolConfig.leakTracking to find where they were leased. Outstanding: " + outstanding);
+	}
+
+	/**
+	 * A connection that was just closed or failed gets its receive buffers back only as its
+	 * queue pair's flush completions arrive, after {@code RpcServer#shutdown} or
+	 * {@code RpcClientPool#close} returned; closing the pool right after them must not call
+	 * those buffers leaked, nor deregister memory a queue pair is still flushing.
+	 */
+	private void awaitLeasesReturned() {
+		long now = System.nanoTime();
+		long deadline = now + CLOSE_GRACE.toNanos();
+		// Flushes come back in a burst; a lease that has not moved for a while is a leak, and
+		// a leak must not hold every close up for the whole grace period.
+		long stalledAt = now + CLOSE_STALL.toNanos();
+		int leased = leasedBuffers();
+		long pause = 10_000;
+		while (leased > 0 && now < deadline && now < stalledAt) {
+			LockSupport.parkNanos(pause);
+			pause = Math.min(pause * 2, 5_000_000);
+			now = System.nanoTime();
+			int still = leasedBuffers();
+			if (still < leased) {
+				stalledAt = now + CLOSE_STALL.toNanos();
+			}
+			leased = still;
+		}
+	}
+
+	private int leasedBuffers() {
+		int leased = 0;
+		for (SizeClassPool pool : this.classes) {
+			leased += pool.leasedBuffers();
+		}
+		return leased;
 	}
 
 	@Override

@@ -2,13 +2,27 @@ package io.rpcrdma.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.server.RpcServer;
+import io.rpcrdma.service.e2e.DeviceFigures;
+import io.rpcrdma.service.e2e.GuestBlobPeer;
+import io.rpcrdma.transport.TransportStats;
+import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.RdmaProviders;
 
 /**
  * The {@code disni} provider on real verbs devices: Linux's soft-iWARP ({@code siw0}) and
@@ -24,6 +38,9 @@ class DisniLabTest {
 
 	/** rxe0 is on a dummy NIC of its own (docs/interop.md). */
 	static final String RXE0 = "10.77.0.1";
+
+	/** Blob sizes from 1 KiB to 64 MiB, as ServiceEndToEndTests moves them. */
+	static final int[] SIZES = { 1024, 65_536 + 3, 1 << 20, 16 << 20, 64 << 20 };
 
 	private static List<String> jvmArgs(GuestJava java, String deviceAddress) {
 		Path library = Libdisni.build(Path.of("target", "interop-lab").toAbsolutePath());
@@ -72,6 +89,148 @@ class DisniLabTest {
 		assertThat(summary.aborted()).as(summary::toString).isZero();
 		assertThat(summary.skipped()).as(summary::toString).isZero();
 		assertThat(summary.found()).as(summary::toString).isPositive().isEqualTo(summary.succeeded());
+	}
+
+	/**
+	 * rpcrdma's software iWARP provider on the host as the requester, DiSNI on Linux's siw in the
+	 * guest as the responder: every blob goes out in a Read chunk the guest pulls with RDMA Reads
+	 * our provider answers, and comes back in a Write chunk the guest's RDMA Writes fill in host
+	 * memory; a long call and a Reply chunk too. Every byte is compared, on both machines.
+	 */
+	@Test
+	void rpcrdmasSoftwareIwarpOnTheHostCallsDisniOnLinuxsSiwInTheGuest(LabGuest guest, GuestJava java)
+			throws Exception {
+		int terminatesBefore = terminates(guest);
+		GuestJava.Job server = java.start(GuestBlobPeer.class.getName(), jvmArgs(java, SIW0),
+				List.of("serve", "disni", SIW0, String.valueOf(LabGuest.PEER_PORT)), Duration.ofMinutes(10));
+		server.awaitLine("PEER listening", Duration.ofMinutes(2));
+		List<String> problems;
+		TransportStats client;
+		try (RdmaProvider siw = RdmaProviders.open("siw"); RegisteredMemoryPool pool = GuestBlobPeer.pools(siw)) {
+			try (RpcClientPool connections = GuestBlobPeer.connect(siw, pool, LabPorts.loopback(guest.ports().peer()))) {
+				problems = GuestBlobPeer.exchange(connections, SIZES);
+				client = connections.connections().get(0).transport().stats();
+			}
+			GuestCommandResult served = server.stop(Duration.ofSeconds(60));
+			assertThat(problems).as(served::output).isEmpty();
+			// One Read chunk per blob, and the long call's position-zero chunk.
+			assertThat(client.readChunksSent()).isEqualTo(SIZES.length + 1);
+			assertThat(client.positionZeroChunksSent()).isOne();
+			assertThat(client.rdmaErrorsReceived()).isZero();
+			assertThat(served.output()).contains("PEER stats readChunksSent=0 readChunksPulled=" + (SIZES.length + 1)
+					+ " writeChunksFilled=" + SIZES.length + " replyChunksFilled=1")
+				.contains("rdmaErrorsSent=0 rdmaErrorsReceived=0")
+				.contains("PEER leases 0");
+			awaitNoLeases(pool);
+		}
+		assertThat(terminates(guest)).as("Terminates Linux's siw received").isEqualTo(terminatesBefore);
+	}
+
+	/**
+	 * The other way round: DiSNI on Linux's siw in the guest calls rpcrdma's software iWARP
+	 * provider on the host (through QEMU's guestfwd), which pulls the Read chunks from the guest
+	 * and writes the Write and Reply chunks into it.
+	 */
+	@Test
+	void disniOnLinuxsSiwInTheGuestCallsRpcrdmasSoftwareIwarpOnTheHost(LabGuest guest, GuestJava java)
+			throws Exception {
+		int terminatesBefore = terminates(guest);
+		int slot = guest.ports().hostSlots().get(5);
+		try (RdmaProvider siw = RdmaProviders.open("siw"); RegisteredMemoryPool pool = GuestBlobPeer.pools(siw)) {
+			RpcServer server = GuestBlobPeer.startServer(siw, pool,
+					new InetSocketAddress(InetAddress.getLoopbackAddress(), slot));
+			GuestCommandResult called;
+			TransportStats served;
+			try {
+				List<String> args = new ArrayList<>(
+						List.of("call", "disni", LabPorts.HOST_FROM_GUEST, String.valueOf(slot)));
+				IntStream.of(SIZES).mapToObj(String::valueOf).forEach(args::add);
+				called = java.runJava(GuestBlobPeer.class.getName(), jvmArgs(java, SIW0), args, Duration.ofMinutes(10));
+				served = server.transportStats();
+			}
+			finally {
+				server.shutdown(Duration.ofSeconds(5)).get();
+			}
+			assertThat(called.exitStatus()).as(called::output).isZero();
+			assertThat(called.output()).contains("PEER ok " + (2 * SIZES.length + 2) + " calls")
+				.contains("PEER leases 0")
+				.contains("PEER stats readChunksSent=" + (SIZES.length + 1));
+			assertThat(served.readChunksPulled()).isEqualTo(SIZES.length + 1);
+			assertThat(served.writeChunksFilled()).isEqualTo(SIZES.length);
+			assertThat(served.replyChunksFilled()).isOne();
+			assertThat(served.rdmaErrorsSent()).isZero();
+			awaitNoLeases(pool);
+		}
+		assertThat(terminates(guest)).as("Terminates Linux's siw received").isEqualTo(terminatesBefore);
+	}
+
+	/**
+	 * A server process killed (SIGKILL) while four calls wait in it: the kernel tears its queue
+	 * pair down, the client's device flushes its receives, and every pending call fails with
+	 * {@code ConnectionLostException}, long before its 4-minute timeout; the client's pool gets
+	 * every lease back.
+	 */
+	@ParameterizedTest(name = "on {0}")
+	@ValueSource(strings = { "siw0", "rxe0" })
+	void aServerKilledMidCallFailsEveryPendingCallWithConnectionLost(String device, GuestJava java) {
+		String address = address(device);
+		GuestJava.Job server = java.start(GuestBlobPeer.class.getName(), jvmArgs(java, address),
+				List.of("serve-stalling", "disni", address, String.valueOf(LabGuest.PEER_PORT)), Duration.ofMinutes(10));
+		try {
+			server.awaitLine("PEER listening", Duration.ofMinutes(2));
+			GuestJava.Job client = java.start(GuestBlobPeer.class.getName(), jvmArgs(java, address),
+					List.of("stall", "disni", address, String.valueOf(LabGuest.PEER_PORT), "4"), Duration.ofMinutes(10));
+			server.awaitLine("PEER stalled 4", Duration.ofMinutes(2));
+			server.kill();
+			GuestCommandResult called = client.await(Duration.ofMinutes(2));
+			assertThat(called.exitStatus()).as(called::output).isZero();
+			assertThat(called.output()).contains("PEER lost 4 of 4").contains("PEER leases 0");
+		}
+		finally {
+			server.kill();
+		}
+	}
+
+	/**
+	 * The figures docs/hardware.md and docs/providers.md quote, side by side in one guest JVM
+	 * ({@link DeviceFigures}): DiSNI on Soft-RoCE, DiSNI on Linux's siw and rpcrdma's software
+	 * iWARP on the same NIC. Every call's contents are checked, and every lease returns to its
+	 * pool. The {@code ibv_reg_mr} calls per call are counted: none for a 64-byte call, one per
+	 * advertised chunk (STag rotation, docs/hardware.md "Registration cost").
+	 */
+	@Test
+	void figuresOnRealDevicesSideBySide(GuestJava java) {
+		List<String> jvmArgs = new ArrayList<>(jvmArgs(java, SIW0));
+		// Figures of the optimizing compiler, not of the quick-starting one the lab defaults to.
+		jvmArgs.add("-XX:TieredStopAtLevel=4");
+		List<String> targets = List.of("disni@" + RXE0, "disni@" + SIW0, "siw@" + SIW0);
+		List<String> args = new ArrayList<>(List.of("3"));
+		args.addAll(targets);
+		GuestCommandResult measured = java.runJava(DeviceFigures.class.getName(), jvmArgs, args, Duration.ofMinutes(15));
+		System.out.println("lab: figures\n" + measured.output().lines()
+			.filter((line) -> line.startsWith("FIGURE"))
+			.collect(Collectors.joining("\n")));
+		assertThat(measured.exitStatus()).as(measured::output).isZero();
+		for (String target : targets) {
+			assertThat(measured.output()).as(measured::output).containsPattern("FIGURES " + target + " median p50_us=\\d");
+		}
+		// A 64-byte call with a bounded result registers nothing; one whose result is unbounded
+		// offers a Reply chunk, and a 1 MiB put or get a Read or Write chunk: each advertised
+		// chunk's STag is rotated, one ibv_reg_mr (docs/hardware.md, "Registration cost").
+		for (String disni : targets.subList(0, 2)) {
+			assertThat(measured.output()).as("ibv_reg_mr per call on " + disni)
+				.containsPattern("FIGURES " + disni + " median .*regmr_per_small_call=0\\.000 regmr_per_unbounded_call=1\\.000 "
+						+ "regmr_per_bulk_call=1\\.0");
+		}
+	}
+
+	private static void awaitNoLeases(RegisteredMemoryPool pool) throws InterruptedException {
+		assertThat(GuestBlobPeer.awaitReleased(pool)).as("the host pool's outstanding leases").isEmpty();
+	}
+
+	/** How many Terminates Linux's siw has received since the guest booted. */
+	private static int terminates(LabGuest guest) {
+		return Integer.parseInt(guest.run("dmesg | grep -c 'siw: got TERMINATE' || true").strip());
 	}
 
 }

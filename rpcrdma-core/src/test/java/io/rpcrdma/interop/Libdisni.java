@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * a run. A machine without a compiler skips the tests that need it; a library that does not
  * compile fails them.
  */
-final class Libdisni {
+public final class Libdisni {
 
 	private static Path built;
 
@@ -27,7 +27,7 @@ final class Libdisni {
 	 * @throws LabUnavailableException if gcc or make is missing
 	 * @throws LabException if the build fails
 	 */
-	static synchronized Path build(Path workDirectory) {
+	public static synchronized Path build(Path workDirectory) {
 		if (built != null) {
 			return built;
 		}

@@ -441,6 +441,32 @@ class RegisteredMemoryPoolTest {
 	}
 
 	@Test
+	void closeWaitsForBuffersReleasedWhileItClosesAndStillReportsOnesNeverReleased() throws Exception {
+		MemoryPoolConfig config = MemoryPoolConfig.defaults(1024).withMaxRegisteredBytes(32 << 20).withLeakTracking(true);
+		RegisteredMemoryPool pool = new RegisteredMemoryPool(this.domain.pd, config);
+		RegisteredBuffer flushed = pool.lease(BufferRole.RECEIVE, 1024);
+		// Released as a flushed receive is: by a completion thread, after the pool began closing.
+		Thread completions = new Thread(() -> {
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			while (!pool.isClosed() && System.nanoTime() < deadline) {
+				Thread.onSpinWait();
+			}
+			flushed.release();
+		}, "completions");
+		completions.start();
+		pool.close();
+		completions.join(TimeUnit.SECONDS.toMillis(10));
+		assertThat(pool.leaks()).isEmpty();
+		assertThat(this.domain.pd.registeredRegionCount()).isZero();
+
+		RegisteredMemoryPool leaking = new RegisteredMemoryPool(this.domain.pd, config);
+		leaking.lease(BufferRole.RECEIVE, 1024);
+		assertThatExceptionOfType(MemoryPoolLeakException.class).isThrownBy(leaking::close)
+			.withMessageContaining("closed with 1 buffer still leased");
+		assertThat(this.domain.pd.registeredRegionCount()).isZero();
+	}
+
+	@Test
 	void aClosedProtectionDomainIsRefused() {
 		this.domain.pd.close();
 		assertThatIllegalStateException()

@@ -6,10 +6,13 @@ import java.util.concurrent.ExecutionException;
 import io.rpcrdma.client.CallTimeoutException;
 import io.rpcrdma.client.ConnectionLostException;
 import io.rpcrdma.client.PoolExhaustedException;
+import io.rpcrdma.demo.Sizes;
 import io.rpcrdma.demo.store.ObjectNotFoundException;
+import io.rpcrdma.demo.store.ObjectStore;
 import io.rpcrdma.demo.store.ObjectTooLargeException;
 import io.rpcrdma.demo.store.StoreFullException;
 import io.rpcrdma.service.RemoteRpcException;
+import io.rpcrdma.transport.MessageTooLargeException;
 import io.rpcrdma.transport.TransportException;
 
 /**
@@ -55,6 +58,13 @@ public final class ErrorMessages {
 		}
 		if (error instanceof StoreUnreachableException) {
 			return new Described(error.getMessage(), UNREACHABLE);
+		}
+		if (error instanceof MessageTooLargeException) {
+			// This process's own registered memory is too small for the call: nothing to do with
+			// whether the store can be reached.
+			return new Described("This process cannot convey the call: " + error.getMessage()
+					+ ". Objects reach " + Sizes.format(ObjectStore.MAX_OBJECT_BYTES)
+					+ ", so rpcrdma.memory.largest-chunk must be at least twice that (the demo's default is 64MB).", FAILED);
 		}
 		if (error instanceof PoolExhaustedException || error instanceof ConnectionLostException
 				|| error instanceof CallTimeoutException || error instanceof TransportException) {

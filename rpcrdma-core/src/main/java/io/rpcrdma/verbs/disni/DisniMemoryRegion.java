@@ -70,7 +70,9 @@ final class DisniMemoryRegion implements MemoryRegion {
 		try {
 			SVCRegMr call = this.pd.ibvPd().regMr(this.buffer, this.accessBits);
 			try {
-				return call.execute().getMr();
+				IbvMr registered = call.execute().getMr();
+				this.pd.registrationMade();
+				return registered;
 			}
 			finally {
 				call.free();
@@ -83,7 +85,8 @@ final class DisniMemoryRegion implements MemoryRegion {
 		}
 	}
 
-	private static void deregister(IbvMr mr) {
+	private void deregister(IbvMr mr) {
+		this.pd.deregistrationMade();
 		try {
 			mr.deregMr().execute().free();
 		}

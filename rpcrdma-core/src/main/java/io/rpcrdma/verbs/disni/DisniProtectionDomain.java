@@ -47,6 +47,14 @@ final class DisniProtectionDomain implements ProtectionDomain {
 		return this.pd;
 	}
 
+	void registrationMade() {
+		this.provider.registrationMade();
+	}
+
+	void deregistrationMade() {
+		this.provider.deregistrationMade();
+	}
+
 	@Override
 	public MemoryRegion registerMemory(ByteBuffer directBuffer, Set<AccessFlag> access) {
 		return this.regions

@@ -15,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 import com.ibm.disni.verbs.IbvCQ;
@@ -91,6 +92,10 @@ final class DisniProvider implements RdmaProvider {
 	private final ProviderObjects objects = new ProviderObjects(DisniProviderFactory.NAME);
 
 	private final Set<String> warned = ConcurrentHashMap.newKeySet();
+
+	private final LongAdder registrations = new LongAdder();
+
+	private final LongAdder deregistrations = new LongAdder();
 
 	private final List<DisniCompletionQueue> busyPolled = new CopyOnWriteArrayList<>();
 
@@ -211,6 +216,23 @@ final class DisniProvider implements RdmaProvider {
 					+ "an RDMA device with an IPv4 address (RDMA devices and their interfaces: "
 					+ interfaces.interfacesByDevice() + "); bring the interface up with an IPv4 address, or set "
 					+ DisniSettings.LOCAL_ADDRESS));
+	}
+
+	/**
+	 * The kernel registrations this provider has made: what the memory pools and the
+	 * registration cache cost on a real device.
+	 * @return the counts since the provider opened
+	 */
+	DisniRegistrationStats registrationStats() {
+		return new DisniRegistrationStats(this.registrations.sum(), this.deregistrations.sum());
+	}
+
+	void registrationMade() {
+		this.registrations.increment();
+	}
+
+	void deregistrationMade() {
+		this.deregistrations.increment();
 	}
 
 	// ---- SPI --------------------------------------------------------------------------
