@@ -141,12 +141,26 @@ public final class MitKdc implements AutoCloseable {
 	 * @throws InterruptedException if interrupted
 	 */
 	public synchronized Path principalWithKeytab(String name) throws IOException, InterruptedException {
+		return principalWithKeytab(name, null);
+	}
+
+	/**
+	 * Creates a principal whose tickets live at most {@code maxLife} (the KDC grants no longer
+	 * ticket to it, nor for it), with a random key written to a keytab.
+	 * @param name the principal without realm
+	 * @param maxLife its tickets' longest lifetime, whole seconds; {@code null} for the realm's
+	 * @return the keytab
+	 * @throws IOException if kadmin.local fails
+	 * @throws InterruptedException if interrupted
+	 */
+	public synchronized Path principalWithKeytab(String name, Duration maxLife) throws IOException, InterruptedException {
 		Path keytab = this.directory.resolve(name.replace('/', '_') + ".keytab");
 		if (Files.exists(keytab)) {
 			// One KDC serves the whole run: a principal another test made is there already.
 			return keytab;
 		}
-		run(this.directory, List.of(this.kadmin.toString(), "-r", REALM, "-q", "addprinc -randkey " + name));
+		String life = (maxLife != null) ? "-maxlife \"" + maxLife.toSeconds() + " seconds\" " : "";
+		run(this.directory, List.of(this.kadmin.toString(), "-r", REALM, "-q", "addprinc " + life + "-randkey " + name));
 		run(this.directory, List.of(this.kadmin.toString(), "-r", REALM, "-q", "ktadd -k " + keytab + " " + name));
 		return keytab;
 	}

@@ -52,8 +52,9 @@ import io.rpcrdma.xdr.XdrException;
  * The context is created through the NULL procedure of a program the server serves (§5.2.2):
  * at once by {@link #establish}, or by {@link #onFirstCall} with the first call's program, so
  * that a client may be made before its server listens. When the server has lost it (it answers RPCSEC_GSS_CREDPROBLEM or
- * CTXPROBLEM, which runs nothing) or its sequence numbers run out, a new one is created and
- * the call sent again, once. Context creation, which may ask the KDC for a service ticket,
+ * CTXPROBLEM, which runs nothing), its sequence numbers run out or its service ticket ends, a
+ * new one is created and the call sent (again, once); the credentials log in again first when
+ * their ticket-granting ticket is about to end ({@link KerberosCredentials}). Context creation, which may ask the KDC for a service ticket,
  * runs on the given executor, never on a transport thread. {@link #close()} destroys the
  * context on the server (§5.4).
  */
@@ -470,8 +471,14 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 			return this.sequence.getAndIncrement();
 		}
 
+		/**
+		 * Whether a new context must replace this one before the next call: its sequence
+		 * numbers ran out (RFC 2203 §5.3.3.1), or its service ticket ended, after which the
+		 * server would answer RPCSEC_GSS_CTXPROBLEM (§5.3.3.3) and cost a round trip.
+		 */
 		boolean exhausted() {
-			return Integer.toUnsignedLong(this.sequence.get()) >= Integer.toUnsignedLong(GssCredential.MAXSEQ);
+			return Integer.toUnsignedLong(this.sequence.get()) >= Integer.toUnsignedLong(GssCredential.MAXSEQ)
+					|| this.session.expired();
 		}
 
 	}

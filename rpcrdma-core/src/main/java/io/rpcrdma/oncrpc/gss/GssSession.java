@@ -1,5 +1,6 @@
 package io.rpcrdma.oncrpc.gss;
 
+import java.time.Instant;
 import java.util.Objects;
 
 import org.ietf.jgss.GSSContext;
@@ -21,6 +22,9 @@ public final class GssSession implements AutoCloseable {
 	private final KerberosCredentials credentials;
 
 	private final GSSContext context;
+
+	/** When an initiator's context ends, taken from its login once established. */
+	private volatile Instant ends;
 
 	private GssSession(KerberosCredentials credentials, GSSContext context) {
 		this.credentials = credentials;
@@ -87,6 +91,10 @@ public final class GssSession implements AutoCloseable {
 			byte[] out = this.credentials.as(() -> this.credentials.acceptor()
 					? this.context.acceptSecContext(token, 0, token.length)
 					: this.context.initSecContext(token, 0, token.length));
+			if (!this.credentials.acceptor() && this.context.isEstablished() && this.ends == null) {
+				// The service ticket this context was made with is in the login now.
+				this.ends = this.credentials.ticketEnd(target()).orElse(Instant.MAX);
+			}
 			return (out != null) ? out : new byte[0];
 		}
 		catch (GSSException ex) {
@@ -97,6 +105,37 @@ public final class GssSession implements AutoCloseable {
 	/** @return whether the context is established */
 	public boolean established() {
 		return this.context.isEstablished();
+	}
+
+	/**
+	 * A Kerberos context lives as long as the service ticket it was made with. JDK's Kerberos
+	 * reports every context as never expiring ({@code GSSContext#getLifetime} is
+	 * {@code INDEFINITE_LIFETIME}), so the initiator takes the end of its service ticket (or of
+	 * its ticket-granting ticket, which no service ticket outlives) from its login when the
+	 * context is established; an acceptor cannot see it and relies on the client's renewal.
+	 * @return whether the context is established and known to have ended
+	 */
+	public boolean expired() {
+		// Not synchronized: every call asks, and must not wait behind another call's wrap.
+		if (!this.context.isEstablished()) {
+			return false;
+		}
+		int lifetime = this.context.getLifetime();
+		if (lifetime != GSSContext.INDEFINITE_LIFETIME) {
+			return lifetime <= 0;
+		}
+		Instant end = this.ends;
+		return end != null && !Instant.now().isBefore(end);
+	}
+
+	/** The service's principal as Kerberos names it, or {@code null} if JGSS will not say. */
+	private String target() {
+		try {
+			return this.context.getTargName().canonicalize(KerberosCredentials.KRB5_MECHANISM).toString();
+		}
+		catch (GSSException ex) {
+			return null;
+		}
 	}
 
 	/**

@@ -4,11 +4,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PrivilegedActionException;
 import java.security.PrivilegedExceptionAction;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.security.auth.Subject;
+import javax.security.auth.kerberos.KerberosTicket;
 import javax.security.auth.login.AppConfigurationEntry;
 import javax.security.auth.login.Configuration;
 import javax.security.auth.login.LoginContext;
@@ -33,16 +38,31 @@ public final class KerberosCredentials {
 
 	private static final String KRB5_LOGIN_MODULE = "com.sun.security.auth.module.Krb5LoginModule";
 
-	private final Subject subject;
+	/** The shortest time before a ticket-granting ticket ends at which it is renewed. */
+	private static final Duration MIN_RENEWAL_MARGIN = Duration.ofSeconds(1);
+
+	/** The longest: a day-long ticket is renewed a minute before it ends. */
+	private static final Duration MAX_RENEWAL_MARGIN = Duration.ofMinutes(1);
+
+	private final Login login;
+
+	private volatile Subject subject;
 
 	private final String principal;
 
 	private final boolean acceptor;
 
-	private KerberosCredentials(Subject subject, String principal, boolean acceptor) {
+	private final AtomicInteger logins = new AtomicInteger(1);
+
+	private KerberosCredentials(Login login, Subject subject, String principal, boolean acceptor) {
+		this.login = login;
 		this.subject = subject;
 		this.principal = principal;
 		this.acceptor = acceptor;
+	}
+
+	/** How the principal logged in, to log in again when its ticket-granting ticket ends. */
+	private record Login(String principal, Path keytab, Path cache, boolean acceptor) {
 	}
 
 	/**
@@ -81,6 +101,17 @@ public final class KerberosCredentials {
 	}
 
 	private static KerberosCredentials login(String principal, Path keytab, Path cache, boolean acceptor) {
+		Login login = new Login(principal, keytab, cache, acceptor);
+		Subject subject = subject(login);
+		String name = subject.getPrincipals().stream().map(java.security.Principal::getName).findFirst().orElse(principal);
+		return new KerberosCredentials(login, subject, name, acceptor);
+	}
+
+	private static Subject subject(Login login) {
+		String principal = login.principal();
+		Path keytab = login.keytab();
+		Path cache = login.cache();
+		boolean acceptor = login.acceptor();
 		Map<String, String> options = new HashMap<>();
 		options.put("doNotPrompt", "true");
 		options.put("refreshKrb5Config", "true");
@@ -112,14 +143,95 @@ public final class KerberosCredentials {
 		};
 		Subject subject = new Subject();
 		try {
-			LoginContext login = new LoginContext("rpcrdma", subject, null, configuration);
-			login.login();
+			LoginContext context = new LoginContext("rpcrdma", subject, null, configuration);
+			context.login();
 		}
 		catch (LoginException ex) {
 			throw new KerberosLoginException(explain(principal, keytab, cache, ex), ex);
 		}
-		String name = subject.getPrincipals().stream().map(java.security.Principal::getName).findFirst().orElse(principal);
-		return new KerberosCredentials(subject, name, acceptor);
+		return subject;
+	}
+
+	/**
+	 * When the ticket-granting ticket of these credentials ends.
+	 * @return its end, or empty for an acceptor (which needs none) or when the login holds none
+	 */
+	public Optional<Instant> ticketGrantingTicketEnd() {
+		return ticketGrantingTicket(this.subject).map((ticket) -> ticket.getEndTime().toInstant());
+	}
+
+	/**
+	 * When the ticket for a service ends: the service ticket this login holds for it, else the
+	 * ticket-granting ticket, which no service ticket outlives.
+	 * @param service the service's Kerberos principal ({@code service/host@REALM}), or {@code null}
+	 * @return the end, or empty when the login holds neither
+	 */
+	Optional<Instant> ticketEnd(String service) {
+		Subject now = this.subject;
+		if (service != null) {
+			Optional<Instant> serviceTicket = now.getPrivateCredentials(KerberosTicket.class)
+				.stream()
+				.filter((ticket) -> ticket.getServer().getName().equals(service))
+				.map((ticket) -> ticket.getEndTime().toInstant())
+				.max(Instant::compareTo);
+			if (serviceTicket.isPresent()) {
+				return serviceTicket;
+			}
+		}
+		return ticketGrantingTicket(now).map((ticket) -> ticket.getEndTime().toInstant());
+	}
+
+	/** @return how many times these credentials logged in: 1, plus one per renewal */
+	public int logins() {
+		return this.logins.get();
+	}
+
+	private static Optional<KerberosTicket> ticketGrantingTicket(Subject subject) {
+		for (KerberosTicket ticket : subject.getPrivateCredentials(KerberosTicket.class)) {
+			if (ticket.getServer().getName().startsWith("krbtgt/")) {
+				return Optional.of(ticket);
+			}
+		}
+		return Optional.empty();
+	}
+
+	/**
+	 * The subject to run JGSS as: an initiator whose ticket-granting ticket ends within the
+	 * renewal margin (a tenth of its lifetime, between 1 s and 1 min) logs in again first, from
+	 * its keytab or from its ticket cache (which {@code kinit -R} or a renewal daemon may have
+	 * refreshed). Contexts made before keep working until their own service tickets end; the
+	 * next context gets a service ticket from the new login.
+	 */
+	private Subject current() {
+		Subject now = this.subject;
+		if (this.acceptor || !needsRenewal(now)) {
+			return now;
+		}
+		synchronized (this) {
+			if (this.subject == now) {
+				this.subject = subject(this.login);
+				this.logins.incrementAndGet();
+			}
+			return this.subject;
+		}
+	}
+
+	private static boolean needsRenewal(Subject subject) {
+		Optional<KerberosTicket> tgt = ticketGrantingTicket(subject);
+		if (tgt.isEmpty()) {
+			return false;
+		}
+		Instant start = tgt.get().getStartTime() != null ? tgt.get().getStartTime().toInstant()
+				: tgt.get().getAuthTime().toInstant();
+		Instant end = tgt.get().getEndTime().toInstant();
+		Duration margin = Duration.between(start, end).dividedBy(10);
+		if (margin.compareTo(MIN_RENEWAL_MARGIN) < 0) {
+			margin = MIN_RENEWAL_MARGIN;
+		}
+		if (margin.compareTo(MAX_RENEWAL_MARGIN) > 0) {
+			margin = MAX_RENEWAL_MARGIN;
+		}
+		return !Instant.now().plus(margin).isBefore(end);
 	}
 
 	/** Says what a failed login needs, from the Kerberos error in the exception. */
@@ -171,7 +283,7 @@ public final class KerberosCredentials {
 	@SuppressWarnings("removal")
 	<T> T as(PrivilegedExceptionAction<T> action) throws GSSException {
 		try {
-			return Subject.doAs(this.subject, action);
+			return Subject.doAs(current(), action);
 		}
 		catch (PrivilegedActionException ex) {
 			if (ex.getException() instanceof GSSException gss) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -145,6 +147,38 @@ class RpcSecGssEndToEndTest {
 		assertThat(this.rpcsecGss.contexts()).isZero();
 		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> asAlice.post("late"))
 			.withMessageContaining("closed");
+	}
+
+	/**
+	 * A client whose tickets live 12 s: once they have ended, its next call still succeeds.
+	 * The context ended with its service ticket (the server would answer
+	 * RPCSEC_GSS_CTXPROBLEM, RFC 2203 §5.3.3.3), so the client makes a new one, and since the
+	 * ticket-granting ticket ended too it logs in again from its keytab first.
+	 */
+	@Test
+	void aClientWhoseTicketsEndLogsInAgainFromItsKeytabAndNoCallFails(MitKdc kdc) throws Exception {
+		start("loopback", kdc, RpcSecGssServer.DEFAULT_MAX_CONTEXTS);
+		KerberosCredentials login = KerberosCredentials.initiatorFromKeytab(MitKdc.qualified("gss-brief"),
+				kdc.principalWithKeytab("gss-brief", Duration.ofSeconds(12)));
+		Instant end = login.ticketGrantingTicketEnd().orElseThrow();
+		assertThat(Duration.between(Instant.now(), end)).as("the KDC's grant").isLessThanOrEqualTo(Duration.ofSeconds(13));
+		RpcSecGssClient client = RpcSecGssClient.establish(this.secured.clients(), PROGRAM, 1, login, SERVICE,
+				GssService.NONE, DEADLINE);
+		this.closeables.add(client);
+		Ledger ledger = proxy(client);
+		assertThat(ledger.post("before")).isEqualTo("before posted");
+		// Wait for the KDC's clock, not for a guess: the test proceeds once the tickets ended.
+		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		while (!Instant.now().isAfter(end) && System.nanoTime() < deadline) {
+			Thread.sleep(Math.max(1, Math.min(200, Duration.between(Instant.now(), end).toMillis())));
+		}
+		assertThat(Instant.now()).isAfter(end);
+		assertThat(ledger.post("after")).isEqualTo("after posted");
+		assertThat(login.logins()).as("logins: the first and one renewal").isEqualTo(2);
+		assertThat(login.ticketGrantingTicketEnd().orElseThrow()).isAfter(end);
+		assertThat(this.ledger.runs).hasValue(2);
+		assertThat(this.principals).hasSize(2)
+			.allSatisfy((principal) -> assertThat(principal.getName()).isEqualTo(MitKdc.qualified("gss-brief")));
 	}
 
 	@ParameterizedTest
