@@ -77,17 +77,34 @@ class LinuxNfsServerInteropTest {
 	@ParameterizedTest(name = "NFSv{0} NULL")
 	@ValueSource(ints = { 3, 4 })
 	void nullProcedureOverRdma(int version, LabGuest guest) throws Exception {
-		try (RpcClient client = connect(guest, TransportConfig.defaults())) {
-			ReceivedReply reply = client.call(NFS, version, 0, CallBody.NONE, CALL_TIMEOUT).get(60, TimeUnit.SECONDS);
-			try {
-				assertThat(reply.header().body()).isInstanceOfSatisfying(AcceptedReply.class,
-						(accepted) -> assertThat(accepted.status()).isEqualTo(AcceptStatus.SUCCESS));
-				assertThat(reply.results().remaining()).isZero();
+		// The NULL Linux sometimes leaves unanswered on a fresh connection (see below, and
+		// docs/interop.md) is sent once more on a new connection (RFC 8166 §4.3.4).
+		for (int attempt = 1;; attempt++) {
+			try (RpcClient client = connect(guest, TransportConfig.defaults())) {
+				ReceivedReply reply;
+				try {
+					reply = client.call(NFS, version, 0, CallBody.NONE, NULL_TIMEOUT).get(60, TimeUnit.SECONDS);
+				}
+				catch (ExecutionException ex) {
+					String where = "NFSv" + version + " NULL (attempt " + attempt + ") failed; the guest's kernel log ends:\n"
+							+ guest.run("dmesg | tail -n 25");
+					if (attempt == 1 && ex.getCause() instanceof CallTimeoutException) {
+						System.err.println("!!! INTEROP RETRY: " + where);
+						continue;
+					}
+					throw new AssertionError(where, ex);
+				}
+				try {
+					assertThat(reply.header().body()).isInstanceOfSatisfying(AcceptedReply.class,
+							(accepted) -> assertThat(accepted.status()).isEqualTo(AcceptStatus.SUCCESS));
+					assertThat(reply.results().remaining()).isZero();
+				}
+				finally {
+					reply.release();
+				}
+				assertCleanExchange(client);
+				return;
 			}
-			finally {
-				reply.release();
-			}
-			assertCleanExchange(client);
 		}
 	}
 
