@@ -23,8 +23,11 @@ public final class GssSession implements AutoCloseable {
 
 	private final GSSContext context;
 
-	/** When an initiator's context ends, taken from its login once established. */
-	private volatile Instant ends;
+	/**
+	 * When an initiator's context ends (epoch milliseconds), taken from its login once
+	 * established; {@link Long#MAX_VALUE} until then, and for an acceptor.
+	 */
+	private volatile long endsMillis = Long.MAX_VALUE;
 
 	private GssSession(KerberosCredentials credentials, GSSContext context) {
 		this.credentials = credentials;
@@ -91,9 +94,9 @@ public final class GssSession implements AutoCloseable {
 			byte[] out = this.credentials.as(() -> this.credentials.acceptor()
 					? this.context.acceptSecContext(token, 0, token.length)
 					: this.context.initSecContext(token, 0, token.length));
-			if (!this.credentials.acceptor() && this.context.isEstablished() && this.ends == null) {
+			if (!this.credentials.acceptor() && this.context.isEstablished() && this.endsMillis == Long.MAX_VALUE) {
 				// The service ticket this context was made with is in the login now.
-				this.ends = this.credentials.ticketEnd(target()).orElse(Instant.MAX);
+				this.endsMillis = this.credentials.ticketEnd(target()).map(Instant::toEpochMilli).orElse(Long.MAX_VALUE);
 			}
 			return (out != null) ? out : new byte[0];
 		}
@@ -112,20 +115,14 @@ public final class GssSession implements AutoCloseable {
 	 * reports every context as never expiring ({@code GSSContext#getLifetime} is
 	 * {@code INDEFINITE_LIFETIME}), so the initiator takes the end of its service ticket (or of
 	 * its ticket-granting ticket, which no service ticket outlives) from its login when the
-	 * context is established; an acceptor cannot see it and relies on the client's renewal.
-	 * @return whether the context is established and known to have ended
+	 * context is established. An acceptor cannot see it (JDK's {@code KRB5_GET_KRB_CRED} is
+	 * initiator-only): for one this is always {@code false}, and expiry is the client's to notice.
+	 * @return whether this initiator's context is known to have ended
 	 */
 	public boolean expired() {
-		// Not synchronized: every call asks, and must not wait behind another call's wrap.
-		if (!this.context.isEstablished()) {
-			return false;
-		}
-		int lifetime = this.context.getLifetime();
-		if (lifetime != GSSContext.INDEFINITE_LIFETIME) {
-			return lifetime <= 0;
-		}
-		Instant end = this.ends;
-		return end != null && !Instant.now().isBefore(end);
+		// Not synchronized, and allocation-free: every call asks, and must not wait behind
+		// another call's wrap.
+		return System.currentTimeMillis() >= this.endsMillis;
 	}
 
 	/** The service's principal as Kerberos names it, or {@code null} if JGSS will not say. */

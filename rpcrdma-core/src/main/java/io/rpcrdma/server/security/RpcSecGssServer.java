@@ -252,13 +252,6 @@ public final class RpcSecGssServer {
 			remove(id);
 			return new Refused(AuthStat.RPCSEC_GSS_CTXPROBLEM, "sequence number at or above MAXSEQ (RFC 2203 §5.3.3.1)");
 		}
-		if (context.session.expired() && credential.procedure() != GssProcedure.DESTROY) {
-			// RFC 2203 §5.3.3.3: the context ended with the client's service ticket; the client
-			// makes a new one with a fresh ticket, and nothing runs under the old. (JDK's
-			// Kerberos tells an acceptor no end, so this applies to mechanisms that do.)
-			remove(id);
-			return new Refused(AuthStat.RPCSEC_GSS_CTXPROBLEM, "the context expired with the client's Kerberos ticket");
-		}
 		if (!(call.verifier() instanceof RawAuth verifier) || verifier.flavor() != AuthFlavor.RPCSEC_GSS) {
 			return new Refused(AuthStat.RPCSEC_GSS_CREDPROBLEM, "a verifier that is not an RPCSEC_GSS MIC");
 		}
