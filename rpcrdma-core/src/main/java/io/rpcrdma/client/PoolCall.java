@@ -73,8 +73,8 @@ final class PoolCall implements ReplyCallback {
 
 	private void sendOn(RpcClient chosen, Duration remaining) {
 		this.client = chosen;
-		chosen.call(this.program, this.version, this.procedure, this.arguments, this.shape, this.idempotent, remaining,
-				this);
+		this.pool.callerOf(chosen).call(this.program, this.version, this.procedure, this.arguments, this.shape,
+				this.idempotent, remaining, this);
 	}
 
 	@Override

@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 
 
 import io.rpcrdma.memory.RegisteredMemoryPool;
@@ -39,6 +40,9 @@ import io.rpcrdma.verbs.RdmaProvider;
  * {@link RetryPolicy}, within the call's deadline.</li>
  * <li>A connection above {@code minConnections} that has carried no call for
  * {@code idleTimeout} is closed, never while a call is on it.</li>
+ * <li>What protects calls per connection ({@link #protectConnections}, an RPCSEC_GSS client
+ * whose context the server binds to the connection) wraps each connection as it opens and is
+ * closed before it.</li>
  * </ul>
  */
 public final class RpcClientPool implements RpcCaller, AutoCloseable {
@@ -79,6 +83,9 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	private final PoolCall[] free = new PoolCall[64];
 
 	private int freeCalls;
+
+	/** Wraps each connection in what protects its calls; {@code null} for nothing. Set once. */
+	private volatile UnaryOperator<RpcCaller> connectionProtection;
 
 	/**
 	 * Opens a connection to the endpoint.
@@ -364,12 +371,19 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		return waiter;
 	}
 
-	private static long freeCredits(RpcClient client) {
+	/**
+	 * Under the lock. A connection's credits not yet used: by calls the transport has sent, or
+	 * by calls the pool gave it that have not reached the transport yet (they wait for what
+	 * protects the connection to create its context), whichever is more.
+	 */
+	private long freeCredits(RpcClient client) {
+		Usage used = this.usage.get(client);
+		int given = (used != null) ? used.calls : 0;
 		if (client.transport() instanceof RpcRdmaClientConnection connection) {
 			CreditWindow credits = connection.credits();
-			return (long) credits.limit() - credits.outstanding();
+			return (long) credits.limit() - Math.max(credits.outstanding(), given);
 		}
-		return -client.pendingCalls();
+		return -Math.max(client.pendingCalls(), given);
 	}
 
 	/** Under the lock. */
@@ -425,7 +439,12 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			else {
 				this.failedAttempts = 0;
 				this.open.add(client);
-				this.usage.put(client, new Usage(this.clock.getAsLong()));
+				Usage used = new Usage(this.clock.getAsLong());
+				UnaryOperator<RpcCaller> protection = this.connectionProtection;
+				if (protection != null) {
+					used.protect(client, protection);
+				}
+				this.usage.put(client, used);
 				for (CompletableFuture<RpcClient> waiter : this.waiters) {
 					// Busy before the lock is let go, so that no sweep closes it under the waiter.
 					busy(client);
@@ -456,7 +475,12 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private void lost(RpcClient client) {
 		synchronized (this) {
-			this.usage.remove(client);
+			Usage gone = this.usage.remove(client);
+			if (gone != null && gone.front instanceof ConnectionProtection) {
+				// Its calls fail with the connection; what protected it has nothing left to undo
+				// but its own state (a destroy on a lost connection fails at once).
+				closeProtected(gone.front, client);
+			}
 			if (!this.open.remove(client)) {
 				return;
 			}
@@ -515,6 +539,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 */
 	private void sweep() {
 		List<RpcClient> evicted = new ArrayList<>();
+		List<RpcCaller> fronts = new ArrayList<>();
 		synchronized (this) {
 			if (this.closed) {
 				return;
@@ -532,12 +557,13 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 					this.open.remove(client);
 					this.usage.remove(client);
 					evicted.add(client);
+					fronts.add(used.front);
 				}
 			}
 			scheduleSweep();
 		}
-		for (RpcClient client : evicted) {
-			client.close();
+		for (int i = 0; i < evicted.size(); i++) {
+			closeProtected(fronts.get(i), evicted.get(i));
 		}
 	}
 
@@ -548,10 +574,74 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 		long lastActive;
 
+		/** What the connection's calls go through, when the pool's connections are protected. */
+		RpcCaller front;
+
 		Usage(long now) {
 			this.lastActive = now;
 		}
 
+		void protect(RpcClient client, UnaryOperator<RpcCaller> protection) {
+			RpcCaller made = protection.apply(client);
+			this.front = (made != null) ? made : client;
+		}
+
+	}
+
+	/**
+	 * Sends every call through what {@code protection} makes of its connection, made once per
+	 * connection as it opens (now, for those already open) and closed, when
+	 * {@link AutoCloseable}, before its connection: for RPCSEC_GSS, whose contexts a server
+	 * binds to the connection they were created on, an
+	 * {@link io.rpcrdma.client.security.RpcSecGssClient} per connection. Set it before the
+	 * first call.
+	 * @param protection makes a connection's protected caller from the connection
+	 * @return this pool
+	 * @throws IllegalStateException if the pool's connections are protected already
+	 */
+	public RpcClientPool protectConnections(UnaryOperator<RpcCaller> protection) {
+		Objects.requireNonNull(protection, "protection");
+		synchronized (this) {
+			if (this.connectionProtection != null) {
+				throw new IllegalStateException("The connections of the pool for " + this.endpoint
+						+ " are protected already");
+			}
+			this.connectionProtection = protection;
+			for (RpcClient client : this.open) {
+				this.usage.get(client).protect(client, protection);
+			}
+		}
+		return this;
+	}
+
+	/**
+	 * What a call on {@code client} goes through: the connection itself, or what protects it.
+	 * Allocates nothing; takes the lock only when connections are protected.
+	 */
+	RpcCaller callerOf(RpcClient client) {
+		if (this.connectionProtection == null) {
+			return client;
+		}
+		synchronized (this) {
+			Usage used = this.usage.get(client);
+			return (used != null && used.front != null) ? used.front : client;
+		}
+	}
+
+	/**
+	 * Undoes what protects a connection (an RPCSEC_GSS destroy) without blocking, then closes
+	 * the connection; completes when both are done.
+	 */
+	private static CompletableFuture<Void> closeProtected(RpcCaller front, RpcClient client) {
+		if (!(front instanceof ConnectionProtection protection)) {
+			client.close();
+			return CompletableFuture.completedFuture(null);
+		}
+		return protection.closeAsync().handle((ignored, failure) -> {
+			// The server forgets a closed connection's contexts anyway.
+			client.close();
+			return null;
+		});
 	}
 
 	/** @return the open connections */
@@ -597,6 +687,11 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		return total;
 	}
 
+	/** @return the pool's settings */
+	public Config config() {
+		return this.config;
+	}
+
 	/** @return the server, as named in exceptions */
 	@Override
 	public String endpoint() {
@@ -608,12 +703,21 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	public void close() {
 		List<RpcClient> clients;
 		List<CompletableFuture<RpcClient>> waiting;
+		List<CompletableFuture<Void>> closing = new ArrayList<>();
 		synchronized (this) {
 			this.closed = true;
 			if (this.sweep != null) {
 				this.sweep.cancel();
 			}
 			clients = List.copyOf(this.open);
+			for (RpcClient client : clients) {
+				Usage used = this.usage.get(client);
+				if (used != null && used.front instanceof ConnectionProtection) {
+					// Each connection's protection is undone over its connection (an RPCSEC_GSS
+					// destroy), all at once, each bounded by what it allows itself.
+					closing.add(closeProtected(used.front, client));
+				}
+			}
 			this.open.clear();
 			waiting = List.copyOf(this.waiters);
 			this.waiters.clear();
@@ -621,6 +725,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		for (CompletableFuture<RpcClient> waiter : waiting) {
 			waiter.completeExceptionally(new PoolExhaustedException("The pool for " + this.endpoint + " was closed"));
 		}
+		CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).join();
 		for (RpcClient client : clients) {
 			client.close();
 		}

@@ -128,6 +128,37 @@ public final class DuplicateRequestCache {
 	}
 
 	/**
+	 * The checksum of an RPCSEC_GSS call (RFC 2203): each transmission carries a new sequence
+	 * number (§5.3.3.1), so a retransmission's credential and verifier differ from the
+	 * original's, and under integrity or privacy its protected body too. As in Linux's nfsd,
+	 * a retransmission is told by what it asks: CRC32C over the program, version, procedure
+	 * and the plain arguments. Who asks is the cache key's part ({@link #admit}).
+	 * @param program the call's program
+	 * @param version its version
+	 * @param procedure its procedure
+	 * @param arguments the plain arguments (checked out of their protection), from position to
+	 * limit; not moved
+	 * @return the checksum
+	 */
+	public static int checksumOfRequest(int program, int version, int procedure, ByteBuffer arguments) {
+		CRC32C crc = new CRC32C();
+		crc.update(program >>> 24);
+		crc.update(program >>> 16);
+		crc.update(program >>> 8);
+		crc.update(program);
+		crc.update(version >>> 24);
+		crc.update(version >>> 16);
+		crc.update(version >>> 8);
+		crc.update(version);
+		crc.update(procedure >>> 24);
+		crc.update(procedure >>> 16);
+		crc.update(procedure >>> 8);
+		crc.update(procedure);
+		crc.update(arguments.duplicate());
+		return (int) crc.getValue();
+	}
+
+	/**
 	 * Admits a non-idempotent call.
 	 * @param clientKey who sent it, as the transport identifies clients
 	 * @param xid the call's xid

@@ -54,4 +54,27 @@ public interface ReplySink {
 		return null;
 	}
 
+	/**
+	 * The connection the call came on, as an identity (RPCSEC_GSS contexts are bound to it).
+	 * @return the connection, or {@code null} when the call came over none
+	 */
+	default Object connection() {
+		return null;
+	}
+
+	/** @return completes when {@link #connection()} closes; {@code null} when that is {@code null} */
+	default java.util.concurrent.CompletableFuture<Void> connectionClosed() {
+		return null;
+	}
+
+	/**
+	 * RFC 5666 §6.2, §11: applies a CONF_RDMA request admitted under a security flavor to the
+	 * connection the call came on.
+	 * @param request the requester's values
+	 * @return this side's values, or {@code null} when the call came over no such connection
+	 */
+	default io.rpcrdma.protocol.ccp.ConfigRdmaReply configureInBand(io.rpcrdma.protocol.ccp.ConfigRdmaRequest request) {
+		return null;
+	}
+
 }

@@ -212,7 +212,8 @@ public final class RpcDispatcher {
 		AuthStat admitted;
 		RpcSecGssServer rpcsecGss = this.security.rpcsecGss();
 		if (rpcsecGss != null && call.credential().flavor() == AuthFlavor.RPCSEC_GSS) {
-			RpcSecGssServer.Outcome verdict = rpcsecGss.admit(call, message, start, decoder, clientKey);
+			RpcSecGssServer.Outcome verdict = rpcsecGss.admit(call, message, start, decoder,
+					new RpcSecGssServer.Origin(clientKey, sink.connection(), sink.connectionClosed()));
 			if (verdict instanceof RpcSecGssServer.ContextStep step) {
 				return contextStep(step, exchange, buffers, sink, clientKey);
 			}
@@ -275,10 +276,23 @@ public final class RpcDispatcher {
 			return exchange.outcome;
 		}
 		if (this.cache != null && !procedure.idempotent()) {
-			ByteBuffer whole = message.duplicate();
-			whole.position(start);
-			int checksum = DuplicateRequestCache.checksum(whole);
-			DuplicateRequestCache.Admission admission = this.cache.admit(clientKey, call.xid(), checksum,
+			Object cacheKey = clientKey;
+			int checksum;
+			if (exchange.serverCall.replyVerifier() != null) {
+				// RPCSEC_GSS: a retransmission carries a new sequence number (RFC 2203 §5.3.3.1),
+				// so it is told by its procedure and plain arguments, and its reply is made
+				// again under its own verifier (answerRetransmission). Entries are per
+				// principal: another caller on the host never gets this one's reply.
+				cacheKey = new GssCaller(clientKey, exchange.serverCall.principal().getName());
+				checksum = DuplicateRequestCache.checksumOfRequest(call.program(), call.version(), call.procedure(),
+						exchange.arguments.buffer());
+			}
+			else {
+				ByteBuffer whole = message.duplicate();
+				whole.position(start);
+				checksum = DuplicateRequestCache.checksum(whole);
+			}
+			DuplicateRequestCache.Admission admission = this.cache.admit(cacheKey, call.xid(), checksum,
 					(reply) -> exchange.answerRetransmission(reply));
 			switch (admission.verdict()) {
 				case REPLAY:
@@ -352,7 +366,7 @@ public final class RpcDispatcher {
 	 * @param garbageArgs GARBAGE_ARGS replies
 	 * @param overloaded calls refused because the executor was saturated
 	 * @param dropped messages dropped without a reply (malformed, duplicate, shutting down)
-	 * @param authErrors calls the security policy refused with AUTH_ERROR
+	 * @param authErrors calls refused with AUTH_ERROR, by the security policy or by their handler
 	 */
 	public record Stats(long systemErrors, long garbageArgs, long overloaded, long dropped, long authErrors) {
 	}
@@ -465,6 +479,20 @@ public final class RpcDispatcher {
 			return false;
 		}
 		return true;
+	}
+
+	/**
+	 * The duplicate request cache's key for an RPCSEC_GSS caller: its host and its principal.
+	 * @param host the client key
+	 * @param principal the context's principal
+	 */
+	private record GssCaller(Object host, String principal) {
+
+		@Override
+		public String toString() {
+			return this.principal + " at " + this.host;
+		}
+
 	}
 
 	static String xid(int xid) {
@@ -602,8 +630,14 @@ public final class RpcDispatcher {
 			if (!FINISHED.compareAndSet(this, 0, 1)) {
 				return;
 			}
+			ByteBuffer plain = null;
 			if (failure == null && this.protection != null) {
 				try {
+					if (this.cacheEntry != null) {
+						// Cached plain: a retransmission's reply is protected under its own
+						// sequence number (answerRetransmission).
+						plain = copyOfReply();
+					}
 					protectResults();
 				}
 				catch (RuntimeException ex) {
@@ -628,7 +662,7 @@ public final class RpcDispatcher {
 				}
 				this.buffer.limit(this.buffer.position()).position(this.start);
 				if (this.cacheEntry != null) {
-					RpcDispatcher.this.cache.complete(this.cacheEntry, this.buffer);
+					RpcDispatcher.this.cache.complete(this.cacheEntry, (plain != null && failure == null) ? plain : this.buffer);
 					this.cacheEntry = null;
 				}
 				sent = this.buffer;
@@ -669,6 +703,14 @@ public final class RpcDispatcher {
 			end(DispatchOutcome.REJECTED_OVERLOADED, forWaiters);
 		}
 
+		/** The reply written so far, header and plain results, in a buffer of its own. */
+		private ByteBuffer copyOfReply() {
+			ByteBuffer written = this.buffer.duplicate();
+			written.limit(this.buffer.position()).position(this.start);
+			ByteBuffer copy = ByteBuffer.allocate(written.remaining());
+			return copy.put(written).flip();
+		}
+
 		/** Sends the reply cached for the original call to this retransmission, or drops it. */
 		void answerRetransmission(ByteBuffer cached) {
 			if (cached == null) {
@@ -677,9 +719,52 @@ public final class RpcDispatcher {
 				exit();
 				return;
 			}
-			boolean sent = encodeAndSend(null, cached, this.buffers, this.sink, this.clientKey);
+			ByteBuffer reply = cached;
+			if (this.serverCall.replyVerifier() != null) {
+				try {
+					reply = underThisTransmission(cached);
+				}
+				catch (RuntimeException ex) {
+					logger.log(Level.WARNING, "The cached reply to " + describe() + " could not be protected again;"
+							+ " the retransmission is dropped", ex);
+					RpcDispatcher.this.dropped.increment();
+					this.outcome.complete(DispatchOutcome.DROPPED_DUPLICATE);
+					exit();
+					return;
+				}
+			}
+			boolean sent = encodeAndSend(null, reply, this.buffers, this.sink, this.clientKey);
 			this.outcome.complete(sent ? DispatchOutcome.REPLIED_FROM_CACHE : DispatchOutcome.FAILED);
 			exit();
+		}
+
+		/**
+		 * RFC 2203 §5.3.3.2: a reply's verifier is the MIC over the sequence number of the
+		 * transmission it answers, and under integrity or privacy its results carry that
+		 * number too. The cached reply (kept with plain results) is made again for this
+		 * retransmission: its status and results, under this transmission's verifier and
+		 * protection.
+		 */
+		private ByteBuffer underThisTransmission(ByteBuffer cached) {
+			XdrDecoder decoder = new XdrDecoder(cached.duplicate());
+			RpcReply original = RpcMessageCodec.decodeReply(decoder);
+			if (!(original.body() instanceof AcceptedReply accepted)) {
+				return cached;
+			}
+			RpcReply header = new RpcReply(this.call.xid(), new AcceptedReply(this.serverCall.replyVerifier(),
+					accepted.status()));
+			ByteBuffer results = decoder.buffer().slice();
+			byte[] body;
+			if (this.protection != null && original.isSuccess()) {
+				body = this.protection.protectResults(results);
+			}
+			else {
+				body = new byte[results.remaining()];
+				results.get(body);
+			}
+			ByteBuffer reply = ByteBuffer.allocate(RpcMessageCodec.encodedSize(header) + body.length);
+			RpcMessageCodec.encodeReply(header, new XdrEncoder(reply));
+			return reply.put(body).flip();
 		}
 
 		/**
@@ -710,6 +795,7 @@ public final class RpcDispatcher {
 
 		private RpcReply errorReply(Throwable failure) {
 			if (failure instanceof CallRejectedException rejected) {
+				RpcDispatcher.this.authErrors.increment();
 				logger.log(Level.DEBUG, () -> "AUTH_ERROR " + rejected.status() + " for " + describe() + ": "
 						+ rejected.getMessage());
 				return RpcReply.authError(this.call.xid(), rejected.status());

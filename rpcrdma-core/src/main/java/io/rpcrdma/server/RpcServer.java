@@ -87,6 +87,9 @@ public final class RpcServer implements AutoCloseable {
 		DuplicateRequestCache cache = config.duplicateRequestCache()
 				? new DuplicateRequestCache(config.drcEntriesPerClient(), config.drcEntries(), config.drcTtl())
 				: null;
+		if (config.security().rpcsecGss() != null && config.transport().inBandCcp() != CcpMode.DISABLED) {
+			ProtectedConnectionConfiguration.registerIn(registry);
+		}
 		this.dispatcher = new RpcDispatcher(registry, this.handlers, cache, new InFlightTracker(), config.security());
 		try {
 			// Calls are dispatched on the thread that received them (ARCHITECTURE.md,
@@ -120,9 +123,10 @@ public final class RpcServer implements AutoCloseable {
 	 * RFC 5666 §11: "The Connection Configuration Protocol, when used, MUST be protected by an
 	 * appropriate RPC security flavor." The transport answers CCP itself, under AUTH_NONE, so a
 	 * server with a security policy does not: a CONF_RDMA call then reaches the dispatcher like
-	 * any other, whose policy refuses it (or finds no program 100417), and the connection keeps
-	 * its version's defaults or what RFC 8797 private data said. Only a server that admits every
-	 * call answers CCP.
+	 * any other. With RPCSEC_GSS, {@link ProtectedConnectionConfiguration} answers it under a
+	 * context (and refuses weaker flavors with AUTH_TOOWEAK); without, the policy refuses it or
+	 * finds no program 100417. A connection not configured keeps its version's defaults or what
+	 * RFC 8797 private data said. Only a server that admits every call answers unprotected CCP.
 	 * @param security the server's policy
 	 * @param transport the transport settings asked for
 	 * @return the transport settings to listen with

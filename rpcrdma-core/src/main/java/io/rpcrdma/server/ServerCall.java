@@ -73,6 +73,11 @@ public final class ServerCall {
 		this.origin = sink;
 	}
 
+	/** @return where the reply goes, and so which connection the call came on; {@code null} if unknown */
+	ReplySink origin() {
+		return this.origin;
+	}
+
 	/**
 	 * The client that sent this call, as a callee: calls on the returned caller travel back on
 	 * the connection this call came on (RFC 8167, the backward direction) to the programs the

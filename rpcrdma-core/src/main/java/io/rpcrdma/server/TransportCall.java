@@ -54,6 +54,21 @@ final class TransportCall implements ReplyBufferSupplier, ReplySink, BiConsumer<
 	}
 
 	@Override
+	public Object connection() {
+		return this.sender.connection();
+	}
+
+	@Override
+	public java.util.concurrent.CompletableFuture<Void> connectionClosed() {
+		return this.sender.connectionClosed();
+	}
+
+	@Override
+	public io.rpcrdma.protocol.ccp.ConfigRdmaReply configureInBand(io.rpcrdma.protocol.ccp.ConfigRdmaRequest request) {
+		return this.sender.configureInBand(request);
+	}
+
+	@Override
 	public ByteBuffer acquire(int xid) {
 		return this.buffers.acquire(this.capacity);
 	}

@@ -84,4 +84,36 @@ public interface ReplySender {
 		return null;
 	}
 
+	/**
+	 * The connection the call came on, as an identity: what an RPC layer binds per-connection
+	 * state to, such as RPCSEC_GSS contexts (RFC 2203), so that a handle learnt on one
+	 * connection is worth nothing on another.
+	 * @return the connection, or {@code null} when the call came over no connection
+	 */
+	default Object connection() {
+		return null;
+	}
+
+	/**
+	 * @return completes when {@link #connection()} is closed; {@code null} when that is
+	 * {@code null}
+	 */
+	default CompletableFuture<Void> connectionClosed() {
+		return null;
+	}
+
+	/**
+	 * RFC 5666 §6.2, §11: applies a CONF_RDMA request that the RPC layer admitted under an RPC
+	 * security flavor (the transport answers unprotected CCP itself only when the server has no
+	 * security policy) to the connection the call came on, exactly as the transport's own CCP
+	 * responder would, and returns this side's values for the reply.
+	 * @param request the requester's sizes and read depth, already checked against RFC 8166
+	 * §3.3.2's 1024-byte minimum
+	 * @return this side's values, or {@code null} when the call came over no connection that
+	 * CCP configures
+	 */
+	default io.rpcrdma.protocol.ccp.ConfigRdmaReply configureInBand(io.rpcrdma.protocol.ccp.ConfigRdmaRequest request) {
+		return null;
+	}
+
 }

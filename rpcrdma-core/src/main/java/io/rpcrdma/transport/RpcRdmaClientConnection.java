@@ -88,6 +88,9 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 
 	private volatile boolean negotiatedInBand;
 
+	/** Whether this connection is to be configured with CCP (RFC 5666 §6), set once connected. */
+	private volatile boolean wantsInBand;
+
 	/** Whether a message went out before any reply confirmed the version. */
 	private volatile boolean unconfirmedSent;
 
@@ -182,8 +185,10 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 				client.fail(new TransportClosedException("The connection to " + remote + " went down at once"));
 			}
 			return client;
-		}).thenCompose((client1) -> client1.needsInBandConfiguration(provider) ? client1.negotiateInBand()
-				: CompletableFuture.completedFuture(client1));
+		}).thenCompose((client1) -> {
+			client1.wantsInBand = client1.needsInBandConfiguration(provider);
+			return client1.wantsInBand ? client1.negotiateInBand() : CompletableFuture.completedFuture(client1);
+		});
 	}
 
 	/**
@@ -221,8 +226,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	 */
 	private CompletableFuture<RpcRdmaClientConnection> negotiateInBand() {
 		int xid = java.util.concurrent.ThreadLocalRandom.current().nextInt();
-		int size = this.config.receiveBufferSize();
-		ConfigRdmaRequest request = new ConfigRdmaRequest(size, size, this.config.maxOutstandingReads());
+		ConfigRdmaRequest request = inBandRequest();
 		OutboundCall call = new OutboundCall(CcpExchange.call(xid, request), List.of(), List.of(),
 				CcpExchange.MAX_REPLY_SIZE);
 		return call(call).orTimeout(this.config.ccpTimeout().toNanos(), TimeUnit.NANOSECONDS)
@@ -248,6 +252,42 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		applyInBandSizes(this.config.receiveBufferSize(), CcpExchange.size(reply.maxCallSendSize()));
 		applyPeerReadDepth(reply.maxRdmaRead());
 		this.negotiatedInBand = true;
+	}
+
+	/**
+	 * Whether this connection is to be configured in band (RFC 5666 §6) and is not yet: its
+	 * provider could not exchange RFC 8797 private data, or configuration asks for CCP always,
+	 * and no unprotected CONF_RDMA was answered at connection time. A server with a security
+	 * policy answers CONF_RDMA only under an RPC security flavor (§11), which an RPC layer
+	 * that has one sends after its context exists ({@link #applyInBandConfiguration}).
+	 * @return whether CCP is still wanted
+	 */
+	public boolean wantsInBandConfiguration() {
+		return this.wantsInBand && !this.negotiatedInBand;
+	}
+
+	/**
+	 * @return the CONF_RDMA arguments this side sends (RFC 5666 §6.2): its receive size both
+	 * ways, and how many RDMA Reads it lets the responder have outstanding
+	 */
+	public ConfigRdmaRequest inBandRequest() {
+		int size = this.config.receiveBufferSize();
+		return new ConfigRdmaRequest(size, size, this.config.maxOutstandingReads());
+	}
+
+	/**
+	 * Applies the responder's answer to a CONF_RDMA call an RPC layer sent under a security
+	 * flavor (RFC 5666 §11), as the answer to the transport's own call would be.
+	 * @param reply the responder's values
+	 * @return false, applying nothing, when the reply's call size is below the 1024 bytes every
+	 * receiver supports (RFC 8166 §3.3.2): a broken peer, whose other values are not trusted either
+	 */
+	public boolean applyInBandConfiguration(ConfigRdmaReply reply) {
+		if (reply.maxCallSendSize() < io.rpcrdma.protocol.Rfc8797PrivateData.MIN_SIZE) {
+			return false;
+		}
+		applyInBandReply(reply);
+		return true;
 	}
 
 	/** @return whether the inline sizes were negotiated in band with CCP (RFC 5666 §6) */

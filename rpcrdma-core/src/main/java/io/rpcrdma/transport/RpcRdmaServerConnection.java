@@ -468,14 +468,21 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	 * before the reply goes out, so the requester's next call already meets them.
 	 */
 	private void answerInBandConfiguration(CallContext context, ByteBuffer call) {
-		ByteBuffer reply = CcpExchange.answer(call, (request) -> {
-			applyInBandSizes(CcpExchange.size(request.maxCallSendSize()), CcpExchange.size(request.maxReplySendSize()));
-			applyPeerReadDepth(request.maxRdmaRead());
-			this.negotiatedInBand = true;
-			// align: this side pads nothing beyond XDR's four bytes.
-			return new ConfigRdmaReply(this.config.receiveBufferSize(), 4, this.config.maxOutstandingReads());
-		});
+		ByteBuffer reply = CcpExchange.answer(call, this::configureInBand);
 		context.reply(OutboundReply.inline(reply));
+	}
+
+	/**
+	 * RFC 5666 §6.2: takes a requester's CONF_RDMA sizes as if they had come in RFC 8797
+	 * private data and returns this side's; whether the transport answered the call itself or
+	 * the RPC layer did under a security flavor (§11, {@link ReplySender#configureInBand}).
+	 */
+	private ConfigRdmaReply configureInBand(io.rpcrdma.protocol.ccp.ConfigRdmaRequest request) {
+		applyInBandSizes(CcpExchange.size(request.maxCallSendSize()), CcpExchange.size(request.maxReplySendSize()));
+		applyPeerReadDepth(request.maxRdmaRead());
+		this.negotiatedInBand = true;
+		// align: this side pads nothing beyond XDR's four bytes.
+		return new ConfigRdmaReply(this.config.receiveBufferSize(), 4, this.config.maxOutstandingReads());
 	}
 
 	/** @return whether the requester configured this connection in band with CCP (RFC 5666 §6) */
@@ -1003,6 +1010,21 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		@Override
 		public BackwardCalls backwardCalls() {
 			return RpcRdmaServerConnection.this.backward;
+		}
+
+		@Override
+		public Object connection() {
+			return RpcRdmaServerConnection.this;
+		}
+
+		@Override
+		public CompletableFuture<Void> connectionClosed() {
+			return RpcRdmaServerConnection.this.closeFuture;
+		}
+
+		@Override
+		public ConfigRdmaReply configureInBand(io.rpcrdma.protocol.ccp.ConfigRdmaRequest request) {
+			return RpcRdmaServerConnection.this.configureInBand(request);
 		}
 
 		@Override

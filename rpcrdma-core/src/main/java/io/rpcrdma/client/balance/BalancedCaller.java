@@ -64,6 +64,9 @@ public final class BalancedCaller implements RpcCaller, AutoCloseable {
 
 	private final InstancePools pools;
 
+	/** Calls go through each connection as they are. */
+	public static final UnaryOperator<RpcCaller> UNPROTECTED = UnaryOperator.identity();
+
 	private final UnaryOperator<RpcCaller> protection;
 
 	private final Config config;
@@ -152,7 +155,7 @@ public final class BalancedCaller implements RpcCaller, AutoCloseable {
 	 * @param config the settings
 	 */
 	public BalancedCaller(String name, InstanceSource source, InstancePools pools, Config config) {
-		this(name, source, pools, UnaryOperator.identity(), config,
+		this(name, source, pools, UNPROTECTED, config,
 				config.balancer().create(ThreadLocalRandom.current()), CallTimer.shared());
 	}
 
@@ -160,8 +163,9 @@ public final class BalancedCaller implements RpcCaller, AutoCloseable {
 	 * @param name names the caller in messages
 	 * @param source the instances
 	 * @param pools opens the pool to an instance
-	 * @param protection wraps each pool once, when it opens, in what protects its calls (an
-	 * RPCSEC_GSS client); a wrapper that is {@link AutoCloseable} is closed before its pool
+	 * @param protection wraps each connection of each pool, as it opens, in what protects its
+	 * calls (an RPCSEC_GSS client, whose context the server binds to the connection;
+	 * {@link RpcClientPool#protectConnections}); {@link #UNPROTECTED} for nothing
 	 * @param config the settings
 	 * @param balancer chooses instances, in place of the one {@code config} names (a seeded one
 	 * in tests, or one of the application's)

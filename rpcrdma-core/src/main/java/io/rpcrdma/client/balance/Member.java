@@ -2,6 +2,7 @@ package io.rpcrdma.client.balance;
 
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 import io.rpcrdma.client.CallBody;
 import io.rpcrdma.client.CallShape;
@@ -127,9 +128,13 @@ final class Member {
 				throw new IllegalStateException("The pool opener of " + this.owner.endpoint() + " returned no pool for "
 						+ this.instance);
 			}
-			RpcCaller wrapped = this.owner.protection().apply(opened);
+			UnaryOperator<RpcCaller> protection = this.owner.protection();
+			if (protection != BalancedCaller.UNPROTECTED) {
+				// RPCSEC_GSS contexts are bound to a connection: each connection gets its own.
+				opened.protectConnections(protection);
+			}
 			this.pool = opened;
-			this.caller = (wrapped != null) ? wrapped : opened;
+			this.caller = opened;
 		}
 		return this.pool;
 	}
@@ -268,25 +273,15 @@ final class Member {
 	}
 
 	private void closeNow() {
-		RpcCaller protection;
 		RpcClientPool open;
 		synchronized (this) {
 			if (this.closed) {
 				return;
 			}
 			this.closed = true;
-			protection = this.caller;
 			open = this.pool;
 		}
-		// What protects the pool first (an RPCSEC_GSS client destroys its context over it).
-		if (protection != open && protection instanceof AutoCloseable closeable) {
-			try {
-				closeable.close();
-			}
-			catch (Exception ex) {
-				// The pool closes next; the server forgets what was not destroyed.
-			}
-		}
+		// The pool undoes what protects each connection (an RPCSEC_GSS destroy) before closing it.
 		if (open != null) {
 			open.close();
 		}

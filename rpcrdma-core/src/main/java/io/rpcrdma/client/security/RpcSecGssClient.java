@@ -15,9 +15,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.rpcrdma.client.AuthenticationException;
 import io.rpcrdma.client.CallBody;
 import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.ConnectionProtection;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.RpcCaller;
 import io.rpcrdma.client.RpcClient;
+import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.oncrpc.AcceptedReply;
 import io.rpcrdma.oncrpc.AuthFlavor;
 import io.rpcrdma.oncrpc.AuthNone;
@@ -31,7 +33,11 @@ import io.rpcrdma.oncrpc.gss.GssProtectedBody;
 import io.rpcrdma.oncrpc.gss.GssService;
 import io.rpcrdma.oncrpc.gss.GssSession;
 import io.rpcrdma.oncrpc.gss.KerberosCredentials;
+import io.rpcrdma.protocol.ccp.ConfigRdmaCodec;
+import io.rpcrdma.protocol.ccp.ConfigRdmaProgram;
+import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
 import io.rpcrdma.transport.RegisteredItem;
+import io.rpcrdma.transport.RpcRdmaClientConnection;
 import io.rpcrdma.xdr.Xdr;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrEncoder;
@@ -58,7 +64,7 @@ import io.rpcrdma.xdr.XdrException;
  * runs on the given executor, never on a transport thread. {@link #close()} destroys the
  * context on the server (§5.4).
  */
-public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
+public final class RpcSecGssClient implements ConnectionProtection {
 
 	private static final System.Logger logger = System.getLogger(RpcSecGssClient.class.getName());
 
@@ -81,6 +87,9 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 
 	/** Context creation calls and replies: a token and a header; tickets with large PACs fit too. */
 	private static final CallShape INIT_SHAPE = CallShape.of(RpcClient.DEFAULT_MAX_CALL_SIZE, RpcClient.DEFAULT_MAX_CALL_SIZE);
+
+	/** CONF_RDMA's three words each way: within the 1024 bytes every connection sends inline. */
+	private static final CallShape CCP_SHAPE = CallShape.of(1024, 1024);
 
 	private final RpcCaller caller;
 
@@ -106,6 +115,12 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 	private RpcSecGssClient(RpcCaller caller, KerberosCredentials credentials, String service, GssService protection,
 			Executor executor, Duration timeout) {
 		this.caller = Objects.requireNonNull(caller, "caller");
+		if (caller instanceof RpcClientPool pool && pool.config().maxConnections() > 1) {
+			throw new IllegalArgumentException("An RPCSEC_GSS context is bound to the connection it was created on,"
+					+ " and the pool for " + pool.endpoint() + " may open " + pool.config().maxConnections()
+					+ ": protect each of its connections instead, with pool.protectConnections((connection) ->"
+					+ " RpcSecGssClient.onFirstCall(connection, ...))");
+		}
 		this.protection = Objects.requireNonNull(protection, "protection");
 		this.credentials = Objects.requireNonNull(credentials, "credentials");
 		if (credentials.acceptor()) {
@@ -323,7 +338,60 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 				if (failure != null) {
 					session.close();
 				}
-			}));
+			}))
+			.thenCompose(this::configureConnection);
+	}
+
+	/**
+	 * RFC 5666 §6.2, §11: a connection that still wants in-band configuration (its provider
+	 * exchanges no RFC 8797 private data, or CCP is asked for always, and a server with a
+	 * security policy refused the unprotected CONF_RDMA the transport sent when it connected)
+	 * sends CONF_RDMA under the new context, before the calls that wait for the context, and
+	 * takes the server's sizes. A server that refuses it or does not serve it leaves the
+	 * version's defaults, as RFC 5666 §6 allows; the context is good either way.
+	 */
+	private CompletableFuture<Context> configureConnection(Context fresh) {
+		RpcRdmaClientConnection connection = (this.caller instanceof RpcClient client
+				&& client.transport() instanceof RpcRdmaClientConnection rdma) ? rdma : null;
+		if (connection == null || !connection.wantsInBandConfiguration()) {
+			return CompletableFuture.completedFuture(fresh);
+		}
+		ConfigRdmaRequest request = connection.inBandRequest();
+		CallBody conf = new CallBody() {
+
+			@Override
+			public void write(XdrEncoder encoder) {
+				ConfigRdmaCodec.encode(request, encoder);
+			}
+
+			@Override
+			public String procedureName() {
+				return "CONF_RDMA";
+			}
+
+		};
+		return send(fresh, ConfigRdmaProgram.PROGRAM, ConfigRdmaProgram.VERSION, ConfigRdmaProgram.CONF_RDMA, conf,
+				CCP_SHAPE, true, this.timeout, false).handle((reply, failure) -> {
+					if (reply == null) {
+						logger.log(Level.DEBUG, () -> "CONF_RDMA under RPCSEC_GSS to " + endpoint() + " failed ("
+								+ unwrap(failure) + "); the connection keeps its version's inline sizes");
+						return fresh;
+					}
+					try {
+						if (!connection.applyInBandConfiguration(ConfigRdmaCodec.decodeReply(reply.results()))) {
+							logger.log(Level.DEBUG, () -> "CONF_RDMA reply from " + endpoint() + " below RFC 8166 §3.3.2's"
+									+ " minimum; the connection keeps its version's inline sizes");
+						}
+					}
+					catch (XdrException ex) {
+						logger.log(Level.DEBUG, () -> "CONF_RDMA reply from " + endpoint() + " is malformed: "
+								+ ex.getMessage());
+					}
+					finally {
+						reply.release();
+					}
+					return fresh;
+				});
 	}
 
 	private CompletableFuture<Context> step(GssSession session, int program, int version, byte[] input, byte[] handle,
@@ -394,11 +462,20 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 
 	/**
 	 * Destroys the context on the server (RFC 2203 §5.4), waiting up to {@link #DESTROY_WAIT}
-	 * (the server may be shutting down too: it forgets idle contexts by itself), and disposes
-	 * of it here. Calls after this fail.
+	 * (the server may be shutting down too: it forgets idle contexts, and those of a closed
+	 * connection, by itself), and disposes of it here. Calls after this fail.
 	 */
 	@Override
 	public void close() {
+		closeAsync().join();
+	}
+
+	/**
+	 * {@link #close()} without blocking: completes, never exceptionally, when the server
+	 * confirmed the destroy or after {@link #DESTROY_WAIT}.
+	 */
+	@Override
+	public CompletableFuture<Void> closeAsync() {
 		Context closing;
 		synchronized (this) {
 			this.closed = true;
@@ -406,24 +483,31 @@ public final class RpcSecGssClient implements RpcCaller, AutoCloseable {
 			this.context = null;
 		}
 		if (closing == null) {
-			return;
+			return CompletableFuture.completedFuture(null);
 		}
+		CompletableFuture<ReceivedReply> destroyed;
 		try {
 			ProtectedCall destroy = new ProtectedCall(closing, CallBody.NONE, GssProcedure.DESTROY, GssService.NONE, 0,
 					List.of());
 			Duration wait = (this.timeout.compareTo(DESTROY_WAIT) < 0) ? this.timeout : DESTROY_WAIT;
 			// Not idempotent: a lost connection is not worth a reconnection for a destroy.
-			ReceivedReply reply = join(this.caller.call(closing.program, closing.version, 0, destroy,
-					CallShape.of(1024, 1024), false, wait), wait);
-			reply.release();
+			destroyed = this.caller.call(closing.program, closing.version, 0, destroy, CallShape.of(1024, 1024), false,
+					wait).orTimeout(wait.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (RuntimeException ex) {
-			// The server forgets idle contexts by itself; nothing here depends on the destroy.
-			logger.log(Level.DEBUG, () -> "RPCSEC_GSS DESTROY at " + endpoint() + " failed: " + ex.getMessage());
+			destroyed = CompletableFuture.failedFuture(ex);
 		}
-		finally {
+		return destroyed.handle((reply, failure) -> {
+			if (reply != null) {
+				reply.release();
+			}
+			else {
+				// The server forgets idle contexts by itself; nothing here depends on the destroy.
+				logger.log(Level.DEBUG, () -> "RPCSEC_GSS DESTROY at " + endpoint() + " failed: " + unwrap(failure));
+			}
 			closing.session.close();
-		}
+			return null;
+		});
 	}
 
 	private static <T> T join(CompletableFuture<T> future, Duration timeout) {

@@ -34,8 +34,12 @@ import io.rpcrdma.xdr.XdrException;
  * The server's half of RPCSEC_GSS version 1 (RFC 2203) with Kerberos V5: creates contexts
  * through the NULL procedure (INIT, CONTINUE_INIT), checks each DATA call's verifier (a MIC
  * over its header) and sequence number, and destroys contexts (DESTROY). A context belongs to
- * the client that created it: another client presenting its handle is refused. Contexts are
- * bounded in number; the oldest idle one gives way to a new one.
+ * the connection it was created on: a handle presented on any other connection, even one
+ * from the same host, is refused with RPCSEC_GSS_CREDPROBLEM, and the context is forgotten
+ * when its connection closes (a client makes a context per connection; RFC 2203 leaves the
+ * scope of a handle to the server). Calls that come over no connection bind their contexts
+ * to the client key instead. Contexts are bounded in number; the oldest idle one gives way to
+ * a new one.
  * <p>
  * Services: {@code rpc_gss_svc_none} (krb5), {@code rpc_gss_svc_integrity} (krb5i) and
  * {@code rpc_gss_svc_privacy} (krb5p), whose bodies the dispatcher checks and protects through
@@ -111,6 +115,24 @@ public final class RpcSecGssServer {
 		return this.contexts.size();
 	}
 
+	/**
+	 * Where an RPCSEC_GSS call came from.
+	 * @param client the dispatcher's client key (the requester's host), for the log and for
+	 * calls over no connection
+	 * @param connection the connection it came on, what contexts are bound to; {@code null}
+	 * when it came over none
+	 * @param connectionClosed completes when that connection closes, forgetting its contexts;
+	 * {@code null} with it
+	 */
+	public record Origin(Object client, Object connection, java.util.concurrent.CompletableFuture<Void> connectionClosed) {
+
+		/** @return what a context created by this origin is bound to */
+		Object binding() {
+			return (this.connection != null) ? this.connection : this.client;
+		}
+
+	}
+
 	/** What to do with an RPCSEC_GSS call. */
 	public sealed interface Outcome permits Control, ContextStep, Admitted, Refused, Discarded {
 	}
@@ -163,10 +185,10 @@ public final class RpcSecGssServer {
 	 * @param message the whole call, from {@code start}
 	 * @param start where the call's xid is
 	 * @param arguments positioned at the procedure's arguments
-	 * @param client who sent it (the dispatcher's client key)
+	 * @param client who sent it, and on which connection
 	 * @return the outcome
 	 */
-	public Outcome admit(RpcCall call, ByteBuffer message, int start, XdrDecoder arguments, Object client) {
+	public Outcome admit(RpcCall call, ByteBuffer message, int start, XdrDecoder arguments, Origin client) {
 		GssCredential credential;
 		try {
 			credential = GssCredential.of((RawAuth) call.credential());
@@ -181,7 +203,7 @@ public final class RpcSecGssServer {
 	}
 
 	/** RFC 2203 §5.2.2-5.2.3: one step of context creation, on the NULL procedure. */
-	private Outcome create(RpcCall call, GssCredential credential, XdrDecoder arguments, Object client) {
+	private Outcome create(RpcCall call, GssCredential credential, XdrDecoder arguments, Origin client) {
 		int xid = call.xid();
 		if (call.procedure() != 0) {
 			return new Refused(AuthStat.AUTH_BADCRED, credential.procedure() + " on procedure "
@@ -198,7 +220,7 @@ public final class RpcSecGssServer {
 		return new ContextStep(() -> step(xid, credential, token, client));
 	}
 
-	private Outcome step(int xid, GssCredential credential, byte[] token, Object client) {
+	private Outcome step(int xid, GssCredential credential, byte[] token, Origin client) {
 		Context context;
 		long id;
 		if (credential.procedure() == GssProcedure.INIT) {
@@ -206,13 +228,18 @@ public final class RpcSecGssServer {
 				return new Control(initResult(xid, new byte[0], GSS_S_FAILURE, 0, new byte[0], null));
 			}
 			id = this.nextContext.getAndIncrement();
-			context = new Context(client, GssSession.accept(this.acceptor), new SequenceWindow(this.window));
+			context = new Context(client.binding(), GssSession.accept(this.acceptor), new SequenceWindow(this.window));
 			this.contexts.put(id, context);
+			if (client.connectionClosed() != null) {
+				// A context is worth nothing once its connection is gone: free its slot at once.
+				long created = id;
+				client.connectionClosed().whenComplete((ignored, failure) -> remove(created));
+			}
 		}
 		else {
 			id = contextId(credential);
 			context = (id != 0) ? this.contexts.get(id) : null;
-			if (context == null || !context.client.equals(client) || context.session.established()) {
+			if (context == null || !context.binding.equals(client.binding()) || context.session.established()) {
 				return new Refused(AuthStat.RPCSEC_GSS_CREDPROBLEM, "CONTINUE_INIT for no context in creation");
 			}
 		}
@@ -227,26 +254,28 @@ public final class RpcSecGssServer {
 			// RFC 2203 §5.2.3.1: the verifier is a MIC over the window, proving the server.
 			byte[] windowBytes = ByteBuffer.allocate(4).putInt(this.window).array();
 			OpaqueAuth verifier = new RawAuth(AuthFlavor.RPCSEC_GSS, context.session.mic(windowBytes, 0, 4));
-			logger.log(Level.DEBUG, () -> "RPCSEC_GSS context established for " + context.principal + " from " + client);
+			logger.log(Level.DEBUG, () -> "RPCSEC_GSS context established for " + context.principal + " from "
+					+ client.client());
 			return new Control(initResult(xid, handle, GSS_S_COMPLETE, 0, reply, verifier));
 		}
 		catch (GssFailureException ex) {
 			remove(id);
-			logger.log(Level.DEBUG, () -> "RPCSEC_GSS context creation from " + client + " failed: " + ex.getMessage());
+			logger.log(Level.DEBUG, () -> "RPCSEC_GSS context creation from " + client.client() + " failed: "
+					+ ex.getMessage());
 			return new Control(initResult(xid, new byte[0], ex.major(), ex.minor(), new byte[0], null));
 		}
 	}
 
 	/** RFC 2203 §5.3.3: a call under an established context (DATA), or its end (DESTROY). */
-	private Outcome data(RpcCall call, GssCredential credential, ByteBuffer message, int start, Object client) {
+	private Outcome data(RpcCall call, GssCredential credential, ByteBuffer message, int start, Origin client) {
 		long id = contextId(credential);
 		Context context = (id != 0) ? this.contexts.get(id) : null;
 		if (context == null || !context.session.established()) {
 			return new Refused(AuthStat.RPCSEC_GSS_CREDPROBLEM, "no established context with that handle");
 		}
-		if (!context.client.equals(client)) {
-			// A handle is not a bearer token: it works only for the client that created it.
-			return new Refused(AuthStat.RPCSEC_GSS_CREDPROBLEM, "a context handle of another client");
+		if (!context.binding.equals(client.binding())) {
+			// A handle is not a bearer token: it works only on the connection that created it.
+			return new Refused(AuthStat.RPCSEC_GSS_CREDPROBLEM, "a context handle created on another connection");
 		}
 		if (Integer.toUnsignedLong(credential.sequence()) >= Integer.toUnsignedLong(GssCredential.MAXSEQ)) {
 			remove(id);
@@ -343,7 +372,8 @@ public final class RpcSecGssServer {
 
 	private static final class Context {
 
-		final Object client;
+		/** The connection it was created on (or the client key, for calls over none). */
+		final Object binding;
 
 		final GssSession session;
 
@@ -353,8 +383,8 @@ public final class RpcSecGssServer {
 
 		volatile long lastUsed = System.nanoTime();
 
-		Context(Object client, GssSession session, SequenceWindow window) {
-			this.client = client;
+		Context(Object binding, GssSession session, SequenceWindow window) {
+			this.binding = binding;
 			this.session = session;
 			this.window = window;
 		}

@@ -2,6 +2,7 @@ package io.rpcrdma.client.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +32,7 @@ import io.rpcrdma.client.CallBody;
 import io.rpcrdma.client.CallTimeoutException;
 import io.rpcrdma.client.RemoteGarbageArgumentsException;
 import io.rpcrdma.client.RpcCaller;
+import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.kerberos.MitKdc;
 import io.rpcrdma.kerberos.MitKdcExtension;
 import io.rpcrdma.oncrpc.AuthStat;
@@ -350,6 +352,66 @@ class RpcSecGssEndToEndTest {
 			.withMessageContaining("keytab");
 		assertThat(this.rpcsecGss.contexts()).isZero();
 		assertThat(this.principals).isEmpty();
+	}
+
+	/** A service whose calls wait for each other: two calls pass only together. */
+	@RpcProgram(number = PROGRAM + 1, version = 1)
+	public interface Gate {
+
+		@RpcProcedure(1)
+		String pass(String who);
+
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "loopback", "siw" })
+	void aPoolOfSeveralConnectionsProtectsEachWithAContextOfItsOwnAndDestroysThemWhenItCloses(String provider,
+			MitKdc kdc) throws Exception {
+		RpcSecGssServer acceptor = new RpcSecGssServer(KerberosCredentials.acceptorFromKeytab(
+				MitKdc.qualified("rpcrdma/localhost"), kdc.principalWithKeytab("rpcrdma/localhost")));
+		java.util.concurrent.CyclicBarrier both = new java.util.concurrent.CyclicBarrier(2);
+		Gate gate = (who) -> {
+			try {
+				both.await(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("the other call never came", ex);
+			}
+			return who + " passed";
+		};
+		SecuredServer server = SecuredServer.start(provider,
+				SecurityPolicy.builder().rpcsecGss(acceptor).byDefault(EnumSet.of(SecurityFlavor.KRB5I)).build(), gate);
+		this.closeables.add(server);
+		KerberosCredentials login = KerberosCredentials.initiatorFromKeytab(MitKdc.qualified("gss-paula"),
+				kdc.principalWithKeytab("gss-paula"));
+		RpcClientPool two = server.connect(RpcClientPool.Config.of(2, 2));
+		// One context over a pool that may use either connection would be refused on the other.
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> RpcSecGssClient.onFirstCall(two, login, SERVICE, GssService.INTEGRITY, DEADLINE))
+			.withMessageContaining("protectConnections");
+		two.protectConnections(
+				(connection) -> RpcSecGssClient.onFirstCall(connection, login, SERVICE, GssService.INTEGRITY, DEADLINE));
+		long deadline = System.nanoTime() + DEADLINE.toNanos();
+		while (two.connections().size() < 2 && System.nanoTime() < deadline) {
+			java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+		}
+		assertThat(two.connections()).hasSize(2);
+		Gate through = server.proxy(Gate.class, two, DEADLINE);
+		// The first call holds its connection until the second arrives, so the second takes the other.
+		java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(2);
+		try {
+			CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> through.pass("first"), callers);
+			CompletableFuture<String> second = CompletableFuture.supplyAsync(() -> through.pass("second"), callers);
+			assertThat(first.get(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isEqualTo("first passed");
+			assertThat(second.get(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isEqualTo("second passed");
+		}
+		finally {
+			callers.shutdownNow();
+		}
+		assertThat(server.server().dispatcher().stats().authErrors()).as("no handle crossed connections").isZero();
+		assertThat(acceptor.contexts()).as("a context per connection").isEqualTo(2);
+		two.close();
+		assertThat(acceptor.contexts()).as("each destroyed over its connection before it closed").isZero();
 	}
 
 	private void start(String providerName, MitKdc kdc, int maxContexts) throws Exception {

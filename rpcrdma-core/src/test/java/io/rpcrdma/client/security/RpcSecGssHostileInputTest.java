@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +29,7 @@ import io.rpcrdma.client.CallShape;
 import io.rpcrdma.client.CallTimeoutException;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.RpcCaller;
+import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.kerberos.MitKdc;
 import io.rpcrdma.kerberos.MitKdcExtension;
 import io.rpcrdma.oncrpc.AuthFlavor;
@@ -181,6 +183,55 @@ class RpcSecGssHostileInputTest {
 		assertThatExceptionOfType(CallTimeoutException.class).isThrownBy(() -> ledger.post("stale"));
 		assertThat(this.secured.server().dispatcher().stats().dropped()).isEqualTo(dropped + 1);
 		assertThat(this.ledger.runs).hasValue(1);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "loopback", "siw" })
+	void aContextHandleCreatedOnAnotherConnectionIsACredentialProblemEvenFromTheSameHost(String provider, MitKdc kdc)
+			throws Exception {
+		start(provider, kdc);
+		RpcClientPool other = this.secured.connect(RpcClientPool.Config.of(1, 1));
+		// The client's own calls, valid MIC and fresh sequence number, moved to another
+		// connection of the same host once the context exists.
+		AtomicReference<RpcCaller> route = new AtomicReference<>(this.secured.clients());
+		RpcCaller switching = new RpcCaller() {
+
+			@Override
+			public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
+					CallShape shape, boolean idempotent, Duration timeout) {
+				return route.get().call(program, version, procedure, arguments, shape, idempotent, timeout);
+			}
+
+			@Override
+			public String endpoint() {
+				return route.get().endpoint();
+			}
+
+		};
+		RpcSecGssClient client = RpcSecGssClient.establish(switching, PROGRAM, 1, login(kdc, "gss-connie"), SERVICE,
+				DEADLINE);
+		this.closeables.add(client);
+		RpcSecGssEndToEndTest.Ledger ledger = proxy(client);
+		assertThat(ledger.post("here")).isEqualTo("here posted");
+		long refused = this.secured.server().dispatcher().stats().authErrors();
+		route.set(other);
+		// Refused on the other connection (the method does not run), then a context of its own there.
+		assertThat(ledger.post("there")).isEqualTo("there posted");
+		assertThat(this.secured.server().dispatcher().stats().authErrors()).as("the handle, refused on another connection")
+			.isEqualTo(refused + 1);
+		assertThat(this.rpcsecGss.contexts()).as("one context per connection").isEqualTo(2);
+		assertThat(this.ledger.runs).hasValue(2);
+		other.close();
+		awaitContexts(1, "the context of the closed connection forgotten with it");
+		assertHonestClientServed(kdc);
+	}
+
+	private void awaitContexts(int expected, String what) {
+		long deadline = System.nanoTime() + DEADLINE.toNanos();
+		while (this.rpcsecGss.contexts() != expected && System.nanoTime() < deadline) {
+			java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+		}
+		assertThat(this.rpcsecGss.contexts()).as(what).isEqualTo(expected);
 	}
 
 	private void assertHonestClientServed(MitKdc kdc) throws Exception {

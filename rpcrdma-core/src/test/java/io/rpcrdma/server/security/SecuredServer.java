@@ -39,6 +39,12 @@ public final class SecuredServer implements AutoCloseable {
 
 	private RpcClientPool clients;
 
+	private RdmaProvider provider;
+
+	private RegisteredMemoryPool memory;
+
+	private TransportConfig transport;
+
 	private SecuredServer() {
 	}
 
@@ -71,6 +77,9 @@ public final class SecuredServer implements AutoCloseable {
 			RegisteredMemoryPool pool = new RegisteredMemoryPool(provider.allocateProtectionDomain(),
 					MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2));
 			secured.closeables.add(pool);
+			secured.provider = provider;
+			secured.memory = pool;
+			secured.transport = transport;
 			ProgramRegistry registry = new ProgramRegistry();
 			new ServiceExporter(secured.introspector, registry, ServiceCallObserver.NONE, List.of(interceptors))
 				.export(service);
@@ -99,6 +108,18 @@ public final class SecuredServer implements AutoCloseable {
 	/** @return the client pool to it */
 	public RpcClientPool clients() {
 		return this.clients;
+	}
+
+	/**
+	 * Another client pool to the server, from this host, closed before the server.
+	 * @param config its settings
+	 * @return the pool
+	 */
+	public RpcClientPool connect(RpcClientPool.Config config) {
+		RpcClientPool more = RpcClientPool.connect(this.provider, this.memory, this.server.localAddress(), this.transport,
+				16, config);
+		this.closeables.add(more);
+		return more;
 	}
 
 	/**

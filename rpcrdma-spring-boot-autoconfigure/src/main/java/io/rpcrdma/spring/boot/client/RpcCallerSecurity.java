@@ -3,21 +3,22 @@ package io.rpcrdma.spring.boot.client;
 import io.rpcrdma.client.RpcCaller;
 
 /**
- * How a named client's calls to one server are protected beyond their credential: for
- * RPCSEC_GSS, an {@link io.rpcrdma.client.security.RpcSecGssClient} over the server's
- * connection pool. Applied once per server address when the client's pools open; a caller it
- * returns that is {@link AutoCloseable} is closed before its pool.
+ * How a named client's calls are protected beyond their credential: for RPCSEC_GSS, an
+ * {@link io.rpcrdma.client.security.RpcSecGssClient} over each connection, since a server binds
+ * a context to the connection it was created on. Applied to every connection as it opens
+ * ({@link io.rpcrdma.client.RpcClientPool#protectConnections}); a caller it returns that is a
+ * {@link io.rpcrdma.client.ConnectionProtection} is closed before its connection.
  */
 @FunctionalInterface
 public interface RpcCallerSecurity {
 
 	/** Calls go through the pool as they are. */
-	RpcCallerSecurity NONE = (pool) -> pool;
+	RpcCallerSecurity NONE = (connection) -> connection;
 
 	/**
-	 * @param pool the connection pool to one server
-	 * @return the caller the client's proxies call through instead
+	 * @param connection one connection to a server
+	 * @return the caller the connection's calls go through instead
 	 */
-	RpcCaller protect(RpcCaller pool);
+	RpcCaller protect(RpcCaller connection);
 
 }

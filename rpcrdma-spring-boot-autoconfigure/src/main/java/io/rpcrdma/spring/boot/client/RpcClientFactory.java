@@ -129,9 +129,14 @@ public class RpcClientFactory implements AutoCloseable {
 				: new CallerKey(clientName, 0, 0, false);
 		BalancedCaller caller = this.callers.computeIfAbsent(key,
 				(named) -> new BalancedCaller(named.toString(), named.perProgram() ? rpcbindInstances(named, spec)
-						: source(named.name(), spec), pools(spec), spec.security()::protect, spec.balancing(),
+						: source(named.name(), spec), pools(spec), protection(spec.security()), spec.balancing(),
 						spec.balancing().balancer().create(ThreadLocalRandom.current()), CallTimer.shared()));
 		return this.proxies.create(serviceInterface, caller, spec.options());
+	}
+
+	/** What protects each connection of a client's pools: nothing, or its {@link RpcCallerSecurity}. */
+	private static java.util.function.UnaryOperator<io.rpcrdma.client.RpcCaller> protection(RpcCallerSecurity security) {
+		return (security == RpcCallerSecurity.NONE) ? BalancedCaller.UNPROTECTED : security::protect;
 	}
 
 	/**

@@ -114,8 +114,8 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 	}
 
 	/**
-	 * RPCSEC_GSS for a client whose flavor is krb5, krb5i or krb5p: one context per server, created by the
-	 * first call. The Kerberos login happens here, so a missing keytab or a KDC that refuses
+	 * RPCSEC_GSS for a client whose flavor is krb5, krb5i or krb5p: one context per connection,
+	 * created by the connection's first call (a server binds a context to its connection). The Kerberos login happens here, so a missing keytab or a KDC that refuses
 	 * the principal stops the start with what to fix.
 	 */
 	static RpcCallerSecurity security(RpcRdmaProperties.ClientSecurity security, Duration timeout) {
@@ -133,7 +133,7 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 				? KerberosCredentials.initiatorFromKeytab(kerberos.getPrincipal(), Path.of(kerberos.getKeytab()))
 				: KerberosCredentials.initiatorFromTicketCache(kerberos.getPrincipal(), Path.of(kerberos.getTicketCache()));
 		String service = kerberos.getService();
-		return (pool) -> RpcSecGssClient.onFirstCall(pool, login, service, protection, timeout);
+		return (connection) -> RpcSecGssClient.onFirstCall(connection, login, service, protection, timeout);
 	}
 
 	/** The configured AUTH_SYS identity, this process's for what is not configured. */
