@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
@@ -83,6 +86,15 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	private final PoolCall[] free = new PoolCall[64];
 
 	private int freeCalls;
+
+	/** Connections opened whose buffers are not all back yet (open ones, and lost ones still flushing). */
+	private final Set<RpcClient> unreleased = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * The longest {@link #close()} waits, after closing the connections, for their flushed
+	 * receives to come back to the memory pool.
+	 */
+	public static final Duration RELEASE_WAIT = Duration.ofSeconds(2);
 
 	/** Wraps each connection in what protects its calls; {@code null} for nothing. Set once. */
 	private volatile UnaryOperator<RpcCaller> connectionProtection;
@@ -464,6 +476,8 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			client.close();
 			return;
 		}
+		this.unreleased.add(client);
+		released(client).whenComplete((ignored, failure) -> this.unreleased.remove(client));
 		client.closeFuture().whenComplete((ignored, failure) -> lost(client));
 		for (CompletableFuture<RpcClient> waiter : ready) {
 			if (!waiter.complete(client)) {
@@ -628,6 +642,12 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		}
 	}
 
+	/** Completes when a closed connection's buffers are all back ({@code closeFuture} for a transport that cannot tell). */
+	private static CompletableFuture<Void> released(RpcClient client) {
+		return (client.transport() instanceof RpcRdmaClientConnection connection) ? connection.releasedFuture()
+				: client.closeFuture();
+	}
+
 	/**
 	 * Undoes what protects a connection (an RPCSEC_GSS destroy) without blocking, then closes
 	 * the connection; completes when both are done.
@@ -698,7 +718,11 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		return this.endpoint;
 	}
 
-	/** Closes every connection; waiting calls fail with {@link PoolExhaustedException}. */
+	/**
+	 * Closes every connection (undoing what protects each first), and returns once their
+	 * buffers are back in the memory pool (at most {@link #RELEASE_WAIT} later); waiting calls
+	 * fail with {@link PoolExhaustedException}.
+	 */
 	@Override
 	public void close() {
 		List<RpcClient> clients;
@@ -729,6 +753,12 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		for (RpcClient client : clients) {
 			client.close();
 		}
+		// The connections' flushed receives go back to the memory pool before close returns,
+		// so a pool closed right after finds them all back; bounded, for a provider that
+		// would never flush.
+		CompletableFuture.allOf(this.unreleased.stream().map(RpcClientPool::released).toArray(CompletableFuture[]::new))
+			.completeOnTimeout(null, RELEASE_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+			.join();
 		synchronized (this) {
 			for (RpcClient client : clients) {
 				this.retired = this.retired.plus(client.transport().stats());

@@ -90,7 +90,9 @@ public final class RegisteredMemoryPool implements AutoCloseable {
 	/**
 	 * How long {@link #close()} waits for leased buffers to come back before it reports them:
 	 * long enough for the flush completions of connections closed just before, short enough
-	 * that a real leak does not hold up a shutdown.
+	 * that a real leak does not hold up a shutdown. {@code RpcServer#shutdown} and
+	 * {@code RpcClientPool#close} already return only once their connections' buffers are
+	 * back; this covers connections closed by other means ({@code RpcClient#close}).
 	 */
 	public static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
 

@@ -71,6 +71,9 @@ abstract class RpcRdmaEndpoint {
 
 	final CompletableFuture<Void> closeFuture = new CompletableFuture<>();
 
+	/** Completes once the connection is down and every buffer its receives and operations held is back. */
+	private final CompletableFuture<Void> released = new CompletableFuture<>();
+
 	volatile RdmaConnection connection;
 
 	final TransportCounters counters = new TransportCounters();
@@ -301,6 +304,7 @@ abstract class RpcRdmaEndpoint {
 			if (this.failed.get() && this.postedReceives.get() == 0 && noOperations()) {
 				// Everything was flushed and its buffers released: the queue has no more use.
 				this.cq.close();
+				this.released.complete(null);
 			}
 		}
 	}
@@ -876,8 +880,25 @@ abstract class RpcRdmaEndpoint {
 			// Destroying the queue pair flushes every posted receive and work request; their
 			// completions release the buffers.
 			this.qp.close();
+			if (this.postedReceives.get() == 0 && noOperations()) {
+				// Nothing left to flush: no completion will come to say so.
+				this.released.complete(null);
+			}
 			this.closeFuture.complete(null);
 		}
+	}
+
+	/**
+	 * Completes once the connection is closed and the flush completions of everything it had
+	 * posted (its receives, and sends, reads and writes in flight) have come and released their
+	 * registered buffers to the pool: after it, closing the pool finds none of this
+	 * connection's buffers leased. Later than {@code closeFuture}, which completes when the
+	 * connection goes down. A provider that never flushes leaves it incomplete, so wait for it
+	 * with a bound.
+	 * @return the future
+	 */
+	public CompletableFuture<Void> releasedFuture() {
+		return this.released;
 	}
 
 	/**

@@ -3,6 +3,9 @@ package io.rpcrdma.transport;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 
@@ -33,6 +36,9 @@ public final class RpcRdmaServer implements AutoCloseable {
 	private final InboundCallHandler handler;
 
 	private final List<RpcRdmaServerConnection> connections = new CopyOnWriteArrayList<>();
+
+	/** Connections accepted whose buffers are not all back yet (live ones, and closed ones still flushing). */
+	private final Set<RpcRdmaServerConnection> unreleased = ConcurrentHashMap.newKeySet();
 
 	private final RdmaListener listener;
 
@@ -111,7 +117,9 @@ public final class RpcRdmaServer implements AutoCloseable {
 					connection::onConnectionEvent);
 			connection.connection = established;
 			this.connections.add(connection);
+			this.unreleased.add(connection);
 			connection.closeFuture.whenComplete((ignored, error) -> retire(connection));
+			connection.releasedFuture().whenComplete((ignored, error) -> this.unreleased.remove(connection));
 		}
 		catch (RuntimeException ex) {
 			connection.fail(new TransportClosedException("Accepting " + request.remoteAddress() + " failed: " + ex));
@@ -159,6 +167,16 @@ public final class RpcRdmaServer implements AutoCloseable {
 	/** Stops accepting new connections; the established ones carry on. Idempotent. */
 	public void stopListening() {
 		this.listener.close();
+	}
+
+	/**
+	 * @return completes when every connection accepted so far is closed and has given its
+	 * buffers back ({@link RpcRdmaEndpoint#releasedFuture()}): after {@link #close()}, what a
+	 * shutdown waits for before the memory pool may close
+	 */
+	public CompletableFuture<Void> released() {
+		return CompletableFuture.allOf(this.unreleased.stream().map(RpcRdmaEndpoint::releasedFuture)
+			.toArray(CompletableFuture[]::new));
 	}
 
 	/** Stops listening and disconnects every connection. */
