@@ -72,15 +72,12 @@ final class RdmapTransmitter implements Runnable {
 
 	private final SgCursor gatherCursor = new SgCursor();
 
-	// Gathering writes of Read Responses and RDMA Writes: up to GATHER FPDUs per write.
+	// Gathering writes of Read Responses: up to GATHER FPDUs per write.
 	private static final int GATHER = 4;
 
 	private final ByteBuffer[] heads = new ByteBuffer[GATHER];
 
 	private final ByteBuffer[] payloads = new ByteBuffer[GATHER];
-
-	/** The registered memory each of {@link #payloads} is a view of, so a view is made once per memory. */
-	private final ByteBuffer[] payloadSources = new ByteBuffer[GATHER];
 
 	private final ByteBuffer[] trailers = new ByteBuffer[GATHER];
 
@@ -489,6 +486,9 @@ final class RdmapTransmitter implements Runnable {
 	}
 
 	private void startReadResponse() {
+		for (int i = 0; i < GATHER; i++) {
+			this.payloads[i] = null;
+		}
 		begin(false, RdmapOpcode.RDMA_READ_RESPONSE, this.irq.headLength());
 		this.responseMemory = this.irq.headMemory();
 		this.responseOffset = this.irq.headOffset();
@@ -505,50 +505,31 @@ final class RdmapTransmitter implements Runnable {
 	}
 
 	/**
-	 * Sends the segments of a Read Response or an RDMA Write (both tagged, RFC 5041 §4.2)
-	 * straight from the registered memory with a gathering write (header, payload, pad and
-	 * zero CRC per FPDU): no copy into the transmit buffer. A Write's segments do not cross
-	 * scatter/gather entries. Transmit thread only, CRC off only.
+	 * Sends Read Response segments straight from the registered memory with a gathering
+	 * write (header, payload, pad and zero CRC per FPDU): no copy into the transmit buffer.
+	 * Transmit thread only, CRC off only.
 	 */
-	private boolean continueTaggedWithoutCopy() throws IOException {
+	private boolean continueResponseWithoutCopy() throws IOException {
 		if (!flush(true)) {
 			return false;
 		}
 		int count = 0;
 		long total = 0;
 		while (count < GATHER && this.inMessage) {
-			int max = Math.min(this.mulpdu - TaggedHeader.LENGTH, this.remaining);
-			int n;
-			ByteBuffer memory;
-			int offset;
-			if (this.fromSendQueue) {
-				n = this.gatherCursor.piece(max);
-				memory = this.gatherCursor.pieceMemory();
-				offset = this.gatherCursor.pieceOffset();
-			}
-			else {
-				n = max;
-				memory = this.responseMemory;
-				offset = this.responseOffset;
-			}
+			int n = Math.min(this.mulpdu - TaggedHeader.LENGTH, this.remaining);
 			boolean last = n == this.remaining;
 			ByteBuffer head = this.heads[count].clear();
 			this.writer.writeTaggedHeader(head, last, this.opcode, this.stag, this.taggedOffset, n);
 			head.flip();
-			ByteBuffer payload = payloadView(count, memory);
-			payload.limit(offset + n).position(offset);
+			ByteBuffer payload = this.payloads[count];
+			payload.limit(this.responseOffset + n).position(this.responseOffset);
 			ByteBuffer trailer = this.trailers[count].clear().limit(FpduWriter.trailerLength(n));
 			this.gather[3 * count] = head;
 			this.gather[3 * count + 1] = payload;
 			this.gather[3 * count + 2] = trailer;
 			total += head.remaining() + n + trailer.remaining();
 			this.taggedOffset += n;
-			if (this.fromSendQueue) {
-				this.gatherCursor.advance(n);
-			}
-			else {
-				this.responseOffset += n;
-			}
+			this.responseOffset += n;
 			this.remaining -= n;
 			count++;
 			if (last) {
@@ -573,39 +554,12 @@ final class RdmapTransmitter implements Runnable {
 			}
 		}
 		if (!this.inMessage) {
-			// The views go with the message: nothing keeps its memory reachable after it.
 			for (int i = 0; i < GATHER; i++) {
 				this.payloads[i] = null;
-				this.payloadSources[i] = null;
 			}
 			this.responseMemory = null;
-			if (this.fromSendQueue) {
-				endSendQueueMessage();
-			}
 		}
 		return true;
-	}
-
-	/**
-	 * A view of {@code memory} for gathering slot {@code slot}: the slot's view when it is of
-	 * the same memory already (the common case: a message from one registered buffer), else a
-	 * new one; at most {@link #GATHER} views per message.
-	 */
-	private ByteBuffer payloadView(int slot, ByteBuffer memory) {
-		if (this.payloadSources[slot] != memory) {
-			this.payloads[slot] = memory.duplicate();
-			this.payloadSources[slot] = memory;
-		}
-		return this.payloads[slot];
-	}
-
-	/** The last segment of a Send or Write left: the fence and completion bookkeeping. */
-	private void endSendQueueMessage() {
-		this.gatherCursor.clear();
-		this.lastNonReadSeq = this.qp.transmitted();
-		if (this.signaled) {
-			this.lastSignaledSeq = this.lastNonReadSeq;
-		}
 	}
 
 	/**
@@ -613,9 +567,13 @@ final class RdmapTransmitter implements Runnable {
 	 * (RFC 5044 §4); segments do not cross scatter/gather entries.
 	 */
 	private boolean continueMessage(boolean mayBlock) throws IOException {
-		if (mayBlock && !this.writer.crc() && this.remaining >= INLINE_LIMIT
-				&& (!this.fromSendQueue || this.opcode == RdmapOpcode.RDMA_WRITE)) {
-			return continueTaggedWithoutCopy();
+		if (!this.fromSendQueue && mayBlock && !this.writer.crc() && this.remaining >= INLINE_LIMIT) {
+			if (this.payloads[0] == null) {
+				for (int i = 0; i < GATHER; i++) {
+					this.payloads[i] = this.responseMemory.duplicate();
+				}
+			}
+			return continueResponseWithoutCopy();
 		}
 		boolean tagged = this.opcode.tagged();
 		int header = tagged ? TaggedHeader.LENGTH : UntaggedHeader.LENGTH;
@@ -657,7 +615,11 @@ final class RdmapTransmitter implements Runnable {
 			this.inMessage = false;
 			this.responseMemory = null;
 			if (this.fromSendQueue) {
-				endSendQueueMessage();
+				this.gatherCursor.clear();
+				this.lastNonReadSeq = this.qp.transmitted();
+				if (this.signaled) {
+					this.lastSignaledSeq = this.lastNonReadSeq;
+				}
 			}
 		}
 		return true;
