@@ -126,8 +126,8 @@ class SiwProviderTest {
 
 	@Test
 	void aLargeRdmaWriteGatheredFromSeveralRegionsArrivesWholeAndInOrder() throws Exception {
-		// Large Writes leave by gathering writes straight from registered memory (CRC off);
-		// segments follow the scatter/gather entries, however short or oddly placed.
+		// Segments of a large Write (sent by the transmit thread) follow the scatter/gather
+		// entries, however short or oddly placed, and arrive in order.
 		int[] offsets = { 5, 0, 1 };
 		int[] lengths = { 30_001, 7, 100_003 };
 		int total = lengths[0] + lengths[1] + lengths[2];
