@@ -313,6 +313,17 @@ final class ClientCall implements CallCompletion, DeadlineWheel.Expiry {
 		releaseHold();
 	}
 
+	/**
+	 * Hands the lent Write chunk buffers of the current reply to its caller: releasing the
+	 * reply then leaves them lent, and running the returned action gives them back.
+	 * @return the action, or {@code null} if the reply had none
+	 */
+	Runnable takeChunks() {
+		Runnable lent = this.chunks;
+		this.chunks = null;
+		return lent;
+	}
+
 	/** Gives lent Write chunk buffers back to the transport, if this reply had any. */
 	private void releaseChunks() {
 		Runnable lent = this.chunks;

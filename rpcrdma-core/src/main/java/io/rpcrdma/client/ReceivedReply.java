@@ -161,6 +161,20 @@ public final class ReceivedReply {
 	}
 
 	/**
+	 * Takes the Write chunk buffers out of this reply: {@link #release()} then leaves them
+	 * lent, so their data (a bulk result the transport placed by RDMA Write) may outlive the
+	 * reply without a copy, until the returned action gives them back.
+	 * @return gives the Write chunk buffers back, once; {@code null} if the reply holds no
+	 * transport buffer for them (nothing was placed, or the reply was detached)
+	 */
+	public Runnable takeWriteChunks() {
+		if (this.owner == null || this.released != 0) {
+			return null;
+		}
+		return this.owner.takeChunks();
+	}
+
+	/**
 	 * Gives the buffers back; neither the results nor the Write chunk data may be read
 	 * afterwards.
 	 */

@@ -25,4 +25,16 @@ public @interface Bulk {
 	 */
 	int maxBytes();
 
+	/**
+	 * On a method whose result is {@link BulkData}: the result is lent, not copied. It is a
+	 * view of the registered buffer the server's RDMA Write placed it in (RFC 8166 §3.4.6), so
+	 * a bulk result costs the client no allocation and no copy; the caller must
+	 * {@link BulkData#close() close} it (try-with-resources) to give the buffer back to the
+	 * pool, and must not read it afterwards. A result that came inline (or inside a
+	 * {@code krb5i}/{@code krb5p} body) is a copy, whose {@code close()} does nothing. Only
+	 * for a {@code BulkData} result; the default copies.
+	 * @return whether the result is lent
+	 */
+	boolean lend() default false;
+
 }

@@ -1,5 +1,6 @@
 package io.rpcrdma.service;
 
+import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 
@@ -16,17 +17,48 @@ import io.rpcrdma.memory.RegisteredBuffer;
  * On the server, an argument arrives as a view of the receive memory ({@link #buffer()}),
  * registered memory when it came by Read chunk, valid until the method returns (or its future
  * completes): copy what must outlive the call. A result arrives on the client as a copy it may
- * keep.
+ * keep, or, from a method marked {@link Bulk#lend() @Bulk(lend = true)}, lent: a view of the
+ * registered buffer the server wrote it to, which {@link #close()} gives back to the pool. A
+ * lent result never closed is given back when it is garbage collected, with a warning, so a
+ * forgotten {@code close()} costs pool memory for a while, not for ever.
  */
-public final class BulkData {
+public final class BulkData implements AutoCloseable {
+
+	private static final System.Logger logger = System.getLogger(BulkData.class.getName());
+
+	/** Gives back lent results their callers forgot to close. */
+	private static final Cleaner LEASES = Cleaner.create();
 
 	private final ByteBuffer data;
 
 	private final RegisteredBuffer registered;
 
+	/** For a lent result: what gives its buffer back; {@code null} otherwise. */
+	private final Lease lease;
+
+	private final Cleaner.Cleanable cleanable;
+
 	private BulkData(ByteBuffer data, RegisteredBuffer registered) {
 		this.data = data;
 		this.registered = registered;
+		this.lease = null;
+		this.cleanable = null;
+	}
+
+	private BulkData(ByteBuffer data, Runnable release) {
+		this.data = data;
+		this.registered = null;
+		this.lease = new Lease(release, data.remaining());
+		this.cleanable = LEASES.register(this, this.lease);
+	}
+
+	/**
+	 * A result lent from the transport's registered memory ({@link Bulk#lend()}).
+	 * @param data the view of the result's bytes
+	 * @param release gives the memory back, once
+	 */
+	static BulkData lent(ByteBuffer data, Runnable release) {
+		return new BulkData(data.slice(), Objects.requireNonNull(release, "release"));
 	}
 
 	/**
@@ -54,7 +86,7 @@ public final class BulkData {
 	 * @return the bulk data
 	 */
 	public static BulkData wrap(ByteBuffer data) {
-		return new BulkData(Objects.requireNonNull(data, "data").slice(), null);
+		return new BulkData(Objects.requireNonNull(data, "data").slice(), (RegisteredBuffer) null);
 	}
 
 	/**
@@ -62,7 +94,7 @@ public final class BulkData {
 	 * @return the bulk data
 	 */
 	public static BulkData wrap(byte[] data) {
-		return new BulkData(ByteBuffer.wrap(Objects.requireNonNull(data, "data")), null);
+		return new BulkData(ByteBuffer.wrap(Objects.requireNonNull(data, "data")), (RegisteredBuffer) null);
 	}
 
 	/** @return the bytes, a read-only view between position 0 and the length */
@@ -87,9 +119,53 @@ public final class BulkData {
 		return copy;
 	}
 
+	/** @return whether this is a result lent from registered memory, to be {@linkplain #close() closed} */
+	public boolean isLent() {
+		return this.lease != null;
+	}
+
+	/**
+	 * Gives a lent result's buffer back to the pool; its bytes must not be read afterwards.
+	 * Does nothing for data that is not lent, and when called again.
+	 */
+	@Override
+	public void close() {
+		if (this.lease != null) {
+			this.lease.closed = true;
+			this.cleanable.clean();
+		}
+	}
+
 	@Override
 	public String toString() {
-		return "BulkData[" + length() + " bytes" + ((this.registered != null) ? ", registered" : "") + "]";
+		return "BulkData[" + length() + " bytes" + ((this.registered != null) ? ", registered" : "")
+				+ ((this.lease != null) ? ", lent" : "") + "]";
+	}
+
+	/** A lent result's buffer, given back by close() or, with a warning, by the garbage collector. */
+	private static final class Lease implements Runnable {
+
+		private final Runnable release;
+
+		private final int length;
+
+		volatile boolean closed;
+
+		Lease(Runnable release, int length) {
+			this.release = release;
+			this.length = length;
+		}
+
+		@Override
+		public void run() {
+			if (!this.closed) {
+				logger.log(System.Logger.Level.WARNING, "A lent BulkData result of " + this.length + " bytes was never"
+						+ " closed; its registered buffer went back to the pool only when it was garbage collected."
+						+ " Close lent results (@Bulk(lend = true)) with try-with-resources");
+			}
+			this.release.run();
+		}
+
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.rpcrdma.service;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -54,6 +55,9 @@ final class ProcedureCaller {
 
 	private final Class<?> resultClass;
 
+	/** Whether a bulk result placed by RDMA Write is lent to the caller rather than copied ({@link Bulk#lend()}). */
+	private final boolean lendResult;
+
 	private volatile CallShape lastInlineShape;
 
 	ProcedureCaller(ServiceDescriptor service, ProcedureDescriptor procedure, RpcCaller caller,
@@ -70,6 +74,8 @@ final class ProcedureCaller {
 		// verifier (flavor, length), accept_stat; then the union's status word.
 		int header = 6 * 4 + 4;
 		this.bulkResult = procedure.resultBulk().bulk();
+		Bulk resultBulk = (procedure.method() != null) ? procedure.method().getAnnotation(Bulk.class) : null;
+		this.lendResult = this.bulkResult && resultBulk != null && resultBulk.lend();
 		this.writeChunkSizes = this.bulkResult ? List.of(procedure.resultBulk().maxBytes()) : List.of();
 		this.resultClass = (procedure.resultType() instanceof Class<?> type) ? type : Object.class;
 		if (this.bulkResult) {
@@ -248,8 +254,10 @@ final class ProcedureCaller {
 			}
 			else if (this.bulkResult) {
 				// The result's data may be in the Write chunk offered for it (RFC 8166 §3.4.6);
-				// copied out, since the reply goes back to the transport below.
-				value = BulkValues.copyAs(reply.readDdpOpaque(0, this.procedure.resultBulk().maxBytes()), this.resultClass);
+				// copied out, since the reply goes back to the transport below, or lent.
+				ByteBuffer data = reply.readDdpOpaque(0, this.procedure.resultBulk().maxBytes());
+				Runnable lent = (this.lendResult && placedByWrite(reply)) ? reply.takeWriteChunks() : null;
+				value = (lent != null) ? BulkData.lent(data, lent) : BulkValues.copyAs(data, this.resultClass);
 				outcome = null;
 			}
 			else {
@@ -279,6 +287,11 @@ final class ProcedureCaller {
 		}
 		observation.stop(CallOutcome.SUCCESS, conveyance, null);
 		return value;
+	}
+
+	/** Whether the result's bytes are in the Write chunk offered for it, rather than inline. */
+	private static boolean placedByWrite(ReceivedReply reply) {
+		return !reply.writeChunks().isEmpty() && reply.writeChunk(0).remaining() > 0;
 	}
 
 	/** How one call's arguments travel, and which go from registered buffers. */

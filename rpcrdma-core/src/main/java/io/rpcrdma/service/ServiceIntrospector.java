@@ -216,6 +216,10 @@ public final class ServiceIntrospector {
 		for (int i = 0; i < parameters.length; i++) {
 			Type type = Types.resolve(genericTypes[i], bindings);
 			Bulk bulk = parameters[i].getAnnotation(Bulk.class);
+			if (bulk != null && bulk.lend()) {
+				problems.add(describe(method) + " parameter " + i + ": @Bulk(lend = true) lends a result; an argument is"
+						+ " never lent (pass BulkData.of(registeredBuffer, length) for zero copy)");
+			}
 			XdrCodec<?> codec = codec(type, parameters[i].isAnnotationPresent(XdrOptional.class), bulk, problems,
 					describe(method) + " parameter " + i + " (" + type.getTypeName() + ")");
 			if (codec != null) {
@@ -246,6 +250,10 @@ public final class ServiceIntrospector {
 		else {
 			resultCodec = codec(resultType, method.isAnnotationPresent(XdrOptional.class), bulk, problems,
 					describe(method) + " result (" + resultType.getTypeName() + ")");
+			if (bulk != null && bulk.lend() && resultType != BulkData.class) {
+				problems.add(describe(method) + " result (" + resultType.getTypeName() + "): @Bulk(lend = true) lends a"
+						+ " BulkData the caller closes; declare the result as BulkData, or drop lend");
+			}
 		}
 		if (problems.size() != before) {
 			return null;

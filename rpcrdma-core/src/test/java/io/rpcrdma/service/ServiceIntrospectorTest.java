@@ -302,6 +302,16 @@ class ServiceIntrospectorTest {
 	}
 
 	@RpcProgram
+	interface LendingWhatIsNotBulkData {
+
+		@Bulk(maxBytes = 1 << 20, lend = true)
+		byte[] read(String path);
+
+		void write(@Bulk(maxBytes = 1 << 20, lend = true) BulkData data);
+
+	}
+
+	@RpcProgram
 	interface RawFuture {
 
 		@SuppressWarnings("rawtypes")
@@ -383,6 +393,9 @@ class ServiceIntrospectorTest {
 	@Test
 	void bulkIsOnlyForOpaqueData() {
 		assertProblem(BulkOnInt.class, "BulkOnInt.write(int) parameter 0 (int): @Bulk marks DDP-eligible opaque data (RFC 8166 §6.1), but int is not");
+		assertProblem(LendingWhatIsNotBulkData.class, "LendingWhatIsNotBulkData.read(String) result (byte[]): @Bulk(lend = true)"
+				+ " lends a BulkData the caller closes");
+		assertProblem(LendingWhatIsNotBulkData.class, "an argument is never lent");
 	}
 
 	@Test

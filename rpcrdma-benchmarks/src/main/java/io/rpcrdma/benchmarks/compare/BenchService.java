@@ -46,4 +46,16 @@ public interface BenchService {
 	@Bulk(maxBytes = MAX_BULK)
 	ByteBuffer get(int length);
 
+	/**
+	 * Sends bulk data the client pulls, lent on the client: a view of the registered buffer
+	 * the server's RDMA Write placed it in, until closed (no allocation, no copy), as the
+	 * socket contender reads into one buffer it keeps.
+	 * @param length how many bytes
+	 * @return that many bytes, lent
+	 */
+	@RpcProcedure(4)
+	@Idempotent
+	@Bulk(maxBytes = MAX_BULK, lend = true)
+	BulkData getLent(int length);
+
 }

@@ -30,4 +30,9 @@ final class BenchServiceImpl implements BenchService {
 		return this.source.duplicate().limit(length).slice();
 	}
 
+	@Override
+	public BulkData getLent(int length) {
+		return BulkData.wrap(get(length));
+	}
+
 }

@@ -147,9 +147,11 @@ final class RpcRdmaContender implements Contender {
 
 		@Override
 		public void get(int length) throws Exception {
-			ByteBuffer reply = RpcRdmaContender.this.service.get(length);
-			if (reply.remaining() != length) {
-				throw new UnexpectedReplyException(name(), reply.remaining() + " bytes sent for " + length);
+			// The zero-copy result API, as put uses the zero-copy argument API.
+			try (BulkData reply = RpcRdmaContender.this.service.getLent(length)) {
+				if (reply.length() != length) {
+					throw new UnexpectedReplyException(name(), reply.length() + " bytes sent for " + length);
+				}
 			}
 		}
 

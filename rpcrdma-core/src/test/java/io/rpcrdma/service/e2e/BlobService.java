@@ -34,6 +34,11 @@ class BlobService implements Blobs {
 	}
 
 	@Override
+	public BulkData lend(String key) {
+		return BulkData.wrap(get(key));
+	}
+
+	@Override
 	public long putDirect(String key, BulkData data) {
 		this.lastArgumentDirect = data.buffer().isDirect();
 		this.blobs.put(key, data.toByteArray());

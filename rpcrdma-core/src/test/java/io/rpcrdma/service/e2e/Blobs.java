@@ -41,4 +41,14 @@ public interface Blobs {
 	@Idempotent
 	String echo(String text);
 
+	/**
+	 * The blob, lent: a view of the Write chunk buffer the server placed it in, until closed.
+	 * @param key the blob's key
+	 * @return the blob
+	 */
+	@RpcProcedure(7)
+	@Idempotent
+	@Bulk(maxBytes = MAX, lend = true)
+	BulkData lend(String key);
+
 }

@@ -38,8 +38,8 @@ import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.server.ProgramRegistry;
 import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.server.security.SecurityPolicy;
-import io.rpcrdma.service.CallOutcome;
 import io.rpcrdma.service.BulkData;
+import io.rpcrdma.service.CallOutcome;
 import io.rpcrdma.service.CallSide;
 import io.rpcrdma.service.RemoteRpcException;
 import io.rpcrdma.service.ResultTooLargeException;
@@ -413,6 +413,40 @@ abstract class ServiceEndToEndTests {
 		assertThat(server.replyChunksFilled() - serverBefore.replyChunksFilled()).isZero();
 		assertThat(this.observed).contains("CLIENT Blobs.put SUCCESS read-chunk", "CLIENT Blobs.get SUCCESS write-chunk",
 				"SERVER Blobs.put SUCCESS read-chunk", "SERVER Blobs.get SUCCESS write-chunk");
+	}
+
+	@Test
+	void aLentBulkResultIsTheWriteChunkBufferItselfUntilClosed() {
+		Blobs blobs = client(Blobs.class);
+		byte[] data = pattern(1 << 20, 7);
+		blobs.put("lent", data);
+		blobs.put("small", new byte[] { 1, 2, 3 });
+		long before = this.clientPool.stats().leasedBytes();
+		BulkData lent = blobs.lend("lent");
+		try {
+			byte[] received = new byte[lent.length()];
+			lent.buffer().get(received);
+			assertThat(received).isEqualTo(data);
+			if (protectsBodies()) {
+				// RFC 5666 §11: the result came inside the protected body, so it is a copy.
+				assertThat(lent.isLent()).isFalse();
+			}
+			else {
+				assertThat(lent.isLent()).isTrue();
+				assertThat(lent.buffer().isDirect()).as("registered memory, not a heap copy").isTrue();
+				assertThat(this.clientPool.stats().leasedBytes() - before).as("the Write chunk buffer, still lent")
+					.isGreaterThanOrEqualTo(data.length / 2);
+			}
+		}
+		finally {
+			lent.close();
+		}
+		lent.close();
+		assertThat(this.clientPool.stats().leasedBytes() - before).as("given back on close").isLessThan(data.length / 2);
+		try (BulkData small = blobs.lend("small")) {
+			assertThat(small.toByteArray()).containsExactly(1, 2, 3);
+		}
+		assertThat(this.clientPool.stats().leasedBytes() - before).isLessThan(data.length / 2);
 	}
 
 	@Test
