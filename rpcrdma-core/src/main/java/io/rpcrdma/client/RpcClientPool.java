@@ -488,31 +488,37 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	}
 
 	private void lost(RpcClient client) {
+		Usage gone;
 		synchronized (this) {
-			Usage gone = this.usage.remove(client);
-			if (gone != null && gone.front instanceof ConnectionProtection) {
-				// Its calls fail with the connection; what protected it has nothing left to undo
-				// but its own state (a destroy on a lost connection fails at once).
-				closeProtected(gone.front, client);
-			}
-			if (!this.open.remove(client)) {
-				return;
-			}
-			this.retired = this.retired.plus(client.transport().stats());
-			if (this.closed) {
-				return;
-			}
-			if (this.open.size() + this.connecting < this.config.minConnections()) {
-				this.failedAttempts++;
-				Duration delay = this.config.reconnect().delay(this.failedAttempts);
-				this.connecting++;
-				this.timer.schedule(delay, () -> {
-					synchronized (this) {
-						this.connecting--;
-						fillToMinimum();
-					}
-				});
-			}
+			gone = this.usage.remove(client);
+			forget(client);
+		}
+		if (gone != null && gone.front instanceof ConnectionProtection) {
+			// Outside the lock: its calls fail with the connection, and what protected it has
+			// nothing left to undo but its own state (a destroy on a lost connection fails at once).
+			closeProtected(gone.front, client);
+		}
+	}
+
+	/** Under the lock: a lost connection leaves the pool, which opens another if below its minimum. */
+	private void forget(RpcClient client) {
+		if (!this.open.remove(client)) {
+			return;
+		}
+		this.retired = this.retired.plus(client.transport().stats());
+		if (this.closed) {
+			return;
+		}
+		if (this.open.size() + this.connecting < this.config.minConnections()) {
+			this.failedAttempts++;
+			Duration delay = this.config.reconnect().delay(this.failedAttempts);
+			this.connecting++;
+			this.timer.schedule(delay, () -> {
+				synchronized (this) {
+					this.connecting--;
+					fillToMinimum();
+				}
+			});
 		}
 	}
 
