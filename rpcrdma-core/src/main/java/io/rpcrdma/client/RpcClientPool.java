@@ -91,6 +91,13 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	private final Set<RpcClient> unreleased = ConcurrentHashMap.newKeySet();
 
 	/**
+	 * Connection attempts under way, each completing once the pool has taken (or, closed,
+	 * closed) what it opened: {@link #close()} waits for them too, since a connection that
+	 * opens just after the pool closed has receives posted all the same.
+	 */
+	private final Set<CompletableFuture<Void>> attempts = ConcurrentHashMap.newKeySet();
+
+	/**
 	 * The longest {@link #close()} waits, after closing the connections, for their flushed
 	 * receives to come back to the memory pool.
 	 */
@@ -415,7 +422,12 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		catch (RuntimeException ex) {
 			attempt = CompletableFuture.failedFuture(ex);
 		}
-		attempt.whenComplete(this::connected);
+		CompletableFuture<Void> taken = attempt.handle((client, error) -> {
+			connected(client, error);
+			return null;
+		});
+		this.attempts.add(taken);
+		taken.whenComplete((ignored, never) -> this.attempts.remove(taken));
 	}
 
 	private void connected(RpcClient client, Throwable error) {
@@ -472,12 +484,12 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			}
 			return;
 		}
+		this.unreleased.add(client);
+		released(client).whenComplete((ignored, failure) -> this.unreleased.remove(client));
 		if (closeIt) {
 			client.close();
 			return;
 		}
-		this.unreleased.add(client);
-		released(client).whenComplete((ignored, failure) -> this.unreleased.remove(client));
 		client.closeFuture().whenComplete((ignored, failure) -> lost(client));
 		for (CompletableFuture<RpcClient> waiter : ready) {
 			if (!waiter.complete(client)) {
@@ -760,10 +772,16 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			client.close();
 		}
 		// The connections' flushed receives go back to the memory pool before close returns,
-		// so a pool closed right after finds them all back; bounded, for a provider that
-		// would never flush.
-		CompletableFuture.allOf(this.unreleased.stream().map(RpcClientPool::released).toArray(CompletableFuture[]::new))
+		// so a pool closed right after finds them all back: those of connections still
+		// opening too, which close as they open. Bounded, for an attempt that would take its
+		// whole connect timeout or a provider that would never flush.
+		long deadline = System.nanoTime() + RELEASE_WAIT.toNanos();
+		CompletableFuture.allOf(this.attempts.toArray(CompletableFuture[]::new))
 			.completeOnTimeout(null, RELEASE_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+			.join();
+		long left = Math.max(0, deadline - System.nanoTime());
+		CompletableFuture.allOf(this.unreleased.stream().map(RpcClientPool::released).toArray(CompletableFuture[]::new))
+			.completeOnTimeout(null, left, TimeUnit.NANOSECONDS)
 			.join();
 		synchronized (this) {
 			for (RpcClient client : clients) {

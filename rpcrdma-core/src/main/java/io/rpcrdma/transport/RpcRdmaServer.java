@@ -42,6 +42,12 @@ public final class RpcRdmaServer implements AutoCloseable {
 
 	private final RdmaListener listener;
 
+	/**
+	 * Set by {@link #close()}, under {@link #unreleased}'s lock: a request still being accepted
+	 * then is refused, or its connection closed once accepted.
+	 */
+	private volatile boolean closed;
+
 	private final int backwardCredits;
 
 	/** What closed connections conveyed, so the server's totals never go backwards. */
@@ -103,26 +109,39 @@ public final class RpcRdmaServer implements AutoCloseable {
 
 	private void onRequest(ConnectionRequest request) {
 		RpcRdmaServerConnection connection;
-		try {
-			connection = new RpcRdmaServerConnection(this.provider, this.pool, this.config, this.budget, this.executor,
-					this.handler, request.remoteAddress(), this.backwardCredits);
+		synchronized (this.unreleased) {
+			if (this.closed) {
+				request.reject(PrivateData.EMPTY);
+				return;
+			}
+			try {
+				connection = new RpcRdmaServerConnection(this.provider, this.pool, this.config, this.budget,
+						this.executor, this.handler, request.remoteAddress(), this.backwardCredits);
+			}
+			catch (RuntimeException ex) {
+				request.reject(PrivateData.EMPTY);
+				return;
+			}
+			// Its receives are posted from here on: counted before close() can look, so a
+			// shutdown racing this accept still waits for them to come back.
+			this.unreleased.add(connection);
 		}
-		catch (RuntimeException ex) {
-			request.reject(PrivateData.EMPTY);
-			return;
-		}
+		connection.releasedFuture().whenComplete((ignored, error) -> this.unreleased.remove(connection));
 		connection.acceptPeerPrivateData(request.privateData());
 		try {
 			RdmaConnection established = request.accept(connection.qp, connection.localPrivateData(),
 					connection::onConnectionEvent);
 			connection.connection = established;
 			this.connections.add(connection);
-			this.unreleased.add(connection);
 			connection.closeFuture.whenComplete((ignored, error) -> retire(connection));
-			connection.releasedFuture().whenComplete((ignored, error) -> this.unreleased.remove(connection));
 		}
 		catch (RuntimeException ex) {
 			connection.fail(new TransportClosedException("Accepting " + request.remoteAddress() + " failed: " + ex));
+			return;
+		}
+		if (this.closed) {
+			// close() ran while this was being accepted and may not have seen it.
+			connection.close();
 		}
 	}
 
@@ -182,6 +201,9 @@ public final class RpcRdmaServer implements AutoCloseable {
 	/** Stops listening and disconnects every connection. */
 	@Override
 	public void close() {
+		synchronized (this.unreleased) {
+			this.closed = true;
+		}
 		this.listener.close();
 		for (RpcRdmaServerConnection connection : this.connections) {
 			connection.close();
