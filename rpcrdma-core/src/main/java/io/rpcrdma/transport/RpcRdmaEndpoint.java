@@ -130,8 +130,15 @@ abstract class RpcRdmaEndpoint {
 		}
 		int count = config.receiveCount();
 		this.cq = provider.createCompletionQueue(SEND_QUEUE_DEPTH + count + 16, this::onCompletion);
-		this.qp = provider.createQueuePair(
-				QueuePairAttributes.of(pool.protectionDomain(), this.cq).withQueueDepths(SEND_QUEUE_DEPTH, count));
+		try {
+			this.qp = provider.createQueuePair(
+					QueuePairAttributes.of(pool.protectionDomain(), this.cq).withQueueDepths(SEND_QUEUE_DEPTH, count));
+		}
+		catch (RuntimeException ex) {
+			// The provider's queue pair limit, say: the queue made for it has no use.
+			this.cq.close();
+			throw ex;
+		}
 		this.receives = new RegisteredBuffer[count];
 		this.receiveRequests = new ReceiveWorkRequest[count];
 		try {

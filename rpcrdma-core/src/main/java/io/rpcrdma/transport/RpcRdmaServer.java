@@ -8,6 +8,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.verbs.ConnectionRequest;
@@ -41,6 +44,14 @@ public final class RpcRdmaServer implements AutoCloseable {
 	private final Set<RpcRdmaServerConnection> unreleased = ConcurrentHashMap.newKeySet();
 
 	private final RdmaListener listener;
+
+	private static final System.Logger logger = System.getLogger(RpcRdmaServer.class.getName());
+
+	private static final long REFUSAL_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+	private final LongAdder refused = new LongAdder();
+
+	private final AtomicLong lastRefusalLogged = new AtomicLong();
 
 	/**
 	 * Set by {@link #close()}, under {@link #unreleased}'s lock: a request still being accepted
@@ -119,6 +130,9 @@ public final class RpcRdmaServer implements AutoCloseable {
 						this.executor, this.handler, request.remoteAddress(), this.backwardCredits);
 			}
 			catch (RuntimeException ex) {
+				// No queue pair or receive buffers left (the provider's or the memory pool's
+				// limit): the requester learns it by the reject, the operator from the log.
+				refused(request, ex);
 				request.reject(PrivateData.EMPTY);
 				return;
 			}
@@ -143,6 +157,22 @@ public final class RpcRdmaServer implements AutoCloseable {
 			// close() ran while this was being accepted and may not have seen it.
 			connection.close();
 		}
+	}
+
+	private void refused(ConnectionRequest request, RuntimeException why) {
+		this.refused.increment();
+		long now = System.nanoTime();
+		long last = this.lastRefusalLogged.get();
+		// At most one line per interval: a flood of connection attempts is not a flood of logs.
+		if ((last == 0 || now - last >= REFUSAL_LOG_INTERVAL_NANOS) && this.lastRefusalLogged.compareAndSet(last, now)) {
+			logger.log(System.Logger.Level.WARNING, "Refused the connection from " + request.remoteAddress() + " ("
+					+ this.refused.sum() + " refused so far): " + why.getMessage());
+		}
+	}
+
+	/** @return connections refused for want of resources (queue pairs, receive buffers) since the server started */
+	public long refusedConnections() {
+		return this.refused.sum();
 	}
 
 	private void retire(RpcRdmaServerConnection connection) {

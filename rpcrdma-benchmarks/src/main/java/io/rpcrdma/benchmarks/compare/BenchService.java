@@ -16,8 +16,8 @@ import io.rpcrdma.service.RpcProgram;
 @RpcProgram(number = 0x20000A01, version = 1, name = "CompareBench")
 public interface BenchService {
 
-	/** The largest bulk argument or result the comparison moves: 16 MiB. */
-	int MAX_BULK = 16 << 20;
+	/** The largest bulk argument or result the benchmarks move: 64 MiB, the top of the growth curve ({@link Growth}). */
+	int MAX_BULK = 64 << 20;
 
 	/**
 	 * @param data a small request

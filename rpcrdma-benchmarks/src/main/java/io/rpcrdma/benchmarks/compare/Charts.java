@@ -69,6 +69,55 @@ final class Charts {
 				directory.resolve(FILES.get(3)));
 	}
 
+	/**
+	 * The growth run's plots ({@link Growth#CHARTS}).
+	 * @param directory where the PNG files go (created if missing)
+	 * @param result the growth run
+	 * @throws IOException if a file cannot be written
+	 */
+	static void writeGrowth(Path directory, Growth.Result result) throws IOException {
+		System.setProperty("java.awt.headless", "true");
+		Files.createDirectories(directory);
+		Run run = result.curves();
+		List<Measurement> results = run.results();
+		List<String> contenders = Reports.contenders(results);
+		String subtitle = " (" + run.machine().cores() + " cores, " + run.pace().name() + " run)";
+		perContender(results, contenders, Measurement.CONNECTIONS, "calls/s",
+				chart("64-byte calls, one thread per connection" + subtitle, "client connections", "calls/s (log scale)",
+						true),
+				false, directory.resolve(Growth.CHARTS.get(0)));
+		perContender(results, contenders, Measurement.CONNECTIONS, "p99",
+				chart("p99 latency, one thread per connection" + subtitle, "client connections", "µs (log scale)", true),
+				false, directory.resolve(Growth.CHARTS.get(1)));
+		perContender(results, contenders, Measurement.BULK_ARGUMENT, "MB/s",
+				chart("Bulk arguments by size, 1 thread" + subtitle, "argument size", "MB/s (log scale)", true), true,
+				directory.resolve(Growth.CHARTS.get(2)));
+		perContender(results, contenders, Measurement.BULK_RESULT, "MB/s",
+				chart("Bulk results by size, 1 thread" + subtitle, "result size", "MB/s (log scale)", true), true,
+				directory.resolve(Growth.CHARTS.get(3)));
+		List<Growth.IdleSample> idle = result.idle();
+		if (idle.isEmpty()) {
+			return;
+		}
+		List<String> counts = idle.stream().map((s) -> String.valueOf(s.connections())).toList();
+		CategoryChart memory = chart("Idle connections to one rpcrdma server: memory" + subtitle, "idle connections",
+				"MiB", false);
+		memory.addSeries("server RSS", counts, mebibytes(idle, Growth.IdleSample::serverRssBytes));
+		memory.addSeries("server registered", counts, mebibytes(idle, Growth.IdleSample::serverRegisteredBytes));
+		memory.addSeries("client registered", counts, mebibytes(idle, Growth.IdleSample::clientRegisteredBytes));
+		save(memory, directory.resolve(Growth.CHARTS.get(4)));
+		CategoryChart threads = chart("Idle connections to one rpcrdma server: threads" + subtitle, "idle connections",
+				"threads", false);
+		threads.addSeries("server", counts, idle.stream().map((s) -> (Number) s.serverThreads()).toList());
+		threads.addSeries("client", counts, idle.stream().map((s) -> (Number) s.clientThreads()).toList());
+		save(threads, directory.resolve(Growth.CHARTS.get(5)));
+	}
+
+	private static List<Number> mebibytes(List<Growth.IdleSample> idle,
+			java.util.function.ToLongFunction<Growth.IdleSample> bytes) {
+		return idle.stream().map((s) -> (Number) (Math.max(0, bytes.applyAsLong(s)) / 1048576.0)).toList();
+	}
+
 	private static void perContender(List<Measurement> results, List<String> contenders, String scenario, String metric,
 			CategoryChart chart, boolean sizes, Path file) throws IOException {
 		List<Long> parameters = Reports.parameters(results, scenario);

@@ -1,11 +1,17 @@
 package io.rpcrdma.benchmarks.compare;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 
 import io.rpcrdma.benchmarks.Calculator;
+import io.rpcrdma.memory.MemoryPoolConfig;
+import io.rpcrdma.memory.MemoryPoolStats;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.server.ProgramRegistry;
 import io.rpcrdma.server.RpcServer;
@@ -13,6 +19,7 @@ import io.rpcrdma.server.security.SecurityPolicy;
 import io.rpcrdma.service.ServiceExporter;
 import io.rpcrdma.service.ServiceIntrospector;
 import io.rpcrdma.service.codec.CodecRegistry;
+import io.rpcrdma.transport.TransportConfig;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.RdmaProviders;
 
@@ -24,6 +31,9 @@ import io.rpcrdma.verbs.RdmaProviders;
  * handlers on its event loop alike.
  */
 public final class CompareServer implements AutoCloseable {
+
+	/** The argument of {@link #main} for the library's default settings. */
+	static final String LIBRARY_DEFAULTS = "--library-defaults";
 
 	private final RdmaProvider provider;
 
@@ -47,16 +57,28 @@ public final class CompareServer implements AutoCloseable {
 	 * @param security the policy
 	 */
 	public CompareServer(String providerName, InetSocketAddress bind, SecurityPolicy security) {
+		this(providerName, bind, security, false);
+	}
+
+	/**
+	 * @param providerName the RDMA provider
+	 * @param bind where to listen
+	 * @param security the policy
+	 * @param libraryDefaults whether the transport and the memory pool have the library's
+	 * defaults (what a user's server has) rather than the benchmarks' credits and chunk sizes
+	 */
+	private CompareServer(String providerName, InetSocketAddress bind, SecurityPolicy security, boolean libraryDefaults) {
 		this.provider = RdmaProviders.open(providerName);
 		RegisteredMemoryPool memory = null;
 		try {
-			memory = new RegisteredMemoryPool(this.provider.allocateProtectionDomain(), RpcRdmaSetup.pools());
+			memory = new RegisteredMemoryPool(this.provider.allocateProtectionDomain(), libraryDefaults
+					? MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2) : RpcRdmaSetup.pools());
 			ProgramRegistry registry = new ProgramRegistry();
 			ServiceExporter exporter = new ServiceExporter(new ServiceIntrospector(CodecRegistry.standard()), registry);
 			exporter.export(BenchService.class, new BenchServiceImpl());
 			exporter.export(Calculator.class, (a, b) -> a + b);
 			this.server = RpcServer.start(RpcServer.Config.defaults(this.provider, memory, bind)
-				.withTransport(RpcRdmaSetup.transport())
+				.withTransport(libraryDefaults ? TransportConfig.defaults() : RpcRdmaSetup.transport())
 				.withExecutor(new RpcServer.ExecutorSpec(RpcServer.ExecutorKind.DIRECT, 1, 0))
 				.withSecurity(security), registry);
 			this.pool = memory;
@@ -83,9 +105,20 @@ public final class CompareServer implements AutoCloseable {
 	}
 
 	/**
+	 * What the server holds now.
+	 * @return {@code STATS <registered bytes> <leased bytes> <connections>}
+	 */
+	String stats() {
+		MemoryPoolStats memory = this.pool.stats();
+		return "STATS " + memory.registeredBytes() + " " + memory.leasedBytes() + " " + this.server.connections().size();
+	}
+
+	/**
 	 * Serves over software iWARP on 127.0.0.1 until standard input closes; prints
-	 * {@code PORT <n>} once listening.
-	 * @param args unused
+	 * {@code PORT <n>} once listening, and answers each {@code STATS} line on standard input
+	 * with {@link #stats()}.
+	 * @param args {@code --library-defaults} for the library's default transport and memory
+	 * pool settings
 	 * @throws IOException if standard input fails
 	 */
 	public static void main(String[] args) throws IOException {
@@ -95,11 +128,19 @@ public final class CompareServer implements AutoCloseable {
 		for (java.util.logging.Handler handler : root.getHandlers()) {
 			handler.setLevel(java.util.logging.Level.WARNING);
 		}
-		try (CompareServer server = new CompareServer("siw", new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+		boolean libraryDefaults = List.of(args).contains(LIBRARY_DEFAULTS);
+		try (CompareServer server = new CompareServer("siw", new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+				SecurityPolicy.permitAll(), libraryDefaults)) {
 			System.out.println("PORT " + server.address().getPort());
 			System.out.flush();
-			while (System.in.read() >= 0) {
-				// Runs until the comparison closes our standard input (or dies).
+			BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+			String line;
+			// Runs until the comparison closes our standard input (or dies).
+			while ((line = commands.readLine()) != null) {
+				if (line.trim().equals("STATS")) {
+					System.out.println(server.stats());
+					System.out.flush();
+				}
 			}
 		}
 	}

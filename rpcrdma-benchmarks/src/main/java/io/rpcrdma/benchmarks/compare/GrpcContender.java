@@ -49,7 +49,21 @@ final class GrpcContender implements Contender {
 
 	private final ManagedChannel channel;
 
+	/** Whether each session has a channel of its own instead of sharing {@link #channel}. */
+	private final boolean channelPerSession;
+
+	/** A channel every client thread shares, as gRPC users do. */
 	GrpcContender() throws IOException {
+		this(false);
+	}
+
+	/**
+	 * @param channelPerSession whether each session opens a channel (an HTTP/2 connection) of
+	 * its own, for cases that grow the number of client connections
+	 * @throws IOException if the server cannot start
+	 */
+	GrpcContender(boolean channelPerSession) throws IOException {
+		this.channelPerSession = channelPerSession;
 		ServerServiceDefinition service = ServerServiceDefinition.builder(SERVICE)
 			.addMethod(ECHO, ServerCalls.asyncUnaryCall((request, response) -> {
 				response.onNext(request);
@@ -70,8 +84,11 @@ final class GrpcContender implements Contender {
 			.addService(service)
 			.build()
 			.start();
-		this.channel = NettyChannelBuilder
-			.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.server.getPort()))
+		this.channel = channel();
+	}
+
+	private ManagedChannel channel() {
+		return NettyChannelBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.server.getPort()))
 			.usePlaintext()
 			.maxInboundMessageSize(MAX_MESSAGE)
 			.build();
@@ -84,7 +101,7 @@ final class GrpcContender implements Contender {
 
 	@Override
 	public Session openSession() {
-		return new GrpcSession();
+		return new GrpcSession(this.channelPerSession ? channel() : this.channel);
 	}
 
 	@Override
@@ -129,9 +146,15 @@ final class GrpcContender implements Contender {
 
 	private final class GrpcSession implements Session {
 
+		private final ManagedChannel channel;
+
+		GrpcSession(ManagedChannel channel) {
+			this.channel = channel;
+		}
+
 		@Override
 		public void echo(byte[] request) throws Exception {
-			byte[] reply = ClientCalls.blockingUnaryCall(GrpcContender.this.channel, ECHO, CallOptions.DEFAULT, request);
+			byte[] reply = ClientCalls.blockingUnaryCall(this.channel, ECHO, CallOptions.DEFAULT, request);
 			if (reply.length != request.length) {
 				throw new UnexpectedReplyException(name(), reply.length + " bytes echoed for " + request.length);
 			}
@@ -140,7 +163,7 @@ final class GrpcContender implements Contender {
 		@Override
 		public void put(int length) throws Exception {
 			byte[] data = payload(length);
-			byte[] reply = ClientCalls.blockingUnaryCall(GrpcContender.this.channel, PUT, CallOptions.DEFAULT, data);
+			byte[] reply = ClientCalls.blockingUnaryCall(this.channel, PUT, CallOptions.DEFAULT, data);
 			if (readInt(reply) != length) {
 				throw new UnexpectedReplyException(name(), readInt(reply) + " bytes acknowledged for " + length);
 			}
@@ -148,7 +171,7 @@ final class GrpcContender implements Contender {
 
 		@Override
 		public void get(int length) throws Exception {
-			byte[] reply = ClientCalls.blockingUnaryCall(GrpcContender.this.channel, GET, CallOptions.DEFAULT,
+			byte[] reply = ClientCalls.blockingUnaryCall(this.channel, GET, CallOptions.DEFAULT,
 					intBytes(length));
 			if (reply.length != length) {
 				throw new UnexpectedReplyException(name(), reply.length + " bytes sent for " + length);
@@ -156,8 +179,13 @@ final class GrpcContender implements Contender {
 		}
 
 		@Override
-		public void close() {
-			// Sessions share the contender's channel.
+		public void close() throws InterruptedException {
+			if (this.channel != GrpcContender.this.channel) {
+				this.channel.shutdown();
+				if (!this.channel.awaitTermination(5, TimeUnit.SECONDS)) {
+					this.channel.shutdownNow();
+				}
+			}
 		}
 
 	}

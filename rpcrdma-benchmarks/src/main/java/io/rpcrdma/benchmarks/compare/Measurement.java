@@ -23,6 +23,9 @@ record Measurement(String scenario, String contender, long parameter, String met
 
 	static final String BULK_RESULT = "bulk-result";
 
+	/** 64-byte calls over a client connection per client thread ({@link Growth}). */
+	static final String CONNECTIONS = "connections";
+
 	/** 64-byte calls from {@link Compare#BLOCKING_THREADS} platform client threads. */
 	static final String BLOCKING_PLATFORM = "blocking-platform-threads";
 

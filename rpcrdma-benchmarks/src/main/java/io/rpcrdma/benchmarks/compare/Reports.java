@@ -210,6 +210,9 @@ final class Reports {
 	}
 
 	static String size(long bytes) {
+		if (bytes < (1 << 10)) {
+			return bytes + " B";
+		}
 		return bytes >= (1 << 20) ? (bytes >> 20) + " MiB" : (bytes >> 10) + " KiB";
 	}
 

@@ -29,6 +29,9 @@ final class RpcRdmaContender implements Contender {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
+	/** What every put sends, built once: sessions copy it into their registered source. */
+	private static final ByteBuffer FILLED = Payloads.directFilled(BenchService.MAX_BULK);
+
 	private final String name;
 
 	private final AutoCloseable server;
@@ -37,11 +40,28 @@ final class RpcRdmaContender implements Contender {
 
 	private final RegisteredMemoryPool pool;
 
-	private final RpcClientPool clients;
+	private final InetSocketAddress address;
 
-	private final BenchService service;
+	/** The connection every session shares; {@code null} when each session has its own. */
+	private final Connected shared;
 
-	private final RpcCaller caller;
+	/**
+	 * A connection and what calls go through.
+	 * @param clients the pool of one connection
+	 * @param caller what the proxy calls through: the pool, or what protects it
+	 * @param service the proxy
+	 */
+	private record Connected(RpcClientPool clients, RpcCaller caller, BenchService service) implements AutoCloseable {
+
+		@Override
+		public void close() throws Exception {
+			if (this.caller instanceof AutoCloseable protection && this.caller != this.clients) {
+				protection.close();
+			}
+			this.clients.close();
+		}
+
+	}
 
 	/**
 	 * A server a contender calls: where it listens, and what stops it.
@@ -80,23 +100,51 @@ final class RpcRdmaContender implements Contender {
 	 * RPCSEC_GSS client, say), closed with the contender if it is {@link AutoCloseable}
 	 */
 	RpcRdmaContender(String name, String providerName, Running server, UnaryOperator<RpcCaller> protect) {
+		this(name, providerName, server, protect, false);
+	}
+
+	/**
+	 * A contender whose sessions each open a connection of their own, for cases that grow the
+	 * number of client connections.
+	 * @param name the contender's name
+	 * @param providerName the provider both ends use
+	 * @param listen where an in-JVM server listens
+	 * @return the contender
+	 * @throws Exception if the server cannot start
+	 */
+	static RpcRdmaContender connectionPerSession(String name, String providerName, InetSocketAddress listen)
+			throws Exception {
+		return new RpcRdmaContender(name, providerName, server(providerName, listen, false), UnaryOperator.identity(),
+				true);
+	}
+
+	private RpcRdmaContender(String name, String providerName, Running server, UnaryOperator<RpcCaller> protect,
+			boolean connectionPerSession) {
 		this.name = name;
 		this.server = server.handle();
-		InetSocketAddress address = server.address();
+		this.address = server.address();
 		this.provider = RdmaProviders.open(providerName);
 		this.pool = new RegisteredMemoryPool(this.provider.allocateProtectionDomain(), RpcRdmaSetup.pools());
+		this.shared = connectionPerSession ? null : connect(protect);
+	}
+
+	/**
+	 * One connection (a pool of one) and the proxy over it, through what protects its calls.
+	 */
+	private Connected connect(UnaryOperator<RpcCaller> protect) {
 		RpcClientPool.Config config = RpcClientPool.Config.of(1, 1);
 		// More room for pending and waiting calls than client threads: no call of the
 		// 256-thread blocking case is refused (beyond the credits they wait in the transport).
 		int room = 2 * Compare.BLOCKING_THREADS;
 		config = new RpcClientPool.Config(1, 1, room, config.reconnect(), RetryPolicy.none(), config.idleTimeout());
-		this.clients = RpcClientPool.connect(this.provider, this.pool, address, RpcRdmaSetup.transport(), room, config);
-		this.caller = protect.apply(this.clients);
+		RpcClientPool clients = RpcClientPool.connect(this.provider, this.pool, this.address, RpcRdmaSetup.transport(),
+				room, config);
+		RpcCaller caller = protect.apply(clients);
 		// Echo results are unbounded byte[]: a reply size within the inline threshold keeps
 		// them inline, with no Reply chunk offered (RFC 8166 §3.5.4).
-		this.service = new ServiceClientFactory(new ServiceIntrospector(CodecRegistry.standard())).create(
-				BenchService.class, this.caller,
-				ServiceClientOptions.DEFAULTS.withTimeout(TIMEOUT).withMaxReplySize(1024));
+		BenchService service = new ServiceClientFactory(new ServiceIntrospector(CodecRegistry.standard())).create(
+				BenchService.class, caller, ServiceClientOptions.DEFAULTS.withTimeout(TIMEOUT).withMaxReplySize(1024));
+		return new Connected(clients, caller, service);
 	}
 
 	@Override
@@ -106,15 +154,14 @@ final class RpcRdmaContender implements Contender {
 
 	@Override
 	public Session openSession() {
-		return new RpcRdmaSession();
+		return new RpcRdmaSession((this.shared != null) ? this.shared : connect(UnaryOperator.identity()));
 	}
 
 	@Override
 	public void close() throws Exception {
-		if (this.caller instanceof AutoCloseable protection && this.caller != this.clients) {
-			protection.close();
+		if (this.shared != null) {
+			this.shared.close();
 		}
-		this.clients.close();
 		this.pool.close();
 		this.provider.close();
 		this.server.close();
@@ -122,12 +169,21 @@ final class RpcRdmaContender implements Contender {
 
 	private final class RpcRdmaSession implements Session {
 
+		private final Connected connected;
+
+		private final BenchService service;
+
+		RpcRdmaSession(Connected connected) {
+			this.connected = connected;
+			this.service = connected.service();
+		}
+
 		/** The put source, leased at the first put and filled once. */
 		private RegisteredBuffer source;
 
 		@Override
 		public void echo(byte[] request) throws Exception {
-			byte[] reply = RpcRdmaContender.this.service.echo(request);
+			byte[] reply = this.service.echo(request);
 			if (reply.length != request.length) {
 				throw new UnexpectedReplyException(name(), reply.length + " bytes echoed for " + request.length);
 			}
@@ -137,9 +193,9 @@ final class RpcRdmaContender implements Contender {
 		public void put(int length) throws Exception {
 			if (this.source == null) {
 				this.source = RpcRdmaContender.this.pool.lease(BufferRole.READ_CHUNK, BenchService.MAX_BULK);
-				this.source.buffer().duplicate().put(Payloads.directFilled(BenchService.MAX_BULK));
+				this.source.buffer().duplicate().put(FILLED.duplicate());
 			}
-			int received = RpcRdmaContender.this.service.put(BulkData.of(this.source, length));
+			int received = this.service.put(BulkData.of(this.source, length));
 			if (received != length) {
 				throw new UnexpectedReplyException(name(), received + " bytes acknowledged for " + length);
 			}
@@ -148,7 +204,7 @@ final class RpcRdmaContender implements Contender {
 		@Override
 		public void get(int length) throws Exception {
 			// The zero-copy result API, as put uses the zero-copy argument API.
-			try (BulkData reply = RpcRdmaContender.this.service.getLent(length)) {
+			try (BulkData reply = this.service.getLent(length)) {
 				if (reply.length() != length) {
 					throw new UnexpectedReplyException(name(), reply.length() + " bytes sent for " + length);
 				}
@@ -156,9 +212,12 @@ final class RpcRdmaContender implements Contender {
 		}
 
 		@Override
-		public void close() {
+		public void close() throws Exception {
 			if (this.source != null) {
 				this.source.release();
+			}
+			if (this.connected != RpcRdmaContender.this.shared) {
+				this.connected.close();
 			}
 		}
 

@@ -10,7 +10,7 @@ import io.rpcrdma.protocol.HeaderLimits;
 import io.rpcrdma.transport.TransportConfig;
 
 /**
- * The settings both ends of the rpcrdma contenders use: chunks up to the 16 MiB bulk case,
+ * The settings both ends of the rpcrdma contenders use: chunks up to the 64 MiB bulk case,
  * and credits for 64 client threads.
  */
 final class RpcRdmaSetup {
@@ -26,9 +26,9 @@ final class RpcRdmaSetup {
 
 	/**
 	 * @return the default pool but with Read and Write chunk buffers and local bulk buffers up
-	 * to 32 MiB: a 16 MiB argument is rebuilt with its call header in one LOCAL_BULK buffer,
-	 * and under RPCSEC_GSS integrity or privacy a 16 MiB result comes in a Reply chunk with its
-	 * header and checksum (FlavorCost); both need the size class above 16 MiB
+	 * to twice {@link BenchService#MAX_BULK}: a largest argument is rebuilt with its call header
+	 * in one LOCAL_BULK buffer, and under RPCSEC_GSS integrity or privacy a result comes in a
+	 * Reply chunk with its header and checksum (FlavorCost); both need the size class above it
 	 */
 	static MemoryPoolConfig pools() {
 		MemoryPoolConfig defaults = MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2);
@@ -43,10 +43,10 @@ final class RpcRdmaSetup {
 		}
 		classes.addAll(SizeClass.powersOfTwo(BufferRole.LOCAL_BULK, MemoryPoolConfig.DEFAULT_SMALLEST_CHUNK,
 				2 * BenchService.MAX_BULK));
-		return defaults.withSizeClasses(classes).withMaxRegisteredBytes(1L << 30);
+		return defaults.withSizeClasses(classes).withMaxRegisteredBytes(2L << 30);
 	}
 
-	/** @return default transport settings with {@link #CREDITS} credits and room for 16 MiB of chunks */
+	/** @return default transport settings with {@link #CREDITS} credits and room for {@link BenchService#MAX_BULK} of chunks */
 	static TransportConfig transport() {
 		return TransportConfig.defaults()
 			.withCredits(CREDITS, CREDITS, CREDITS + 8)

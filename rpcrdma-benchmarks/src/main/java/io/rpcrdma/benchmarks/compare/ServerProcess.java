@@ -4,9 +4,11 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -20,18 +22,35 @@ public final class ServerProcess implements AutoCloseable {
 
 	private final InetSocketAddress address;
 
+	private final BufferedReader output;
+
+	private final PrintStream commands;
+
 	/**
 	 * Starts a {@link CompareServer} in a child JVM and waits until it listens.
 	 * @throws IOException if it cannot be started
 	 */
 	public ServerProcess() throws IOException {
+		this(false);
+	}
+
+	/**
+	 * Starts a {@link CompareServer} in a child JVM and waits until it listens.
+	 * @param libraryDefaults whether it has the library's default transport and memory pool
+	 * settings rather than the benchmarks'
+	 * @throws IOException if it cannot be started
+	 */
+	public ServerProcess(boolean libraryDefaults) throws IOException {
 		String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-		this.child = new ProcessBuilder(List.of(java, "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED", "-cp",
-				System.getProperty("java.class.path"), CompareServer.class.getName()))
-			.redirectError(ProcessBuilder.Redirect.INHERIT)
-			.start();
-		BufferedReader output = new BufferedReader(new InputStreamReader(this.child.getInputStream(), StandardCharsets.UTF_8));
-		String line = output.readLine();
+		List<String> command = new ArrayList<>(List.of(java, "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED", "-cp",
+				System.getProperty("java.class.path"), CompareServer.class.getName()));
+		if (libraryDefaults) {
+			command.add(CompareServer.LIBRARY_DEFAULTS);
+		}
+		this.child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+		this.output = new BufferedReader(new InputStreamReader(this.child.getInputStream(), StandardCharsets.UTF_8));
+		this.commands = new PrintStream(this.child.getOutputStream(), true, StandardCharsets.UTF_8);
+		String line = this.output.readLine();
 		if (line == null || !line.startsWith("PORT ")) {
 			this.child.destroyForcibly();
 			throw new IOException("The rpcrdma server process did not start (it printed " + line
@@ -41,9 +60,28 @@ public final class ServerProcess implements AutoCloseable {
 	}
 
 	/** @return where the child listens */
-	/** @return where the child listens */
 	public InetSocketAddress address() {
 		return this.address;
+	}
+
+	/** @return the child's process id, for reading its figures from {@code /proc} */
+	public long pid() {
+		return this.child.pid();
+	}
+
+	/**
+	 * Asks the child what it holds.
+	 * @return registered bytes, leased bytes and open connections
+	 * @throws IOException if the child does not answer
+	 */
+	public long[] stats() throws IOException {
+		this.commands.println("STATS");
+		String line = this.output.readLine();
+		if (line == null || !line.startsWith("STATS ")) {
+			throw new IOException("The rpcrdma server process answered " + line + " to STATS");
+		}
+		String[] fields = line.substring(6).trim().split(" ");
+		return new long[] { Long.parseLong(fields[0]), Long.parseLong(fields[1]), Long.parseLong(fields[2]) };
 	}
 
 	@Override

@@ -144,6 +144,58 @@ final class Workload {
 	}
 
 	/**
+	 * 64-byte calls over {@code connections} client connections, each with one blocking
+	 * client thread of its own (a session per connection: the contender must open a
+	 * connection per session), back to back, every measured call timed.
+	 * @param contender who is measured
+	 * @param connections client connections and threads
+	 * @return calls per second and the p99 latency (µs) over the measured window
+	 * @throws Exception if a call fails
+	 */
+	List<Measurement> connections(Contender contender, int connections) throws Exception {
+		List<Contender.Session> sessions = new ArrayList<>(connections);
+		try {
+			for (int i = 0; i < connections; i++) {
+				sessions.add(contender.openSession());
+			}
+			Window window = new Window(connections);
+			List<Histogram> histograms = new ArrayList<>(connections);
+			List<Thread> workers = new ArrayList<>(connections);
+			for (int i = 0; i < connections; i++) {
+				Contender.Session session = sessions.get(i);
+				// Each worker records into its own histogram; they are merged once joined.
+				Histogram histogram = new Histogram(LONGEST_NANOS, 3);
+				histograms.add(histogram);
+				Thread worker = ClientThreads.PLATFORM.create(() -> window.run(() -> {
+					long start = System.nanoTime();
+					session.echo(this.small);
+					if (window.measuring()) {
+						histogram.recordValue(Math.min(System.nanoTime() - start, LONGEST_NANOS));
+					}
+				}), contender.name() + "-connection-" + i);
+				workers.add(worker);
+				worker.start();
+			}
+			long calls = window.measure(this.pace, workers);
+			Histogram all = new Histogram(LONGEST_NANOS, 3);
+			for (Histogram histogram : histograms) {
+				all.add(histogram);
+			}
+			double perSecond = calls / (window.measuredNanos / 1e9);
+			return List.of(
+					new Measurement(Measurement.CONNECTIONS, contender.name(), connections, "calls/s", perSecond, "calls/s",
+							calls),
+					new Measurement(Measurement.CONNECTIONS, contender.name(), connections, "p99",
+							micros(all.getValueAtPercentile(99)), "us", all.getTotalCount()));
+		}
+		finally {
+			for (Contender.Session session : sessions) {
+				session.close();
+			}
+		}
+	}
+
+	/**
 	 * Bulk calls one at a time from one thread.
 	 * @param contender who is measured
 	 * @param argument whether the bulk data is the argument (put) or the result (get)
@@ -211,6 +263,11 @@ final class Workload {
 
 		Window(int threads) {
 			this.started = new CountDownLatch(threads);
+		}
+
+		/** @return whether calls ending now are counted */
+		boolean measuring() {
+			return this.phase == MEASURING;
 		}
 
 		void run(Call call) {

@@ -12,6 +12,7 @@ import io.rpcrdma.verbs.ConnectionRequestHandler;
 import io.rpcrdma.verbs.ProtectionDomain;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.QueuePairAttributes;
+import io.rpcrdma.verbs.QueuePairLimitException;
 import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
@@ -65,9 +66,22 @@ public final class SiwProvider implements RdmaProvider {
 		return this.device.createCompletionQueue(capacity, handler);
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * @throws QueuePairLimitException if {@link SiwSettings#maxQueuePairs()} are open: each
+	 * connection's queue pair comes with two threads, and this bounds them
+	 */
 	@Override
 	public QueuePair createQueuePair(QueuePairAttributes attributes) {
-		return this.device.createQueuePair(attributes, (qpn) -> new SiwQueuePair(this, attributes, qpn));
+		synchronized (this.device) {
+			int open = this.objects.queuePairCount();
+			if (open >= this.settings.maxQueuePairs()) {
+				throw new QueuePairLimitException("The siw provider has " + open + " queue pairs open, its limit ("
+						+ SiwSettings.MAX_QUEUE_PAIRS + " = " + this.settings.maxQueuePairs()
+						+ "); each connection holds one: close connections or raise the setting");
+			}
+			return this.device.createQueuePair(attributes, (qpn) -> new SiwQueuePair(this, attributes, qpn));
+		}
 	}
 
 	@Override

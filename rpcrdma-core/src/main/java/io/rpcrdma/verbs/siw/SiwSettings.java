@@ -24,7 +24,12 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * Request (default 10000);</li>
  * <li>{@code siw.keepalive}: {@code true} (default) to set SO_KEEPALIVE, probing an idle
  * peer after 30 s and giving up after 3 unanswered probes 5 s apart (where the platform
- * supports those options), so that a half-open connection fails within about 45 s.</li>
+ * supports those options), so that a half-open connection fails within about 45 s;</li>
+ * <li>{@code siw.max-queue-pairs}: the most queue pairs the provider has open at once (a
+ * device's {@code max_qp}; default {@value #DEFAULT_MAX_QUEUE_PAIRS}). Each connection has a
+ * queue pair and a receive and a transmit thread, so this also bounds the provider's threads:
+ * a server whose provider is full refuses new connections, and a client's connect fails with
+ * {@link io.rpcrdma.verbs.QueuePairLimitException}.</li>
  * </ul>
  *
  * @param crcPolicy whether to ask for MPA CRC
@@ -34,9 +39,10 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * @param rnrGrace the least time a Send waits for a receive
  * @param mpaTimeout how long a responder waits for the MPA Request
  * @param keepAlive whether to set SO_KEEPALIVE
+ * @param maxQueuePairs the most queue pairs open at once
  */
 public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Duration rnrGrace, Duration mpaTimeout,
-		boolean keepAlive) {
+		boolean keepAlive, int maxQueuePairs) {
 
 	/** Setting key for the CRC policy. */
 	public static final String CRC = "siw.crc";
@@ -59,6 +65,15 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	/** Setting key for SO_KEEPALIVE. */
 	public static final String KEEPALIVE = "siw.keepalive";
 
+	/** Setting key for the most queue pairs open at once. */
+	public static final String MAX_QUEUE_PAIRS = "siw.max-queue-pairs";
+
+	/**
+	 * The default of {@link #MAX_QUEUE_PAIRS}: room for thousands of connections, while
+	 * keeping the provider's threads (two per connection) within what a JVM runs well.
+	 */
+	public static final int DEFAULT_MAX_QUEUE_PAIRS = 4096;
+
 	/**
 	 * The most MPA private data this provider sends: IRD/ORD plus the SPI's
 	 * {@link PrivateData#MAX_LENGTH}, within Linux siw's 256-byte limit.
@@ -74,6 +89,7 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	 * @param rnrGrace the least time a Send waits for a receive
 	 * @param mpaTimeout how long a responder waits for the MPA Request
 	 * @param keepAlive whether to set SO_KEEPALIVE
+	 * @param maxQueuePairs the most queue pairs open at once
 	 */
 	public SiwSettings {
 		if (ird < 1 || ird > MpaIrdOrd.MAX_VALUE || ord < 1 || ord > MpaIrdOrd.MAX_VALUE) {
@@ -87,11 +103,14 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 			throw new IllegalArgumentException(RNR_GRACE_MILLIS + " must not be negative and " + MPA_TIMEOUT_MILLIS
 					+ " must be positive");
 		}
+		if (maxQueuePairs < 1) {
+			throw new IllegalArgumentException(MAX_QUEUE_PAIRS + " must be at least 1, got " + maxQueuePairs);
+		}
 	}
 
 	/**
 	 * The defaults: CRC when asked, IRD and ORD 32, automatic MSS, 250 ms RNR grace, 10 s MPA
-	 * timeout, keepalive on.
+	 * timeout, keepalive on, {@value #DEFAULT_MAX_QUEUE_PAIRS} queue pairs.
 	 * @return the defaults
 	 */
 	public static SiwSettings defaults() {
@@ -115,7 +134,8 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 		String keepAlive = config.get(KEEPALIVE).orElse("true").trim();
 		return new SiwSettings(policy, config.getInt(IRD, 32), config.getInt(ORD, 32), config.getInt(MSS, 0),
 				Duration.ofMillis(config.getInt(RNR_GRACE_MILLIS, 250)),
-				Duration.ofMillis(config.getInt(MPA_TIMEOUT_MILLIS, 10_000)), Boolean.parseBoolean(keepAlive));
+				Duration.ofMillis(config.getInt(MPA_TIMEOUT_MILLIS, 10_000)), Boolean.parseBoolean(keepAlive),
+				config.getInt(MAX_QUEUE_PAIRS, DEFAULT_MAX_QUEUE_PAIRS));
 	}
 
 }

@@ -133,6 +133,13 @@ public final class ProviderObjects {
 	}
 
 	/**
+	 * @return the queue pairs open now
+	 */
+	public int queuePairCount() {
+		return this.queuePairs.size();
+	}
+
+	/**
 	 * A queue pair was closed.
 	 * @param qp the queue pair
 	 */
