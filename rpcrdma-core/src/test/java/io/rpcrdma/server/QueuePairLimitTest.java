@@ -44,8 +44,7 @@ class QueuePairLimitTest {
 				RdmaProvider clientProvider = RdmaProviders.open("siw");
 				RegisteredMemoryPool serverMemory = memory(serverProvider);
 				RegisteredMemoryPool clientMemory = memory(clientProvider)) {
-			RpcServer server = RpcServer.start(RpcServer.Config.defaults(serverProvider, serverMemory,
-					new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)), new ProgramRegistry().registerVersion(PROGRAM, 1));
+			RpcServer server = start(serverProvider, serverMemory);
 			try {
 				RpcClient first = connect(clientProvider, clientMemory, server).join();
 				call(first);
@@ -87,8 +86,7 @@ class QueuePairLimitTest {
 						RdmaProviderConfig.defaults().with(SiwSettings.MAX_QUEUE_PAIRS, "1"));
 				RegisteredMemoryPool serverMemory = memory(serverProvider);
 				RegisteredMemoryPool clientMemory = memory(clientProvider)) {
-			RpcServer server = RpcServer.start(RpcServer.Config.defaults(serverProvider, serverMemory,
-					new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)), new ProgramRegistry().registerVersion(PROGRAM, 1));
+			RpcServer server = start(serverProvider, serverMemory);
 			try {
 				RpcClient first = connect(clientProvider, clientMemory, server).join();
 				long leased = clientMemory.stats().leasedBytes();
@@ -113,6 +111,11 @@ class QueuePairLimitTest {
 		assertThatThrownBy(() -> RdmaProviders.open("siw", RdmaProviderConfig.defaults().with(SiwSettings.MAX_QUEUE_PAIRS, "0")))
 			.isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining(SiwSettings.MAX_QUEUE_PAIRS);
+	}
+
+	private static RpcServer start(RdmaProvider provider, RegisteredMemoryPool memory) {
+		return RpcServer.start(RpcServer.Config.defaults(provider, memory,
+				new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)), new ProgramRegistry().registerVersion(PROGRAM, 1));
 	}
 
 	private static java.util.concurrent.CompletableFuture<RpcClient> connect(RdmaProvider provider,

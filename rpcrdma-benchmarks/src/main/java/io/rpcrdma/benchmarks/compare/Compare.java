@@ -41,15 +41,7 @@ public final class Compare {
 	 * @param args {@code [--quick | --smoke] [--out DIR] [--contenders a,b]}
 	 */
 	public static void main(String[] args) {
-		CompareOptions options;
-		try {
-			options = CompareOptions.parse(args);
-		}
-		catch (IllegalArgumentException wrong) {
-			System.err.println(wrong.getMessage());
-			System.exit(2);
-			return;
-		}
+		CompareOptions options = CompareOptions.parseOrExit(args);
 		Run run;
 		try {
 			run = run(options, System.out);
@@ -146,7 +138,7 @@ public final class Compare {
 		return results;
 	}
 
-	private static List<Measurement> report(PrintStream progress, List<Measurement> measurements) {
+	static List<Measurement> report(PrintStream progress, List<Measurement> measurements) {
 		for (Measurement m : measurements) {
 			progress.printf(Locale.ROOT, "%-14s %-20s %9d %-8s %12s %-7s (%d calls)%n", m.scenario(), m.contender(),
 					m.parameter(), m.metric(), Reports.number(m.value()), m.unit(), m.calls());

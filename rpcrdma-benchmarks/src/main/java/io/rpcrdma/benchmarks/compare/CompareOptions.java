@@ -59,6 +59,23 @@ record CompareOptions(Pace pace, Path output, List<String> contenders, int round
 		return new CompareOptions(pace, output, contenders, (rounds > 0) ? rounds : pace.rounds());
 	}
 
+	/**
+	 * Parses the command line of a benchmark's {@code main}; prints what was wrong and exits
+	 * with status 2 if it is malformed.
+	 * @param args the command line
+	 * @return the options
+	 */
+	static CompareOptions parseOrExit(String... args) {
+		try {
+			return parse(args);
+		}
+		catch (IllegalArgumentException wrong) {
+			System.err.println(wrong.getMessage());
+			System.exit(2);
+			throw wrong;
+		}
+	}
+
 	private static String value(String[] args, int index, String option) {
 		if (index >= args.length) {
 			throw new IllegalArgumentException(option + " needs a value; " + USAGE);

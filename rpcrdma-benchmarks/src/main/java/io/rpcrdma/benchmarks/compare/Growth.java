@@ -28,7 +28,9 @@ import io.rpcrdma.verbs.RdmaProviders;
  * connections to one server, one blocking client thread per connection: plain sockets,
  * gRPC-java with a channel per thread, rpcrdma over software iWARP with a connection (a pool of
  * one) per thread;</li>
- * <li><b>sizes</b>: MB/s of bulk arguments and results from 64 bytes to 64 MiB, one thread;</li>
+ * <li><b>sizes</b>: MB/s of bulk arguments and results from 64 bytes to 64 MiB, one thread,
+ * through the contenders as {@link Compare} has them (gRPC's channel and rpcrdma's
+ * connection shared and warm);</li>
  * <li><b>idle connections</b>: an rpcrdma server with the library's defaults in a child JVM,
  * and what it holds (resident memory, registered bytes, threads) as 0 to 1,000 idle
  * connections open to it, with the client's registered bytes and threads beside.</li>
@@ -68,6 +70,9 @@ public final class Growth {
 
 	/** The longest the idle connections of one step may take to reach the server. */
 	private static final long IDLE_SETTLE_NANOS = TimeUnit.SECONDS.toNanos(120);
+
+	/** Held, so that the level set on it is not lost with a collected logger. */
+	private static final java.util.logging.Logger LIBRARY_LOG = java.util.logging.Logger.getLogger("io.rpcrdma");
 
 	private Growth() {
 	}
@@ -118,15 +123,9 @@ public final class Growth {
 	 * @param args {@code [--quick | --smoke] [--rounds N] [--out DIR] [--contenders a,b]}
 	 */
 	public static void main(String[] args) {
-		CompareOptions options;
-		try {
-			options = CompareOptions.parse(args);
-		}
-		catch (IllegalArgumentException wrong) {
-			System.err.println(wrong.getMessage());
-			System.exit(2);
-			return;
-		}
+		CompareOptions options = CompareOptions.parseOrExit(args);
+		// Every connection of the curves makes a proxy, and each proxy says so at INFO.
+		LIBRARY_LOG.setLevel(java.util.logging.Level.WARNING);
 		try {
 			Result result = run(options, Cases.of(options.pace()), System.out);
 			System.out.println();
@@ -158,22 +157,28 @@ public final class Growth {
 				options.pace().name(), machine.cores(), machine.loadAtStart(), names);
 		Workload workload = new Workload(options.pace());
 		List<List<Measurement>> rounds = new ArrayList<>();
-		List<Contender> contenders = new ArrayList<>();
-		try {
+		List<Contender> perConnection = new ArrayList<>();
+		// The size curves call through the contenders as the comparison has them (one shared
+		// channel or connection, warmed up): a fresh gRPC channel per session would measure
+		// HTTP/2 flow-control windows still growing.
+		try (Contenders shared = new Contenders(names)) {
 			for (String name : names) {
-				contenders.add(open(name));
+				perConnection.add(open(name));
 			}
-			for (Contender c : contenders) {
+			for (Contender c : perConnection) {
+				workload.warmUp(c);
+			}
+			for (Contender c : shared.list()) {
 				workload.warmUp(c);
 			}
 			for (int round = 1; round <= options.rounds(); round++) {
 				progress.printf(Locale.ROOT, "round %d of %d%n", round, options.rounds());
-				rounds.add(round(workload, contenders, cases, progress));
+				rounds.add(round(workload, perConnection, shared.list(), cases, progress));
 			}
 		}
 		finally {
-			for (int i = contenders.size() - 1; i >= 0; i--) {
-				contenders.get(i).close();
+			for (int i = perConnection.size() - 1; i >= 0; i--) {
+				perConnection.get(i).close();
 			}
 		}
 		List<IdleSample> idle = idle(cases.idle(), progress);
@@ -183,7 +188,7 @@ public final class Growth {
 		return result;
 	}
 
-	/** Each curve's contender: a connection of its own per client thread. */
+	/** The connection curve's contender: a connection of its own per client thread. */
 	private static Contender open(String name) throws Exception {
 		InetSocketAddress local = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
 		return switch (name) {
@@ -195,30 +200,22 @@ public final class Growth {
 		};
 	}
 
-	private static List<Measurement> round(Workload workload, List<Contender> contenders, Cases cases,
-			PrintStream progress) throws Exception {
+	private static List<Measurement> round(Workload workload, List<Contender> perConnection, List<Contender> shared,
+			Cases cases, PrintStream progress) throws Exception {
 		List<Measurement> results = new ArrayList<>();
 		for (int connections : cases.connections()) {
-			for (Contender c : contenders) {
-				results.addAll(report(progress, workload.connections(c, connections)));
+			for (Contender c : perConnection) {
+				results.addAll(Compare.report(progress, workload.connections(c, connections)));
 			}
 		}
 		for (boolean argument : List.of(true, false)) {
 			for (int size : cases.sizes()) {
-				for (Contender c : contenders) {
-					results.addAll(report(progress, List.of(workload.bulk(c, argument, size))));
+				for (Contender c : shared) {
+					results.addAll(Compare.report(progress, List.of(workload.bulk(c, argument, size))));
 				}
 			}
 		}
 		return results;
-	}
-
-	private static List<Measurement> report(PrintStream progress, List<Measurement> measurements) {
-		for (Measurement m : measurements) {
-			progress.printf(Locale.ROOT, "%-14s %-20s %9d %-8s %12s %-7s (%d calls)%n", m.scenario(), m.contender(),
-					m.parameter(), m.metric(), Reports.number(m.value()), m.unit(), m.calls());
-		}
-		return measurements;
 	}
 
 	/**
