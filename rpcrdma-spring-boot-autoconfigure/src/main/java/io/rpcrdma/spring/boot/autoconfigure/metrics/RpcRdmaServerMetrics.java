@@ -37,6 +37,9 @@ public final class RpcRdmaServerMetrics implements MeterBinder {
 	public void bindTo(MeterRegistry registry) {
 		gauge(registry, "rpcrdma.server.connections", (server) -> server.connections().size(),
 				"Requesters connected now");
+		counter(registry, "rpcrdma.server.connections.refused", Tags.empty(),
+				(server) -> server.transport().refusedConnections(),
+				"Connections refused for want of resources: the provider's queue pairs (siw.max-queue-pairs) or the memory pool's receive buffers");
 		gauge(registry, "rpcrdma.server.calls.in-flight", (server) -> server.dispatcher().inFlight().inFlight(),
 				"Calls running now");
 		gauge(registry, "rpcrdma.server.credits.granted", (server) -> server.creditBudget().granted(),

@@ -57,6 +57,9 @@ class RpcRdmaMeterBindersTest {
 					&& gauge("rpcrdma.server.credits.in-use") == 0);
 
 		assertThat(gauge("rpcrdma.server.connections")).isEqualTo(1);
+		assertThat(this.meters.get("rpcrdma.server.connections.refused").functionCounter().count())
+			.as("the greeter's connection was accepted")
+			.isZero();
 		assertThat(gauge("rpcrdma.server.credits.granted")).as("the default grant").isEqualTo(32);
 		assertThat(gauge("rpcrdma.server.credits.in-use")).isZero();
 		assertThat(gauge("rpcrdma.server.calls.in-flight")).isZero();
