@@ -44,6 +44,15 @@ final class LoopbackEngine implements Runnable {
 
 	private final long spinNanos;
 
+	/** A yield longer than this means the cores are all busy: the engine stops spinning. */
+	private static final long OVERSUBSCRIBED_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+	/** How long the engine parks at once, without spinning, after such a yield. */
+	private static final long NO_SPIN_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+	/** Engine thread only: when the engine may spin again. */
+	private long spinAgainAt = System.nanoTime();
+
 	private long timerSequence;
 
 	private volatile boolean sleeping;
@@ -168,10 +177,18 @@ final class LoopbackEngine implements Runnable {
 			if (idleSince == 0) {
 				idleSince = now;
 			}
-			if (now - idleSince < this.spinNanos) {
+			if (now - idleSince < this.spinNanos && now - this.spinAgainAt >= 0) {
 				// Yield rather than spin on the CPU: when the thread that will post the next
-				// work request shares this CPU (a loaded machine), spinning would only delay it.
+				// work request shares this CPU, spinning would only delay it. But a yielding
+				// thread stays runnable, so new work does not wake it: when every core is busy
+				// it runs again only after a whole scheduler slice (about 4 ms). A yield that
+				// took that long says so, and the engine parks at once for a while, as a
+				// parked thread is woken as soon as work comes.
 				Thread.yield();
+				long after = System.nanoTime();
+				if (after - now > OVERSUBSCRIBED_YIELD_NANOS) {
+					this.spinAgainAt = after + NO_SPIN_NANOS;
+				}
 				continue;
 			}
 			this.sleeping = true;
