@@ -128,7 +128,7 @@ final class SiwConnection implements RdmaConnection, Runnable {
 	@Override
 	public void run() {
 		try {
-			boolean up = this.active ? connectActively() : answerPassively();
+			boolean up = this.active ? connectActively() : answerPassivelyInPlace();
 			if (up) {
 				new RdmapReceiver(this, this.qp, this.channel, this.selector, this.in, this.mpa.crc(), this.settings)
 					.run();
@@ -226,6 +226,19 @@ final class SiwConnection implements RdmaConnection, Runnable {
 
 	// ---- passive side -----------------------------------------------------------------
 
+	/**
+	 * Answers holding one of the provider's places for connections on their way in, which
+	 * its listener took when it accepted the TCP connection; given back however this ends.
+	 */
+	private boolean answerPassivelyInPlace() {
+		try {
+			return answerPassively();
+		}
+		finally {
+			this.provider.passiveSetupEnded();
+		}
+	}
+
 	private boolean answerPassively() {
 		SocketChannel ch = this.channel;
 		MpaFrame requestFrame;
@@ -235,6 +248,8 @@ final class SiwConnection implements RdmaConnection, Runnable {
 			this.localAddress = (InetSocketAddress) ch.getLocalAddress();
 			ch.configureBlocking(false);
 			openSelector(ch);
+			// The initiator speaks first (RFC 5044 §7.1.2); one deadline for the whole frame, so
+			// a peer that sends nothing, or a byte now and then, gives its thread up in time.
 			long deadline = System.nanoTime() + this.settings.mpaTimeout().toNanos();
 			requestFrame = MpaExchange.receive(ch, this.selector, this.in, MpaFrame.Kind.REQUEST, deadline);
 		}

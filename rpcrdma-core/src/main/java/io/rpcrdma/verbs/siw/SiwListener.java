@@ -12,7 +12,10 @@ import io.rpcrdma.verbs.support.UnansweredRequests;
 
 /**
  * A listening TCP socket; each accepted TCP connection gets its own thread, which reads
- * the MPA Request and hands a {@link SiwConnectionRequest} to the handler.
+ * the MPA Request and hands a {@link SiwConnectionRequest} to the handler. While the
+ * provider already has {@link SiwSettings#maxQueuePairs()} accepted connections waiting for
+ * their MPA Request or its answer, a new one is closed at once, unread and without a thread
+ * (see {@link PendingPassiveConnections}).
  */
 final class SiwListener implements RdmaListener, Runnable {
 
@@ -86,6 +89,8 @@ final class SiwListener implements RdmaListener, Runnable {
 				return;
 			}
 			if (!this.provider.startPassive(channel, this)) {
+				// Closed before a byte is read, so it costs no thread: the peer sees the stream
+				// end before any MPA Reply (RFC 5044 §7.1.2) and its connect fails.
 				try {
 					channel.close();
 				}

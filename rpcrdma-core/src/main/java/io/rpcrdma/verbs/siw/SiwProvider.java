@@ -29,6 +29,8 @@ import io.rpcrdma.verbs.support.ProviderObjects;
  */
 public final class SiwProvider implements RdmaProvider {
 
+	private static final System.Logger logger = System.getLogger(SiwProvider.class.getName());
+
 	private final SiwSettings settings;
 
 	private final SoftwareDevice device = new SoftwareDevice(this, SiwProviderFactory.NAME);
@@ -36,11 +38,18 @@ public final class SiwProvider implements RdmaProvider {
 	private final ProviderObjects objects = this.device.objects();
 
 	/**
+	 * Accepted TCP connections not established yet: each has a thread but no queue pair, so
+	 * {@link #createQueuePair}'s limit does not bound them.
+	 */
+	private final PendingPassiveConnections pending;
+
+	/**
 	 * Opens a provider; prefer {@code RdmaProviders.open("siw")}.
 	 * @param settings the settings
 	 */
 	public SiwProvider(SiwSettings settings) {
 		this.settings = Objects.requireNonNull(settings, "settings");
+		this.pending = new PendingPassiveConnections(settings.maxQueuePairs());
 	}
 
 	/**
@@ -129,14 +138,64 @@ public final class SiwProvider implements RdmaProvider {
 		return resolved;
 	}
 
+	/**
+	 * Starts answering a TCP connection a listener accepted: its thread reads the MPA Request
+	 * and hands the connection request to the listener's handler.
+	 * @return {@code false} if the provider is closed, or already has
+	 * {@link SiwSettings#maxQueuePairs()} accepted connections waiting for their MPA Request
+	 * or its answer (counted and logged): the caller closes the channel
+	 */
 	boolean startPassive(SocketChannel channel, SiwListener listener) {
 		if (this.objects.isClosed()) {
 			return false;
 		}
+		if (!this.pending.tryAdmit()) {
+			this.pending.refused(channel.socket().getRemoteSocketAddress());
+			return false;
+		}
 		SiwConnection connection = SiwConnection.passive(this, this.settings, channel, listener);
 		this.objects.connectionOpened(connection);
-		start(connection, "siw-rx-passive");
+		try {
+			start(connection, "siw-rx-passive");
+		}
+		catch (OutOfMemoryError ex) {
+			// No thread to be had: give the place back, or it would never come back, and let
+			// the listener close the channel and go on accepting.
+			this.objects.connectionClosed(connection);
+			this.pending.release();
+			logger.log(System.Logger.Level.ERROR, "Cannot start a thread for the TCP connection from "
+					+ channel.socket().getRemoteSocketAddress() + "; closing it. Lower " + SiwSettings.MAX_QUEUE_PAIRS
+					+ " (" + this.settings.maxQueuePairs() + ") to what this JVM can run", ex);
+			return false;
+		}
 		return true;
+	}
+
+	/**
+	 * A passive connection's thread is done waiting for the MPA Request and the handler's
+	 * answer: the connection is established, or gone.
+	 */
+	void passiveSetupEnded() {
+		this.pending.release();
+	}
+
+	/**
+	 * The TCP connections this provider's listeners closed at once, unread, because
+	 * {@link SiwSettings#maxQueuePairs()} accepted connections were already waiting for
+	 * their MPA Request (RFC 5044 §7.1) or the handler's answer to it. Real clients see their
+	 * connect fail; a count that grows points at peers that connect and send nothing, or at a
+	 * limit too low for the clients' reconnection bursts.
+	 * @return the connections closed so far
+	 */
+	public long refusedPendingConnections() {
+		return this.pending.refusedCount();
+	}
+
+	/**
+	 * @return the accepted TCP connections now waiting for their MPA Request or its answer
+	 */
+	int pendingPassiveConnections() {
+		return this.pending.pending();
 	}
 
 	private static void start(Runnable runnable, String name) {

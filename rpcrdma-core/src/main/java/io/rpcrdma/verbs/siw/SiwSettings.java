@@ -21,7 +21,8 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * at least, whatever the receiving queue pair's {@link io.rpcrdma.verbs.RnrPolicy} says
  * (iWARP has no receiver-not-ready retry on the wire; default 250);</li>
  * <li>{@code siw.mpa-timeout-millis}: how long a responder waits for the initiator's MPA
- * Request (default 10000);</li>
+ * Request (default 10000), however slowly its bytes arrive; then it closes the TCP
+ * connection;</li>
  * <li>{@code siw.keepalive}: {@code true} (default) to set SO_KEEPALIVE, probing an idle
  * peer after 30 s and giving up after 3 unanswered probes 5 s apart (where the platform
  * supports those options), so that a half-open connection fails within about 45 s;</li>
@@ -29,7 +30,9 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * device's {@code max_qp}; default {@value #DEFAULT_MAX_QUEUE_PAIRS}). Each connection has a
  * queue pair and a receive and a transmit thread, so this also bounds the provider's threads:
  * a server whose provider is full refuses new connections, and a client's connect fails with
- * {@link io.rpcrdma.verbs.QueuePairLimitException}.</li>
+ * {@link io.rpcrdma.verbs.QueuePairLimitException}. It also bounds the accepted TCP
+ * connections waiting for their MPA Request or its answer, which have a thread but no queue
+ * pair yet: beyond as many, a listener closes a new TCP connection at once, unread.</li>
  * </ul>
  *
  * @param crcPolicy whether to ask for MPA CRC
