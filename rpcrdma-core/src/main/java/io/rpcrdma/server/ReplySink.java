@@ -34,6 +34,15 @@ public interface ReplySink {
 	}
 
 	/**
+	 * Whether {@link #send(int, ByteBuffer, List)} conveys chunks, and so takes the data of
+	 * items carried apart from the reply ({@link DdpRange#isApart()}) from where they are.
+	 * @return {@code false} unless the sink says otherwise: items are then written into the reply
+	 */
+	default boolean conveysChunks() {
+		return false;
+	}
+
+	/**
 	 * The results did not fit the reply buffer, which is as large as the client can receive
 	 * (inline or in its Reply chunk): the transport tells the client at once (RFC 8166 §4.5.3)
 	 * instead of the dispatcher answering SYSTEM_ERR.

@@ -561,6 +561,10 @@ public final class RpcDispatcher {
 			this.start = this.buffer.position();
 			this.limit = this.buffer.limit();
 			this.serverCall.replyStartsAt(this.start);
+			// Bulk results may stay where the handler has them only when the reply's bytes
+			// are not needed whole: for RPCSEC_GSS protection or for the duplicate request cache.
+			this.serverCall.allowDdpByReference(this.protection == null && this.cacheEntry == null
+					&& this.sink.conveysChunks());
 			this.results = new XdrEncoder(this.buffer);
 			CompletionStage<Void> stage;
 			try {

@@ -22,7 +22,8 @@ import io.rpcrdma.xdr.XdrEncoder;
  * Write chunk {@code i} and item {@code i} fits it, the transport RDMA-Writes the data there
  * and leaves only the length word in the reply (RFC 8166 §3.4.6); otherwise the item stays
  * in the reply like any other bytes. {@link #writeDdpOpaque(XdrEncoder, ByteBuffer)} writes
- * and marks in one step.
+ * and marks in one step; {@link #writeDdpOpaqueByReference(XdrEncoder, ByteBuffer)} leaves
+ * the data where it is, for the transport to take when it sends the reply.
  * <p>
  * Used by one handler at a time: not thread-safe. Marks are discarded when the handler fails.
  */
@@ -48,6 +49,13 @@ public final class ServerCall {
 
 	/** Where the reply goes: the connection the call came on, which may carry calls back. */
 	private ReplySink origin;
+
+	/**
+	 * Whether an item may be carried apart from the reply: the reply reaches a transport that
+	 * conveys chunks, is neither protected by RPCSEC_GSS (which wraps the results whole) nor
+	 * kept in the duplicate request cache (which keeps the reply's bytes).
+	 */
+	private boolean byReference;
 
 	/**
 	 * @param header the call header
@@ -204,6 +212,50 @@ public final class ServerCall {
 	}
 
 	/**
+	 * Whether {@link #writeDdpOpaqueByReference} may be used for the next item: the requester
+	 * offered the Write chunk it pairs with, large enough for {@code length} bytes, and the
+	 * reply is neither protected nor cached.
+	 * @param length the item's data length
+	 * @return whether the data can go by the Write chunk without being written to the results
+	 */
+	public boolean acceptsDdpByReference(int length) {
+		if (!this.byReference) {
+			return false;
+		}
+		int index = (this.ddpItems == null) ? 0 : this.ddpItems.size();
+		List<Long> capacities = this.offer.writeChunkCapacities();
+		return index < capacities.size() && length <= capacities.get(index);
+	}
+
+	/**
+	 * Writes a variable-length opaque result whose data the transport RDMA-Writes into the
+	 * requester's Write chunk straight from {@code data} (RFC 8166 §3.4.6): only the length
+	 * word goes into the results. The data is not copied into the reply buffer and from there
+	 * into registered memory, but once, into registered memory, when the reply is sent; it
+	 * must stay unchanged until then, which is when the handler's stage completes (its
+	 * arguments, and the receive memory they are views of, stay valid that long too).
+	 * @param results the results encoder the handler was given
+	 * @param data the bytes between position and limit; not moved
+	 * @return {@code results}
+	 * @throws IllegalStateException unless {@link #acceptsDdpByReference(int)} holds for it
+	 */
+	public XdrEncoder writeDdpOpaqueByReference(XdrEncoder results, ByteBuffer data) {
+		if (!acceptsDdpByReference(data.remaining())) {
+			throw new IllegalStateException("No Write chunk of " + data.remaining() + " bytes or more waits for item "
+					+ ((this.ddpItems == null) ? 0 : this.ddpItems.size()) + " of this reply, or the reply is protected"
+					+ " or cached; check acceptsDdpByReference first, else write the data with writeDdpOpaque");
+		}
+		results.writeInt(data.remaining());
+		addItem(DdpRange.apart(results.position() - this.replyStart, data));
+		return results;
+	}
+
+	/** The dispatcher says whether items may be carried apart from this call's reply. */
+	void allowDdpByReference(boolean allowed) {
+		this.byReference = allowed;
+	}
+
+	/**
 	 * Marks bytes already written to the results as one DDP-eligible item: an opaque's data,
 	 * after its length word and without its padding (RFC 8166 §3.4.6). Items are marked in
 	 * increasing order; item {@code i} pairs with Write chunk {@code i}.
@@ -219,7 +271,10 @@ public final class ServerCall {
 					+ " got offset " + offset + " and length " + length + " (RFC 8166 §3.4.4: chunks begin at XDR"
 					+ " alignment); pass the encoder position just after the item's length word");
 		}
-		DdpRange item = new DdpRange(offset, length);
+		addItem(new DdpRange(offset, length));
+	}
+
+	private void addItem(DdpRange item) {
 		if (this.ddpItems == null) {
 			this.ddpItems = new ArrayList<>(2);
 		}

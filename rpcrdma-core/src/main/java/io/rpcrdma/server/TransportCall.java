@@ -97,6 +97,11 @@ final class TransportCall implements ReplyBufferSupplier, ReplySink, BiConsumer<
 	}
 
 	@Override
+	public boolean conveysChunks() {
+		return true;
+	}
+
+	@Override
 	public void send(int xid, ByteBuffer reply, List<DdpRange> ddpItems) {
 		try {
 			send(xid, new OutboundReply(reply, ddpItems));

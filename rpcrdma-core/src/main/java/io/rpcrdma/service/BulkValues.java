@@ -29,6 +29,24 @@ final class BulkValues {
 	}
 
 	/**
+	 * @param value an argument or result
+	 * @return a view of its opaque data, or {@code null} if it is not bulk data this layer can
+	 * place
+	 */
+	static ByteBuffer view(Object value) {
+		if (value instanceof byte[] bytes) {
+			return ByteBuffer.wrap(bytes);
+		}
+		if (value instanceof ByteBuffer buffer) {
+			return buffer.duplicate();
+		}
+		if (value instanceof BulkData data) {
+			return data.buffer();
+		}
+		return null;
+	}
+
+	/**
 	 * Copies bulk data received in a reply into the result type, since the reply's memory goes
 	 * back to the transport when the call completes.
 	 * @param data the data

@@ -1,6 +1,7 @@
 package io.rpcrdma.service;
 
 import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -153,6 +154,27 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 		return Conveyance.of(read, write);
 	}
 
+	/**
+	 * Writes a {@link Bulk} result whose data the requester's Write chunk will carry, leaving
+	 * the data where the method returned it: the transport copies it once, into registered
+	 * memory, where the general path copied it into the reply buffer first (RFC 8166 §3.4.6).
+	 * @return {@code false}, having written nothing, when the result goes the general way: not
+	 * bulk, over its bound (the codec then says so), or no Write chunk takes it
+	 */
+	private boolean encodedByReference(ServerCall call, Object value, XdrEncoder results) {
+		if (call == null || !this.procedure.resultBulk().bulk()) {
+			return false;
+		}
+		ByteBuffer data = BulkValues.view(value);
+		if (data == null || data.remaining() > this.procedure.resultBulk().maxBytes()
+				|| !call.acceptsDdpByReference(data.remaining())) {
+			return false;
+		}
+		results.writeInt(ProcedureResults.RESULT);
+		call.writeDdpOpaqueByReference(results, data);
+		return true;
+	}
+
 	/** The caller's address for the observer; formatted only when someone observes. */
 	private static String caller(ServerCall call) {
 		Object client = (call != null) ? call.client() : null;
@@ -183,6 +205,10 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 	private void complete(ServerCall call, Object value, Throwable thrownByMethod, XdrEncoder results,
 			ServiceCallObserver.Observation observation) {
 		Throwable failure = thrownByMethod;
+		if (failure == null && encodedByReference(call, value, results)) {
+			observation.stop(CallOutcome.SUCCESS, Conveyance.of(call.offer().readChunks() > 0, true), null);
+			return;
+		}
 		if (failure == null) {
 			int start = results.position();
 			try {

@@ -1,5 +1,7 @@
 package io.rpcrdma.transport;
 
+import java.nio.ByteBuffer;
+
 /**
  * A DDP-eligible XDR data item inside an encoded RPC message (RFC 8166 §6): the bytes of an
  * opaque's data, without its length word and without its XDR padding. The transport may
@@ -9,8 +11,12 @@ package io.rpcrdma.transport;
  * @param offset where the data starts in the encoded message; a multiple of four (XDR
  * alignment, RFC 8166 §3.4.4)
  * @param length the data's length in bytes, without the padding that follows it
+ * @param source {@code null} when the data is in the message at {@code offset}; else the
+ * data itself, carried apart from the message, which then holds nothing for it (its length
+ * word ends just before {@code offset}): the transport takes the data from here, so a large
+ * result is not copied into the reply first
  */
-public record DdpRange(int offset, int length) {
+public record DdpRange(int offset, int length, ByteBuffer source) {
 
 	/**
 	 * Validates the range.
@@ -23,6 +29,44 @@ public record DdpRange(int offset, int length) {
 		if (length < 0) {
 			throw new IllegalArgumentException("A DDP-eligible item has a non-negative length, got " + length);
 		}
+		if (source != null && source.remaining() != length) {
+			throw new IllegalArgumentException("A DDP-eligible item of " + length + " bytes carried apart needs as many,"
+					+ " got " + source.remaining());
+		}
+	}
+
+	/**
+	 * An item whose data is in the message.
+	 * @param offset where the data starts in the encoded message
+	 * @param length the data's length, without padding
+	 */
+	public DdpRange(int offset, int length) {
+		this(offset, length, null);
+	}
+
+	/**
+	 * An item carried apart from the message.
+	 * @param offset where the data would start in the message: just after its length word
+	 * @param data the data, between position and limit; not copied
+	 * @return the item
+	 */
+	public static DdpRange apart(int offset, ByteBuffer data) {
+		return new DdpRange(offset, data.remaining(), data.slice());
+	}
+
+	/** @return whether the data is carried apart from the message */
+	public boolean isApart() {
+		return this.source != null;
+	}
+
+	/**
+	 * The item's data.
+	 * @param message the encoded message, from its position
+	 * @return a view of the data: in the message, or the data carried apart
+	 */
+	public ByteBuffer data(ByteBuffer message) {
+		return (this.source != null) ? this.source.duplicate()
+				: message.slice(message.position() + this.offset, this.length);
 	}
 
 	/**
@@ -33,9 +77,12 @@ public record DdpRange(int offset, int length) {
 		return (this.length + 3) & ~3;
 	}
 
-	/** @return the offset just past the item and its padding */
+	/**
+	 * @return the offset just past what the item occupies in the message: its data and
+	 * padding, or nothing when it is carried apart
+	 */
 	public int paddedEnd() {
-		return this.offset + paddedLength();
+		return this.offset + ((this.source != null) ? 0 : paddedLength());
 	}
 
 }

@@ -549,7 +549,6 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			throw failure();
 		}
 		ByteBuffer message = reply.message();
-		int base = message.position();
 		List<WriteChunk> offered = context.lists.writeList();
 		List<DdpRange> items = reply.ddpItems();
 		boolean plain = offered.isEmpty() && items.isEmpty();
@@ -563,10 +562,11 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			if (i < offered.size() && item.length() <= offered.get(i).totalLength()) {
 				// RFC 8166 §3.4.6: the data goes by RDMA Write; the XDR length word stays in
 				// the Payload stream and the segments return the lengths actually written.
+				// An item carried apart is copied once, from where the handler had it into
+				// registered memory; the RDMA Write then goes from there.
 				RegisteredBuffer bulk = lease(BufferRole.LOCAL_BULK, item.length());
 				buffers.add(bulk);
-				returned.add(new WriteChunk(
-						writeInto(message.slice(base + item.offset(), item.length()), offered.get(i).segments(), bulk)));
+				returned.add(new WriteChunk(writeInto(item.data(message), offered.get(i).segments(), bulk)));
 				moved.add(item);
 			}
 			else if (this.config.replyDataInReadChunks() && context.version == RpcRdmaConstants.VERSION_1
@@ -575,7 +575,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 				// kept until RDMA_DONE (RFC 5666 §11).
 				RegisteredBuffer chunk = lease(BufferRole.READ_CHUNK, item.length());
 				readBuffers.add(chunk);
-				chunk.buffer().put(0, message, base + item.offset(), item.length());
+				chunk.buffer().put(0, item.data(message), 0, item.length());
 				reads.add(new ReadSegment(item.offset(), chunk.stag(), item.length(), chunk.address()));
 				moved.add(item);
 			}
@@ -588,7 +588,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			}
 			returned.add(new WriteChunk(empty));
 		}
-		ByteBuffer inline = removeItems(message, moved);
+		ByteBuffer inline = removeItems(message, items, moved);
 		int threshold = sendThreshold(context.version);
 		TransportHeader header = (context.version == RpcRdmaConstants.VERSION_1)
 				? new RdmaMsg(context.xid, this.grant, ChunkAssembler.lists(reads, returned, null))
@@ -693,19 +693,45 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		});
 	}
 
-	private static ByteBuffer removeItems(ByteBuffer message, List<DdpRange> items) {
-		if (items.isEmpty()) {
+	/**
+	 * The Payload stream (RFC 8166 §3.4.6): the message without the items moved into chunks,
+	 * with the data of items carried apart that stayed inline put in their place.
+	 * @param items every item, in order
+	 * @param moved those moved into chunks, in the same order
+	 */
+	private static ByteBuffer removeItems(ByteBuffer message, List<DdpRange> items, List<DdpRange> moved) {
+		int size = message.remaining();
+		int next = 0;
+		for (DdpRange item : items) {
+			if (next < moved.size() && moved.get(next) == item) {
+				size -= item.paddedEnd() - item.offset();
+				next++;
+			}
+			else if (item.isApart()) {
+				size += item.paddedLength();
+			}
+		}
+		if (size == message.remaining() && moved.isEmpty()) {
 			return message.duplicate();
 		}
-		int removed = 0;
-		for (DdpRange item : items) {
-			removed += item.paddedLength();
-		}
-		ByteBuffer out = ByteBuffer.allocate(message.remaining() - removed);
+		ByteBuffer out = ByteBuffer.allocate(size);
 		int base = message.position();
 		int from = 0;
+		next = 0;
 		for (DdpRange item : items) {
+			boolean isMoved = next < moved.size() && moved.get(next) == item;
+			if (isMoved) {
+				next++;
+			}
+			else if (!item.isApart()) {
+				continue;
+			}
 			out.put(message.slice(base + from, item.offset() - from));
+			if (!isMoved) {
+				// XDR padding after the data is zero (RFC 4506 §4.10): a fresh buffer is.
+				out.put(item.source().duplicate());
+				out.position(out.position() + item.paddedLength() - item.length());
+			}
 			from = item.paddedEnd();
 		}
 		out.put(message.slice(base + from, message.remaining() - from));

@@ -35,6 +35,34 @@ class ServerCallTest {
 	}
 
 	@Test
+	void dataByReferenceLeavesOnlyItsLengthWordInTheResultsAndIsMarkedApart() {
+		ByteBuffer buffer = ByteBuffer.allocate(256).position(16);
+		this.call.replyStartsAt(16);
+		XdrEncoder results = new XdrEncoder(buffer);
+		results.writeHyper(0).writeHyper(0).writeInt(0);
+		ByteBuffer data = ByteBuffer.wrap(new byte[4096]).position(1);
+		assertThat(this.call.acceptsDdpByReference(4095)).as("not allowed by the dispatcher").isFalse();
+
+		this.call.allowDdpByReference(true);
+		assertThat(this.call.acceptsDdpByReference(4097)).as("larger than the Write chunk").isFalse();
+		assertThat(this.call.acceptsDdpByReference(4095)).isTrue();
+		this.call.writeDdpOpaqueByReference(results, data);
+
+		assertThat(results.position()).as("only the length word was written").isEqualTo(16 + 24);
+		assertThat(buffer.getInt(16 + 20)).isEqualTo(4095);
+		assertThat(data.position()).as("the data is not moved").isEqualTo(1);
+		DdpRange item = this.call.ddpItems().get(0);
+		assertThat(item.offset()).isEqualTo(24);
+		assertThat(item.length()).isEqualTo(4095);
+		assertThat(item.isApart()).isTrue();
+		assertThat(item.paddedEnd()).as("it occupies nothing in the reply").isEqualTo(24);
+		assertThat(this.call.acceptsDdpByReference(1)).as("no second Write chunk was offered").isFalse();
+		assertThatThrownBy(() -> this.call.writeDdpOpaqueByReference(results, ByteBuffer.allocate(1)))
+			.isInstanceOf(IllegalStateException.class)
+			.hasMessageContaining("acceptsDdpByReference");
+	}
+
+	@Test
 	void misplacedOrOverlappingMarksAreRefusedWithTheReason() {
 		assertThatThrownBy(() -> this.call.markDdpEligible(4, 10)).isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("after the reply header");

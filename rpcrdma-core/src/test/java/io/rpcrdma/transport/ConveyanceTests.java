@@ -8,7 +8,9 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.rpcrdma.oncrpc.RpcMessageCodec;
 import io.rpcrdma.protocol.RpcRdmaConstants;
+import io.rpcrdma.xdr.XdrDecoder;
 
 /**
  * Calls and replies conveyed inline and through each kind of chunk (RFC 5666 §3.4, §3.5,
@@ -105,6 +107,49 @@ abstract class ConveyanceTests extends RpcRdmaTransportKit {
 		assertThat(reply.writeChunks()).hasSize(1);
 		assertThat(reply.writeChunks().get(0).remaining()).isZero();
 		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(RpcWorkload.pattern(100, 3));
+		assertThat(onlyConnection(server).stats().writeChunksFilled()).isZero();
+	}
+
+	@Test
+	void aResultCarriedApartFromTheReplyGoesByTheWriteChunkAndTheRestOfTheReplyFollowsItsLengthWord()
+			throws Exception {
+		int trailer = 0x5a5b5c5d;
+		RpcRdmaServer server = server(config(), (call, replier) -> replier
+			.reply(RpcWorkload.replyApart(call.xid(), RpcWorkload.pattern(30_001, 3), trailer)));
+		RpcRdmaClientConnection client = client(server, config());
+
+		InboundReply reply = await(client.call(RpcWorkload.generate(12, 30_001, 32_768, 0)));
+
+		assertThat(reply.writeChunks()).hasSize(1);
+		assertThat(reply.writeChunks().get(0).remaining()).isEqualTo(30_001);
+		XdrDecoder decoder = new XdrDecoder(reply.message().duplicate());
+		assertThat(RpcMessageCodec.decodeReply(decoder).isSuccess()).isTrue();
+		assertThat(decoder.readInt()).as("the length word").isEqualTo(30_001);
+		assertThat(decoder.readInt()).as("what follows the item").isEqualTo(trailer);
+		assertThat(decoder.remaining()).isZero();
+		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(RpcWorkload.pattern(30_001, 3));
+		assertThat(onlyConnection(server).stats().writeChunksFilled()).isEqualTo(1);
+	}
+
+	@Test
+	void aResultCarriedApartThatNoWriteChunkTakesIsPutBackInlineWithItsPadding() throws Exception {
+		int trailer = 0x01020304;
+		RpcRdmaServer server = server(config(), (call, replier) -> replier
+			.reply(RpcWorkload.replyApart(call.xid(), RpcWorkload.pattern(101, 3), trailer)));
+		RpcRdmaClientConnection client = client(server, config());
+
+		// The 64-byte Write chunk cannot take 101 bytes: they go inline, padded to 104.
+		InboundReply reply = await(client.call(RpcWorkload.generate(13, 101, 64, 0)));
+
+		assertThat(reply.writeChunks().get(0).remaining()).isZero();
+		XdrDecoder decoder = new XdrDecoder(reply.message().duplicate());
+		assertThat(RpcMessageCodec.decodeReply(decoder).isSuccess()).isTrue();
+		assertThat(decoder.readOpaqueBytes(Integer.MAX_VALUE)).isEqualTo(RpcWorkload.pattern(101, 3));
+		assertThat(decoder.readInt()).as("what follows the item, after three zero pad bytes").isEqualTo(trailer);
+		ByteBuffer message = reply.message();
+		int padAt = message.limit() - 4 - 3;
+		assertThat(new byte[] { message.get(padAt), message.get(padAt + 1), message.get(padAt + 2) })
+			.containsOnly((byte) 0);
 		assertThat(onlyConnection(server).stats().writeChunksFilled()).isZero();
 	}
 

@@ -53,6 +53,20 @@ abstract class Rfc5666CompatibilityTests extends RpcRdmaTransportKit {
 	}
 
 	@Test
+	void replyDataCarriedApartFromTheReplyIsOfferedInAReadChunkToo() throws Exception {
+		RpcRdmaServer server = server(readChunkReplies(), (call, replier) -> {
+			int length = call.message().getInt(call.message().limit() - 4);
+			replier.reply(RpcWorkload.replyApart(call.xid(), RpcWorkload.pattern(length, 5), 77));
+		});
+		RpcRdmaClientConnection client = client(server, v1Only());
+
+		InboundReply reply = await(client.call(RpcWorkload.generate(2, 3001, 0, 0)));
+
+		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(RpcWorkload.pattern(3001, 5));
+		assertThat(client.stats().readChunksPulled()).isEqualTo(1);
+	}
+
+	@Test
 	void withoutRdmaDoneTheServerReclaimsItsReadChunksAfterTheTimeout() throws Exception {
 		LinkedBlockingQueue<CompletableFuture<Void>> sent = new LinkedBlockingQueue<>();
 		RpcRdmaServer server = server(

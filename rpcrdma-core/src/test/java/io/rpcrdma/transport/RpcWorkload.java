@@ -100,6 +100,20 @@ final class RpcWorkload {
 		return new OutboundReply(buffer, ddp ? List.of(new DdpRange(header + 4, result.length)) : List.of());
 	}
 
+	/**
+	 * A reply whose opaque result is carried apart from the message ({@link DdpRange#apart}),
+	 * followed in the message by {@code trailer}.
+	 */
+	static OutboundReply replyApart(int xid, byte[] result, int trailer) {
+		int header = RpcMessageCodec.encodedSize(RpcReply.success(xid));
+		ByteBuffer buffer = ByteBuffer.allocate(header + 8);
+		XdrEncoder encoder = new XdrEncoder(buffer);
+		RpcMessageCodec.encodeReply(RpcReply.success(xid), encoder);
+		encoder.writeInt(result.length).writeInt(trailer);
+		buffer.flip();
+		return new OutboundReply(buffer, List.of(DdpRange.apart(header + 4, ByteBuffer.wrap(result))));
+	}
+
 	/** Decodes an opaque result, from the Write chunk if it went there. */
 	static byte[] opaqueResult(InboundReply reply) {
 		XdrDecoder decoder = new XdrDecoder(reply.message().duplicate());

@@ -72,12 +72,15 @@ final class RdmapTransmitter implements Runnable {
 
 	private final SgCursor gatherCursor = new SgCursor();
 
-	// Gathering writes of Read Responses: up to GATHER FPDUs per write.
+	// Gathering writes of Read Responses and RDMA Writes: up to GATHER FPDUs per write.
 	private static final int GATHER = 4;
 
 	private final ByteBuffer[] heads = new ByteBuffer[GATHER];
 
+	// Views of registered memory, made once per memory and kept while the memory is the same.
 	private final ByteBuffer[] payloads = new ByteBuffer[GATHER];
+
+	private final ByteBuffer[] payloadSources = new ByteBuffer[GATHER];
 
 	private final ByteBuffer[] trailers = new ByteBuffer[GATHER];
 
@@ -486,9 +489,6 @@ final class RdmapTransmitter implements Runnable {
 	}
 
 	private void startReadResponse() {
-		for (int i = 0; i < GATHER; i++) {
-			this.payloads[i] = null;
-		}
 		begin(false, RdmapOpcode.RDMA_READ_RESPONSE, this.irq.headLength());
 		this.responseMemory = this.irq.headMemory();
 		this.responseOffset = this.irq.headOffset();
@@ -505,35 +505,55 @@ final class RdmapTransmitter implements Runnable {
 	}
 
 	/**
-	 * Sends Read Response segments straight from the registered memory with a gathering
-	 * write (header, payload, pad and zero CRC per FPDU): no copy into the transmit buffer.
-	 * Transmit thread only, CRC off only.
+	 * Sends the segments of a tagged message (a Read Response, or an RDMA Write from the send
+	 * queue) straight from the registered memory with a gathering write (header, payload, pad
+	 * and zero CRC per FPDU): no copy into the transmit buffer. Each segment is one FPDU of at
+	 * most MULPDU bytes (RFC 5044 §4) and does not cross a scatter/gather entry. Transmit
+	 * thread only, CRC off only: with CRC the payload passes through the checksum anyway.
 	 */
-	private boolean continueResponseWithoutCopy() throws IOException {
+	private boolean continueTaggedWithoutCopy() throws IOException {
 		if (!flush(true)) {
 			return false;
 		}
 		int count = 0;
 		long total = 0;
 		while (count < GATHER && this.inMessage) {
-			int n = Math.min(this.mulpdu - TaggedHeader.LENGTH, this.remaining);
+			int max = Math.min(this.mulpdu - TaggedHeader.LENGTH, this.remaining);
+			int n;
+			ByteBuffer source;
+			int sourceOffset;
+			if (this.fromSendQueue) {
+				n = this.gatherCursor.piece(max);
+				source = this.gatherCursor.pieceMemory();
+				sourceOffset = this.gatherCursor.pieceOffset();
+			}
+			else {
+				n = max;
+				source = this.responseMemory;
+				sourceOffset = this.responseOffset;
+			}
 			boolean last = n == this.remaining;
 			ByteBuffer head = this.heads[count].clear();
 			this.writer.writeTaggedHeader(head, last, this.opcode, this.stag, this.taggedOffset, n);
 			head.flip();
-			ByteBuffer payload = this.payloads[count];
-			payload.limit(this.responseOffset + n).position(this.responseOffset);
+			ByteBuffer payload = payloadView(count, source);
+			payload.limit(sourceOffset + n).position(sourceOffset);
 			ByteBuffer trailer = this.trailers[count].clear().limit(FpduWriter.trailerLength(n));
 			this.gather[3 * count] = head;
 			this.gather[3 * count + 1] = payload;
 			this.gather[3 * count + 2] = trailer;
 			total += head.remaining() + n + trailer.remaining();
 			this.taggedOffset += n;
-			this.responseOffset += n;
 			this.remaining -= n;
+			if (this.fromSendQueue) {
+				this.gatherCursor.advance(n);
+			}
+			else {
+				this.responseOffset += n;
+			}
 			count++;
 			if (last) {
-				this.inMessage = false;
+				endMessage();
 			}
 		}
 		long written = 0;
@@ -554,12 +574,35 @@ final class RdmapTransmitter implements Runnable {
 			}
 		}
 		if (!this.inMessage) {
+			// The memory may be deregistered and freed once the message is done: keep no view.
 			for (int i = 0; i < GATHER; i++) {
 				this.payloads[i] = null;
+				this.payloadSources[i] = null;
 			}
-			this.responseMemory = null;
 		}
 		return true;
+	}
+
+	/** A view of {@code source} for gather slot {@code slot}, made anew only when the memory changes. */
+	private ByteBuffer payloadView(int slot, ByteBuffer source) {
+		if (this.payloadSources[slot] != source) {
+			this.payloadSources[slot] = source;
+			this.payloads[slot] = source.duplicate();
+		}
+		return this.payloads[slot];
+	}
+
+	/** The current message's last segment is framed: its send-queue bookkeeping. */
+	private void endMessage() {
+		this.inMessage = false;
+		this.responseMemory = null;
+		if (this.fromSendQueue) {
+			this.gatherCursor.clear();
+			this.lastNonReadSeq = this.qp.transmitted();
+			if (this.signaled) {
+				this.lastSignaledSeq = this.lastNonReadSeq;
+			}
+		}
 	}
 
 	/**
@@ -567,15 +610,10 @@ final class RdmapTransmitter implements Runnable {
 	 * (RFC 5044 §4); segments do not cross scatter/gather entries.
 	 */
 	private boolean continueMessage(boolean mayBlock) throws IOException {
-		if (!this.fromSendQueue && mayBlock && !this.writer.crc() && this.remaining >= INLINE_LIMIT) {
-			if (this.payloads[0] == null) {
-				for (int i = 0; i < GATHER; i++) {
-					this.payloads[i] = this.responseMemory.duplicate();
-				}
-			}
-			return continueResponseWithoutCopy();
-		}
 		boolean tagged = this.opcode.tagged();
+		if (tagged && mayBlock && !this.writer.crc() && this.remaining >= INLINE_LIMIT) {
+			return continueTaggedWithoutCopy();
+		}
 		int header = tagged ? TaggedHeader.LENGTH : UntaggedHeader.LENGTH;
 		int max = Math.min(this.mulpdu - header, this.remaining);
 		ByteBuffer source;
@@ -612,15 +650,7 @@ final class RdmapTransmitter implements Runnable {
 			this.responseOffset += n;
 		}
 		if (last) {
-			this.inMessage = false;
-			this.responseMemory = null;
-			if (this.fromSendQueue) {
-				this.gatherCursor.clear();
-				this.lastNonReadSeq = this.qp.transmitted();
-				if (this.signaled) {
-					this.lastSignaledSeq = this.lastNonReadSeq;
-				}
-			}
+			endMessage();
 		}
 		return true;
 	}
