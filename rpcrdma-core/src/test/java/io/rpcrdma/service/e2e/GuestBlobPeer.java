@@ -1,8 +1,12 @@
 package io.rpcrdma.service.e2e;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -189,13 +193,16 @@ public final class GuestBlobPeer {
 		}
 		for (int i = 0; i < sizes.length; i++) {
 			byte[] data = ServiceEndToEndTests.pattern(sizes[i], 7 + i);
+			progress("put " + sizes[i]);
 			if (blobs.put("k" + i, data) != BlobService.crc(ByteBuffer.wrap(data))) {
 				problems.add("put of " + sizes[i] + " bytes: the server's checksum differs");
 			}
+			progress("get " + sizes[i]);
 			if (!Arrays.equals(blobs.get("k" + i), data)) {
 				problems.add("get of " + sizes[i] + " bytes: the data differs");
 			}
 		}
+		progress("blobs done");
 		// Far over the inline threshold both ways, within the 64 KiB reply a client makes room for:
 		// a long call out (a position-zero Read chunk), a Reply chunk back.
 		String text = "x".repeat(40_000) + "end";
@@ -203,6 +210,26 @@ public final class GuestBlobPeer {
 			problems.add("long echo");
 		}
 		return problems;
+	}
+
+	/**
+	 * Notes the step an exchange in a lab guest begins in the guest's kernel log, which its
+	 * serial console carries to the host's console log: that stays readable when the guest's
+	 * network does not, as in a run whose guest stopped transmitting (docs/interop.md).
+	 * Nothing outside a lab guest job ({@code -Drpcrdma.lab.job}).
+	 */
+	private static void progress(String step) {
+		String job = System.getProperty("rpcrdma.lab.job");
+		if (job == null) {
+			return;
+		}
+		try {
+			Files.writeString(Path.of("/dev/kmsg"), "rpcrdma-lab " + job + ": " + step + "\n",
+					StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+		}
+		catch (IOException | RuntimeException ex) {
+			// A diagnostic only.
+		}
 	}
 
 	private static int call(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress address, int[] sizes) {
