@@ -141,7 +141,7 @@ final class DeadlineWheel implements CallTimer, AutoCloseable {
 			// of the wheel visits every bucket.
 			long last = Math.min(current, done + this.buckets.length);
 			for (long tick = done + 1; tick <= last; tick++) {
-				expire(this.buckets[(int) (tick & this.mask)], now);
+				expire(this.buckets[(int) (tick & this.mask)], tick, now);
 			}
 			done = Math.max(done, last);
 			long wait = this.origin + (done + 1) * this.tickNanos - System.nanoTime();
@@ -158,14 +158,19 @@ final class DeadlineWheel implements CallTimer, AutoCloseable {
 		LockSupport.unpark(this.thread);
 	}
 
-	/** Runs every node of the bucket whose deadline has passed, outside the bucket's lock. */
-	private void expire(Node head, long now) {
+	/**
+	 * Runs every node of the bucket whose deadline has passed and belongs to this tick or an
+	 * earlier one, outside the bucket's lock. A node of a later turn waits for its own tick
+	 * even when it is due: catching up after a late wake-up, the bucket is visited for an
+	 * earlier tick first, and firing it then would run it before deadlines that come earlier.
+	 */
+	private void expire(Node head, long tick, long now) {
 		int count = 0;
 		synchronized (head) {
 			Node node = head.next;
 			while (node != head) {
 				Node next = node.next;
-				if (node.deadline - now <= 0) {
+				if (node.deadline - now <= 0 && tickOf(node.deadline) <= tick) {
 					node.unlink();
 					if (count == this.dueNodes.length) {
 						this.dueNodes = java.util.Arrays.copyOf(this.dueNodes, count * 2);

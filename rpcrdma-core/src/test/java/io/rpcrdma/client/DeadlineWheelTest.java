@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
@@ -60,6 +61,43 @@ class DeadlineWheelTest {
 		}
 		assertThat(all.await(5, TimeUnit.SECONDS)).isTrue();
 		assertThat(order).containsExactly(21, 25, 33, 45, 60, 80);
+	}
+
+	@Test
+	void catchingUpAfterALateTurnFiresALaterTurnsDeadlineOnlyAfterEarlierOnes() throws Exception {
+		// Eight buckets of 1 ms: 12 ms lies in the bucket of tick 4, a turn later than 7 ms.
+		// The wheel thread is held past both; catching up, it visits tick 4's bucket first.
+		List<Integer> order = Collections.synchronizedList(new ArrayList<>());
+		CountDownLatch held = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		CountDownLatch both = new CountDownLatch(2);
+		long start = System.nanoTime();
+		this.wheel.schedule(Duration.ZERO, () -> {
+			held.countDown();
+			await(release);
+		});
+		assertThat(held.await(5, TimeUnit.SECONDS)).isTrue();
+		for (int delay : new int[] { 12, 7 }) {
+			this.wheel.schedule(Duration.ofNanos(start + TimeUnit.MILLISECONDS.toNanos(delay) - System.nanoTime()), () -> {
+				order.add(delay);
+				both.countDown();
+			});
+		}
+		while (System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(14)) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+		}
+		release.countDown();
+		assertThat(both.await(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(order).containsExactly(7, 12);
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await(5, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	@Test
