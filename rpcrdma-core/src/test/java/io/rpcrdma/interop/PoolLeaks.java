@@ -10,14 +10,18 @@ import io.rpcrdma.memory.RegisteredMemoryPool;
  * receives, and their completions return the buffers a moment later, so the check waits for
  * that, up to a deadline.
  */
-final class PoolLeaks {
+public final class PoolLeaks {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(10);
 
 	private PoolLeaks() {
 	}
 
-	static void assertNone(RegisteredMemoryPool pool) {
+	/**
+	 * @param pool the pool whose leases must all come back
+	 * @throws AssertionError naming the leases still out at the deadline
+	 */
+	public static void assertNone(RegisteredMemoryPool pool) {
 		long end = System.nanoTime() + DEADLINE.toNanos();
 		while (pool.stats().leasedBytes() != 0) {
 			if (System.nanoTime() > end) {
