@@ -1,7 +1,6 @@
 package io.rpcrdma.service;
 
 import java.lang.System.Logger.Level;
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -165,13 +164,12 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 		if (call == null || !this.procedure.resultBulk().bulk()) {
 			return false;
 		}
-		ByteBuffer data = BulkValues.view(value);
-		if (data == null || data.remaining() > this.procedure.resultBulk().maxBytes()
-				|| !call.acceptsDdpByReference(data.remaining())) {
+		int length = BulkValues.length(value);
+		if (length < 0 || length > this.procedure.resultBulk().maxBytes() || !call.acceptsDdpByReference(length)) {
 			return false;
 		}
 		results.writeInt(ProcedureResults.RESULT);
-		call.writeDdpOpaqueByReference(results, data);
+		call.writeDdpOpaqueByReference(results, BulkValues.view(value));
 		return true;
 	}
 

@@ -8,9 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.verbs.ConnectionRequest;
@@ -18,6 +15,7 @@ import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.support.RefusalLog;
 
 /**
  * Listens for RPC-over-RDMA requesters and runs a {@link RpcRdmaServerConnection} for each:
@@ -47,11 +45,7 @@ public final class RpcRdmaServer implements AutoCloseable {
 
 	private static final System.Logger logger = System.getLogger(RpcRdmaServer.class.getName());
 
-	private static final long REFUSAL_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
-
-	private final LongAdder refused = new LongAdder();
-
-	private final AtomicLong lastRefusalLogged = new AtomicLong();
+	private final RefusalLog refusals = new RefusalLog(logger, RefusalLog.DEFAULT_INTERVAL);
 
 	/**
 	 * Set by {@link #close()}, under {@link #unreleased}'s lock: a request still being accepted
@@ -160,19 +154,13 @@ public final class RpcRdmaServer implements AutoCloseable {
 	}
 
 	private void refused(ConnectionRequest request, RuntimeException why) {
-		this.refused.increment();
-		long now = System.nanoTime();
-		long last = this.lastRefusalLogged.get();
-		// At most one line per interval: a flood of connection attempts is not a flood of logs.
-		if ((last == 0 || now - last >= REFUSAL_LOG_INTERVAL_NANOS) && this.lastRefusalLogged.compareAndSet(last, now)) {
-			logger.log(System.Logger.Level.WARNING, "Refused the connection from " + request.remoteAddress() + " ("
-					+ this.refused.sum() + " refused so far): " + why.getMessage());
-		}
+		this.refusals.refused((count) -> "Refused the connection from " + request.remoteAddress() + " (" + count
+				+ " refused so far): " + why.getMessage());
 	}
 
 	/** @return connections refused for want of resources (queue pairs, receive buffers) since the server started */
 	public long refusedConnections() {
-		return this.refused.sum();
+		return this.refusals.count();
 	}
 
 	private void retire(RpcRdmaServerConnection connection) {

@@ -20,10 +20,7 @@ class ServerCallTest {
 
 	@Test
 	void writeDdpOpaqueMarksTheDataRelativeToTheReplyStart() {
-		ByteBuffer buffer = ByteBuffer.allocate(256).position(16);
-		this.call.replyStartsAt(16);
-		XdrEncoder results = new XdrEncoder(buffer);
-		results.writeHyper(0).writeHyper(0).writeInt(0);
+		XdrEncoder results = resultsAfterAReplyHeaderAt16(ByteBuffer.allocate(256));
 
 		this.call.writeDdpOpaque(results, ByteBuffer.wrap(new byte[] { 1, 2, 3, 4, 5 }));
 
@@ -36,10 +33,8 @@ class ServerCallTest {
 
 	@Test
 	void dataByReferenceLeavesOnlyItsLengthWordInTheResultsAndIsMarkedApart() {
-		ByteBuffer buffer = ByteBuffer.allocate(256).position(16);
-		this.call.replyStartsAt(16);
-		XdrEncoder results = new XdrEncoder(buffer);
-		results.writeHyper(0).writeHyper(0).writeInt(0);
+		ByteBuffer buffer = ByteBuffer.allocate(256);
+		XdrEncoder results = resultsAfterAReplyHeaderAt16(buffer);
 		ByteBuffer data = ByteBuffer.wrap(new byte[4096]).position(1);
 		assertThat(this.call.acceptsDdpByReference(4095)).as("not allowed by the dispatcher").isFalse();
 
@@ -73,6 +68,15 @@ class ServerCallTest {
 			.hasMessageContaining("overlaps");
 		this.call.discardMarks();
 		assertThat(this.call.ddpItems()).isEmpty();
+	}
+
+	/** A reply starting at 16, with 20 bytes of header and status written: results follow. */
+	private XdrEncoder resultsAfterAReplyHeaderAt16(ByteBuffer buffer) {
+		buffer.position(16);
+		this.call.replyStartsAt(16);
+		XdrEncoder results = new XdrEncoder(buffer);
+		results.writeHyper(0).writeHyper(0).writeInt(0);
+		return results;
 	}
 
 	@Test

@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.memory.MemoryPoolConfig;
@@ -72,7 +74,7 @@ public final class Growth {
 	private static final long IDLE_SETTLE_NANOS = TimeUnit.SECONDS.toNanos(120);
 
 	/** Held, so that the level set on it is not lost with a collected logger. */
-	private static final java.util.logging.Logger LIBRARY_LOG = java.util.logging.Logger.getLogger("io.rpcrdma");
+	private static final Logger LIBRARY_LOG = Logger.getLogger("io.rpcrdma");
 
 	private Growth() {
 	}
@@ -125,7 +127,7 @@ public final class Growth {
 	public static void main(String[] args) {
 		CompareOptions options = CompareOptions.parseOrExit(args);
 		// Every connection of the curves makes a proxy, and each proxy says so at INFO.
-		LIBRARY_LOG.setLevel(java.util.logging.Level.WARNING);
+		LIBRARY_LOG.setLevel(Level.WARNING);
 		try {
 			Result result = run(options, Cases.of(options.pace()), System.out);
 			System.out.println();

@@ -1,10 +1,9 @@
 package io.rpcrdma.verbs.siw;
 
 import java.net.SocketAddress;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
+
+import io.rpcrdma.verbs.support.RefusalLog;
 
 /**
  * The TCP connections a provider's listeners accepted that are not iWARP connections yet,
@@ -27,16 +26,11 @@ final class PendingPassiveConnections {
 
 	private static final System.Logger logger = System.getLogger(SiwProvider.class.getName());
 
-	/** At most one WARNING per interval: a flood of connections is not a flood of log lines. */
-	private static final long WARNING_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
-
 	private final int limit;
 
 	private final AtomicInteger pending = new AtomicInteger();
 
-	private final LongAdder refused = new LongAdder();
-
-	private final AtomicLong lastWarning = new AtomicLong();
+	private final RefusalLog refused = new RefusalLog(logger, RefusalLog.DEFAULT_INTERVAL);
 
 	/**
 	 * @param limit the most connections on their way in at once
@@ -74,18 +68,13 @@ final class PendingPassiveConnections {
 	 * @param from the peer, for the log
 	 */
 	void refused(SocketAddress from) {
-		this.refused.increment();
-		long now = System.nanoTime();
-		long last = this.lastWarning.get();
-		if ((last == 0 || now - last >= WARNING_INTERVAL_NANOS) && this.lastWarning.compareAndSet(last, now)) {
-			logger.log(System.Logger.Level.WARNING, "Closed the TCP connection from " + from + " unread ("
-					+ this.refused.sum() + " closed so far): " + this.limit + " accepted connections are already "
-					+ "waiting for their MPA Request or its answer, as many as " + SiwSettings.MAX_QUEUE_PAIRS + " = "
-					+ this.limit + " allows. If these are real clients connecting at once, raise "
-					+ SiwSettings.MAX_QUEUE_PAIRS + "; if they are peers that open TCP connections and send nothing, "
-					+ "find them (the address above) or lower " + SiwSettings.MPA_TIMEOUT_MILLIS
-					+ " so that they give their places up sooner");
-		}
+		this.refused.refused((count) -> "Closed the TCP connection from " + from + " unread (" + count
+				+ " closed so far): " + this.limit + " accepted connections are already "
+				+ "waiting for their MPA Request or its answer, as many as " + SiwSettings.MAX_QUEUE_PAIRS + " = "
+				+ this.limit + " allows. If these are real clients connecting at once, raise "
+				+ SiwSettings.MAX_QUEUE_PAIRS + "; if they are peers that open TCP connections and send nothing, "
+				+ "find them (the address above) or lower " + SiwSettings.MPA_TIMEOUT_MILLIS
+				+ " so that they give their places up sooner");
 	}
 
 	/**
@@ -99,7 +88,7 @@ final class PendingPassiveConnections {
 	 * @return the connections closed at once for want of a place so far
 	 */
 	long refusedCount() {
-		return this.refused.sum();
+		return this.refused.count();
 	}
 
 }
