@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 import io.rpcrdma.client.CallBody;
 import io.rpcrdma.client.CallTimeoutException;
@@ -13,6 +14,7 @@ import io.rpcrdma.client.ReplyCallback;
 import io.rpcrdma.oncrpc.AuthNone;
 import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.service.codec.XdrCodec;
+import io.rpcrdma.verbs.WaitingCaller;
 import io.rpcrdma.xdr.XdrEncoder;
 
 /**
@@ -130,7 +132,8 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 	}
 
 	/**
-	 * A synchronous method's call: the calling thread parks until the outcome arrives. Each
+	 * A synchronous method's call: the calling thread waits until the outcome arrives, reading
+	 * the reply itself where the provider lets it ({@link WaitingCaller}), else parked. Each
 	 * thread reuses one, so a synchronous call allocates nothing here.
 	 */
 	static final class Waiting extends ServiceCall {
@@ -149,7 +152,12 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 
 		private final Thread owner = Thread.currentThread();
 
+		private final BooleanSupplier outcomeArrived = () -> this.state != WAITING;
+
 		private volatile int state;
+
+		// The thread as a caller that may read its own reply; set before the call is posted.
+		private volatile WaitingCaller receive;
 
 		private boolean busy;
 
@@ -167,22 +175,31 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 			waiting.value = null;
 			waiting.failure = null;
 			waiting.state = WAITING;
+			waiting.receive = WaitingCaller.expect();
 			return waiting;
 		}
 
 		@Override
 		void result(Object returned) {
 			this.value = returned;
-			if (STATE.compareAndSet(this, WAITING, DONE)) {
-				LockSupport.unpark(this.owner);
-			}
+			arrived();
 		}
 
 		@Override
 		void fault(Throwable thrown) {
 			this.failure = thrown;
+			arrived();
+		}
+
+		private void arrived() {
+			WaitingCaller caller = this.receive;
 			if (STATE.compareAndSet(this, WAITING, DONE)) {
-				LockSupport.unpark(this.owner);
+				if (caller != null) {
+					caller.outcomeArrived();
+				}
+				if (Thread.currentThread() != this.owner) {
+					LockSupport.unpark(this.owner);
+				}
 			}
 		}
 
@@ -195,7 +212,14 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 		 */
 		Object await() throws Throwable {
 			boolean interrupted = false;
+			WaitingCaller caller = this.receive;
 			while (this.state == WAITING) {
+				if (caller != null && caller.receiveUntil(this.outcomeArrived)) {
+					break;
+				}
+				if (this.state != WAITING) {
+					break;
+				}
 				LockSupport.park(this);
 				if (Thread.interrupted()) {
 					if (STATE.compareAndSet(this, WAITING, ABANDONED)) {
@@ -220,6 +244,11 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 
 		/** The thread is done with it. */
 		void release() {
+			WaitingCaller caller = this.receive;
+			if (caller != null) {
+				caller.end();
+				this.receive = null;
+			}
 			this.busy = false;
 			this.value = null;
 			this.failure = null;

@@ -15,7 +15,7 @@ import java.util.List;
 record CompareOptions(Pace pace, Path output, List<String> contenders, int rounds) {
 
 	static final String USAGE = "usage: Compare [--quick | --smoke] [--rounds N] [--out DIR] [--contenders "
-			+ String.join(",", Contenders.ALL) + "]";
+			+ String.join(",", Contenders.ALL) + "," + String.join(",", Contenders.NAMED_ONLY) + "]";
 
 	/**
 	 * @param args the command line
@@ -48,7 +48,7 @@ record CompareOptions(Pace pace, Path output, List<String> contenders, int round
 				case "--contenders" -> {
 					contenders = Arrays.stream(value(args, ++i, "--contenders").split(",")).map(String::trim).toList();
 					for (String name : contenders) {
-						if (!Contenders.ALL.contains(name)) {
+						if (!Contenders.ALL.contains(name) && !Contenders.NAMED_ONLY.contains(name)) {
 							throw new IllegalArgumentException("No contender named " + name + "; " + USAGE);
 						}
 					}

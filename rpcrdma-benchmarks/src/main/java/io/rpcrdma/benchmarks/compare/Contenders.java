@@ -5,6 +5,9 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.rpcrdma.verbs.RdmaProviderConfig;
+import io.rpcrdma.verbs.siw.SiwSettings;
+
 /**
  * The contenders of one run, by name, opened in one place and closed in reverse order.
  */
@@ -23,8 +26,18 @@ final class Contenders implements AutoCloseable {
 	/** rpcrdma over the in-JVM loopback provider. */
 	static final String LOOPBACK = "rpcrdma-loopback";
 
-	/** Every contender, in the order tables list them. */
+	/**
+	 * rpcrdma over software iWARP with every reply read by the connection's receive thread
+	 * ({@code siw.caller-receives=false}): the A/B counterpart of {@link #SIW}, not run by
+	 * default.
+	 */
+	static final String SIW_RECEIVE_THREAD = "rpcrdma-siw-receive-thread";
+
+	/** Every contender a run has by default, in the order tables list them. */
 	static final List<String> ALL = List.of(SOCKET, GRPC, SIW, SIW_PROCESS, LOOPBACK);
+
+	/** Contenders a run has only when named. */
+	static final List<String> NAMED_ONLY = List.of(SIW_RECEIVE_THREAD);
 
 	private final List<Contender> open = new ArrayList<>();
 
@@ -57,6 +70,8 @@ final class Contenders implements AutoCloseable {
 			case GRPC -> new GrpcContender();
 			case SIW -> new RpcRdmaContender(SIW, "siw", local, false);
 			case SIW_PROCESS -> new RpcRdmaContender(SIW_PROCESS, "siw", local, true);
+			case SIW_RECEIVE_THREAD -> new RpcRdmaContender(SIW_RECEIVE_THREAD, "siw", local,
+					RdmaProviderConfig.defaults().with(SiwSettings.CALLER_RECEIVES, "false"));
 			case LOOPBACK -> new RpcRdmaContender(LOOPBACK, "loopback",
 					InetSocketAddress.createUnresolved("compare-bench", 0), false);
 			default -> throw new IllegalArgumentException("No contender named " + name + "; choose from " + ALL);

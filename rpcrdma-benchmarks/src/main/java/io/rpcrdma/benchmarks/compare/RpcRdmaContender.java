@@ -17,6 +17,7 @@ import io.rpcrdma.service.ServiceClientOptions;
 import io.rpcrdma.service.ServiceIntrospector;
 import io.rpcrdma.service.codec.CodecRegistry;
 import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.RdmaProviderConfig;
 import io.rpcrdma.verbs.RdmaProviders;
 
 /**
@@ -92,6 +93,19 @@ final class RpcRdmaContender implements Contender {
 	}
 
 	/**
+	 * A contender whose client's provider has settings of its own (an A/B of one setting).
+	 * @param name the contender's name
+	 * @param providerName the provider both ends use
+	 * @param listen where an in-JVM server listens
+	 * @param clientSettings the client provider's settings
+	 * @throws Exception if the server cannot start
+	 */
+	RpcRdmaContender(String name, String providerName, InetSocketAddress listen, RdmaProviderConfig clientSettings)
+			throws Exception {
+		this(name, providerName, server(providerName, listen, false), UnaryOperator.identity(), false, clientSettings);
+	}
+
+	/**
 	 * A contender calling a server that is already running.
 	 * @param name the contender's name
 	 * @param providerName the provider the client uses
@@ -120,10 +134,15 @@ final class RpcRdmaContender implements Contender {
 
 	private RpcRdmaContender(String name, String providerName, Running server, UnaryOperator<RpcCaller> protect,
 			boolean connectionPerSession) {
+		this(name, providerName, server, protect, connectionPerSession, RdmaProviderConfig.defaults());
+	}
+
+	private RpcRdmaContender(String name, String providerName, Running server, UnaryOperator<RpcCaller> protect,
+			boolean connectionPerSession, RdmaProviderConfig clientSettings) {
 		this.name = name;
 		this.server = server.handle();
 		this.address = server.address();
-		this.provider = RdmaProviders.open(providerName);
+		this.provider = RdmaProviders.open(providerName, clientSettings);
 		this.pool = new RegisteredMemoryPool(this.provider.allocateProtectionDomain(), RpcRdmaSetup.pools());
 		this.shared = connectionPerSession ? null : connect(protect);
 	}

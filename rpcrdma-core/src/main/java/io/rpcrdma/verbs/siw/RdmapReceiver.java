@@ -2,8 +2,10 @@ package io.rpcrdma.verbs.siw;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.util.function.BooleanSupplier;
 
 import io.rpcrdma.verbs.AccessFlag;
 import io.rpcrdma.verbs.CompletionStatus;
@@ -91,6 +93,16 @@ final class RdmapReceiver {
 
 	private boolean responding;
 
+	// Whether the last read left room in the buffer: the socket was empty then.
+	private boolean drained;
+
+	private final ReceiveRole role;
+
+	private final BooleanSupplier ended;
+
+	// The receive thread's stop condition: asked to leave the role to callers, and allowed to.
+	private final BooleanSupplier stepDown;
+
 	RdmapReceiver(SiwConnection connection, SiwQueuePair qp, SocketChannel channel, Selector selector, ByteBuffer in,
 			boolean crc, SiwSettings settings) {
 		this.connection = connection;
@@ -104,11 +116,24 @@ final class RdmapReceiver {
 		this.transmitter = connection.transmitter();
 		this.orq = this.transmitter.outboundReads();
 		this.irq = this.transmitter.inboundReads();
+		this.role = connection.receiveRole();
+		this.ended = () -> !connection.isEstablished();
+		this.stepDown = () -> {
+			if (!this.role.askedToStepDown()) {
+				return false;
+			}
+			this.transmitter.receiveThread(null);
+			this.role.stepDown(Thread.currentThread());
+			return true;
+		};
 	}
 
+	/**
+	 * The receive thread's loop: runs the receive path whenever it holds the
+	 * {@link ReceiveRole}, and leaves it to waiting callers when they ask.
+	 */
 	void run() {
-		this.transmitter.receiveThread(Thread.currentThread());
-		boolean drained = false;
+		Thread rx = Thread.currentThread();
 		try {
 			try {
 				this.channel.keyFor(this.selector).interestOps(java.nio.channels.SelectionKey.OP_READ);
@@ -121,6 +146,60 @@ final class RdmapReceiver {
 				}
 				throw ex;
 			}
+			this.connection.receiverReady(this);
+			while (this.connection.isEstablished()) {
+				this.role.awaitTurn(rx, this.ended);
+				this.transmitter.receiveThread(rx);
+				boolean ended = true;
+				try {
+					ended = drive(this.stepDown, false, 1000);
+				}
+				finally {
+					// Stepping down already left the role (a caller may hold it by now).
+					if (ended) {
+						this.transmitter.receiveThread(null);
+						this.role.release(rx, true);
+					}
+				}
+				if (ended) {
+					return;
+				}
+			}
+		}
+		finally {
+			// No caller may select on the selector once the connection's thread closes it.
+			this.role.close();
+			this.role.awaitTurn(rx, this.ended);
+		}
+	}
+
+	/**
+	 * Runs the receive path for a caller waiting for its reply, which holds the role.
+	 * @param done whether the caller's outcome arrived
+	 * @return whether the stream ended
+	 */
+	boolean driveForCaller(BooleanSupplier done) {
+		Thread caller = Thread.currentThread();
+		this.transmitter.receiveThread(caller);
+		try {
+			return drive(done, true, 1000);
+		}
+		finally {
+			this.transmitter.receiveThread(null);
+		}
+	}
+
+	/**
+	 * Reads the stream and executes every message, on the thread holding the role, until
+	 * {@code stop} holds at a point where everything read has been executed and the socket was
+	 * empty, or the stream ends. Protocol and transport errors end the connection here.
+	 * @param stop when to stop
+	 * @param stopOnInterrupt whether an interrupt of the thread stops it too (callers)
+	 * @param selectMillis the longest wait for data before checking again
+	 * @return {@code true} if the stream ended
+	 */
+	private boolean drive(BooleanSupplier stop, boolean stopOnInterrupt, long selectMillis) {
+		try {
 			while (this.connection.isEstablished()) {
 				this.in.flip();
 				try {
@@ -132,7 +211,7 @@ final class RdmapReceiver {
 					while (this.parser.next(this.in, this.fpdu)) {
 						this.validator.validate(this.fpdu);
 						if (!dispatch()) {
-							return;
+							return true;
 						}
 					}
 					if (this.directPlacement && this.pendingSkip == 0) {
@@ -141,7 +220,7 @@ final class RdmapReceiver {
 							direct = placeWriteFromSocket();
 						}
 						if (direct < 0) {
-							return;
+							return true;
 						}
 						if (direct > 0) {
 							continue;
@@ -153,15 +232,18 @@ final class RdmapReceiver {
 				}
 				this.transmitter.receiverIdle();
 				if (!this.connection.isEstablished()) {
-					return;
+					return true;
 				}
-				if (drained) {
+				if (this.drained) {
 					// The last read left room, so the socket was empty: wait before reading.
-					this.selector.select(IGNORE, 1000);
+					if (stop.getAsBoolean() || (stopOnInterrupt && Thread.currentThread().isInterrupted())) {
+						return false;
+					}
+					this.selector.select(IGNORE, selectMillis);
 				}
 				int room = this.in.remaining();
 				int n = this.channel.read(this.in);
-				drained = n < room;
+				this.drained = n < room;
 				if (n < 0) {
 					this.in.flip();
 					try {
@@ -171,17 +253,20 @@ final class RdmapReceiver {
 						this.in.compact();
 					}
 					this.connection.peerClosed();
-					return;
+					return true;
 				}
 			}
+			return true;
 		}
 		catch (IwarpWireException ex) {
 			TerminateError error = ex.terminateError().orElse(TerminateError.RDMAP_UNSPECIFIED_OPERATION_ERROR);
 			this.connection.failWithTerminate(TerminateMessage.of(error),
 					"the peer broke the iWARP protocol: " + ex.getMessage());
+			return true;
 		}
-		catch (IOException ex) {
+		catch (IOException | ClosedSelectorException ex) {
 			this.connection.transportFailed(ex);
+			return true;
 		}
 	}
 

@@ -13,7 +13,9 @@ import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
+import io.rpcrdma.verbs.CallerReceivePath;
 import io.rpcrdma.verbs.CompletionStatus;
 import io.rpcrdma.verbs.ConnectParameters;
 import io.rpcrdma.verbs.ConnectTimeoutException;
@@ -26,6 +28,7 @@ import io.rpcrdma.verbs.ConnectionRejectedException;
 import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.RdmaConnection;
+import io.rpcrdma.verbs.WaitingCaller;
 import io.rpcrdma.verbs.siw.wire.IwarpWireException;
 import io.rpcrdma.verbs.siw.wire.Mpa;
 import io.rpcrdma.verbs.siw.wire.MpaConnectionParameters;
@@ -44,8 +47,13 @@ import io.rpcrdma.verbs.siw.wire.TerminateMessage;
  * The SPI's private data travels as the MPA ULP private data, after the 4 IRD/ORD bytes.
  * Errors end the stream with a Terminate (RFC 5040 §4.8, §5.3) and close it; events go to
  * the connection's listener on the thread that observed the change.
+ * <p>
+ * A caller waiting for its reply may run the receive path itself ({@link CallerReceivePath},
+ * {@link ReceiveRole}), so that the reply wakes it straight from {@code epoll} instead of
+ * waking the receive thread, which then wakes the caller: the socket's two wake-ups per round
+ * trip instead of three ({@link SiwSettings#callerReceives()}).
  */
-final class SiwConnection implements RdmaConnection, Runnable {
+final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable {
 
 	private static final System.Logger logger = System.getLogger(SiwConnection.class.getName());
 
@@ -92,6 +100,11 @@ final class SiwConnection implements RdmaConnection, Runnable {
 	private MpaConnectionParameters mpa;
 
 	private int peerIrd;
+
+	private final ReceiveRole receiveRole = new ReceiveRole();
+
+	// Set once the receive thread reads the established stream: callers may lead from then on.
+	private volatile RdmapReceiver receiver;
 
 	private SiwConnection(SiwProvider provider, SiwSettings settings, boolean active, SiwQueuePair qp,
 			ConnectParameters parameters, SocketChannel channel, SiwListener listenerSide) {
@@ -590,6 +603,81 @@ final class SiwConnection implements RdmaConnection, Runnable {
 		if (s != null) {
 			s.wakeup();
 		}
+		this.receiveRole.wakeReceiveThread();
+	}
+
+	// ---- callers running the receive path ---------------------------------------------------
+
+	ReceiveRole receiveRole() {
+		return this.receiveRole;
+	}
+
+	/** The receive thread reads the established stream: callers may take its place. */
+	void receiverReady(RdmapReceiver ready) {
+		if (this.settings.callerReceives()) {
+			this.receiver = ready;
+		}
+	}
+
+	/**
+	 * Work was posted on this connection's queue pair: a caller that will wait for it may run
+	 * the receive path; otherwise the receive thread must keep reading.
+	 */
+	void posted() {
+		if (this.receiver == null) {
+			return;
+		}
+		WaitingCaller caller = WaitingCaller.current();
+		if (caller != null) {
+			caller.posted(this);
+		}
+		else {
+			this.receiveRole.unawaitedPost();
+		}
+	}
+
+	@Override
+	public boolean receiveUntil(BooleanSupplier done, WaitingCaller caller) {
+		RdmapReceiver path = this.receiver;
+		if (path == null) {
+			return false;
+		}
+		Thread current = Thread.currentThread();
+		ReceiveRole.Outcome outcome = this.receiveRole.takeOrFollow(current);
+		if (outcome == ReceiveRole.Outcome.FOLLOWING) {
+			caller.following(this);
+			if (done.getAsBoolean()) {
+				// Delivered while it became a follower: nobody else will say so.
+				caller.outcomeArrived();
+			}
+			return false;
+		}
+		if (outcome == ReceiveRole.Outcome.CLOSED) {
+			return false;
+		}
+		boolean ended = true;
+		caller.leading(this);
+		try {
+			ended = path.driveForCaller(done);
+		}
+		finally {
+			caller.leading(null);
+			this.receiveRole.release(current, ended);
+		}
+		return done.getAsBoolean();
+	}
+
+	@Override
+	public void wakeLeader() {
+		Selector s = this.selector;
+		if (s != null) {
+			s.wakeup();
+		}
+	}
+
+	@Override
+	public void followerDone() {
+		this.receiveRole.followerDone();
 	}
 
 	void closeChannel() {
@@ -606,6 +694,7 @@ final class SiwConnection implements RdmaConnection, Runnable {
 		if (s != null) {
 			s.wakeup();
 		}
+		this.receiveRole.wakeReceiveThread();
 	}
 
 	private void emit(ConnectionEvent event) {

@@ -157,6 +157,7 @@ final class SiwQueuePair implements QueuePair {
 		}
 		SiwConnection c = this.connection;
 		if (c != null) {
+			c.posted();
 			c.transmitter().kick();
 		}
 	}

@@ -33,6 +33,10 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * {@link io.rpcrdma.verbs.QueuePairLimitException}. It also bounds the accepted TCP
  * connections waiting for their MPA Request or its answer, which have a thread but no queue
  * pair yet: beyond as many, a listener closes a new TCP connection at once, unread.</li>
+ * <li>{@code siw.caller-receives}: {@code true} (default) to let a caller that waits for its
+ * reply read it from the socket itself, instead of being woken by the connection's receive
+ * thread ({@link io.rpcrdma.verbs.WaitingCaller}); {@code false} keeps every read on the
+ * receive thread.</li>
  * </ul>
  *
  * @param crcPolicy whether to ask for MPA CRC
@@ -43,9 +47,10 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * @param mpaTimeout how long a responder waits for the MPA Request
  * @param keepAlive whether to set SO_KEEPALIVE
  * @param maxQueuePairs the most queue pairs open at once
+ * @param callerReceives whether a waiting caller may run the receive path
  */
 public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Duration rnrGrace, Duration mpaTimeout,
-		boolean keepAlive, int maxQueuePairs) {
+		boolean keepAlive, int maxQueuePairs, boolean callerReceives) {
 
 	/** Setting key for the CRC policy. */
 	public static final String CRC = "siw.crc";
@@ -71,6 +76,9 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	/** Setting key for the most queue pairs open at once. */
 	public static final String MAX_QUEUE_PAIRS = "siw.max-queue-pairs";
 
+	/** Setting key for whether waiting callers may read their replies themselves. */
+	public static final String CALLER_RECEIVES = "siw.caller-receives";
+
 	/**
 	 * The default of {@link #MAX_QUEUE_PAIRS}: room for thousands of connections, while
 	 * keeping the provider's threads (two per connection) within what a JVM runs well.
@@ -93,6 +101,7 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	 * @param mpaTimeout how long a responder waits for the MPA Request
 	 * @param keepAlive whether to set SO_KEEPALIVE
 	 * @param maxQueuePairs the most queue pairs open at once
+	 * @param callerReceives whether a waiting caller may run the receive path
 	 */
 	public SiwSettings {
 		if (ird < 1 || ird > MpaIrdOrd.MAX_VALUE || ord < 1 || ord > MpaIrdOrd.MAX_VALUE) {
@@ -113,7 +122,7 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 
 	/**
 	 * The defaults: CRC when asked, IRD and ORD 32, automatic MSS, 250 ms RNR grace, 10 s MPA
-	 * timeout, keepalive on, {@value #DEFAULT_MAX_QUEUE_PAIRS} queue pairs.
+	 * timeout, keepalive on, {@value #DEFAULT_MAX_QUEUE_PAIRS} queue pairs, callers receiving.
 	 * @return the defaults
 	 */
 	public static SiwSettings defaults() {
@@ -135,10 +144,15 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 					"Provider setting '" + CRC + "' must be 'off' or 'require' but is '" + crc + "'");
 		};
 		String keepAlive = config.get(KEEPALIVE).orElse("true").trim();
+		String callerReceives = config.get(CALLER_RECEIVES).orElse("true").trim();
+		if (!callerReceives.equalsIgnoreCase("true") && !callerReceives.equalsIgnoreCase("false")) {
+			throw new IllegalArgumentException(
+					"Provider setting '" + CALLER_RECEIVES + "' must be 'true' or 'false' but is '" + callerReceives + "'");
+		}
 		return new SiwSettings(policy, config.getInt(IRD, 32), config.getInt(ORD, 32), config.getInt(MSS, 0),
 				Duration.ofMillis(config.getInt(RNR_GRACE_MILLIS, 250)),
 				Duration.ofMillis(config.getInt(MPA_TIMEOUT_MILLIS, 10_000)), Boolean.parseBoolean(keepAlive),
-				config.getInt(MAX_QUEUE_PAIRS, DEFAULT_MAX_QUEUE_PAIRS));
+				config.getInt(MAX_QUEUE_PAIRS, DEFAULT_MAX_QUEUE_PAIRS), Boolean.parseBoolean(callerReceives));
 	}
 
 }

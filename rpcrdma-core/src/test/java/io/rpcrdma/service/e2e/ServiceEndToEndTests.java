@@ -206,6 +206,55 @@ abstract class ServiceEndToEndTests {
 	}
 
 	@Test
+	void synchronousCallsFromSeveralThreadsAndAsynchronousOnesOnOneConnectionEachGetTheirOwnResult() throws Exception {
+		// Waiting callers may read replies themselves (siw): whoever reads must hand every
+		// other caller its own reply, and a reply nobody waits for must still be read.
+		Inventory inventory = client(Inventory.class);
+		int skus = 8;
+		for (int i = 0; i < skus; i++) {
+			inventory.put(new Inventory.Item("T-" + i, "item " + i, i, Set.of(), null));
+		}
+		int threads = 6;
+		int calls = 150;
+		CountDownLatch start = new CountDownLatch(1);
+		List<CompletableFuture<Integer>> callers = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			int first = t;
+			CompletableFuture<Integer> done = new CompletableFuture<>();
+			callers.add(done);
+			Thread thread = new Thread(() -> {
+				try {
+					start.await();
+					int right = 0;
+					CompletableFuture<Integer> counted = CompletableFuture.completedFuture(skus);
+					for (int i = 0; i < calls; i++) {
+						String sku = "T-" + ((first + i) % skus);
+						if (i % 10 == 0) {
+							// At most one asynchronous call per thread in flight, within the pool's pending limit.
+							assertThat(counted.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(skus);
+							counted = inventory.countAsync(Optional.of("T-"));
+						}
+						if (inventory.find(sku).sku().equals(sku)) {
+							right++;
+						}
+					}
+					assertThat(counted.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(skus);
+					done.complete(right);
+				}
+				catch (Throwable ex) {
+					done.completeExceptionally(ex);
+				}
+			}, "caller-" + t);
+			thread.setDaemon(true);
+			thread.start();
+		}
+		start.countDown();
+		for (CompletableFuture<Integer> done : callers) {
+			assertThat(done.get(3 * DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(calls);
+		}
+	}
+
+	@Test
 	void defaultAndObjectMethodsRunLocally() throws Exception {
 		Inventory inventory = client(Inventory.class);
 		assertThat(inventory.findOrPlaceholder("nothing").name()).isEqualTo("(none)");
