@@ -108,7 +108,7 @@ public final class WaitingCaller {
 	 */
 	public boolean receiveUntil(BooleanSupplier done) {
 		CallerReceivePath posted = this.path;
-		if (posted == null || this.ambiguous || this.following != null || Thread.currentThread() != this.owner) {
+		if (posted == null || this.ambiguous || this.following != null) {
 			return false;
 		}
 		return posted.receiveUntil(done, this);

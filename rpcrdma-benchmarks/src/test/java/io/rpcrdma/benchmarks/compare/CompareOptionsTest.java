@@ -39,7 +39,15 @@ class CompareOptionsTest {
 	void unknownContenderIsNamedWithTheChoices() {
 		assertThatIllegalArgumentException().isThrownBy(() -> CompareOptions.parse("--contenders", "socket,thrift"))
 			.withMessageContaining("No contender named thrift")
-			.withMessageContaining("grpc-java");
+			.withMessageContaining("grpc-java")
+			.withMessageContaining(Contenders.SIW_RECEIVE_THREAD);
+	}
+
+	@Test
+	void aContenderRunOnlyWhenNamedIsAcceptedButNotInTheDefaults() {
+		assertThat(CompareOptions.parse("--contenders", "rpcrdma-siw," + Contenders.SIW_RECEIVE_THREAD).contenders())
+			.containsExactly("rpcrdma-siw", Contenders.SIW_RECEIVE_THREAD);
+		assertThat(Contenders.ALL).doesNotContain(Contenders.SIW_RECEIVE_THREAD);
 	}
 
 	@Test

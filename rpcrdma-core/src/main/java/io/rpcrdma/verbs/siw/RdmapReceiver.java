@@ -98,7 +98,7 @@ final class RdmapReceiver {
 
 	private final ReceiveRole role;
 
-	private final BooleanSupplier ended;
+	private final BooleanSupplier connectionEnded;
 
 	// The receive thread's stop condition: asked to leave the role to callers, and allowed to.
 	private final BooleanSupplier stepDown;
@@ -117,7 +117,7 @@ final class RdmapReceiver {
 		this.orq = this.transmitter.outboundReads();
 		this.irq = this.transmitter.inboundReads();
 		this.role = connection.receiveRole();
-		this.ended = () -> !connection.isEstablished();
+		this.connectionEnded = () -> !connection.isEstablished();
 		this.stepDown = () -> {
 			if (!this.role.askedToStepDown()) {
 				return false;
@@ -148,7 +148,7 @@ final class RdmapReceiver {
 			}
 			this.connection.receiverReady(this);
 			while (this.connection.isEstablished()) {
-				this.role.awaitTurn(rx, this.ended);
+				this.role.awaitTurn(rx, this.connectionEnded);
 				this.transmitter.receiveThread(rx);
 				boolean ended = true;
 				try {
@@ -169,7 +169,7 @@ final class RdmapReceiver {
 		finally {
 			// No caller may select on the selector once the connection's thread closes it.
 			this.role.close();
-			this.role.awaitTurn(rx, this.ended);
+			this.role.awaitTurn(rx, this.connectionEnded);
 		}
 	}
 

@@ -286,6 +286,12 @@ class SiwProviderTest {
 		org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
 			.isThrownBy(() -> SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.ORD, "0")))
 			.withMessageContaining(SiwSettings.ORD);
+		assertThat(SiwSettings.defaults().callerReceives()).isTrue();
+		assertThat(SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.CALLER_RECEIVES, "false"))
+			.callerReceives()).isFalse();
+		org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+			.isThrownBy(() -> SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.CALLER_RECEIVES, "yes")))
+			.withMessageContaining(SiwSettings.CALLER_RECEIVES);
 		assertThat(SiwSettings.MAX_MPA_PRIVATE_DATA).isLessThanOrEqualTo(io.rpcrdma.verbs.siw.wire.MpaCodec.SIW_MAX_PRIVATE_DATA_LENGTH);
 	}
 
