@@ -21,6 +21,7 @@ import io.rpcrdma.service.ServiceIntrospector;
 import io.rpcrdma.service.codec.CodecRegistry;
 import io.rpcrdma.transport.TransportConfig;
 import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.RdmaProviderConfig;
 import io.rpcrdma.verbs.RdmaProviders;
 
 /**
@@ -57,7 +58,17 @@ public final class CompareServer implements AutoCloseable {
 	 * @param security the policy
 	 */
 	public CompareServer(String providerName, InetSocketAddress bind, SecurityPolicy security) {
-		this(providerName, bind, security, false);
+		this(providerName, bind, security, false, RdmaProviderConfig.defaults());
+	}
+
+	/**
+	 * Starts a server whose provider has settings of its own (an A/B of one setting).
+	 * @param providerName the RDMA provider
+	 * @param bind where to listen
+	 * @param providerSettings the provider's settings
+	 */
+	public CompareServer(String providerName, InetSocketAddress bind, RdmaProviderConfig providerSettings) {
+		this(providerName, bind, SecurityPolicy.permitAll(), false, providerSettings);
 	}
 
 	/**
@@ -66,9 +77,11 @@ public final class CompareServer implements AutoCloseable {
 	 * @param security the policy
 	 * @param libraryDefaults whether the transport and the memory pool have the library's
 	 * defaults (what a user's server has) rather than the benchmarks' credits and chunk sizes
+	 * @param providerSettings the provider's settings
 	 */
-	private CompareServer(String providerName, InetSocketAddress bind, SecurityPolicy security, boolean libraryDefaults) {
-		this.provider = RdmaProviders.open(providerName);
+	private CompareServer(String providerName, InetSocketAddress bind, SecurityPolicy security, boolean libraryDefaults,
+			RdmaProviderConfig providerSettings) {
+		this.provider = RdmaProviders.open(providerName, providerSettings);
 		RegisteredMemoryPool memory = null;
 		try {
 			memory = new RegisteredMemoryPool(this.provider.allocateProtectionDomain(), libraryDefaults
@@ -130,7 +143,7 @@ public final class CompareServer implements AutoCloseable {
 		}
 		boolean libraryDefaults = List.of(args).contains(LIBRARY_DEFAULTS);
 		try (CompareServer server = new CompareServer("siw", new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-				SecurityPolicy.permitAll(), libraryDefaults)) {
+				SecurityPolicy.permitAll(), libraryDefaults, RdmaProviderConfig.defaults())) {
 			System.out.println("PORT " + server.address().getPort());
 			System.out.flush();
 			BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -33,11 +33,18 @@ final class Contenders implements AutoCloseable {
 	 */
 	static final String SIW_RECEIVE_THREAD = "rpcrdma-siw-receive-thread";
 
+	/**
+	 * rpcrdma over software iWARP with every signaled Send fenced at once on both ends
+	 * ({@code siw.fence-delay-micros=0}): the A/B counterpart of {@link #SIW}, not run by
+	 * default.
+	 */
+	static final String SIW_FENCE_AT_ONCE = "rpcrdma-siw-fence-at-once";
+
 	/** Every contender a run has by default, in the order tables list them. */
 	static final List<String> ALL = List.of(SOCKET, GRPC, SIW, SIW_PROCESS, LOOPBACK);
 
 	/** Contenders a run has only when named. */
-	static final List<String> NAMED_ONLY = List.of(SIW_RECEIVE_THREAD);
+	static final List<String> NAMED_ONLY = List.of(SIW_RECEIVE_THREAD, SIW_FENCE_AT_ONCE);
 
 	private final List<Contender> open = new ArrayList<>();
 
@@ -72,6 +79,10 @@ final class Contenders implements AutoCloseable {
 			case SIW_PROCESS -> new RpcRdmaContender(SIW_PROCESS, "siw", local, true);
 			case SIW_RECEIVE_THREAD -> new RpcRdmaContender(SIW_RECEIVE_THREAD, "siw", local,
 					RdmaProviderConfig.defaults().with(SiwSettings.CALLER_RECEIVES, "false"));
+			case SIW_FENCE_AT_ONCE -> {
+				RdmaProviderConfig atOnce = RdmaProviderConfig.defaults().with(SiwSettings.FENCE_DELAY_MICROS, "0");
+				yield new RpcRdmaContender(SIW_FENCE_AT_ONCE, "siw", local, atOnce, atOnce);
+			}
 			case LOOPBACK -> new RpcRdmaContender(LOOPBACK, "loopback",
 					InetSocketAddress.createUnresolved("compare-bench", 0), false);
 			default -> throw new IllegalArgumentException("No contender named " + name + "; choose from " + ALL);

@@ -77,7 +77,11 @@ final class RpcRdmaContender implements Contender {
 			ServerProcess child = new ServerProcess();
 			return new Running(child.address(), child);
 		}
-		CompareServer inJvm = new CompareServer(providerName, listen);
+		return server(providerName, listen, RdmaProviderConfig.defaults());
+	}
+
+	private static Running server(String providerName, InetSocketAddress listen, RdmaProviderConfig settings) {
+		CompareServer inJvm = new CompareServer(providerName, listen, settings);
 		return new Running(inJvm.address(), inJvm);
 	}
 
@@ -102,7 +106,21 @@ final class RpcRdmaContender implements Contender {
 	 */
 	RpcRdmaContender(String name, String providerName, InetSocketAddress listen, RdmaProviderConfig clientSettings)
 			throws Exception {
-		this(name, providerName, server(providerName, listen, false), UnaryOperator.identity(), false, clientSettings);
+		this(name, providerName, listen, clientSettings, RdmaProviderConfig.defaults());
+	}
+
+	/**
+	 * A contender whose client's and server's providers have settings of their own.
+	 * @param name the contender's name
+	 * @param providerName the provider both ends use
+	 * @param listen where an in-JVM server listens
+	 * @param clientSettings the client provider's settings
+	 * @param serverSettings the server provider's settings
+	 */
+	RpcRdmaContender(String name, String providerName, InetSocketAddress listen, RdmaProviderConfig clientSettings,
+			RdmaProviderConfig serverSettings) {
+		this(name, providerName, server(providerName, listen, serverSettings), UnaryOperator.identity(), false,
+				clientSettings);
 	}
 
 	/**

@@ -40,14 +40,16 @@ class CompareOptionsTest {
 		assertThatIllegalArgumentException().isThrownBy(() -> CompareOptions.parse("--contenders", "socket,thrift"))
 			.withMessageContaining("No contender named thrift")
 			.withMessageContaining("grpc-java")
-			.withMessageContaining(Contenders.SIW_RECEIVE_THREAD);
+			.withMessageContaining(Contenders.SIW_RECEIVE_THREAD)
+			.withMessageContaining(Contenders.SIW_FENCE_AT_ONCE);
 	}
 
 	@Test
 	void aContenderRunOnlyWhenNamedIsAcceptedButNotInTheDefaults() {
-		assertThat(CompareOptions.parse("--contenders", "rpcrdma-siw," + Contenders.SIW_RECEIVE_THREAD).contenders())
-			.containsExactly("rpcrdma-siw", Contenders.SIW_RECEIVE_THREAD);
-		assertThat(Contenders.ALL).doesNotContain(Contenders.SIW_RECEIVE_THREAD);
+		assertThat(CompareOptions
+			.parse("--contenders", "rpcrdma-siw," + Contenders.SIW_RECEIVE_THREAD + "," + Contenders.SIW_FENCE_AT_ONCE)
+			.contenders()).containsExactly("rpcrdma-siw", Contenders.SIW_RECEIVE_THREAD, Contenders.SIW_FENCE_AT_ONCE);
+		assertThat(Contenders.ALL).doesNotContain(Contenders.SIW_RECEIVE_THREAD, Contenders.SIW_FENCE_AT_ONCE);
 	}
 
 	@Test

@@ -41,12 +41,20 @@ final class RdmapTransmitter implements Runnable {
 	/** Messages up to this size may be transmitted on the posting thread. */
 	static final int INLINE_LIMIT = 16 * 1024;
 
+	/**
+	 * The most signaled Sends and RDMA Writes one delayed fence completes (fewer if a quarter
+	 * of the send queue is less): then the fence goes at once.
+	 */
+	static final int FENCE_BATCH = 16;
+
 	private static final java.util.function.Consumer<SelectionKey> IGNORE = (key) -> {
 	};
 
 	private static final ReadRequest FENCE_REQUEST = new ReadRequest(0, 0, 0, 0, 0);
 
 	private static final long CLOSE_LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+	private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
 	private static final System.Logger logger = System.getLogger(RdmapTransmitter.class.getName());
 
@@ -142,8 +150,25 @@ final class RdmapTransmitter implements Runnable {
 
 	private boolean signaled;
 
+	// Delayed fences (siw.fence-delay-micros): signaled work transmitted since the last fence,
+	// when the oldest of it was, and when the transmit thread must fence it (0: nothing waits).
+	private final long fenceDelayNanos;
+
+	private final int fenceBatch;
+
+	private int signaledSinceFence;
+
+	private long oldestUnfencedAt;
+
+	private volatile long fenceDueAt;
+
+	private volatile boolean idleParked;
+
+	// Written under txLock only.
+	private volatile long fencesSent;
+
 	RdmapTransmitter(SiwConnection connection, SiwQueuePair qp, SocketChannel channel, boolean crc, int mulpdu,
-			OutboundReadQueue orq, InboundReadQueue irq) {
+			OutboundReadQueue orq, InboundReadQueue irq, long fenceDelayNanos) {
 		this.connection = connection;
 		this.qp = qp;
 		this.channel = channel;
@@ -155,6 +180,8 @@ final class RdmapTransmitter implements Runnable {
 		this.mulpdu = mulpdu;
 		this.orq = orq;
 		this.irq = irq;
+		this.fenceDelayNanos = fenceDelayNanos;
+		this.fenceBatch = Math.max(1, Math.min(FENCE_BATCH, qp.attributes().maxSendWorkRequests() / 4));
 	}
 
 	OutboundReadQueue outboundReads() {
@@ -273,8 +300,10 @@ final class RdmapTransmitter implements Runnable {
 			this.selector = s;
 			while (!this.stopped) {
 				if (!this.workPending.getAndSet(false) && !this.closing) {
-					LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
-					continue;
+					if (!fenceDue()) {
+						continue;
+					}
+					// A delayed fence is due: pump sends it.
 				}
 				this.txLock.lock();
 				try {
@@ -302,6 +331,35 @@ final class RdmapTransmitter implements Runnable {
 			this.selector = null;
 			closeChannel();
 		}
+	}
+
+	/**
+	 * Parks the idle transmit thread until a delayed fence is due, or for long when none
+	 * waits. Whoever delays a fence while this thread parks for long unparks it (once per
+	 * batch); while fences keep being delayed it wakes once per fence delay at most, and the
+	 * fences themselves mostly ride with messages before it does.
+	 * @return whether a delayed fence is due now
+	 */
+	private boolean fenceDue() {
+		long due = this.fenceDueAt;
+		// With every Read credit in use the fence waits for a Read Response, which kicks
+		// this thread.
+		if (due == 0 || this.orq.isFull()) {
+			this.idleParked = true;
+			// Read again after publishing idleParked: a fence delayed in between is seen here,
+			// or its poster sees idleParked and unparks this thread.
+			if (this.fenceDueAt == 0 || this.orq.isFull()) {
+				LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+			}
+			this.idleParked = false;
+			return false;
+		}
+		long wait = due - System.nanoTime();
+		if (wait > 0) {
+			LockSupport.parkNanos(this, wait);
+			return false;
+		}
+		return true;
 	}
 
 	/**
@@ -406,6 +464,8 @@ final class RdmapTransmitter implements Runnable {
 				this.orq.add(OutboundReadQueue.FENCE, boundary, 0, 0, 0, List.of());
 				this.writer.writeReadRequest(this.out, this.readMsn++, FENCE_REQUEST);
 				this.fencedBelow = boundary;
+				this.fencesSent++;
+				fenced();
 				continue;
 			}
 			return flush(mayBlock);
@@ -413,23 +473,56 @@ final class RdmapTransmitter implements Runnable {
 		return flush(mayBlock) && !this.closing;
 	}
 
-	/** @return {@code false} if the socket is full and the transmit thread must go on */
 	/**
-	 * Whether Sends or Writes wait for a fence: a signaled one wants its completion, or
+	 * Whether Sends or Writes wait for a fence: signaled ones want their completion, or
 	 * unsignaled ones fill half the send queue and their slots are needed. Unsignaled work
 	 * alone is not fenced at once, which spares a round trip per message; its errors still
 	 * arrive as a Terminate.
+	 * <p>
+	 * Signaled work is fenced once a batch of it is transmitted, or once the oldest of it has
+	 * waited the fence delay; until then the fence is left for a later write, so that the
+	 * peer's Read Response, which it must send on its own when it has nothing else to send,
+	 * answers a batch of messages rather than each one. Nothing is lost by waiting: a message
+	 * the peer cannot take still fails by Terminate, and only the completion comes later.
 	 */
 	private boolean needsFence() {
 		if (this.lastNonReadSeq < this.fencedBelow) {
 			return false;
 		}
+		long half = Math.max(1, this.qp.attributes().maxSendWorkRequests() / 2);
 		if (this.lastSignaledSeq >= this.fencedBelow) {
-			return true;
+			if (this.fenceDelayNanos == 0 || this.signaledSinceFence >= this.fenceBatch
+					|| this.qp.outstanding() >= half) {
+				return true;
+			}
+			// Past half the delay the fence rides with whatever this write carries, so that
+			// while messages flow the transmit thread seldom has to send one on its own.
+			long due = this.oldestUnfencedAt + this.fenceDelayNanos;
+			if (System.nanoTime() - (due - this.fenceDelayNanos / 2) >= 0) {
+				return true;
+			}
+			if (this.fenceDueAt == 0) {
+				this.fenceDueAt = due;
+				if (this.idleParked) {
+					// Parked for long: it must wake in time to send the fence if no message does.
+					LockSupport.unpark(this.thread);
+				}
+			}
+			return false;
 		}
 		// One fence at a time suffices to recycle slots: its Response frees them all.
-		return this.orq.isEmpty()
-				&& this.qp.outstanding() >= Math.max(1, this.qp.attributes().maxSendWorkRequests() / 2);
+		return this.orq.isEmpty() && this.qp.outstanding() >= half;
+	}
+
+	/** @return how many zero-length fence Read Requests this connection has sent */
+	long fencesSent() {
+		return this.fencesSent;
+	}
+
+	/** Everything transmitted so far is fenced: no delayed fence is due. */
+	private void fenced() {
+		this.signaledSinceFence = 0;
+		this.fenceDueAt = 0;
 	}
 
 	private boolean startWorkRequest(SendWorkRequest wr, boolean mayBlock) throws IOException {
@@ -469,6 +562,9 @@ final class RdmapTransmitter implements Runnable {
 				this.writer.writeReadRequest(this.out, this.readMsn++, new ReadRequest(sinkStag, sinkOffset, length,
 						wr.remoteAddress().stag(), wr.remoteAddress().address()));
 				this.fencedBelow = Math.max(this.fencedBelow, seq);
+				if (this.lastSignaledSeq < this.fencedBelow) {
+					fenced();
+				}
 			}
 			case RDMA_WRITE -> {
 				begin(true, RdmapOpcode.RDMA_WRITE, length);
@@ -601,6 +697,9 @@ final class RdmapTransmitter implements Runnable {
 			this.lastNonReadSeq = this.qp.transmitted();
 			if (this.signaled) {
 				this.lastSignaledSeq = this.lastNonReadSeq;
+				if (this.signaledSinceFence++ == 0) {
+					this.oldestUnfencedAt = System.nanoTime();
+				}
 			}
 		}
 	}

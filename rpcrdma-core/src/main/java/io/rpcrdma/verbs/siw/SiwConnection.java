@@ -418,7 +418,7 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		}
 		RdmapTransmitter tx = new RdmapTransmitter(this, this.qp, this.channel, this.mpa.crc(), Mpa.mulpdu(mss),
 				new OutboundReadQueue(Math.max(1, Math.min(this.settings.ord(), this.peerIrd))),
-				new InboundReadQueue(this.settings.ird()));
+				new InboundReadQueue(this.settings.ird()), this.settings.fenceDelay().toNanos());
 		this.transmitter = tx;
 		tx.start("siw-tx-" + this.qp.queuePairNumber());
 	}

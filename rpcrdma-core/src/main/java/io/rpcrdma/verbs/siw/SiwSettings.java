@@ -37,6 +37,12 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * reply read it from the socket itself, instead of being woken by the connection's receive
  * thread ({@link io.rpcrdma.verbs.WaitingCaller}); {@code false} keeps every read on the
  * receive thread.</li>
+ * <li>{@code siw.fence-delay-micros}: how long a signaled Send or RDMA Write may wait for the
+ * zero-length Read Request ("fence") whose Response completes it (default
+ * {@value #DEFAULT_FENCE_DELAY_MICROS}, at most {@value #MAX_FENCE_DELAY_MICROS}). One fence
+ * then completes up to 16 of them, and rides in the same
+ * write as a later message, so the peer answers once per batch instead of once per message;
+ * a real RDMA Read fences at once. 0 fences every signaled message at once.</li>
  * </ul>
  *
  * @param crcPolicy whether to ask for MPA CRC
@@ -48,9 +54,10 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * @param keepAlive whether to set SO_KEEPALIVE
  * @param maxQueuePairs the most queue pairs open at once
  * @param callerReceives whether a waiting caller may run the receive path
+ * @param fenceDelay how long signaled work may wait for its fence, zero for not at all
  */
 public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Duration rnrGrace, Duration mpaTimeout,
-		boolean keepAlive, int maxQueuePairs, boolean callerReceives) {
+		boolean keepAlive, int maxQueuePairs, boolean callerReceives, Duration fenceDelay) {
 
 	/** Setting key for the CRC policy. */
 	public static final String CRC = "siw.crc";
@@ -79,6 +86,20 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	/** Setting key for whether waiting callers may read their replies themselves. */
 	public static final String CALLER_RECEIVES = "siw.caller-receives";
 
+	/** Setting key for how long signaled work may wait for the fence that completes it. */
+	public static final String FENCE_DELAY_MICROS = "siw.fence-delay-micros";
+
+	/**
+	 * The default of {@link #FENCE_DELAY_MICROS}: long enough for a batch of small calls on
+	 * a busy connection to share one fence, short enough that a send completion (which
+	 * releases a SEND buffer, and lets a graceful shutdown see a reply sent) is not held back
+	 * noticeably on an idle one.
+	 */
+	public static final int DEFAULT_FENCE_DELAY_MICROS = 1000;
+
+	/** The largest {@link #FENCE_DELAY_MICROS}: a second. */
+	public static final int MAX_FENCE_DELAY_MICROS = 1_000_000;
+
 	/**
 	 * The default of {@link #MAX_QUEUE_PAIRS}: room for thousands of connections, while
 	 * keeping the provider's threads (two per connection) within what a JVM runs well.
@@ -102,6 +123,7 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	 * @param keepAlive whether to set SO_KEEPALIVE
 	 * @param maxQueuePairs the most queue pairs open at once
 	 * @param callerReceives whether a waiting caller may run the receive path
+	 * @param fenceDelay how long signaled work may wait for its fence, zero for not at all
 	 */
 	public SiwSettings {
 		if (ird < 1 || ird > MpaIrdOrd.MAX_VALUE || ord < 1 || ord > MpaIrdOrd.MAX_VALUE) {
@@ -118,11 +140,16 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 		if (maxQueuePairs < 1) {
 			throw new IllegalArgumentException(MAX_QUEUE_PAIRS + " must be at least 1, got " + maxQueuePairs);
 		}
+		if (fenceDelay.isNegative() || fenceDelay.compareTo(Duration.ofNanos(MAX_FENCE_DELAY_MICROS * 1000L)) > 0) {
+			throw new IllegalArgumentException(FENCE_DELAY_MICROS + " must be 0 to " + MAX_FENCE_DELAY_MICROS
+					+ " (a second), got " + fenceDelay.toNanos() / 1000 + " µs");
+		}
 	}
 
 	/**
 	 * The defaults: CRC when asked, IRD and ORD 32, automatic MSS, 250 ms RNR grace, 10 s MPA
-	 * timeout, keepalive on, {@value #DEFAULT_MAX_QUEUE_PAIRS} queue pairs, callers receiving.
+	 * timeout, keepalive on, {@value #DEFAULT_MAX_QUEUE_PAIRS} queue pairs, callers receiving,
+	 * fences delayed by up to {@value #DEFAULT_FENCE_DELAY_MICROS} µs.
 	 * @return the defaults
 	 */
 	public static SiwSettings defaults() {
@@ -152,7 +179,8 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 		return new SiwSettings(policy, config.getInt(IRD, 32), config.getInt(ORD, 32), config.getInt(MSS, 0),
 				Duration.ofMillis(config.getInt(RNR_GRACE_MILLIS, 250)),
 				Duration.ofMillis(config.getInt(MPA_TIMEOUT_MILLIS, 10_000)), Boolean.parseBoolean(keepAlive),
-				config.getInt(MAX_QUEUE_PAIRS, DEFAULT_MAX_QUEUE_PAIRS), Boolean.parseBoolean(callerReceives));
+				config.getInt(MAX_QUEUE_PAIRS, DEFAULT_MAX_QUEUE_PAIRS), Boolean.parseBoolean(callerReceives),
+				Duration.ofNanos(config.getInt(FENCE_DELAY_MICROS, DEFAULT_FENCE_DELAY_MICROS) * 1000L));
 	}
 
 }

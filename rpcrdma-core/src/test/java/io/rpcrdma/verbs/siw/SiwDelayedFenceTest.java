@@ -1,0 +1,273 @@
+package io.rpcrdma.verbs.siw;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.rpcrdma.verbs.AccessFlag;
+import io.rpcrdma.verbs.CompletionQueue;
+import io.rpcrdma.verbs.CompletionStatus;
+import io.rpcrdma.verbs.ConnectParameters;
+import io.rpcrdma.verbs.ConnectionEventListener;
+import io.rpcrdma.verbs.MemoryRegion;
+import io.rpcrdma.verbs.PrivateData;
+import io.rpcrdma.verbs.ProtectionDomain;
+import io.rpcrdma.verbs.QueuePair;
+import io.rpcrdma.verbs.QueuePairAttributes;
+import io.rpcrdma.verbs.RdmaConnection;
+import io.rpcrdma.verbs.RdmaListener;
+import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.RdmaProviderConfig;
+import io.rpcrdma.verbs.RdmaProviders;
+import io.rpcrdma.verbs.ReceiveWorkRequest;
+import io.rpcrdma.verbs.RemoteAddress;
+import io.rpcrdma.verbs.ScatterGatherEntry;
+import io.rpcrdma.verbs.SendWorkRequest;
+import io.rpcrdma.verbs.WorkCompletion;
+
+/**
+ * Signaled Sends and RDMA Writes complete once a later Read Response proves the peer
+ * processed them; with {@code siw.fence-delay-micros} one zero-length fence Read completes a
+ * batch of them, and the transmit thread sends it on its own when no message does. A
+ * ping-pong of signaled Sends, as RPC calls and replies are, counts both.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SiwDelayedFenceTest {
+
+	private static final Duration DEADLINE = Duration.ofSeconds(20);
+
+	private static final int RECEIVES = 16;
+
+	private static final int ROUND_TRIPS = 200;
+
+	private Peer server;
+
+	private Peer client;
+
+	@AfterEach
+	void close() {
+		for (Peer peer : new Peer[] { this.client, this.server }) {
+			if (peer != null) {
+				peer.close();
+			}
+		}
+	}
+
+	@Test
+	void oneFenceCompletesABatchOfSignaledSendsAndTheLastBatchStillCompletes() throws Exception {
+		// A delay far longer than the round trips: only the batch size sends fences with
+		// messages, and the timer sends the last one.
+		connect(RdmaProviderConfig.defaults().with(SiwSettings.FENCE_DELAY_MICROS, "1000000"));
+		pingPong();
+		this.client.awaitSendCompletions(ROUND_TRIPS);
+		this.server.awaitSendCompletions(ROUND_TRIPS);
+		for (Peer peer : new Peer[] { this.client, this.server }) {
+			assertThat(peer.failedSends.get()).isZero();
+			long fences = peer.transmitter().fencesSent();
+			assertThat(fences).as("fences sent for %d signaled Sends", ROUND_TRIPS)
+				.isBetween((long) ROUND_TRIPS / RdmapTransmitter.FENCE_BATCH, (long) ROUND_TRIPS / 8);
+		}
+	}
+
+	@Test
+	void withNoDelayEverySignaledSendIsFencedAtOnce() throws Exception {
+		connect(RdmaProviderConfig.defaults().with(SiwSettings.FENCE_DELAY_MICROS, "0"));
+		pingPong();
+		this.client.awaitSendCompletions(ROUND_TRIPS);
+		this.server.awaitSendCompletions(ROUND_TRIPS);
+		// A Send transmitted while the fence before it is still in flight shares the next one,
+		// so a fence per Send is the most, not the least.
+		assertThat(this.client.transmitter().fencesSent()).isGreaterThan(ROUND_TRIPS / 2);
+		assertThat(this.server.transmitter().fencesSent()).isGreaterThan(ROUND_TRIPS / 2);
+	}
+
+	@Test
+	void aLoneSignaledWriteCompletesWithoutAnyLaterMessage() throws Exception {
+		connect(RdmaProviderConfig.defaults());
+		MemoryRegion sink = this.server.pd.registerMemory(ByteBuffer.allocateDirect(64),
+				EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
+		this.client.outbox.buffer().put(0, (byte) 42);
+		this.client.qp.postSend(SendWorkRequest.rdmaWrite(5, new RemoteAddress(sink.address(), sink.rkey()),
+				ScatterGatherEntry.of(this.client.outbox, 0, 8)));
+		this.client.awaitSendCompletions(1);
+		assertThat(this.client.failedSends.get()).isZero();
+		assertThat(sink.buffer().get(0)).isEqualTo((byte) 42);
+		assertThat(this.client.transmitter().fencesSent()).isEqualTo(1);
+	}
+
+	@Test
+	void theDelayIsValidated() {
+		assertThat(SiwSettings.defaults().fenceDelay())
+			.isEqualTo(Duration.ofNanos(SiwSettings.DEFAULT_FENCE_DELAY_MICROS * 1000L));
+		org.assertj.core.api.Assertions
+			.assertThatIllegalArgumentException()
+			.isThrownBy(() -> SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.FENCE_DELAY_MICROS, "-1")))
+			.withMessageContaining(SiwSettings.FENCE_DELAY_MICROS);
+		org.assertj.core.api.Assertions
+			.assertThatIllegalArgumentException()
+			.isThrownBy(() -> SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.FENCE_DELAY_MICROS, "1000001")))
+			.withMessageContaining(SiwSettings.FENCE_DELAY_MICROS);
+	}
+
+	// ---- harness ------------------------------------------------------------------------------
+
+	/** The client sends, the server echoes from its receive handler, the client waits for each echo. */
+	private void pingPong() throws InterruptedException {
+		for (int i = 0; i < ROUND_TRIPS; i++) {
+			this.client.qp.postSend(SendWorkRequest.send(i, ScatterGatherEntry.of(this.client.outbox, 0, 8)));
+			assertThat(this.client.replies.tryAcquire(DEADLINE.toMillis(), TimeUnit.MILLISECONDS))
+				.as("echo %d arrives", i)
+				.isTrue();
+		}
+	}
+
+	private void connect(RdmaProviderConfig settings) throws Exception {
+		this.server = new Peer(RdmaProviders.open("siw", settings), true);
+		this.client = new Peer(RdmaProviders.open("siw", settings), false);
+		CompletableFuture<RdmaConnection> accepted = new CompletableFuture<>();
+		try (RdmaListener listener = this.server.provider.listen(
+				new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+				(request) -> accepted.complete(request.accept(this.server.qp, PrivateData.EMPTY, ConnectionEventListener.NONE)))) {
+			this.client.connection = this.client.provider.connect(this.client.qp, ConnectParameters.to(listener.localAddress()))
+				.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			this.server.connection = accepted.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+		}
+	}
+
+	/** One end: a queue pair with receives always posted; the server echoes every Send. */
+	private static final class Peer {
+
+		final RdmaProvider provider;
+
+		final ProtectionDomain pd;
+
+		final QueuePair qp;
+
+		final MemoryRegion inbox;
+
+		final MemoryRegion outbox;
+
+		final boolean echoes;
+
+		final Semaphore replies = new Semaphore(0);
+
+		final AtomicInteger sendCompletions = new AtomicInteger();
+
+		final AtomicInteger failedSends = new AtomicInteger();
+
+		final WorkCompletion[] polled = new WorkCompletion[8];
+
+		volatile RdmaConnection connection;
+
+		Peer(RdmaProvider provider, boolean echoes) {
+			this.provider = provider;
+			this.echoes = echoes;
+			this.pd = provider.allocateProtectionDomain();
+			CompletionQueue sendCq = provider.createCompletionQueue(256, this::onSend);
+			CompletionQueue recvCq = provider.createCompletionQueue(256, this::onReceive);
+			sendCq.requestNotification();
+			recvCq.requestNotification();
+			this.qp = provider.createQueuePair(QueuePairAttributes.of(this.pd, sendCq, recvCq));
+			this.inbox = this.pd.registerMemory(ByteBuffer.allocateDirect(RECEIVES * 64), EnumSet.of(AccessFlag.LOCAL_WRITE));
+			this.outbox = this.pd.registerMemory(ByteBuffer.allocateDirect(64), EnumSet.noneOf(AccessFlag.class));
+			for (int i = 0; i < RECEIVES; i++) {
+				repost(i);
+			}
+		}
+
+		RdmapTransmitter transmitter() {
+			return ((SiwConnection) this.connection).transmitter();
+		}
+
+		void awaitSendCompletions(int count) {
+			long deadline = System.nanoTime() + DEADLINE.toNanos();
+			synchronized (this) {
+				while (this.sendCompletions.get() < count) {
+					long left = deadline - System.nanoTime();
+					assertThat(left).as("%d Send completions arrive in time (%d did)", count, this.sendCompletions.get())
+						.isPositive();
+					try {
+						TimeUnit.NANOSECONDS.timedWait(this, left);
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+						throw new AssertionError(ex);
+					}
+				}
+			}
+		}
+
+		private void repost(int slot) {
+			this.qp.postRecv(ReceiveWorkRequest.of(slot, ScatterGatherEntry.of(this.inbox, slot * 64, 64)));
+		}
+
+		private void onSend(CompletionQueue cq) {
+			countSends(cq);
+			cq.requestNotification();
+			countSends(cq);
+		}
+
+		private void countSends(CompletionQueue cq) {
+			int n;
+			while ((n = cq.poll(this.polled)) > 0) {
+				for (int i = 0; i < n; i++) {
+					if (this.polled[i].status() != CompletionStatus.SUCCESS) {
+						this.failedSends.incrementAndGet();
+					}
+				}
+				synchronized (this) {
+					this.sendCompletions.addAndGet(n);
+					notifyAll();
+				}
+			}
+		}
+
+		private void onReceive(CompletionQueue cq) {
+			drainReceives(cq);
+			cq.requestNotification();
+			drainReceives(cq);
+		}
+
+		private void drainReceives(CompletionQueue cq) {
+			int n;
+			while ((n = cq.poll(this.polled)) > 0) {
+				for (int i = 0; i < n; i++) {
+					WorkCompletion wc = this.polled[i];
+					if (wc.status() != CompletionStatus.SUCCESS) {
+						continue;
+					}
+					repost((int) wc.wrId());
+					if (this.echoes) {
+						this.qp.postSend(SendWorkRequest.send(wc.wrId(), ScatterGatherEntry.of(this.outbox, 0, 8)));
+					}
+					else {
+						this.replies.release();
+					}
+				}
+			}
+		}
+
+		void close() {
+			RdmaConnection c = this.connection;
+			if (c != null) {
+				c.disconnect();
+			}
+			this.qp.close();
+			this.provider.close();
+		}
+
+	}
+
+}
