@@ -56,6 +56,12 @@ final class RdmapTransmitter implements Runnable {
 
 	private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
+	/**
+	 * How many times a posting thread transmits what others posted while it held the lock,
+	 * before it leaves the rest to the transmit thread and returns to its caller.
+	 */
+	private static final int COMBINED_ROUNDS = 4;
+
 	private static final System.Logger logger = System.getLogger(RdmapTransmitter.class.getName());
 
 	private final SiwConnection connection;
@@ -164,6 +170,9 @@ final class RdmapTransmitter implements Runnable {
 
 	private volatile boolean idleParked;
 
+	// The transmit thread's own: whether its last wake-up found a fence delayed.
+	private boolean fencesDelayedLately;
+
 	// Written under txLock only.
 	private volatile long fencesSent;
 
@@ -235,15 +244,26 @@ final class RdmapTransmitter implements Runnable {
 		if (this.stopped) {
 			return;
 		}
-		if (this.txLock.isHeldByCurrentThread()) {
-			// Posted from a completion handler that a transmission produced: the running
-			// pump (or the transmit thread) picks the work up.
+		if (current == this.thread || this.closing) {
 			wake();
 			return;
 		}
-		if (current != this.thread && !this.closing && this.txLock.tryLock()) {
+		// Whoever holds the lock transmits this too: it looks at workPending after releasing
+		// the lock (as the transmit thread does before parking), so a poster that finds the
+		// lock taken leaves its work to the holder instead of waking the transmit thread.
+		this.workPending.set(true);
+		if (this.txLock.isHeldByCurrentThread()) {
+			// Posted from a completion handler that a transmission produced: the running
+			// pump (or the transmit thread) picks the work up.
+			return;
+		}
+		for (int round = 0; round < COMBINED_ROUNDS; round++) {
+			if (!this.txLock.tryLock()) {
+				return;
+			}
 			boolean done;
 			try {
+				this.workPending.set(false);
 				done = pump(false);
 			}
 			catch (IOException ex) {
@@ -253,9 +273,13 @@ final class RdmapTransmitter implements Runnable {
 			finally {
 				this.txLock.unlock();
 			}
-			if (done) {
+			if (!done) {
+				break;
+			}
+			if (!this.workPending.get()) {
 				return;
 			}
+			// Posted while this thread transmitted, by threads that left it to this one.
 		}
 		wake();
 	}
@@ -335,9 +359,11 @@ final class RdmapTransmitter implements Runnable {
 
 	/**
 	 * Parks the idle transmit thread until a delayed fence is due, or for long when none
-	 * waits. Whoever delays a fence while this thread parks for long unparks it (once per
-	 * batch); while fences keep being delayed it wakes once per fence delay at most, and the
-	 * fences themselves mostly ride with messages before it does.
+	 * waits. While fences keep being delayed it wakes once per fence delay: after a wake-up
+	 * that found one delayed, it parks for one delay before it parks for long, so that the
+	 * next batch's fence is looked at without anyone waking it. Whoever delays a fence while
+	 * it parks for long unparks it: once per busy period, not once per batch. Most fences
+	 * ride with messages before it looks.
 	 * @return whether a delayed fence is due now
 	 */
 	private boolean fenceDue() {
@@ -345,6 +371,11 @@ final class RdmapTransmitter implements Runnable {
 		// With every Read credit in use the fence waits for a Read Response, which kicks
 		// this thread.
 		if (due == 0 || this.orq.isFull()) {
+			if (this.fencesDelayedLately) {
+				this.fencesDelayedLately = false;
+				LockSupport.parkNanos(this, this.fenceDelayNanos);
+				return false;
+			}
 			this.idleParked = true;
 			// Read again after publishing idleParked: a fence delayed in between is seen here,
 			// or its poster sees idleParked and unparks this thread.
@@ -354,6 +385,7 @@ final class RdmapTransmitter implements Runnable {
 			this.idleParked = false;
 			return false;
 		}
+		this.fencesDelayedLately = true;
 		long wait = due - System.nanoTime();
 		if (wait > 0) {
 			LockSupport.parkNanos(this, wait);
@@ -491,8 +523,10 @@ final class RdmapTransmitter implements Runnable {
 		}
 		long half = Math.max(1, this.qp.attributes().maxSendWorkRequests() / 2);
 		if (this.lastSignaledSeq >= this.fencedBelow) {
+			// Counted from this transmitter's own sequence numbers, without the queue pair's
+			// lock that every poster takes: the work transmitted since the last fence.
 			if (this.fenceDelayNanos == 0 || this.signaledSinceFence >= this.fenceBatch
-					|| this.qp.outstanding() >= half) {
+					|| this.lastNonReadSeq + 1 - this.fencedBelow >= half) {
 				return true;
 			}
 			// Past half the delay the fence rides with whatever this write carries, so that
