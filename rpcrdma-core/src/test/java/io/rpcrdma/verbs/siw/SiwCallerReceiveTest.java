@@ -2,11 +2,7 @@ package io.rpcrdma.verbs.siw;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -22,22 +18,11 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import io.rpcrdma.verbs.AccessFlag;
 import io.rpcrdma.verbs.CompletionQueue;
 import io.rpcrdma.verbs.CompletionStatus;
-import io.rpcrdma.verbs.ConnectParameters;
-import io.rpcrdma.verbs.ConnectionEventListener;
-import io.rpcrdma.verbs.MemoryRegion;
-import io.rpcrdma.verbs.PrivateData;
-import io.rpcrdma.verbs.ProtectionDomain;
-import io.rpcrdma.verbs.QueuePair;
-import io.rpcrdma.verbs.QueuePairAttributes;
-import io.rpcrdma.verbs.RdmaConnection;
-import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.RdmaProviderConfig;
 import io.rpcrdma.verbs.RdmaProviders;
-import io.rpcrdma.verbs.ReceiveWorkRequest;
 import io.rpcrdma.verbs.ScatterGatherEntry;
 import io.rpcrdma.verbs.SendWorkRequest;
 import io.rpcrdma.verbs.WaitingCaller;
@@ -54,8 +39,6 @@ class SiwCallerReceiveTest {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(20);
 
-	private static final int RECEIVES = 16;
-
 	private Peer server;
 
 	private Peer client;
@@ -65,11 +48,7 @@ class SiwCallerReceiveTest {
 
 	@AfterEach
 	void close() {
-		for (Peer peer : new Peer[] { this.client, this.server }) {
-			if (peer != null) {
-				peer.close();
-			}
-		}
+		SiwTestPeer.close(this.client, this.server);
 	}
 
 	@Test
@@ -312,32 +291,11 @@ class SiwCallerReceiveTest {
 	private void connect(RdmaProviderConfig clientSettings) throws Exception {
 		this.server = new Peer(RdmaProviders.open("siw"), true);
 		this.client = new Peer(RdmaProviders.open("siw", clientSettings), false);
-		CompletableFuture<RdmaConnection> accepted = new CompletableFuture<>();
-		try (RdmaListener listener = this.server.provider.listen(
-				new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-				(request) -> accepted.complete(request.accept(this.server.qp, PrivateData.EMPTY, ConnectionEventListener.NONE)))) {
-			this.client.connection = this.client.provider.connect(this.client.qp, ConnectParameters.to(listener.localAddress()))
-				.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
-			this.server.connection = accepted.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
-		}
+		SiwTestPeer.connect(this.server, this.client, DEADLINE);
 	}
 
 	/** One end: a queue pair with receives always posted; the server echoes when asked to. */
-	private final class Peer {
-
-		final RdmaProvider provider;
-
-		final ProtectionDomain pd;
-
-		final CompletionQueue sendCq;
-
-		final CompletionQueue recvCq;
-
-		final QueuePair qp;
-
-		final MemoryRegion inbox;
-
-		final MemoryRegion outbox;
+	private final class Peer extends SiwTestPeer {
 
 		final boolean echoes;
 
@@ -353,40 +311,18 @@ class SiwCallerReceiveTest {
 
 		final WorkCompletion[] sent = new WorkCompletion[8];
 
-		volatile RdmaConnection connection;
-
 		volatile WaitingCaller waiter;
 
 		volatile Thread owner;
 
 		Peer(RdmaProvider provider, boolean echoes) {
-			this.provider = provider;
+			super(provider);
 			this.echoes = echoes;
-			this.pd = provider.allocateProtectionDomain();
-			this.sendCq = provider.createCompletionQueue(256, this::drainSends);
-			this.recvCq = provider.createCompletionQueue(256, this::onReceive);
-			this.sendCq.requestNotification();
-			this.recvCq.requestNotification();
-			this.qp = provider.createQueuePair(QueuePairAttributes.of(this.pd, this.sendCq, this.recvCq));
-			this.inbox = this.pd.registerMemory(ByteBuffer.allocateDirect(RECEIVES * 64), EnumSet.of(AccessFlag.LOCAL_WRITE));
-			this.outbox = this.pd.registerMemory(ByteBuffer.allocateDirect(64), EnumSet.noneOf(AccessFlag.class));
-			for (int i = 0; i < RECEIVES; i++) {
-				repost(i);
-			}
-		}
-
-		private void repost(int slot) {
-			this.qp.postRecv(ReceiveWorkRequest.of(slot, ScatterGatherEntry.of(this.inbox, slot * 64, 64)));
 		}
 
 		// Send completions carry nothing these tests look at.
-		private void drainSends(CompletionQueue cq) {
-			discardSends(cq);
-			cq.requestNotification();
-			discardSends(cq);
-		}
-
-		private void discardSends(CompletionQueue cq) {
+		@Override
+		void sendCompletions(CompletionQueue cq) {
 			int n;
 			do {
 				n = cq.poll(this.sent);
@@ -394,13 +330,8 @@ class SiwCallerReceiveTest {
 			while (n > 0);
 		}
 
-		private void onReceive(CompletionQueue cq) {
-			drainReceives(cq);
-			cq.requestNotification();
-			drainReceives(cq);
-		}
-
-		private void drainReceives(CompletionQueue cq) {
+		@Override
+		void receiveCompletions(CompletionQueue cq) {
 			int n;
 			while ((n = cq.poll(this.polled)) > 0) {
 				for (int i = 0; i < n; i++) {
@@ -431,15 +362,6 @@ class SiwCallerReceiveTest {
 					}
 				}
 			}
-		}
-
-		void close() {
-			RdmaConnection c = this.connection;
-			if (c != null) {
-				c.disconnect();
-			}
-			this.qp.close();
-			this.provider.close();
 		}
 
 	}

@@ -2,12 +2,9 @@ package io.rpcrdma.verbs.siw;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,19 +16,10 @@ import org.junit.jupiter.api.Timeout;
 import io.rpcrdma.verbs.AccessFlag;
 import io.rpcrdma.verbs.CompletionQueue;
 import io.rpcrdma.verbs.CompletionStatus;
-import io.rpcrdma.verbs.ConnectParameters;
-import io.rpcrdma.verbs.ConnectionEventListener;
 import io.rpcrdma.verbs.MemoryRegion;
-import io.rpcrdma.verbs.PrivateData;
-import io.rpcrdma.verbs.ProtectionDomain;
-import io.rpcrdma.verbs.QueuePair;
-import io.rpcrdma.verbs.QueuePairAttributes;
-import io.rpcrdma.verbs.RdmaConnection;
-import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.RdmaProviderConfig;
 import io.rpcrdma.verbs.RdmaProviders;
-import io.rpcrdma.verbs.ReceiveWorkRequest;
 import io.rpcrdma.verbs.RemoteAddress;
 import io.rpcrdma.verbs.ScatterGatherEntry;
 import io.rpcrdma.verbs.SendWorkRequest;
@@ -48,8 +36,6 @@ class SiwDelayedFenceTest {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(20);
 
-	private static final int RECEIVES = 16;
-
 	private static final int ROUND_TRIPS = 200;
 
 	private Peer server;
@@ -58,11 +44,7 @@ class SiwDelayedFenceTest {
 
 	@AfterEach
 	void close() {
-		for (Peer peer : new Peer[] { this.client, this.server }) {
-			if (peer != null) {
-				peer.close();
-			}
-		}
+		SiwTestPeer.close(this.client, this.server);
 	}
 
 	@Test
@@ -136,28 +118,11 @@ class SiwDelayedFenceTest {
 	private void connect(RdmaProviderConfig settings) throws Exception {
 		this.server = new Peer(RdmaProviders.open("siw", settings), true);
 		this.client = new Peer(RdmaProviders.open("siw", settings), false);
-		CompletableFuture<RdmaConnection> accepted = new CompletableFuture<>();
-		try (RdmaListener listener = this.server.provider.listen(
-				new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-				(request) -> accepted.complete(request.accept(this.server.qp, PrivateData.EMPTY, ConnectionEventListener.NONE)))) {
-			this.client.connection = this.client.provider.connect(this.client.qp, ConnectParameters.to(listener.localAddress()))
-				.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
-			this.server.connection = accepted.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
-		}
+		SiwTestPeer.connect(this.server, this.client, DEADLINE);
 	}
 
-	/** One end: a queue pair with receives always posted; the server echoes every Send. */
-	private static final class Peer {
-
-		final RdmaProvider provider;
-
-		final ProtectionDomain pd;
-
-		final QueuePair qp;
-
-		final MemoryRegion inbox;
-
-		final MemoryRegion outbox;
+	/** One end: counts its Send completions; the server echoes every Send. */
+	private static final class Peer extends SiwTestPeer {
 
 		final boolean echoes;
 
@@ -169,26 +134,11 @@ class SiwDelayedFenceTest {
 
 		final WorkCompletion[] polled = new WorkCompletion[8];
 
-		volatile RdmaConnection connection;
+		final WorkCompletion[] sent = new WorkCompletion[8];
 
 		Peer(RdmaProvider provider, boolean echoes) {
-			this.provider = provider;
+			super(provider);
 			this.echoes = echoes;
-			this.pd = provider.allocateProtectionDomain();
-			CompletionQueue sendCq = provider.createCompletionQueue(256, this::onSend);
-			CompletionQueue recvCq = provider.createCompletionQueue(256, this::onReceive);
-			sendCq.requestNotification();
-			recvCq.requestNotification();
-			this.qp = provider.createQueuePair(QueuePairAttributes.of(this.pd, sendCq, recvCq));
-			this.inbox = this.pd.registerMemory(ByteBuffer.allocateDirect(RECEIVES * 64), EnumSet.of(AccessFlag.LOCAL_WRITE));
-			this.outbox = this.pd.registerMemory(ByteBuffer.allocateDirect(64), EnumSet.noneOf(AccessFlag.class));
-			for (int i = 0; i < RECEIVES; i++) {
-				repost(i);
-			}
-		}
-
-		RdmapTransmitter transmitter() {
-			return ((SiwConnection) this.connection).transmitter();
 		}
 
 		void awaitSendCompletions(int count) {
@@ -209,21 +159,12 @@ class SiwDelayedFenceTest {
 			}
 		}
 
-		private void repost(int slot) {
-			this.qp.postRecv(ReceiveWorkRequest.of(slot, ScatterGatherEntry.of(this.inbox, slot * 64, 64)));
-		}
-
-		private void onSend(CompletionQueue cq) {
-			countSends(cq);
-			cq.requestNotification();
-			countSends(cq);
-		}
-
-		private void countSends(CompletionQueue cq) {
+		@Override
+		void sendCompletions(CompletionQueue cq) {
 			int n;
-			while ((n = cq.poll(this.polled)) > 0) {
+			while ((n = cq.poll(this.sent)) > 0) {
 				for (int i = 0; i < n; i++) {
-					if (this.polled[i].status() != CompletionStatus.SUCCESS) {
+					if (this.sent[i].status() != CompletionStatus.SUCCESS) {
 						this.failedSends.incrementAndGet();
 					}
 				}
@@ -234,13 +175,8 @@ class SiwDelayedFenceTest {
 			}
 		}
 
-		private void onReceive(CompletionQueue cq) {
-			drainReceives(cq);
-			cq.requestNotification();
-			drainReceives(cq);
-		}
-
-		private void drainReceives(CompletionQueue cq) {
+		@Override
+		void receiveCompletions(CompletionQueue cq) {
 			int n;
 			while ((n = cq.poll(this.polled)) > 0) {
 				for (int i = 0; i < n; i++) {
@@ -257,15 +193,6 @@ class SiwDelayedFenceTest {
 					}
 				}
 			}
-		}
-
-		void close() {
-			RdmaConnection c = this.connection;
-			if (c != null) {
-				c.disconnect();
-			}
-			this.qp.close();
-			this.provider.close();
 		}
 
 	}
