@@ -162,6 +162,9 @@ final class RdmapTransmitter implements Runnable {
 
 	private final int fenceBatch;
 
+	// Half the send queue: unfenced work beyond it is fenced at once, its slots being needed.
+	private final long halfSendQueue;
+
 	private int signaledSinceFence;
 
 	private long oldestUnfencedAt;
@@ -191,6 +194,7 @@ final class RdmapTransmitter implements Runnable {
 		this.irq = irq;
 		this.fenceDelayNanos = fenceDelayNanos;
 		this.fenceBatch = Math.max(1, Math.min(FENCE_BATCH, qp.attributes().maxSendWorkRequests() / 4));
+		this.halfSendQueue = Math.max(1, qp.attributes().maxSendWorkRequests() / 2);
 	}
 
 	OutboundReadQueue outboundReads() {
@@ -521,12 +525,11 @@ final class RdmapTransmitter implements Runnable {
 		if (this.lastNonReadSeq < this.fencedBelow) {
 			return false;
 		}
-		long half = Math.max(1, this.qp.attributes().maxSendWorkRequests() / 2);
 		if (this.lastSignaledSeq >= this.fencedBelow) {
 			// Counted from this transmitter's own sequence numbers, without the queue pair's
 			// lock that every poster takes: the work transmitted since the last fence.
 			if (this.fenceDelayNanos == 0 || this.signaledSinceFence >= this.fenceBatch
-					|| this.lastNonReadSeq + 1 - this.fencedBelow >= half) {
+					|| this.lastNonReadSeq + 1 - this.fencedBelow >= this.halfSendQueue) {
 				return true;
 			}
 			// Past half the delay the fence rides with whatever this write carries, so that
@@ -545,7 +548,7 @@ final class RdmapTransmitter implements Runnable {
 			return false;
 		}
 		// One fence at a time suffices to recycle slots: its Response frees them all.
-		return this.orq.isEmpty() && this.qp.outstanding() >= half;
+		return this.orq.isEmpty() && this.qp.outstanding() >= this.halfSendQueue;
 	}
 
 	/** @return how many zero-length fence Read Requests this connection has sent */

@@ -292,6 +292,15 @@ class SiwProviderTest {
 		org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
 			.isThrownBy(() -> SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.CALLER_RECEIVES, "yes")))
 			.withMessageContaining(SiwSettings.CALLER_RECEIVES);
+		assertThat(SiwSettings.defaults().fenceDelay())
+			.isEqualTo(java.time.Duration.ofNanos(SiwSettings.DEFAULT_FENCE_DELAY_MICROS * 1000L));
+		assertThat(SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.FENCE_DELAY_MICROS, "0")).fenceDelay())
+			.isZero();
+		for (String bad : new String[] { "-1", "1000001" }) {
+			org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+				.isThrownBy(() -> SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.FENCE_DELAY_MICROS, bad)))
+				.withMessageContaining(SiwSettings.FENCE_DELAY_MICROS);
+		}
 		assertThat(SiwSettings.MAX_MPA_PRIVATE_DATA).isLessThanOrEqualTo(io.rpcrdma.verbs.siw.wire.MpaCodec.SIW_MAX_PRIVATE_DATA_LENGTH);
 	}
 
