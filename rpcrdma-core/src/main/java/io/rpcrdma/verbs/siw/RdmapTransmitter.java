@@ -8,6 +8,7 @@ import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -31,15 +32,27 @@ import io.rpcrdma.verbs.siw.wire.UntaggedHeader;
  * L set on each message's last segment, and writes them to the non-blocking socket.
  * <p>
  * Whoever posts work tries to transmit it at once on its own thread ("inline", no thread
- * hop) if the transmitter is idle and the message is small; the socket never blocks that
- * thread: what the kernel does not take is left for the transmit thread, which also sends
- * large messages and every Read Response. The receive thread therefore never waits for a
+ * hop) if the transmitter is idle and the message is at most {@link #POSTER_LIMIT} long; the
+ * receive thread likewise sends the Read Responses that the Read Requests it read ask for. The
+ * socket never blocks these threads: what the kernel does not take is left for the transmit
+ * thread, which also sends larger messages. The receive thread therefore never waits for a
  * send, however much both directions carry.
  */
 final class RdmapTransmitter implements Runnable {
 
-	/** Messages up to this size may be transmitted on the posting thread. */
-	static final int INLINE_LIMIT = 16 * 1024;
+	/**
+	 * Messages up to this size may be transmitted on the posting thread, without a hop to the
+	 * transmit thread: a 64 KiB Read Response or RDMA Write is written by the thread that read
+	 * the Read Request or posted the Write. The socket never blocks that thread: what the
+	 * kernel does not take is left to the transmit thread.
+	 */
+	static final int POSTER_LIMIT = 256 * 1024;
+
+	/**
+	 * Tagged segments of messages from this size on are written from the registered memory by
+	 * a gathering write (CRC off), smaller ones are copied into the transmit buffer.
+	 */
+	static final int GATHER_MINIMUM = 16 * 1024;
 
 	/**
 	 * The most signaled Sends and RDMA Writes one delayed fence completes (fewer if a quarter
@@ -179,6 +192,9 @@ final class RdmapTransmitter implements Runnable {
 	// Written under txLock only.
 	private volatile long fencesSent;
 
+	// Work a posting thread left to the transmit thread: the slow path, so an atomic suffices.
+	private final AtomicLong handOffs = new AtomicLong();
+
 	RdmapTransmitter(SiwConnection connection, SiwQueuePair qp, SocketChannel channel, boolean crc, int mulpdu,
 			OutboundReadQueue orq, InboundReadQueue irq, long fenceDelayNanos) {
 		this.connection = connection;
@@ -285,6 +301,7 @@ final class RdmapTransmitter implements Runnable {
 			}
 			// Posted while this thread transmitted, by threads that left it to this one.
 		}
+		this.handOffs.incrementAndGet();
 		wake();
 	}
 
@@ -472,7 +489,7 @@ final class RdmapTransmitter implements Runnable {
 				continue;
 			}
 			if (!this.irq.isEmpty()) {
-				if (!mayBlock && this.irq.headLength() > INLINE_LIMIT) {
+				if (!mayBlock && this.irq.headLength() > POSTER_LIMIT) {
 					flush(false);
 					return false;
 				}
@@ -481,7 +498,8 @@ final class RdmapTransmitter implements Runnable {
 			}
 			SendWorkRequest wr = this.qp.nextToTransmit();
 			if (wr != null && (wr.opcode() != SendOpcode.RDMA_READ || !this.orq.isFull())) {
-				if (!mayBlock && wr.totalLength() > INLINE_LIMIT) {
+				// A Read Request is small on the wire however large the Read it asks for.
+				if (!mayBlock && wr.opcode() != SendOpcode.RDMA_READ && wr.totalLength() > POSTER_LIMIT) {
 					flush(false);
 					return false;
 				}
@@ -554,6 +572,14 @@ final class RdmapTransmitter implements Runnable {
 	/** @return how many zero-length fence Read Requests this connection has sent */
 	long fencesSent() {
 		return this.fencesSent;
+	}
+
+	/**
+	 * @return how many times a posting thread left work it could not finish (the socket full,
+	 * or a message beyond {@link #POSTER_LIMIT}) to the transmit thread
+	 */
+	long handOffs() {
+		return this.handOffs.get();
 	}
 
 	/** Everything transmitted so far is fenced: no delayed fence is due. */
@@ -641,11 +667,17 @@ final class RdmapTransmitter implements Runnable {
 	 * Sends the segments of a tagged message (a Read Response, or an RDMA Write from the send
 	 * queue) straight from the registered memory with a gathering write (header, payload, pad
 	 * and zero CRC per FPDU): no copy into the transmit buffer. Each segment is one FPDU of at
-	 * most MULPDU bytes (RFC 5044 §4) and does not cross a scatter/gather entry. Transmit
-	 * thread only, CRC off only: with CRC the payload passes through the checksum anyway.
+	 * most MULPDU bytes (RFC 5044 §4) and does not cross a scatter/gather entry. CRC off only:
+	 * with CRC the payload passes through the checksum anyway.
+	 * <p>
+	 * A posting thread ({@code mayBlock} false) writes as much as the socket takes at once and
+	 * copies the rest of the segments it framed into the transmit buffer, whose room for four
+	 * maximum FPDUs holds them; the transmit thread writes them out and goes on with the message.
+	 * @param mayBlock whether this is the transmit thread, which waits for the socket
+	 * @return {@code false} when the transmit thread must continue
 	 */
-	private boolean continueTaggedWithoutCopy() throws IOException {
-		if (!flush(true)) {
+	private boolean continueTaggedWithoutCopy(boolean mayBlock) throws IOException {
+		if (!flush(mayBlock)) {
 			return false;
 		}
 		int count = 0;
@@ -693,6 +725,10 @@ final class RdmapTransmitter implements Runnable {
 		while (written < total) {
 			long w = this.channel.write(this.gather, 0, 3 * count);
 			written += w;
+			if (w == 0 && !mayBlock) {
+				keepUnwritten(count);
+				return false;
+			}
 			if (w == 0) {
 				this.selecting = true;
 				try {
@@ -708,12 +744,30 @@ final class RdmapTransmitter implements Runnable {
 		}
 		if (!this.inMessage) {
 			// The memory may be deregistered and freed once the message is done: keep no view.
-			for (int i = 0; i < GATHER; i++) {
-				this.payloads[i] = null;
-				this.payloadSources[i] = null;
-			}
+			releaseViews();
 		}
 		return true;
+	}
+
+	/**
+	 * Copies what a gathering write left of its {@code count} segments into the empty transmit
+	 * buffer, for the transmit thread to write, and lets go of the views of registered memory
+	 * if the message is done.
+	 */
+	private void keepUnwritten(int count) {
+		for (int i = 0; i < 3 * count; i++) {
+			this.out.put(this.gather[i]);
+		}
+		if (!this.inMessage) {
+			releaseViews();
+		}
+	}
+
+	private void releaseViews() {
+		for (int i = 0; i < GATHER; i++) {
+			this.payloads[i] = null;
+			this.payloadSources[i] = null;
+		}
 	}
 
 	/** A view of {@code source} for gather slot {@code slot}, made anew only when the memory changes. */
@@ -747,8 +801,8 @@ final class RdmapTransmitter implements Runnable {
 	 */
 	private boolean continueMessage(boolean mayBlock) throws IOException {
 		boolean tagged = this.opcode.tagged();
-		if (tagged && mayBlock && !this.writer.crc() && this.remaining >= INLINE_LIMIT) {
-			return continueTaggedWithoutCopy();
+		if (tagged && !this.writer.crc() && this.remaining >= GATHER_MINIMUM) {
+			return continueTaggedWithoutCopy(mayBlock);
 		}
 		int header = tagged ? TaggedHeader.LENGTH : UntaggedHeader.LENGTH;
 		int max = Math.min(this.mulpdu - header, this.remaining);

@@ -309,8 +309,6 @@ class SiwCallerReceiveTest {
 
 		final WorkCompletion[] polled = new WorkCompletion[8];
 
-		final WorkCompletion[] sent = new WorkCompletion[8];
-
 		volatile WaitingCaller waiter;
 
 		volatile Thread owner;
@@ -318,16 +316,6 @@ class SiwCallerReceiveTest {
 		Peer(RdmaProvider provider, boolean echoes) {
 			super(provider);
 			this.echoes = echoes;
-		}
-
-		// Send completions carry nothing these tests look at.
-		@Override
-		void sendCompletions(CompletionQueue cq) {
-			int n;
-			do {
-				n = cq.poll(this.sent);
-			}
-			while (n > 0);
 		}
 
 		@Override

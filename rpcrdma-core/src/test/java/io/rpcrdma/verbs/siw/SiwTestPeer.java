@@ -1,5 +1,7 @@
 package io.rpcrdma.verbs.siw;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -7,10 +9,12 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import io.rpcrdma.verbs.AccessFlag;
 import io.rpcrdma.verbs.CompletionQueue;
+import io.rpcrdma.verbs.CompletionStatus;
 import io.rpcrdma.verbs.ConnectParameters;
 import io.rpcrdma.verbs.ConnectionEventListener;
 import io.rpcrdma.verbs.MemoryRegion;
@@ -23,12 +27,14 @@ import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.ReceiveWorkRequest;
 import io.rpcrdma.verbs.ScatterGatherEntry;
+import io.rpcrdma.verbs.WorkCompletion;
 
 /**
  * One end of a {@code siw} connection for the provider's own tests: a queue pair with
  * {@value #RECEIVES} receives of {@value #SLOT} bytes posted (wr_id = slot), a
  * {@value #SLOT}-byte outbox to send from, and completion handlers that drain their queue,
- * re-arm it and drain again, so that a subclass only says what one drain does.
+ * re-arm it and drain again, so that a subclass only says what one drain does (send
+ * completions are counted unless it says otherwise).
  */
 abstract class SiwTestPeer {
 
@@ -65,11 +71,55 @@ abstract class SiwTestPeer {
 		}
 	}
 
+	/** Send completions so far, failed ones included. */
+	final AtomicInteger sendCompletions = new AtomicInteger();
+
+	/** Send completions whose status was not success. */
+	final AtomicInteger failedSends = new AtomicInteger();
+
+	private final WorkCompletion[] sent = new WorkCompletion[8];
+
 	/**
-	 * Polls the send completion queue until it is empty.
+	 * Polls the send completion queue until it is empty, counting what it takes.
 	 * @param cq the queue
 	 */
-	abstract void sendCompletions(CompletionQueue cq);
+	void sendCompletions(CompletionQueue cq) {
+		int n;
+		while ((n = cq.poll(this.sent)) > 0) {
+			for (int i = 0; i < n; i++) {
+				if (this.sent[i].status() != CompletionStatus.SUCCESS) {
+					this.failedSends.incrementAndGet();
+				}
+			}
+			synchronized (this) {
+				this.sendCompletions.addAndGet(n);
+				notifyAll();
+			}
+		}
+	}
+
+	/**
+	 * Waits until {@code count} send completions have arrived.
+	 * @param count how many
+	 * @param deadline how long they may take
+	 */
+	final void awaitSendCompletions(int count, Duration deadline) {
+		long end = System.nanoTime() + deadline.toNanos();
+		synchronized (this) {
+			while (this.sendCompletions.get() < count) {
+				long left = end - System.nanoTime();
+				assertThat(left).as("%d send completions arrive in time (%d did)", count, this.sendCompletions.get())
+					.isPositive();
+				try {
+					TimeUnit.NANOSECONDS.timedWait(this, left);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new AssertionError(ex);
+				}
+			}
+		}
+	}
 
 	/**
 	 * Polls the receive completion queue until it is empty, reposting what it takes.
