@@ -47,11 +47,21 @@ record Target(String description, double ratio, double q1, double q3, int rounds
 		add(targets, rounds, subject, Contenders.SOCKET, Measurement.LATENCY_BUSY, Workload.SMALL, "p50", 2, true,
 				"64-byte p50 latency on a busy machine");
 		for (String scenario : List.of(Measurement.BULK_ARGUMENT, Measurement.BULK_RESULT)) {
-			String what = "1 MiB " + (Measurement.BULK_ARGUMENT.equals(scenario) ? "argument" : "result") + " MB/s";
+			String what = "1 MiB " + direction(scenario) + " MB/s";
 			add(targets, rounds, subject, Contenders.SOCKET, scenario, 1 << 20, "MB/s", 0.7, false, what);
 			add(targets, rounds, subject, Contenders.GRPC, scenario, 1 << 20, "MB/s", 3, false, what);
 		}
+		// Mid-size bulk: at least gRPC-java ("Done when"), and half the socket (what to do).
+		for (String scenario : List.of(Measurement.BULK_ARGUMENT, Measurement.BULK_RESULT)) {
+			String what = "64 KiB " + direction(scenario) + " MB/s";
+			add(targets, rounds, subject, Contenders.SOCKET, scenario, 64 << 10, "MB/s", 0.5, false, what);
+			add(targets, rounds, subject, Contenders.GRPC, scenario, 64 << 10, "MB/s", 1, false, what);
+		}
 		return targets;
+	}
+
+	private static String direction(String scenario) {
+		return Measurement.BULK_ARGUMENT.equals(scenario) ? "argument" : "result";
 	}
 
 	private static void add(List<Target> targets, List<List<Measurement>> rounds, String subject, String reference,

@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -27,11 +28,14 @@ class CompareSmokeTest {
 	void everyContenderRunsEveryCaseAndTheResultsAreWritten(@TempDir Path out) throws Exception {
 		ByteArrayOutputStream progress = new ByteArrayOutputStream();
 
-		Run run = Compare.run(CompareOptions.parse("--smoke", "--rounds", "2", "--out", out.toString()),
-				new PrintStream(progress, true, StandardCharsets.UTF_8));
+		// The defaults and the loopback contender, which runs only when named.
+		List<String> contenders = new ArrayList<>(Contenders.ALL);
+		contenders.add(Contenders.LOOPBACK);
+		Run run = Compare.run(CompareOptions.parse("--smoke", "--rounds", "2", "--out", out.toString(), "--contenders",
+				String.join(",", contenders)), new PrintStream(progress, true, StandardCharsets.UTF_8));
 
 		List<Measurement> results = run.results();
-		for (String contender : Contenders.ALL) {
+		for (String contender : contenders) {
 			assertMeasured(results, contender, Measurement.LATENCY, Workload.SMALL, "p50");
 			assertMeasured(results, contender, Measurement.LATENCY, Workload.SMALL, "p99");
 			for (int threads : Compare.THREADS) {
@@ -44,9 +48,9 @@ class CompareSmokeTest {
 			assertMeasured(results, contender, Measurement.LATENCY_BUSY, Workload.SMALL, "p50");
 			assertMeasured(results, contender, Measurement.THROUGHPUT_BUSY, Compare.BUSY_THREADS, "calls/s");
 		}
-		// Eight targets for each rpcrdma contender: two latency, one throughput, four bulk, one
-		// latency on a busy machine.
-		assertThat(run.targets()).hasSize(24)
+		// Twelve targets for each rpcrdma contender: two latency, one throughput, eight bulk (1 MiB
+		// and 64 KiB), one latency on a busy machine.
+		assertThat(run.targets()).hasSize(36)
 			.anySatisfy((t) -> assertThat(t.description()).isEqualTo("64-byte p50 latency: rpcrdma-siw / socket"))
 			.allSatisfy((t) -> assertThat(t.rounds()).isEqualTo(2));
 		// Two rounds, each with every case; the results are one median per case.
