@@ -49,8 +49,9 @@ final class RdmapTransmitter implements Runnable {
 	static final int POSTER_LIMIT = 256 * 1024;
 
 	/**
-	 * Tagged segments of messages from this size on are written from the registered memory by
-	 * a gathering write (CRC off), smaller ones are copied into the transmit buffer.
+	 * While at least this much of a tagged message remains, its segments are written from the
+	 * registered memory by a gathering write (CRC off); a smaller rest is copied into the
+	 * transmit buffer.
 	 */
 	static final int GATHER_MINIMUM = 16 * 1024;
 
