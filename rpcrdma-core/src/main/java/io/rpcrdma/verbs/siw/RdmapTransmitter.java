@@ -196,6 +196,9 @@ final class RdmapTransmitter implements Runnable {
 	// Work a posting thread left to the transmit thread: the slow path, so an atomic suffices.
 	private final AtomicLong handOffs = new AtomicLong();
 
+	// Written by the transmit thread only, under txLock.
+	private volatile long transmitThreadBytes;
+
 	RdmapTransmitter(SiwConnection connection, SiwQueuePair qp, SocketChannel channel, boolean crc, int mulpdu,
 			OutboundReadQueue orq, InboundReadQueue irq, long fenceDelayNanos) {
 		this.connection = connection;
@@ -452,7 +455,7 @@ final class RdmapTransmitter implements Runnable {
 
 	private void drain(long deadline) throws IOException {
 		while (this.out.position() > 0 && System.nanoTime() - deadline < 0) {
-			if (!write()) {
+			if (write() == 0) {
 				this.selector.select(IGNORE, 10);
 			}
 		}
@@ -581,6 +584,14 @@ final class RdmapTransmitter implements Runnable {
 	 */
 	long handOffs() {
 		return this.handOffs.get();
+	}
+
+	/**
+	 * @return bytes the transmit thread wrote to the socket: work a posting thread left to it,
+	 * or took over while it held the lock
+	 */
+	long transmitThreadBytes() {
+		return this.transmitThreadBytes;
 	}
 
 	/** Everything transmitted so far is fenced: no delayed fence is due. */
@@ -726,7 +737,10 @@ final class RdmapTransmitter implements Runnable {
 		while (written < total) {
 			long w = this.channel.write(this.gather, 0, 3 * count);
 			written += w;
-			if (w == 0 && !mayBlock) {
+			if (mayBlock) {
+				this.transmitThreadBytes += w;
+			}
+			else if (w == 0) {
 				keepUnwritten(count);
 				return false;
 			}
@@ -860,7 +874,11 @@ final class RdmapTransmitter implements Runnable {
 	 */
 	private boolean flush(boolean mayBlock) throws IOException {
 		while (this.out.position() > 0) {
-			if (write()) {
+			int n = write();
+			if (mayBlock) {
+				this.transmitThreadBytes += n;
+			}
+			if (n > 0) {
 				continue;
 			}
 			if (!mayBlock) {
@@ -880,8 +898,8 @@ final class RdmapTransmitter implements Runnable {
 		return true;
 	}
 
-	/** @return whether bytes were written */
-	private boolean write() throws IOException {
+	/** @return how many bytes were written */
+	private int write() throws IOException {
 		this.out.flip();
 		int n;
 		try {
@@ -890,7 +908,7 @@ final class RdmapTransmitter implements Runnable {
 		finally {
 			this.out.compact();
 		}
-		return n > 0;
+		return n;
 	}
 
 }

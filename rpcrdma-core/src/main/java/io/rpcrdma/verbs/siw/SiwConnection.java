@@ -138,6 +138,11 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		return this.transmitter;
 	}
 
+	/** @return the TCP stream under the connection, once connected (tests size its buffers) */
+	SocketChannel channel() {
+		return this.channel;
+	}
+
 	@Override
 	public void run() {
 		try {

@@ -2,6 +2,9 @@ package io.rpcrdma.verbs.siw;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.net.SocketOption;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -90,7 +93,11 @@ class SiwPosterTransmitTest {
 			fill(local.buffer().duplicate().position(i * size).limit((i + 1) * size).slice(), i);
 		}
 		// The server's receive thread stops reading (its completion handler waits), so the
-		// client's socket fills: 12 MiB is more than both ends' TCP buffers hold untouched.
+		// client's socket fills. TCP buffers that grow by themselves may hold tens of MiB
+		// (net.ipv4.tcp_rmem allows 32 MiB on some hosts), so both ends fix theirs small:
+		// 12 MiB then exceeds them by far whatever the host's settings.
+		shrinkBuffers(this.server, StandardSocketOptions.SO_RCVBUF);
+		shrinkBuffers(this.client, StandardSocketOptions.SO_SNDBUF);
 		this.server.stall = new CountDownLatch(1);
 		this.client.qp.postSend(SendWorkRequest.send(-1, ScatterGatherEntry.of(this.client.outbox, 0, 8)));
 		assertThat(this.server.stalled.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the server stalls").isTrue();
@@ -102,7 +109,16 @@ class SiwPosterTransmitTest {
 		this.client.awaitSendCompletions(writes + 1, DEADLINE);
 		assertThat(this.client.failedSends.get()).isZero();
 		assertThat(sink.buffer().duplicate().clear()).isEqualTo(local.buffer().duplicate().clear());
-		assertThat(this.client.transmitter().handOffs()).as("writes left to the transmit thread").isPositive();
+		// A poster that finds the socket full leaves the rest to the transmit thread; a poster
+		// that finds the transmit thread already holding the lock (it woke by itself) leaves
+		// the whole message to it. Either way, 12 MiB past a stalled reader with 64 KiB
+		// buffers cannot all have been written by the test's thread.
+		assertThat(this.client.transmitter().transmitThreadBytes()).as("bytes the transmit thread wrote")
+			.isPositive();
+	}
+
+	private static void shrinkBuffers(Peer peer, SocketOption<Integer> option) throws IOException {
+		((SiwConnection) peer.connection).channel().setOption(option, 64 * 1024);
 	}
 
 	private static void fill(ByteBuffer buffer, int seed) {
