@@ -13,8 +13,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -50,8 +52,12 @@ public final class LabGuest implements AutoCloseable {
 
 	private final List<GuestShare> shares;
 
+	// The console line that reported the guest's NIC stalled, once one has.
+	private final AtomicReference<String> networkStall;
+
 	private LabGuest(Process qemu, LabPorts ports, Accelerator accelerator, Duration bootTime, Path console,
-			List<GuestShare> shares) {
+			List<GuestShare> shares, AtomicReference<String> networkStall) {
+		this.networkStall = networkStall;
 		this.qemu = qemu;
 		this.ports = ports;
 		this.accelerator = accelerator;
@@ -104,7 +110,9 @@ public final class LabGuest implements AutoCloseable {
 		long started = System.nanoTime();
 		CountDownLatch firstOutput = new CountDownLatch(1);
 		CountDownLatch ready = new CountDownLatch(1);
-		Thread reader = new Thread(() -> copyConsole(process, console, firstOutput, ready), "lab-console");
+		AtomicReference<String> networkStall = new AtomicReference<>();
+		Thread reader = new Thread(() -> copyConsole(process, console, firstOutput, ready, networkStall),
+				"lab-console");
 		reader.setDaemon(true);
 		reader.start();
 		try {
@@ -124,10 +132,11 @@ public final class LabGuest implements AutoCloseable {
 			throw new LabException("interrupted while booting", ex);
 		}
 		Duration bootTime = Duration.ofNanos(System.nanoTime() - started);
-		return new LabGuest(process, ports, accelerator, bootTime, console, shares);
+		return new LabGuest(process, ports, accelerator, bootTime, console, shares, networkStall);
 	}
 
-	private static void copyConsole(Process process, Path console, CountDownLatch firstOutput, CountDownLatch ready) {
+	private static void copyConsole(Process process, Path console, CountDownLatch firstOutput, CountDownLatch ready,
+			AtomicReference<String> networkStall) {
 		try (BufferedReader in = new BufferedReader(
 				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
 				Writer out = Files.newBufferedWriter(console, StandardCharsets.UTF_8)) {
@@ -141,6 +150,9 @@ public final class LabGuest implements AutoCloseable {
 				out.flush();
 				if (line.contains(READY)) {
 					ready.countDown();
+				}
+				if (GuestNetworkStalledException.reportedBy(line)) {
+					networkStall.compareAndSet(null, line);
 				}
 			}
 		}
@@ -173,6 +185,7 @@ public final class LabGuest implements AutoCloseable {
 	 * @param timeout how long it may take
 	 * @return its exit status and output
 	 * @throws LabException if the agent cannot be reached or the command outlives the timeout
+	 * @throws GuestNetworkStalledException if so, and the guest's NIC has stalled
 	 */
 	public GuestCommandResult exec(String command, Duration timeout) {
 		if (command.indexOf('\n') >= 0) {
@@ -194,12 +207,33 @@ public final class LabGuest implements AutoCloseable {
 			return new GuestCommandResult(command, status, text.substring(0, marker));
 		}
 		catch (SocketTimeoutException ex) {
-			throw new LabException("'" + command + "' did not finish within " + timeout.toSeconds() + " s", ex);
+			throw unanswered("'" + command + "' did not finish within " + timeout.toSeconds() + " s", ex);
 		}
 		catch (IOException ex) {
-			throw new LabException("could not reach the guest agent on 127.0.0.1:" + this.ports.agent() + ": "
+			throw unanswered("could not reach the guest agent on 127.0.0.1:" + this.ports.agent() + ": "
 					+ ex.getMessage(), ex);
 		}
+	}
+
+	/** The agent did not answer: because the guest's NIC stalled, if its console said so. */
+	private LabException unanswered(String message, IOException cause) {
+		String stall = this.networkStall.get();
+		return (stall != null) ? new GuestNetworkStalledException(message, stall, cause)
+				: new LabException(message, cause);
+	}
+
+	/**
+	 * The guest console's report of its NIC's transmit queue timing out, if there was one:
+	 * the guest then no longer reaches the host (see {@link GuestNetworkStalledException}).
+	 * @return the console line, or empty
+	 */
+	public Optional<String> networkStall() {
+		return Optional.ofNullable(this.networkStall.get());
+	}
+
+	/** Forgets a reported stall: for a test that printed the report itself, the NIC working on. */
+	void forgetNetworkStall() {
+		this.networkStall.set(null);
 	}
 
 	/**
@@ -245,6 +279,9 @@ public final class LabGuest implements AutoCloseable {
 				waited = exec("i=0; while [ ! -s " + job + ".rc ] && [ $i -lt " + tenths
 						+ " ]; do sleep 0.1; i=$((i+1)); done; cat " + job + ".rc 2>/dev/null",
 						Duration.ofSeconds(tenths / 10 + 60));
+			}
+			catch (GuestNetworkStalledException ex) {
+				throw ex;
 			}
 			catch (LabException ex) {
 				// A busy guest (TCG, a JVM on each vCPU) sleeps longer than asked: wait again.
