@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -191,9 +192,10 @@ class ServiceInterceptorTest {
 	@Test
 	void interceptorsSeeTheFutureOfAnAsynchronousMethod() throws Exception {
 		List<Object> results = new CopyOnWriteArrayList<>();
+		AtomicReference<CompletableFuture<Void>> watched = new AtomicReference<>();
 		RpcClientInterceptor watcher = (invocation) -> {
 			Object future = invocation.proceed();
-			((CompletableFuture<?>) future).thenAccept(results::add);
+			watched.set(((CompletableFuture<?>) future).thenAccept(results::add));
 			return future;
 		};
 		RpcServerInterceptor serverWatcher = (invocation) -> {
@@ -203,6 +205,8 @@ class ServiceInterceptorTest {
 		};
 		Echo echo = connect(List.of(serverWatcher), List.of(watcher));
 		assertThat(echo.echoLater("soon").get(20, TimeUnit.SECONDS)).isEqualTo("soon later");
+		// The interceptor's stage runs after the future completes, maybe after get() returned.
+		watched.get().get(20, TimeUnit.SECONDS);
 		assertThat(results).containsExactly("soon later");
 	}
 
