@@ -117,12 +117,16 @@ abstract class RpcRdmaEndpoint {
 
 	private volatile TransportException failure;
 
+	// TransportConfig#receiveBufferSize, which loops over the versions: the thresholds ask per call.
+	private final int receiveBufferSize;
+
 	RpcRdmaEndpoint(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config) {
 		this.config = config;
 		this.pool = pool;
 		this.decoder = new TransportHeaderDecoder(config.headerLimits(), config.supportedVersions());
 		this.readThrottle = new ReadThrottle(config.maxOutstandingReads(), this.counters);
 		int receiveSize = config.receiveBufferSize();
+		this.receiveBufferSize = receiveSize;
 		if (pool.largestBufferSize(BufferRole.RECEIVE) < receiveSize) {
 			throw new IllegalArgumentException("The memory pool's receive buffers hold "
 					+ pool.largestBufferSize(BufferRole.RECEIVE) + " bytes but the inline threshold needs " + receiveSize
@@ -177,7 +181,7 @@ abstract class RpcRdmaEndpoint {
 		if (!this.config.privateData()) {
 			return PrivateData.EMPTY;
 		}
-		int size = this.config.receiveBufferSize();
+		int size = this.receiveBufferSize;
 		return PrivateData.of(Rfc8797PrivateData.of(this.config.remoteInvalidate(), size, size).encode());
 	}
 
@@ -202,7 +206,7 @@ abstract class RpcRdmaEndpoint {
 		if (peer == null) {
 			return Math.min(ours, defaultThreshold(version));
 		}
-		return Math.min(this.config.receiveBufferSize(), peer.maxReceiveSize());
+		return Math.min(this.receiveBufferSize, peer.maxReceiveSize());
 	}
 
 	/**
@@ -219,7 +223,7 @@ abstract class RpcRdmaEndpoint {
 			// (RFC 8166 §3.3.2, draft §2.3) and sends no more inline than that.
 			return Math.min(ours, defaultThreshold(version));
 		}
-		return Math.min(this.config.receiveBufferSize(), peer.maxSendSize());
+		return Math.min(this.receiveBufferSize, peer.maxSendSize());
 	}
 
 	/**
