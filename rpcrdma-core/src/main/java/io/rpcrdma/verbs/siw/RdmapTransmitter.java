@@ -580,7 +580,8 @@ final class RdmapTransmitter implements Runnable {
 
 	/**
 	 * @return how many times a posting thread left work it could not finish (the socket full,
-	 * or a message beyond {@link #POSTER_LIMIT}) to the transmit thread
+	 * a message beyond {@link #POSTER_LIMIT}, or others' posts after {@link #COMBINED_ROUNDS}
+	 * rounds) to the transmit thread; not counted: work left to whoever held the lock
 	 */
 	long handOffs() {
 		return this.handOffs.get();
@@ -737,12 +738,12 @@ final class RdmapTransmitter implements Runnable {
 		while (written < total) {
 			long w = this.channel.write(this.gather, 0, 3 * count);
 			written += w;
-			if (mayBlock) {
-				this.transmitThreadBytes += w;
-			}
-			else if (w == 0) {
+			if (!mayBlock && w == 0) {
 				keepUnwritten(count);
 				return false;
+			}
+			if (mayBlock) {
+				this.transmitThreadBytes += w;
 			}
 			if (w == 0) {
 				this.selecting = true;
