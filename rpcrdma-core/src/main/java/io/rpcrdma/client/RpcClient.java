@@ -227,14 +227,18 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 		}
 		int header = encoder.position();
 		arguments.write(encoder);
-		List<DdpRange> items = shape.argumentItems().isEmpty() ? List.of()
-				: new ArrayList<>(shape.argumentItems().size());
-		for (DdpRange item : shape.argumentItems()) {
+		// Indexed loops, as in OutboundCall: no iterator per call for the JIT to remove or not.
+		List<DdpRange> argumentItems = shape.argumentItems();
+		List<DdpRange> items = argumentItems.isEmpty() ? List.of() : new ArrayList<>(argumentItems.size());
+		for (int i = 0; i < argumentItems.size(); i++) {
+			DdpRange item = argumentItems.get(i);
 			items.add(new DdpRange(header + item.offset(), item.length()));
 		}
-		List<RegisteredItem> registered = shape.registeredArguments().isEmpty() ? List.of()
-				: new ArrayList<>(shape.registeredArguments().size());
-		for (RegisteredItem item : shape.registeredArguments()) {
+		List<RegisteredItem> registeredArguments = shape.registeredArguments();
+		List<RegisteredItem> registered = registeredArguments.isEmpty() ? List.of()
+				: new ArrayList<>(registeredArguments.size());
+		for (int i = 0; i < registeredArguments.size(); i++) {
+			RegisteredItem item = registeredArguments.get(i);
 			registered.add(new RegisteredItem(header + item.offset(), item.buffer(), item.length()));
 		}
 		return new OutboundCall(encoder.buffer().flip(), items, shape.writeChunkSizes(), shape.maxReplySize(), registered);
