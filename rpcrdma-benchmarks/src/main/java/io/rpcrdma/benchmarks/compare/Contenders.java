@@ -45,11 +45,18 @@ final class Contenders implements AutoCloseable {
 	 */
 	static final String SIW_FENCE_AT_ONCE = "rpcrdma-siw-fence-at-once";
 
+	/**
+	 * rpcrdma over software iWARP with callers that go straight to {@code epoll} for their
+	 * replies ({@code siw.caller-spin-micros=0}): the A/B counterpart of {@link #SIW}, not run
+	 * by default.
+	 */
+	static final String SIW_NO_POLL = "rpcrdma-siw-no-poll";
+
 	/** Every contender a run has by default, in the order tables list them. */
 	static final List<String> ALL = List.of(SOCKET, GRPC, SIW, SIW_PROCESS);
 
 	/** Contenders a run has only when named. */
-	static final List<String> NAMED_ONLY = List.of(LOOPBACK, SIW_RECEIVE_THREAD, SIW_FENCE_AT_ONCE);
+	static final List<String> NAMED_ONLY = List.of(LOOPBACK, SIW_RECEIVE_THREAD, SIW_FENCE_AT_ONCE, SIW_NO_POLL);
 
 	private final List<Contender> open = new ArrayList<>();
 
@@ -88,6 +95,8 @@ final class Contenders implements AutoCloseable {
 				RdmaProviderConfig atOnce = RdmaProviderConfig.defaults().with(SiwSettings.FENCE_DELAY_MICROS, "0");
 				yield new RpcRdmaContender(SIW_FENCE_AT_ONCE, "siw", local, atOnce, atOnce);
 			}
+			case SIW_NO_POLL -> new RpcRdmaContender(SIW_NO_POLL, "siw", local,
+					RdmaProviderConfig.defaults().with(SiwSettings.CALLER_SPIN_MICROS, "0"));
 			case LOOPBACK -> new RpcRdmaContender(LOOPBACK, "loopback",
 					InetSocketAddress.createUnresolved("compare-bench", 0), false);
 			default -> throw new IllegalArgumentException("No contender named " + name + "; choose from " + ALL);

@@ -98,6 +98,9 @@ final class RdmapReceiver {
 
 	private final ReceiveRole role;
 
+	// Used by leading callers only.
+	private final CallerSpin callerSpin;
+
 	private final BooleanSupplier connectionEnded;
 
 	// The receive thread's stop condition: asked to leave the role to callers, and allowed to.
@@ -117,6 +120,7 @@ final class RdmapReceiver {
 		this.orq = this.transmitter.outboundReads();
 		this.irq = this.transmitter.inboundReads();
 		this.role = connection.receiveRole();
+		this.callerSpin = new CallerSpin(settings.callerSpin());
 		this.connectionEnded = () -> !connection.isEstablished();
 		this.stepDown = () -> {
 			if (!this.role.askedToStepDown()) {
@@ -173,6 +177,11 @@ final class RdmapReceiver {
 		}
 	}
 
+	/** @return when leading callers poll the socket before they wait */
+	CallerSpin callerSpin() {
+		return this.callerSpin;
+	}
+
 	/**
 	 * Runs the receive path for a caller waiting for its reply, which holds the role.
 	 * @param done whether the caller's outcome arrived
@@ -194,7 +203,8 @@ final class RdmapReceiver {
 	 * {@code stop} holds at a point where everything read has been executed and the socket was
 	 * empty, or the stream ends. Protocol and transport errors end the connection here.
 	 * @param stop when to stop
-	 * @param stopOnInterrupt whether an interrupt of the thread stops it too (callers)
+	 * @param stopOnInterrupt whether an interrupt of the thread stops it too: a caller, which
+	 * also polls before it waits ({@link CallerSpin})
 	 * @param selectMillis the longest wait for data before checking again
 	 * @return {@code true} if the stream ended
 	 */
@@ -234,15 +244,24 @@ final class RdmapReceiver {
 				if (!this.connection.isEstablished()) {
 					return true;
 				}
+				int room = this.in.remaining();
+				int n = 0;
 				if (this.drained) {
 					// The last read left room, so the socket was empty: wait before reading.
 					if (stop.getAsBoolean() || (stopOnInterrupt && Thread.currentThread().isInterrupted())) {
 						return false;
 					}
-					this.selector.select(IGNORE, selectMillis);
+					long poll = stopOnInterrupt ? this.callerSpin.pollNanos() : 0;
+					if (poll > 0) {
+						n = poll(poll);
+					}
+					if (n == 0) {
+						this.selector.select(IGNORE, selectMillis);
+					}
 				}
-				int room = this.in.remaining();
-				int n = this.channel.read(this.in);
+				if (n == 0) {
+					n = this.channel.read(this.in);
+				}
 				this.drained = n < room;
 				if (n < 0) {
 					this.in.flip();
@@ -268,6 +287,34 @@ final class RdmapReceiver {
 			this.connection.transportFailed(ex);
 			return true;
 		}
+	}
+
+	/**
+	 * Reads the socket without waiting, over and over, for up to the given time: the caller's
+	 * reply is caught without a wake-up if it comes by then ({@link CallerSpin}). Between reads
+	 * the thread yields, so that a thread waiting for this CPU (the peer's, on a busy host)
+	 * runs first; and it stops polling once another caller waits on this connection, since
+	 * concurrent callers need the CPU more than one of them needs a wake-up saved.
+	 * @param nanos how long to poll
+	 * @return what the last read returned: bytes read, -1 at the end of the stream, 0 if
+	 * nothing came
+	 */
+	private int poll(long nanos) throws IOException {
+		long deadline = System.nanoTime() + nanos;
+		do {
+			int n = this.channel.read(this.in);
+			if (n != 0) {
+				this.callerSpin.hit();
+				return n;
+			}
+			if (this.role.hasFollowers()) {
+				return 0;
+			}
+			Thread.yield();
+		}
+		while (System.nanoTime() - deadline < 0);
+		this.callerSpin.missed();
+		return 0;
 	}
 
 	/** @return {@code false} when the stream ended */

@@ -185,6 +185,11 @@ final class ReceiveRole {
 		}
 	}
 
+	/** @return whether callers wait for the holder to deliver their outcomes */
+	boolean hasFollowers() {
+		return this.followers.get() > 0;
+	}
+
 	/** @return the thread running the receive path now, or {@code null} */
 	Thread holder() {
 		return this.holder.get();

@@ -641,6 +641,15 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		}
 	}
 
+	/** @return the leading callers' poll policy; callers lead only once the receive path runs */
+	CallerSpin callerSpin() {
+		RdmapReceiver path = this.receiver;
+		if (path == null) {
+			throw new IllegalStateException("No caller has led the receive path of " + this);
+		}
+		return path.callerSpin();
+	}
+
 	@Override
 	public boolean receiveUntil(BooleanSupplier done, WaitingCaller caller) {
 		RdmapReceiver path = this.receiver;

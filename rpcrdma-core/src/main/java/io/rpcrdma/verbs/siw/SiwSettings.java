@@ -43,6 +43,12 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * then completes up to 16 of them, and rides in the same
  * write as a later message, so the peer answers once per batch instead of once per message;
  * a real RDMA Read fences at once. 0 fences every signaled message at once.</li>
+ * <li>{@code siw.caller-spin-micros}: how long a caller that reads its own reply
+ * ({@code siw.caller-receives}) polls the socket before it sleeps in {@code epoll} (default
+ * {@value #DEFAULT_CALLER_SPIN_MICROS}, at most {@value #MAX_CALLER_SPIN_MICROS}; 0 never
+ * polls, and neither does a JVM with one processor, where the poll would hold the CPU the
+ * peer needs). A reply that arrives while the caller polls costs no wake-up; a connection
+ * whose replies keep missing the poll stops polling for a while ({@link CallerSpin}).</li>
  * </ul>
  *
  * @param crcPolicy whether to ask for MPA CRC
@@ -55,9 +61,11 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * @param maxQueuePairs the most queue pairs open at once
  * @param callerReceives whether a waiting caller may run the receive path
  * @param fenceDelay how long signaled work may wait for its fence, zero for not at all
+ * @param callerSpin how long a caller reading its own reply polls before it sleeps, zero for
+ * not at all
  */
 public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Duration rnrGrace, Duration mpaTimeout,
-		boolean keepAlive, int maxQueuePairs, boolean callerReceives, Duration fenceDelay) {
+		boolean keepAlive, int maxQueuePairs, boolean callerReceives, Duration fenceDelay, Duration callerSpin) {
 
 	/** Setting key for the CRC policy. */
 	public static final String CRC = "siw.crc";
@@ -88,6 +96,19 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 
 	/** Setting key for how long signaled work may wait for the fence that completes it. */
 	public static final String FENCE_DELAY_MICROS = "siw.fence-delay-micros";
+
+	/** Setting key for how long a caller reading its own reply polls before it sleeps. */
+	public static final String CALLER_SPIN_MICROS = "siw.caller-spin-micros";
+
+	/**
+	 * The default of {@link #CALLER_SPIN_MICROS}: longer than a small call's round trip on an
+	 * idle host (10-25 µs over loopback TCP), so that its reply is caught by the poll, and short
+	 * enough that a missed poll costs little next to the wait that follows it.
+	 */
+	public static final int DEFAULT_CALLER_SPIN_MICROS = 50;
+
+	/** The largest {@link #CALLER_SPIN_MICROS}: a millisecond. */
+	public static final int MAX_CALLER_SPIN_MICROS = 1000;
 
 	/**
 	 * The default of {@link #FENCE_DELAY_MICROS}: long enough for a batch of small calls on
@@ -124,6 +145,8 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	 * @param maxQueuePairs the most queue pairs open at once
 	 * @param callerReceives whether a waiting caller may run the receive path
 	 * @param fenceDelay how long signaled work may wait for its fence, zero for not at all
+	 * @param callerSpin how long a caller reading its own reply polls before it sleeps, zero
+	 * for not at all
 	 */
 	public SiwSettings {
 		if (ird < 1 || ird > MpaIrdOrd.MAX_VALUE || ord < 1 || ord > MpaIrdOrd.MAX_VALUE) {
@@ -144,12 +167,17 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 			throw new IllegalArgumentException(FENCE_DELAY_MICROS + " must be 0 to " + MAX_FENCE_DELAY_MICROS
 					+ " (a second), got " + fenceDelay.toNanos() / 1000 + " µs");
 		}
+		if (callerSpin.isNegative() || callerSpin.compareTo(Duration.ofNanos(MAX_CALLER_SPIN_MICROS * 1000L)) > 0) {
+			throw new IllegalArgumentException(CALLER_SPIN_MICROS + " must be 0 to " + MAX_CALLER_SPIN_MICROS
+					+ " (a millisecond), got " + callerSpin.toNanos() / 1000 + " µs");
+		}
 	}
 
 	/**
 	 * The defaults: CRC when asked, IRD and ORD 32, automatic MSS, 250 ms RNR grace, 10 s MPA
 	 * timeout, keepalive on, {@value #DEFAULT_MAX_QUEUE_PAIRS} queue pairs, callers receiving,
-	 * fences delayed by up to {@value #DEFAULT_FENCE_DELAY_MICROS} µs.
+	 * fences delayed by up to {@value #DEFAULT_FENCE_DELAY_MICROS} µs, callers polling for
+	 * {@value #DEFAULT_CALLER_SPIN_MICROS} µs (not at all on one processor).
 	 * @return the defaults
 	 */
 	public static SiwSettings defaults() {
@@ -180,7 +208,16 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 				Duration.ofMillis(config.getInt(RNR_GRACE_MILLIS, 250)),
 				Duration.ofMillis(config.getInt(MPA_TIMEOUT_MILLIS, 10_000)), Boolean.parseBoolean(keepAlive),
 				config.getInt(MAX_QUEUE_PAIRS, DEFAULT_MAX_QUEUE_PAIRS), Boolean.parseBoolean(callerReceives),
-				Duration.ofNanos(config.getInt(FENCE_DELAY_MICROS, DEFAULT_FENCE_DELAY_MICROS) * 1000L));
+				Duration.ofNanos(config.getInt(FENCE_DELAY_MICROS, DEFAULT_FENCE_DELAY_MICROS) * 1000L),
+				Duration.ofNanos(config.getInt(CALLER_SPIN_MICROS, defaultCallerSpinMicros()) * 1000L));
+	}
+
+	/**
+	 * The default poll: none on one processor, where the caller polling would keep the peer (or
+	 * this JVM's own server) from the CPU that produces the reply.
+	 */
+	private static int defaultCallerSpinMicros() {
+		return (Runtime.getRuntime().availableProcessors() > 1) ? DEFAULT_CALLER_SPIN_MICROS : 0;
 	}
 
 }

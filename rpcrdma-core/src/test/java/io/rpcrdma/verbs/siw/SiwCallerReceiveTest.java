@@ -78,6 +78,34 @@ class SiwCallerReceiveTest {
 	}
 
 	@Test
+	void aLeadingCallerCatchesItsReplyWhilePollingTheSocket() throws Exception {
+		connect(RdmaProviderConfig.defaults().with(SiwSettings.CALLER_SPIN_MICROS, "1000"));
+		awaitCallersLeading();
+		CallerSpin spin = ((SiwConnection) this.client.connection).callerSpin();
+		int led = 0;
+		for (int i = 0; i < 50; i++) {
+			if (roundTrip().led()) {
+				led++;
+			}
+		}
+		assertThat(led).as("round trips whose caller read its own reply").isPositive();
+		// An echo comes back well within a millisecond unless the host stalls: most are caught
+		// by the poll, and a stalled one only makes the next waits skip it.
+		assertThat(spin.hits()).as("replies read while polling").isPositive();
+	}
+
+	@Test
+	void aLeadingCallerWithPollingOffGoesStraightToItsWait() throws Exception {
+		connect(RdmaProviderConfig.defaults().with(SiwSettings.CALLER_SPIN_MICROS, "0"));
+		awaitCallersLeading();
+		for (int i = 0; i < 20; i++) {
+			roundTrip();
+		}
+		CallerSpin spin = ((SiwConnection) this.client.connection).callerSpin();
+		assertThat(spin.hits() + spin.misses()).as("polls").isZero();
+	}
+
+	@Test
 	void aVirtualThreadParksInsteadOfHoldingItsCarrierInTheReceivePath() throws Exception {
 		Assumptions.assumeTrue(Runtime.version().feature() >= 21,
 				"SKIPPED: virtual threads need Java 21 or later; this runs on " + Runtime.version());

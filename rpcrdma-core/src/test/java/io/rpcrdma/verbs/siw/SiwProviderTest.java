@@ -301,6 +301,15 @@ class SiwProviderTest {
 				.isThrownBy(() -> SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.FENCE_DELAY_MICROS, bad)))
 				.withMessageContaining(SiwSettings.FENCE_DELAY_MICROS);
 		}
+		assertThat(SiwSettings.defaults().callerSpin()).isEqualTo((Runtime.getRuntime().availableProcessors() > 1)
+				? java.time.Duration.ofNanos(SiwSettings.DEFAULT_CALLER_SPIN_MICROS * 1000L) : java.time.Duration.ZERO);
+		assertThat(SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.CALLER_SPIN_MICROS, "0")).callerSpin())
+			.isZero();
+		for (String bad : new String[] { "-1", "1001" }) {
+			org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+				.isThrownBy(() -> SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.CALLER_SPIN_MICROS, bad)))
+				.withMessageContaining(SiwSettings.CALLER_SPIN_MICROS);
+		}
 		assertThat(SiwSettings.MAX_MPA_PRIVATE_DATA).isLessThanOrEqualTo(io.rpcrdma.verbs.siw.wire.MpaCodec.SIW_MAX_PRIVATE_DATA_LENGTH);
 	}
 
