@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
+import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.oncrpc.RpcCall;
 import io.rpcrdma.server.security.AnonymousPrincipal;
@@ -247,6 +248,30 @@ public final class ServerCall {
 		}
 		results.writeInt(data.remaining());
 		addItem(DdpRange.apart(results.position() - this.replyStart, data));
+		return results;
+	}
+
+	/**
+	 * Writes a variable-length opaque result whose data lies in registered memory: the
+	 * transport RDMA-Writes it into the requester's Write chunk straight from {@code buffer},
+	 * with no copy, when the buffer belongs to the server's memory pool (its protection domain);
+	 * otherwise it is copied once, as by {@link #writeDdpOpaqueByReference(XdrEncoder, ByteBuffer)}.
+	 * The buffer stays the caller's: it must stay leased and its bytes unchanged until the reply
+	 * has been sent, so it suits data that does not change while it is served.
+	 * @param results the results encoder the handler was given
+	 * @param buffer the registered buffer; the data starts at its first byte
+	 * @param length the data's length
+	 * @return {@code results}
+	 * @throws IllegalStateException unless {@link #acceptsDdpByReference(int)} holds for it
+	 */
+	public XdrEncoder writeDdpOpaqueByReference(XdrEncoder results, RegisteredBuffer buffer, int length) {
+		if (!acceptsDdpByReference(length)) {
+			throw new IllegalStateException("No Write chunk of " + length + " bytes or more waits for item "
+					+ ((this.ddpItems == null) ? 0 : this.ddpItems.size()) + " of this reply, or the reply is protected"
+					+ " or cached; check acceptsDdpByReference first, else write the data with writeDdpOpaque");
+		}
+		results.writeInt(length);
+		addItem(DdpRange.registered(results.position() - this.replyStart, buffer, length));
 		return results;
 	}
 

@@ -156,7 +156,8 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 	/**
 	 * Writes a {@link Bulk} result whose data the requester's Write chunk will carry, leaving
 	 * the data where the method returned it: the transport copies it once, into registered
-	 * memory, where the general path copied it into the reply buffer first (RFC 8166 §3.4.6).
+	 * memory, where the general path copied it into the reply buffer first (RFC 8166 §3.4.6);
+	 * a {@link BulkData#of registered} result is written from its buffer, not copied at all.
 	 * @return {@code false}, having written nothing, when the result goes the general way: not
 	 * bulk, over its bound (the codec then says so), or no Write chunk takes it
 	 */
@@ -169,7 +170,13 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 			return false;
 		}
 		results.writeInt(ProcedureResults.RESULT);
-		call.writeDdpOpaqueByReference(results, BulkValues.view(value));
+		if (value instanceof BulkData data && data.registered() != null) {
+			// Already in registered memory (BulkData.of): written from there, not copied.
+			call.writeDdpOpaqueByReference(results, data.registered(), length);
+		}
+		else {
+			call.writeDdpOpaqueByReference(results, BulkValues.view(value));
+		}
 		return true;
 	}
 

@@ -2,6 +2,8 @@ package io.rpcrdma.transport;
 
 import java.nio.ByteBuffer;
 
+import io.rpcrdma.memory.RegisteredBuffer;
+
 /**
  * A DDP-eligible XDR data item inside an encoded RPC message (RFC 8166 §6): the bytes of an
  * opaque's data, without its length word and without its XDR padding. The transport may
@@ -15,8 +17,10 @@ import java.nio.ByteBuffer;
  * data itself, carried apart from the message, which then holds nothing for it (its length
  * word ends just before {@code offset}): the transport takes the data from here, so a large
  * result is not copied into the reply first
+ * @param registered {@code null}, or the registered buffer {@code source} is the start of:
+ * the transport may RDMA-Write the data straight from it, with no copy at all
  */
-public record DdpRange(int offset, int length, ByteBuffer source) {
+public record DdpRange(int offset, int length, ByteBuffer source, RegisteredBuffer registered) {
 
 	/**
 	 * Validates the range.
@@ -33,6 +37,10 @@ public record DdpRange(int offset, int length, ByteBuffer source) {
 			throw new IllegalArgumentException("A DDP-eligible item of " + length + " bytes carried apart needs as many,"
 					+ " got " + source.remaining());
 		}
+		if (registered != null && (source == null || length > registered.length())) {
+			throw new IllegalArgumentException("A DDP-eligible item in a registered buffer is carried apart and fits the"
+					+ " buffer's " + ((registered.length())) + " bytes, got " + length);
+		}
 	}
 
 	/**
@@ -41,7 +49,17 @@ public record DdpRange(int offset, int length, ByteBuffer source) {
 	 * @param length the data's length, without padding
 	 */
 	public DdpRange(int offset, int length) {
-		this(offset, length, null);
+		this(offset, length, null, null);
+	}
+
+	/**
+	 * An item whose data is in the message, or carried apart in plain memory.
+	 * @param offset where the data starts in the encoded message
+	 * @param length the data's length, without padding
+	 * @param source {@code null}, or the data carried apart
+	 */
+	public DdpRange(int offset, int length, ByteBuffer source) {
+		this(offset, length, source, null);
 	}
 
 	/**
@@ -52,6 +70,18 @@ public record DdpRange(int offset, int length, ByteBuffer source) {
 	 */
 	public static DdpRange apart(int offset, ByteBuffer data) {
 		return new DdpRange(offset, data.remaining(), data.slice());
+	}
+
+	/**
+	 * An item carried apart from the message in registered memory, from the buffer's first
+	 * byte: it may be written to the peer from there.
+	 * @param offset where the data would start in the message: just after its length word
+	 * @param buffer the registered buffer holding the data
+	 * @param length the data's length
+	 * @return the item
+	 */
+	public static DdpRange registered(int offset, RegisteredBuffer buffer, int length) {
+		return new DdpRange(offset, length, buffer.buffer().duplicate().limit(length).slice(), buffer);
 	}
 
 	/** @return whether the data is carried apart from the message */

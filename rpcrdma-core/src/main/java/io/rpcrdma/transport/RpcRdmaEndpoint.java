@@ -832,6 +832,18 @@ abstract class RpcRdmaEndpoint {
 	List<RdmaSegment> writeInto(ByteBuffer data, List<RdmaSegment> segments, RegisteredBuffer bulk) {
 		int length = data.remaining();
 		bulk.buffer().put(0, data, data.position(), length);
+		return writeFrom(bulk, length, segments);
+	}
+
+	/**
+	 * Writes the first bytes of a local registered buffer into a peer's chunk, spreading them
+	 * over its segments in order (RFC 8166 §3.4.6), straight from that buffer.
+	 * @param bulk a local buffer of this endpoint's protection domain holding the data at offset 0
+	 * @param length how many bytes
+	 * @param segments the peer's segments
+	 * @return the segments with their lengths set to what was written
+	 */
+	List<RdmaSegment> writeFrom(RegisteredBuffer bulk, int length, List<RdmaSegment> segments) {
 		List<RdmaSegment> actual = new ArrayList<>(segments.size());
 		int written = 0;
 		if (length > 0) {
@@ -850,6 +862,18 @@ abstract class RpcRdmaEndpoint {
 			written += take;
 		}
 		return actual;
+	}
+
+	/**
+	 * Whether a registered buffer someone else leased can be the source of this endpoint's
+	 * RDMA Writes: still leased, and registered in this endpoint's protection domain (a
+	 * buffer of another pool would fail the local access check and take the connection down).
+	 * @param buffer the buffer
+	 * @return whether work requests may name it
+	 */
+	boolean usableHere(RegisteredBuffer buffer) {
+		return buffer.isLeased() && buffer.region().protectionDomain() == this.pool.protectionDomain()
+				&& buffer.region().isValid();
 	}
 
 	// ---- connection state ------------------------------------------------------------------

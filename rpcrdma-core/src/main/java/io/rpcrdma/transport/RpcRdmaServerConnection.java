@@ -563,10 +563,17 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 				// RFC 8166 §3.4.6: the data goes by RDMA Write; the XDR length word stays in
 				// the Payload stream and the segments return the lengths actually written.
 				// An item carried apart is copied once, from where the handler had it into
-				// registered memory; the RDMA Write then goes from there.
-				RegisteredBuffer bulk = lease(BufferRole.LOCAL_BULK, item.length());
-				buffers.add(bulk);
-				returned.add(new WriteChunk(writeInto(item.data(message), offered.get(i).segments(), bulk)));
+				// registered memory; the RDMA Write then goes from there. One already in this
+				// connection's registered memory is written from where it is.
+				RegisteredBuffer source = item.registered();
+				if (source != null && usableHere(source)) {
+					returned.add(new WriteChunk(writeFrom(source, item.length(), offered.get(i).segments())));
+				}
+				else {
+					RegisteredBuffer bulk = lease(BufferRole.LOCAL_BULK, item.length());
+					buffers.add(bulk);
+					returned.add(new WriteChunk(writeInto(item.data(message), offered.get(i).segments(), bulk)));
+				}
 				moved.add(item);
 			}
 			else if (this.config.replyDataInReadChunks() && context.version == RpcRdmaConstants.VERSION_1

@@ -40,6 +40,8 @@ public final class CompareServer implements AutoCloseable {
 
 	private final RegisteredMemoryPool pool;
 
+	private BenchServiceImpl service;
+
 	private final RpcServer server;
 
 	/**
@@ -88,7 +90,8 @@ public final class CompareServer implements AutoCloseable {
 					? MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2) : RpcRdmaSetup.pools());
 			ProgramRegistry registry = new ProgramRegistry();
 			ServiceExporter exporter = new ServiceExporter(new ServiceIntrospector(CodecRegistry.standard()), registry);
-			exporter.export(BenchService.class, new BenchServiceImpl());
+			this.service = new BenchServiceImpl(memory);
+			exporter.export(BenchService.class, this.service);
 			exporter.export(Calculator.class, (a, b) -> a + b);
 			this.server = RpcServer.start(RpcServer.Config.defaults(this.provider, memory, bind)
 				.withTransport(libraryDefaults ? TransportConfig.defaults() : RpcRdmaSetup.transport())
@@ -97,6 +100,9 @@ public final class CompareServer implements AutoCloseable {
 			this.pool = memory;
 		}
 		catch (RuntimeException failed) {
+			if (this.service != null) {
+				this.service.close();
+			}
 			if (memory != null) {
 				memory.close();
 			}
@@ -113,6 +119,7 @@ public final class CompareServer implements AutoCloseable {
 	@Override
 	public void close() {
 		this.server.shutdown(Duration.ofSeconds(1)).join();
+		this.service.close();
 		this.pool.close();
 		this.provider.close();
 	}

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32C;
 
+import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.service.BulkData;
 
 /**
@@ -17,6 +18,9 @@ class BlobService implements Blobs {
 	final Map<String, byte[]> blobs = new ConcurrentHashMap<>();
 
 	volatile boolean lastArgumentDirect;
+
+	/** When set, {@link #lend} answers from this registered buffer, which the test filled. */
+	volatile RegisteredBuffer served;
 
 	@Override
 	public long put(String key, byte[] data) {
@@ -35,7 +39,9 @@ class BlobService implements Blobs {
 
 	@Override
 	public BulkData lend(String key) {
-		return BulkData.wrap(get(key));
+		byte[] data = get(key);
+		RegisteredBuffer buffer = this.served;
+		return (buffer != null) ? BulkData.of(buffer, data.length) : BulkData.wrap(data);
 	}
 
 	@Override

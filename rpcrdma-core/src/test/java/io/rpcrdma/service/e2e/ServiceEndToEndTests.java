@@ -35,6 +35,7 @@ import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.MemoryPoolConfig;
 import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.memory.SizeClassStats;
 import io.rpcrdma.server.ProgramRegistry;
 import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.server.security.SecurityPolicy;
@@ -462,6 +463,50 @@ abstract class ServiceEndToEndTests {
 		assertThat(server.replyChunksFilled() - serverBefore.replyChunksFilled()).isZero();
 		assertThat(this.observed).contains("CLIENT Blobs.put SUCCESS read-chunk", "CLIENT Blobs.get SUCCESS write-chunk",
 				"SERVER Blobs.put SUCCESS read-chunk", "SERVER Blobs.get SUCCESS write-chunk");
+	}
+
+	@Test
+	void aBulkResultInTheServersRegisteredMemoryIsWrittenFromThereWithoutACopy() throws Exception {
+		Blobs blobs = client(Blobs.class);
+		byte[] data = pattern(1 << 20, 11);
+		blobs.put("served", data);
+		RegisteredBuffer own = this.serverPool.lease(BufferRole.READ_CHUNK, data.length);
+		RegisteredBuffer foreign = this.clientPool.lease(BufferRole.READ_CHUNK, data.length);
+		try {
+			own.buffer().duplicate().put(data);
+			foreign.buffer().duplicate().put(data);
+			this.blobService.served = own;
+			long before = localBulkLeases(this.serverPool);
+			try (BulkData result = blobs.lend("served")) {
+				assertThat(result.toByteArray()).isEqualTo(data);
+			}
+			long copies = localBulkLeases(this.serverPool) - before;
+			if (!protectsBodies()) {
+				// RFC 8166 §3.4.6: the RDMA Write goes from the handler's buffer itself.
+				assertThat(copies).as("LOCAL_BULK buffers the server leased to copy the result into").isZero();
+			}
+			// Another pool's buffer is in another protection domain: copied once, still whole.
+			this.blobService.served = foreign;
+			before = localBulkLeases(this.serverPool);
+			try (BulkData result = blobs.lend("served")) {
+				assertThat(result.toByteArray()).isEqualTo(data);
+			}
+			if (!protectsBodies()) {
+				assertThat(localBulkLeases(this.serverPool) - before).as("the copy of a foreign buffer's result")
+					.isPositive();
+			}
+			assertThat(blobs.echo("still connected")).isEqualTo("still connected");
+		}
+		finally {
+			this.blobService.served = null;
+			own.release();
+			foreign.release();
+		}
+	}
+
+	private static long localBulkLeases(RegisteredMemoryPool pool) {
+		return pool.stats().sizeClasses().stream().filter((c) -> c.role() == BufferRole.LOCAL_BULK)
+			.mapToLong(SizeClassStats::leases).sum();
 	}
 
 	@Test
