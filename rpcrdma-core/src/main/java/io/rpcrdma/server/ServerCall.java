@@ -241,11 +241,7 @@ public final class ServerCall {
 	 * @throws IllegalStateException unless {@link #acceptsDdpByReference(int)} holds for it
 	 */
 	public XdrEncoder writeDdpOpaqueByReference(XdrEncoder results, ByteBuffer data) {
-		if (!acceptsDdpByReference(data.remaining())) {
-			throw new IllegalStateException("No Write chunk of " + data.remaining() + " bytes or more waits for item "
-					+ ((this.ddpItems == null) ? 0 : this.ddpItems.size()) + " of this reply, or the reply is protected"
-					+ " or cached; check acceptsDdpByReference first, else write the data with writeDdpOpaque");
-		}
+		requireDdpByReference(data.remaining());
 		results.writeInt(data.remaining());
 		addItem(DdpRange.apart(results.position() - this.replyStart, data));
 		return results;
@@ -265,14 +261,18 @@ public final class ServerCall {
 	 * @throws IllegalStateException unless {@link #acceptsDdpByReference(int)} holds for it
 	 */
 	public XdrEncoder writeDdpOpaqueByReference(XdrEncoder results, RegisteredBuffer buffer, int length) {
+		requireDdpByReference(length);
+		results.writeInt(length);
+		addItem(DdpRange.registered(results.position() - this.replyStart, buffer, length));
+		return results;
+	}
+
+	private void requireDdpByReference(int length) {
 		if (!acceptsDdpByReference(length)) {
 			throw new IllegalStateException("No Write chunk of " + length + " bytes or more waits for item "
 					+ ((this.ddpItems == null) ? 0 : this.ddpItems.size()) + " of this reply, or the reply is protected"
 					+ " or cached; check acceptsDdpByReference first, else write the data with writeDdpOpaque");
 		}
-		results.writeInt(length);
-		addItem(DdpRange.registered(results.position() - this.replyStart, buffer, length));
-		return results;
 	}
 
 	/** The dispatcher says whether items may be carried apart from this call's reply. */

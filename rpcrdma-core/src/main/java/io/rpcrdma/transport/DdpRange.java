@@ -37,9 +37,13 @@ public record DdpRange(int offset, int length, ByteBuffer source, RegisteredBuff
 			throw new IllegalArgumentException("A DDP-eligible item of " + length + " bytes carried apart needs as many,"
 					+ " got " + source.remaining());
 		}
-		if (registered != null && (source == null || length > registered.length())) {
-			throw new IllegalArgumentException("A DDP-eligible item in a registered buffer is carried apart and fits the"
-					+ " buffer's " + ((registered.length())) + " bytes, got " + length);
+		if (registered != null && source == null) {
+			throw new IllegalArgumentException("A DDP-eligible item in a registered buffer is carried apart: give its"
+					+ " data as the source too (DdpRange.registered does)");
+		}
+		if (registered != null && length > registered.length()) {
+			throw new IllegalArgumentException("A DDP-eligible item of " + length + " bytes does not fit its registered"
+					+ " buffer of " + registered.length() + " bytes");
 		}
 	}
 

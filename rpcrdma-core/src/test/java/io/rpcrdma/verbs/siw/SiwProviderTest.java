@@ -296,21 +296,22 @@ class SiwProviderTest {
 			.isEqualTo(java.time.Duration.ofNanos(SiwSettings.DEFAULT_FENCE_DELAY_MICROS * 1000L));
 		assertThat(SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.FENCE_DELAY_MICROS, "0")).fenceDelay())
 			.isZero();
-		for (String bad : new String[] { "-1", "1000001" }) {
-			org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
-				.isThrownBy(() -> SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.FENCE_DELAY_MICROS, bad)))
-				.withMessageContaining(SiwSettings.FENCE_DELAY_MICROS);
-		}
+		assertRefused(SiwSettings.FENCE_DELAY_MICROS, "-1", "1000001");
 		assertThat(SiwSettings.defaults().callerSpin()).isEqualTo((Runtime.getRuntime().availableProcessors() > 1)
 				? java.time.Duration.ofNanos(SiwSettings.DEFAULT_CALLER_SPIN_MICROS * 1000L) : java.time.Duration.ZERO);
 		assertThat(SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.CALLER_SPIN_MICROS, "0")).callerSpin())
 			.isZero();
-		for (String bad : new String[] { "-1", "1001" }) {
-			org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
-				.isThrownBy(() -> SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.CALLER_SPIN_MICROS, bad)))
-				.withMessageContaining(SiwSettings.CALLER_SPIN_MICROS);
-		}
+		assertRefused(SiwSettings.CALLER_SPIN_MICROS, "-1", "1001");
 		assertThat(SiwSettings.MAX_MPA_PRIVATE_DATA).isLessThanOrEqualTo(io.rpcrdma.verbs.siw.wire.MpaCodec.SIW_MAX_PRIVATE_DATA_LENGTH);
+	}
+
+	/** Each value of the setting is refused with a message that names it. */
+	private static void assertRefused(String key, String... values) {
+		for (String bad : values) {
+			org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+				.isThrownBy(() -> SiwSettings.from(RdmaProviderConfig.defaults().with(key, bad)))
+				.withMessageContaining(key);
+		}
 	}
 
 	private static void connect(Endpoint client, Endpoint server) throws Exception {
