@@ -263,6 +263,9 @@ final class RdmapReceiver {
 					n = this.channel.read(this.in);
 				}
 				this.drained = n < room;
+				if (n > 0) {
+					this.transmitter.receiverBusy();
+				}
 				if (n < 0) {
 					this.in.flip();
 					try {
@@ -286,6 +289,10 @@ final class RdmapReceiver {
 		catch (IOException | ClosedSelectorException ex) {
 			this.connection.transportFailed(ex);
 			return true;
+		}
+		finally {
+			// Work left to this path while it executed goes out, whichever way it leaves.
+			this.transmitter.receiverIdle();
 		}
 	}
 

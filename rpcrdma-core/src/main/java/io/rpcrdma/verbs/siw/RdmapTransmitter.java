@@ -8,6 +8,7 @@ import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -95,6 +96,18 @@ final class RdmapTransmitter implements Runnable {
 	private final ReentrantLock txLock = new ReentrantLock();
 
 	private final AtomicBoolean workPending = new AtomicBoolean();
+
+	// Whether the receive path is executing what it read (RECEIVER_BUSY), and whether another
+	// thread left it work posted meanwhile (LEFT_TO_RECEIVER).
+	private static final int RECEIVER_BUSY = 1;
+
+	private static final int LEFT_TO_RECEIVER = 2;
+
+	private final AtomicInteger receiveBatch = new AtomicInteger();
+
+	// Incremented only by the poster whose compare-and-set marked a batch, so never by two
+	// threads at once; the batch state orders the increments.
+	private volatile long batchesLeftToReceiver;
 
 	private final ByteBuffer out = ByteBuffer.allocateDirect(4 * Mpa.fpduLength(Mpa.MAX_ULPDU_LENGTH));
 
@@ -250,15 +263,51 @@ final class RdmapTransmitter implements Runnable {
 			this.deferred = true;
 			return;
 		}
+		if (leftToReceiver()) {
+			return;
+		}
 		transmitNow(current);
 	}
 
 	/**
-	 * Called by the receive thread when it has executed everything it read: transmits
-	 * what that work produced.
+	 * Work posted by another thread while the receive path executes what it read goes out with
+	 * what that execution produces, in the receive path's one write when it goes idle: calls
+	 * posted by callers that its replies woke share a write instead of one each. Set
+	 * {@link #workPending} too, so that a receive path that stalls in a handler leaves the
+	 * work to the transmit thread's next look rather than holding it.
+	 * @return whether the receive path takes the work
+	 */
+	private boolean leftToReceiver() {
+		int state;
+		while (((state = this.receiveBatch.get()) & RECEIVER_BUSY) != 0) {
+			if ((state & LEFT_TO_RECEIVER) != 0) {
+				this.workPending.set(true);
+				return true;
+			}
+			if (this.receiveBatch.compareAndSet(state, state | LEFT_TO_RECEIVER)) {
+				this.batchesLeftToReceiver++;
+				this.workPending.set(true);
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Called by the thread running the receive path when a read brought data: until
+	 * {@link #receiverIdle()}, work others post is left to it ({@link #leftToReceiver()}).
+	 */
+	void receiverBusy() {
+		this.receiveBatch.set(RECEIVER_BUSY);
+	}
+
+	/**
+	 * Called by the receive path when it has executed everything it read, and before it
+	 * waits or leaves: transmits what that work produced and what others left to it.
 	 */
 	void receiverIdle() {
-		if (this.deferred) {
+		boolean left = this.receiveBatch.get() != 0 && (this.receiveBatch.getAndSet(0) & LEFT_TO_RECEIVER) != 0;
+		if (this.deferred || left) {
 			this.deferred = false;
 			transmitNow(Thread.currentThread());
 		}
@@ -585,6 +634,14 @@ final class RdmapTransmitter implements Runnable {
 	 */
 	long handOffs() {
 		return this.handOffs.get();
+	}
+
+	/**
+	 * @return how many batches of the receive path took work that other threads posted while
+	 * it executed ({@link #leftToReceiver()})
+	 */
+	long batchesLeftToReceiver() {
+		return this.batchesLeftToReceiver;
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -117,6 +118,64 @@ class SiwPosterTransmitTest {
 			.isPositive();
 	}
 
+	@Test
+	void aSendPostedWhileTheReceivePathExecutesLeavesWithTheReceivePathsWrite() throws Exception {
+		connect();
+		// The client's receive handler, on its receive thread between a read and its next wait,
+		// has another thread post a Send and waits until that post has returned.
+		CountDownLatch arrived = new CountDownLatch(1);
+		this.server.onReceive = arrived::countDown;
+		this.client.onReceive = () -> postFromAnotherThread(this.client, 7);
+		this.server.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(this.server.outbox, 0, 8)));
+		this.client.awaitSendCompletions(1, DEADLINE);
+		assertThat(await(arrived)).as("the server received the Send").isTrue();
+		assertThat(this.client.failedSends.get()).isZero();
+		assertThat(this.client.transmitter().batchesLeftToReceiver()).as("batches that took another thread's post")
+			.isEqualTo(1);
+	}
+
+	@Test
+	void aSendLeftToAStalledReceivePathIsSentByTheTransmitThread() throws Exception {
+		connect();
+		// As above, but the handler then stalls until the server has the Send: only the
+		// transmit thread, looking by itself, can send it.
+		CountDownLatch arrived = new CountDownLatch(1);
+		this.server.onReceive = arrived::countDown;
+		AtomicBoolean arrivedWhileStalled = new AtomicBoolean();
+		this.client.onReceive = () -> {
+			postFromAnotherThread(this.client, 7);
+			arrivedWhileStalled.set(await(arrived));
+		};
+		this.server.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(this.server.outbox, 0, 8)));
+		this.client.awaitSendCompletions(1, DEADLINE);
+		assertThat(arrivedWhileStalled).as("the Send arrived while the receive thread stalled").isTrue();
+		assertThat(this.client.transmitter().batchesLeftToReceiver()).isEqualTo(1);
+		assertThat(this.client.transmitter().transmitThreadBytes()).as("bytes the transmit thread wrote").isPositive();
+	}
+
+	private static void postFromAnotherThread(Peer peer, long wrId) {
+		Thread poster = new Thread(
+				() -> peer.qp.postSend(SendWorkRequest.send(wrId, ScatterGatherEntry.of(peer.outbox, 0, 8))));
+		poster.start();
+		try {
+			poster.join(DEADLINE.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		assertThat(poster.isAlive()).as("the post returned").isFalse();
+	}
+
+	private static boolean await(CountDownLatch latch) {
+		try {
+			return latch.await(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
 	private static void shrinkBuffers(Peer peer, SocketOption<Integer> option) throws IOException {
 		((SiwConnection) peer.connection).channel().setOption(option, 64 * 1024);
 	}
@@ -140,6 +199,9 @@ class SiwPosterTransmitTest {
 
 		volatile CountDownLatch stall;
 
+		/** Run by the receive handler after each message, on the receive thread. */
+		volatile Runnable onReceive;
+
 		final WorkCompletion[] polled = new WorkCompletion[8];
 
 		Peer() {
@@ -155,6 +217,10 @@ class SiwPosterTransmitTest {
 						continue;
 					}
 					repost((int) this.polled[i].wrId());
+					Runnable hook = this.onReceive;
+					if (hook != null) {
+						hook.run();
+					}
 					CountDownLatch s = this.stall;
 					if (s != null) {
 						// Test only: a handler that blocks stops its receive thread reading.
