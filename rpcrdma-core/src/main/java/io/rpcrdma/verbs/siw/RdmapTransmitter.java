@@ -37,7 +37,9 @@ import io.rpcrdma.verbs.siw.wire.UntaggedHeader;
  * receive thread likewise sends the Read Responses that the Read Requests it read ask for. The
  * socket never blocks these threads: what the kernel does not take is left for the transmit
  * thread, which also sends larger messages. The receive thread therefore never waits for a
- * send, however much both directions carry.
+ * send, however much both directions carry. Work posted while the receive path executes what
+ * it read is the exception: it leaves with that path's own output, in one write
+ * ({@link #leftToReceiver()}).
  */
 final class RdmapTransmitter implements Runnable {
 
@@ -250,7 +252,8 @@ final class RdmapTransmitter implements Runnable {
 	}
 
 	/**
-	 * New work: transmit it here if possible, else wake the transmit thread.
+	 * New work: left to the receive path if it is executing what it read, else transmitted
+	 * here if possible, else by the transmit thread.
 	 */
 	void kick() {
 		if (this.stopped) {
@@ -298,7 +301,11 @@ final class RdmapTransmitter implements Runnable {
 	 * {@link #receiverIdle()}, work others post is left to it ({@link #leftToReceiver()}).
 	 */
 	void receiverBusy() {
-		this.receiveBatch.set(RECEIVER_BUSY);
+		// Never clears LEFT_TO_RECEIVER: work left to an earlier batch still goes at the next
+		// receiverIdle. Nobody else sets the word while it is 0.
+		if (this.receiveBatch.get() == 0) {
+			this.receiveBatch.set(RECEIVER_BUSY);
+		}
 	}
 
 	/**
