@@ -16,8 +16,8 @@ import java.util.Set;
  * @param slabSize how much direct memory is allocated (and, for inline and local buffers,
  * registered) at a time; buffers up to this size are carved out of slabs, larger ones get
  * an allocation of their own
- * @param maxRegisteredBytes the most bytes the pool registers in total, over all classes;
- * pre-registered and grown buffers count against it
+ * @param maxRegisteredBytes the most bytes the pool registers for send, chunk and local bulk
+ * buffers, over all their classes; pre-registered and grown buffers count against it
  * @param leaseTimeout how long {@link RegisteredMemoryPool#lease(BufferRole, int)} waits
  * for a buffer of an exhausted class before failing; zero fails at once
  * @param leakTracking whether to record where each buffer is leased (for tests): costs a
@@ -26,15 +26,25 @@ import java.util.Set;
  * @param scrubReadChunks whether to zero {@link BufferRole#READ_CHUNK} buffers when they
  * are released, so a later RPC's peer cannot read an earlier RPC's data through the part
  * of the buffer beyond its advertised segment
+ * @param maxReceiveBytes the most bytes the pool registers for {@link BufferRole#RECEIVE}
+ * buffers, apart from {@code maxRegisteredBytes}: every connection posts its receives for as
+ * long as it is open, so a flood of connections takes receive memory only and never the
+ * memory bulk calls need, and bulk calls never leave a new connection without receives
  */
 public record MemoryPoolConfig(List<SizeClass> sizeClasses, int slabSize, long maxRegisteredBytes,
-		Duration leaseTimeout, boolean leakTracking, boolean scrubReadChunks) {
+		Duration leaseTimeout, boolean leakTracking, boolean scrubReadChunks, long maxReceiveBytes) {
 
 	/** Default slab size: 1 MiB. */
 	public static final int DEFAULT_SLAB_SIZE = 1 << 20;
 
-	/** Default registration budget: 256 MiB. */
+	/** Default registration budget for all but receive buffers: 256 MiB. */
 	public static final long DEFAULT_MAX_REGISTERED_BYTES = 256L << 20;
+
+	/**
+	 * Default registration budget for receive buffers: 256 MiB, the receives of 1,600
+	 * connections of 40 receives of 4 KiB.
+	 */
+	public static final long DEFAULT_MAX_RECEIVE_BYTES = 256L << 20;
 
 	/** Default wait for a buffer of an exhausted class: 1 second. */
 	public static final Duration DEFAULT_LEASE_TIMEOUT = Duration.ofSeconds(1);
@@ -86,30 +96,44 @@ public record MemoryPoolConfig(List<SizeClass> sizeClasses, int slabSize, long m
 			throw new IllegalArgumentException(
 					"MemoryPoolConfig.maxRegisteredBytes must be positive, got " + maxRegisteredBytes);
 		}
+		if (maxReceiveBytes <= 0) {
+			throw new IllegalArgumentException("MemoryPoolConfig.maxReceiveBytes must be positive, got " + maxReceiveBytes);
+		}
 		if (leaseTimeout.isNegative()) {
 			throw new IllegalArgumentException("MemoryPoolConfig.leaseTimeout must not be negative, got " + leaseTimeout
 					+ "; use Duration.ZERO to fail at once when a class is exhausted");
 		}
+		checkBudget(sizeClasses, true, "maxReceiveBytes", maxReceiveBytes);
+		checkBudget(sizeClasses, false, "maxRegisteredBytes", maxRegisteredBytes);
+	}
+
+	/**
+	 * Checks that the classes of one budget (receive classes, or all others) pre-register no
+	 * more than it holds and that each can lease at least one buffer.
+	 */
+	private static void checkBudget(List<SizeClass> sizeClasses, boolean receive, String setting, long budget) {
 		long preRegisteredBytes = 0;
 		for (SizeClass sizeClass : sizeClasses) {
-			preRegisteredBytes += sizeClass.preRegisteredBytes();
+			if ((sizeClass.role() == BufferRole.RECEIVE) == receive) {
+				preRegisteredBytes += sizeClass.preRegisteredBytes();
+			}
 		}
-		if (preRegisteredBytes > maxRegisteredBytes) {
-			throw new IllegalArgumentException("The size classes pre-register " + preRegisteredBytes + " bytes ("
-					+ ByteSizes.format(preRegisteredBytes) + ") but MemoryPoolConfig.maxRegisteredBytes is "
-					+ maxRegisteredBytes + " (" + ByteSizes.format(maxRegisteredBytes)
-					+ "); raise maxRegisteredBytes or lower SizeClass.preRegistered");
+		if (preRegisteredBytes > budget) {
+			throw new IllegalArgumentException("The " + (receive ? "receive" : "send, chunk and bulk")
+					+ " size classes pre-register " + preRegisteredBytes + " bytes (" + ByteSizes.format(preRegisteredBytes)
+					+ ") but MemoryPoolConfig." + setting + " is " + budget + " (" + ByteSizes.format(budget) + "); raise "
+					+ setting + " or lower SizeClass.preRegistered");
 		}
-		long room = maxRegisteredBytes - preRegisteredBytes;
+		long room = budget - preRegisteredBytes;
 		for (SizeClass sizeClass : sizeClasses) {
 			// A class with nothing pre-registered must be able to grow by at least one buffer
 			// into the budget the pre-registered classes leave, or it could never lease at all.
-			if (sizeClass.preRegistered() == 0 && sizeClass.bufferSize() > room) {
+			if ((sizeClass.role() == BufferRole.RECEIVE) == receive && sizeClass.preRegistered() == 0
+					&& sizeClass.bufferSize() > room) {
 				throw new IllegalArgumentException("Size class " + sizeClass.name() + " could never lease a buffer: its "
-						+ ByteSizes.format(sizeClass.bufferSize()) + " buffers do not fit in the "
-						+ ByteSizes.format(room) + " that MemoryPoolConfig.maxRegisteredBytes ("
-						+ ByteSizes.format(maxRegisteredBytes) + ") leaves after pre-registration; raise "
-						+ "maxRegisteredBytes, or drop the class");
+						+ ByteSizes.format(sizeClass.bufferSize()) + " buffers do not fit in the " + ByteSizes.format(room)
+						+ " that MemoryPoolConfig." + setting + " (" + ByteSizes.format(budget)
+						+ ") leaves after pre-registration; raise " + setting + ", or drop the class");
 			}
 		}
 	}
@@ -119,8 +143,8 @@ public record MemoryPoolConfig(List<SizeClass> sizeClasses, int slabSize, long m
 	 * {@link BufferRole#SEND} buffers of the threshold size with one slab of each
 	 * pre-registered, and {@link BufferRole#READ_CHUNK}, {@link BufferRole#WRITE_CHUNK} and
 	 * {@link BufferRole#LOCAL_BULK} classes in powers of two from 4 KiB to 16 MiB that grow
-	 * on demand; 1 MiB slabs, a 256 MiB budget, a 1 second lease timeout, no leak tracking,
-	 * read chunks scrubbed on release.
+	 * on demand; 1 MiB slabs, a 256 MiB budget for receive buffers and another for the rest, a
+	 * 1 second lease timeout, no leak tracking, read chunks scrubbed on release.
 	 * @param inlineThreshold the inline threshold in bytes (1024 for RPC-over-RDMA version 1,
 	 * 4096 for version 2 by default)
 	 * @return the configuration
@@ -140,7 +164,7 @@ public record MemoryPoolConfig(List<SizeClass> sizeClasses, int slabSize, long m
 		classes.addAll(SizeClass.powersOfTwo(BufferRole.WRITE_CHUNK, DEFAULT_SMALLEST_CHUNK, DEFAULT_LARGEST_CHUNK));
 		classes.addAll(SizeClass.powersOfTwo(BufferRole.LOCAL_BULK, DEFAULT_SMALLEST_CHUNK, DEFAULT_LARGEST_CHUNK));
 		return new MemoryPoolConfig(classes, DEFAULT_SLAB_SIZE, DEFAULT_MAX_REGISTERED_BYTES, DEFAULT_LEASE_TIMEOUT,
-				false, true);
+				false, true, DEFAULT_MAX_RECEIVE_BYTES);
 	}
 
 	/**
@@ -150,7 +174,7 @@ public record MemoryPoolConfig(List<SizeClass> sizeClasses, int slabSize, long m
 	 */
 	public MemoryPoolConfig withSizeClasses(List<SizeClass> classes) {
 		return new MemoryPoolConfig(classes, this.slabSize, this.maxRegisteredBytes, this.leaseTimeout,
-				this.leakTracking, this.scrubReadChunks);
+				this.leakTracking, this.scrubReadChunks, this.maxReceiveBytes);
 	}
 
 	/**
@@ -160,7 +184,7 @@ public record MemoryPoolConfig(List<SizeClass> sizeClasses, int slabSize, long m
 	 */
 	public MemoryPoolConfig withSlabSize(int bytes) {
 		return new MemoryPoolConfig(this.sizeClasses, bytes, this.maxRegisteredBytes, this.leaseTimeout,
-				this.leakTracking, this.scrubReadChunks);
+				this.leakTracking, this.scrubReadChunks, this.maxReceiveBytes);
 	}
 
 	/**
@@ -170,7 +194,17 @@ public record MemoryPoolConfig(List<SizeClass> sizeClasses, int slabSize, long m
 	 */
 	public MemoryPoolConfig withMaxRegisteredBytes(long bytes) {
 		return new MemoryPoolConfig(this.sizeClasses, this.slabSize, bytes, this.leaseTimeout, this.leakTracking,
-				this.scrubReadChunks);
+				this.scrubReadChunks, this.maxReceiveBytes);
+	}
+
+	/**
+	 * A copy with another registration budget for receive buffers.
+	 * @param bytes the most bytes the pool may register for receive buffers
+	 * @return the new configuration
+	 */
+	public MemoryPoolConfig withMaxReceiveBytes(long bytes) {
+		return new MemoryPoolConfig(this.sizeClasses, this.slabSize, this.maxRegisteredBytes, this.leaseTimeout,
+				this.leakTracking, this.scrubReadChunks, bytes);
 	}
 
 	/**
@@ -180,7 +214,7 @@ public record MemoryPoolConfig(List<SizeClass> sizeClasses, int slabSize, long m
 	 */
 	public MemoryPoolConfig withLeaseTimeout(Duration timeout) {
 		return new MemoryPoolConfig(this.sizeClasses, this.slabSize, this.maxRegisteredBytes, timeout,
-				this.leakTracking, this.scrubReadChunks);
+				this.leakTracking, this.scrubReadChunks, this.maxReceiveBytes);
 	}
 
 	/**
@@ -190,7 +224,7 @@ public record MemoryPoolConfig(List<SizeClass> sizeClasses, int slabSize, long m
 	 */
 	public MemoryPoolConfig withLeakTracking(boolean enabled) {
 		return new MemoryPoolConfig(this.sizeClasses, this.slabSize, this.maxRegisteredBytes, this.leaseTimeout,
-				enabled, this.scrubReadChunks);
+				enabled, this.scrubReadChunks, this.maxReceiveBytes);
 	}
 
 	/**
@@ -200,7 +234,7 @@ public record MemoryPoolConfig(List<SizeClass> sizeClasses, int slabSize, long m
 	 */
 	public MemoryPoolConfig withScrubReadChunks(boolean enabled) {
 		return new MemoryPoolConfig(this.sizeClasses, this.slabSize, this.maxRegisteredBytes, this.leaseTimeout,
-				this.leakTracking, enabled);
+				this.leakTracking, enabled, this.maxReceiveBytes);
 	}
 
 }

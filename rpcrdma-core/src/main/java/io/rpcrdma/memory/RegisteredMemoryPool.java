@@ -12,7 +12,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
@@ -56,8 +55,11 @@ import io.rpcrdma.verbs.ProtectionDomain;
  * beyond the segment it was told about.
  *
  * <h2>Limits and back-pressure</h2>
- * The pool never registers more than {@link MemoryPoolConfig#maxRegisteredBytes()} in
- * total; a class also stops at {@link SizeClass#maxBuffers()}. Memory a class has grown
+ * The pool never registers more than {@link MemoryPoolConfig#maxReceiveBytes()} for receive
+ * buffers and {@link MemoryPoolConfig#maxRegisteredBytes()} for all other buffers: two budgets,
+ * so that a flood of connections, each posting its receives, cannot take the memory of bulk
+ * calls, nor can bulk calls leave new connections without receives. A class also stops at
+ * {@link SizeClass#maxBuffers()}. Memory a class has grown
  * stays with that class until the pool closes (re-registration on every swing would put
  * registration back on the data path), so cap classes that could otherwise take the
  * whole budget. When a class is exhausted, {@link #lease(BufferRole, int)} waits up to
@@ -108,8 +110,11 @@ public final class RegisteredMemoryPool implements AutoCloseable {
 	/** Per role, the role's classes in ascending buffer size. */
 	private final SizeClassPool[][] classesByRole;
 
-	/** Bytes registered or reserved for a registration in progress; never above the budget. */
-	private final AtomicLong reservedBytes = new AtomicLong();
+	/** What receive buffers register: {@link MemoryPoolConfig#maxReceiveBytes()}. */
+	private final RegistrationBudget receiveBudget;
+
+	/** What every other role registers: {@link MemoryPoolConfig#maxRegisteredBytes()}. */
+	private final RegistrationBudget budget;
 
 	private final LongAdder registrations = new LongAdder();
 
@@ -140,6 +145,8 @@ public final class RegisteredMemoryPool implements AutoCloseable {
 			throw new IllegalStateException("The protection domain is closed; allocate a new one for the memory pool");
 		}
 		this.tracked = config.leakTracking() ? ConcurrentHashMap.newKeySet() : null;
+		this.receiveBudget = new RegistrationBudget("maxReceiveBytes", config.maxReceiveBytes());
+		this.budget = new RegistrationBudget("maxRegisteredBytes", config.maxRegisteredBytes());
 		List<SizeClass> sizeClasses = config.sizeClasses();
 		this.classes = new SizeClassPool[sizeClasses.size()];
 		Map<BufferRole, List<SizeClassPool>> byRole = new EnumMap<>(BufferRole.class);
@@ -255,7 +262,8 @@ public final class RegisteredMemoryPool implements AutoCloseable {
 			failures += stats.exhaustionFailures();
 			leases += stats.leases();
 		}
-		return new MemoryPoolStats(registered, this.config.maxRegisteredBytes(), leased, free, this.registrations.sum(),
+		return new MemoryPoolStats(registered, this.config.maxRegisteredBytes() + this.config.maxReceiveBytes(), leased,
+				free, this.registrations.sum(),
 				this.deregistrations.sum(), this.stagRotations.sum(), leases, waits, failures, perClass);
 	}
 
@@ -429,21 +437,21 @@ public final class RegisteredMemoryPool implements AutoCloseable {
 				.append(" buffers. Raise SizeClass.maxBuffers of ").append(sizeClass.name());
 		}
 		else {
-			long registered = this.reservedBytes.get();
+			RegistrationBudget budget = pool.budget;
 			long freeElsewhere = 0;
 			for (SizeClassPool other : this.classes) {
-				if (other != pool) {
+				if (other != pool && other.budget == budget) {
 					freeElsewhere += other.stats().freeBytes();
 				}
 			}
-			text.append(" and the pool has registered ").append(ByteSizes.format(registered)).append(" of its ")
-				.append(ByteSizes.format(this.config.maxRegisteredBytes()))
+			text.append(" and the pool has registered ").append(ByteSizes.format(budget.reserved())).append(" of its ")
+				.append(ByteSizes.format(budget.limit())).append(' ').append(budget.setting())
 				.append(" budget, too little for another ").append(ByteSizes.format(pool.bufferSize)).append(" buffer");
 			if (freeElsewhere > 0) {
 				text.append(" (").append(ByteSizes.format(freeElsewhere))
 					.append(" is registered but free in other classes; cap them with SizeClass.maxBuffers)");
 			}
-			text.append(". Raise MemoryPoolConfig.maxRegisteredBytes (now ").append(this.config.maxRegisteredBytes())
+			text.append(". Raise MemoryPoolConfig.").append(budget.setting()).append(" (now ").append(budget.limit())
 				.append(" bytes)");
 		}
 		text.append(", raise MemoryPoolConfig.leaseTimeout to wait longer, or release buffers sooner (check "
@@ -465,29 +473,10 @@ public final class RegisteredMemoryPool implements AutoCloseable {
 	}
 
 	/**
-	 * Reserves budget for up to {@code wanted} buffers of {@code bufferSize} bytes.
-	 * @return how many buffers were reserved, possibly 0
+	 * The budget a role's classes register from: receive buffers apart from all others.
 	 */
-	int reserveBytes(int bufferSize, int wanted) {
-		long budget = this.config.maxRegisteredBytes();
-		while (true) {
-			long current = this.reservedBytes.get();
-			int count = (int) Math.min(wanted, (budget - current) / bufferSize);
-			if (count <= 0) {
-				return 0;
-			}
-			if (this.reservedBytes.compareAndSet(current, current + (long) count * bufferSize)) {
-				return count;
-			}
-		}
-	}
-
-	boolean hasRoomFor(int bufferSize) {
-		return this.config.maxRegisteredBytes() - this.reservedBytes.get() >= bufferSize;
-	}
-
-	void unreserveBytes(long bytes) {
-		this.reservedBytes.addAndGet(-bytes);
+	RegistrationBudget budgetFor(BufferRole role) {
+		return (role == BufferRole.RECEIVE) ? this.receiveBudget : this.budget;
 	}
 
 	void registered(int regions) {

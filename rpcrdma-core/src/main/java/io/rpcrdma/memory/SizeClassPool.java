@@ -41,6 +41,9 @@ final class SizeClassPool {
 
 	final int bufferSize;
 
+	/** The pool's budget this class registers from. */
+	final RegistrationBudget budget;
+
 	private final boolean advertised;
 
 	private final boolean scrub;
@@ -90,7 +93,8 @@ final class SizeClassPool {
 		this.advertised = sizeClass.role().isAdvertised();
 		this.scrub = config.scrubReadChunks() && sizeClass.role() == BufferRole.READ_CHUNK;
 		this.tracking = config.leakTracking();
-		this.capacity = (int) Math.min(sizeClass.maxBuffers(), config.maxRegisteredBytes() / this.bufferSize);
+		this.budget = pool.budgetFor(sizeClass.role());
+		this.capacity = (int) Math.min(sizeClass.maxBuffers(), this.budget.limit() / this.bufferSize);
 		this.perAllocation = (this.bufferSize >= config.slabSize()) ? 1 : config.slabSize() / this.bufferSize;
 		int segmentCount = (int) ((this.capacity + (long) SEGMENT_MASK) >>> SEGMENT_SHIFT);
 		this.segments = new Slot[segmentCount][];
@@ -104,10 +108,10 @@ final class SizeClassPool {
 			int remaining = this.sizeClass.preRegistered();
 			while (remaining > 0) {
 				int n = Math.min(remaining, this.perAllocation);
-				int reserved = this.pool.reserveBytes(this.bufferSize, n);
+				int reserved = this.budget.reserve(this.bufferSize, n);
 				if (reserved != n) {
 					// MemoryPoolConfig checks that pre-registration fits the budget.
-					this.pool.unreserveBytes((long) reserved * this.bufferSize);
+					this.budget.unreserve((long) reserved * this.bufferSize);
 					throw new IllegalStateException("Pre-registration of " + this.sizeClass.name()
 							+ " exceeds the pool's byte budget; this is a bug in MemoryPoolConfig validation");
 				}
@@ -246,7 +250,7 @@ final class SizeClassPool {
 	 * @return one new (or meanwhile released) slot, or {@code null} if the class cannot grow
 	 */
 	private Slot grow(int requestedLength) {
-		if (this.slotCount >= this.capacity || !this.pool.hasRoomFor(this.bufferSize)) {
+		if (this.slotCount >= this.capacity || !this.budget.hasRoomFor(this.bufferSize)) {
 			return null; // spare an exhausted class's lessees the grow lock
 		}
 		synchronized (this.growLock) {
@@ -259,7 +263,7 @@ final class SizeClassPool {
 			if (room <= 0) {
 				return null;
 			}
-			int n = this.pool.reserveBytes(this.bufferSize, Math.min(room, this.perAllocation));
+			int n = this.budget.reserve(this.bufferSize, Math.min(room, this.perAllocation));
 			if (n == 0) {
 				return null;
 			}
@@ -302,7 +306,7 @@ final class SizeClassPool {
 			for (MemoryRegion region : created) {
 				region.deregister();
 			}
-			this.pool.unreserveBytes((long) n * this.bufferSize);
+			this.budget.unreserve((long) n * this.bufferSize);
 			throw ex;
 		}
 		this.pool.registered(created.size());

@@ -534,7 +534,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			RegisteredBuffer buffer = lease(BufferRole.READ_CHUNK, item.length());
 			pc.add(buffer);
 			buffer.buffer().put(0, message, base + item.offset(), item.length());
-			reads.add(new ReadSegment(item.offset() + registeredBefore(registered, item.offset()), buffer.stag(),
+			reads.add(new ReadSegment(item.offset() + registeredBefore(registered, item.offset()), advertise(buffer),
 					item.length(), buffer.address()));
 			moved += item.paddedLength();
 		}
@@ -546,7 +546,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			RegisteredBuffer buffer = lease(BufferRole.WRITE_CHUNK, size);
 			pc.add(buffer);
 			pc.addWriteBuffer(buffer);
-			writes.add(WriteChunk.of(new RdmaSegment(buffer.stag(), size, buffer.address())));
+			writes.add(WriteChunk.of(new RdmaSegment(advertise(buffer), size, buffer.address())));
 		}
 		WriteChunk reply = null;
 		int replyHeader = RpcRdmaConstants.FIXED_HEADER_LENGTH
@@ -555,7 +555,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			RegisteredBuffer buffer = lease(BufferRole.WRITE_CHUNK, pc.call.maxReplySize());
 			pc.add(buffer);
 			pc.replyBuffer = buffer;
-			reply = WriteChunk.of(new RdmaSegment(buffer.stag(), pc.call.maxReplySize(), buffer.address()));
+			reply = WriteChunk.of(new RdmaSegment(advertise(buffer), pc.call.maxReplySize(), buffer.address()));
 		}
 		pc.readChunksSent = !reads.isEmpty();
 		int inlineLength = message.remaining() - moved;
@@ -572,7 +572,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		pc.add(buffer);
 		buffer.buffer().put(0, inline, 0, inlineLength);
 		List<ReadSegment> withZero = new ArrayList<>(reads.size() + 1);
-		withZero.add(new ReadSegment(0, buffer.stag(), inlineLength, buffer.address()));
+		withZero.add(new ReadSegment(0, advertise(buffer), inlineLength, buffer.address()));
 		withZero.addAll(reads);
 		pc.readChunksSent = true;
 		header = chunked(pc.xid, vers, true, new ChunkLists(withZero, writes, reply));
@@ -589,12 +589,12 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	 * XDR position, which counts the data of the registered items before it (RFC 8166
 	 * §3.4.4); the read list stays in position order.
 	 */
-	private static void addRegisteredItems(List<RegisteredItem> registered, List<ReadSegment> reads) {
+	private void addRegisteredItems(List<RegisteredItem> registered, List<ReadSegment> reads) {
 		int before = 0;
 		for (RegisteredItem item : registered) {
 			if (item.length() > 0) {
 				RegisteredBuffer buffer = item.buffer();
-				reads.add(new ReadSegment(item.offset() + before, buffer.stag(), item.length(), buffer.address()));
+				reads.add(new ReadSegment(item.offset() + before, advertise(buffer), item.length(), buffer.address()));
 			}
 			before += item.paddedLength();
 		}

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -81,6 +83,9 @@ abstract class RpcRdmaEndpoint {
 	/** Keeps this side's RDMA Reads within its ORD and the peer's IRD. */
 	final ReadThrottle readThrottle;
 
+	/** Keeps the bulk memory this connection's Read chunks hold within its share. */
+	final BulkShare bulkShare;
+
 	/** The peer said in band that it allows no RDMA Read (CCP maxrdmaread 0). */
 	private volatile boolean readsForbidden;
 
@@ -120,11 +125,29 @@ abstract class RpcRdmaEndpoint {
 	// TransportConfig#receiveBufferSize, which loops over the versions: the thresholds ask per call.
 	private final int receiveBufferSize;
 
+	/**
+	 * Send-queue completions so far (RDMA Reads, Sends, Writes): the progress the operation
+	 * watch looks for. Written by whichever thread handles the connection's completions, one
+	 * at a time; a lazy store, read by the timer.
+	 */
+	private final AtomicLong sendQueueCompletions = new AtomicLong();
+
+	/** Fails the connection when its peer leaves posted work unanswered ({@link PeerLimits#operationTimeout()}). */
+	private final ScheduledFuture<?> operationWatch;
+
+	// Touched by the timer thread only.
+	private long watchedCompletions = -1;
+
+	private long stalledSince;
+
+	private boolean idleAtLastLook = true;
+
 	RpcRdmaEndpoint(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config) {
 		this.config = config;
 		this.pool = pool;
 		this.decoder = new TransportHeaderDecoder(config.headerLimits(), config.supportedVersions());
 		this.readThrottle = new ReadThrottle(config.maxOutstandingReads(), this.counters);
+		this.bulkShare = new BulkShare(config.peerLimits().bulkShare());
 		int receiveSize = config.receiveBufferSize();
 		this.receiveBufferSize = receiveSize;
 		if (pool.largestBufferSize(BufferRole.RECEIVE) < receiveSize) {
@@ -161,6 +184,9 @@ abstract class RpcRdmaEndpoint {
 				this.postedReceives.incrementAndGet();
 				this.qp.postRecv(this.receiveRequests[i]);
 			}
+			long period = Math.max(1_000_000, config.peerLimits().operationTimeout().toNanos() / 4);
+			this.operationWatch = TransportTimers.TIMER.scheduleWithFixedDelay(this::watchOperations, period, period,
+					TimeUnit.NANOSECONDS);
 		}
 		catch (RuntimeException ex) {
 			this.qp.close();
@@ -330,6 +356,7 @@ abstract class RpcRdmaEndpoint {
 		synchronized (this.operations) {
 			operation = this.operations.remove(wrId);
 		}
+		this.sendQueueCompletions.lazySet(this.sendQueueCompletions.get() + 1);
 		if (operation == null) {
 			return;
 		}
@@ -531,6 +558,20 @@ abstract class RpcRdmaEndpoint {
 					"The memory pool has no free " + role.label() + " buffer of " + length + " bytes", null);
 		}
 		return buffer;
+	}
+
+	/**
+	 * The STag under which this side advertises a chunk buffer in a chunk list (RFC 8166
+	 * §3.4), its region offered to this connection alone: until the buffer is released, which
+	 * gives it a new STag, no other connection reaches it, even knowing the STag (RFC 8166 §8,
+	 * RFC 5042 §5.1).
+	 * @param buffer a {@link BufferRole#READ_CHUNK} or {@link BufferRole#WRITE_CHUNK} buffer
+	 * leased for one call
+	 * @return its STag
+	 */
+	int advertise(RegisteredBuffer buffer) {
+		buffer.region().offerTo(this.qp);
+		return buffer.stag();
 	}
 
 	/**
@@ -876,6 +917,39 @@ abstract class RpcRdmaEndpoint {
 				&& buffer.region().isValid();
 	}
 
+	/**
+	 * The operation watch, on the timer thread: a connection with work posted and no
+	 * send-queue completion for {@link PeerLimits#operationTimeout()} has a peer that leaves its
+	 * oldest work request unanswered (work requests of a queue pair complete in order), such as
+	 * an RDMA Read of a chunk it advertised (RFC 8166 §3.4.5) or the zero-length Read a
+	 * software iWARP provider fences Sends with. Failing the connection flushes everything it
+	 * posted, which gives its buffers back. Work posted after an idle look counts from the next
+	 * look, so nothing is failed before it has waited the whole timeout.
+	 */
+	private void watchOperations() {
+		if (this.failed.get()) {
+			this.operationWatch.cancel(false);
+			return;
+		}
+		long now = System.nanoTime();
+		long completions = this.sendQueueCompletions.get();
+		boolean idle = noOperations();
+		if (idle || this.idleAtLastLook || completions != this.watchedCompletions) {
+			this.watchedCompletions = completions;
+			this.stalledSince = now;
+			this.idleAtLastLook = idle;
+			return;
+		}
+		java.time.Duration timeout = this.config.peerLimits().operationTimeout();
+		if (now - this.stalledSince >= timeout.toNanos()) {
+			this.counters.operationTimeouts.increment();
+			fail(new PeerTimeoutException("The peer left work this side posted unanswered for " + timeout.toMillis()
+					+ " ms (an RDMA Read of its chunk, or the Read that confirms a Send); the connection was failed and "
+					+ "its buffers reclaimed. If the peer is just slow, raise PeerLimits.operationTimeout "
+					+ "(rpcrdma.*.peer.operation-timeout)"));
+		}
+	}
+
 	// ---- connection state ------------------------------------------------------------------
 
 	void onConnectionEvent(RdmaConnection source, ConnectionEvent event) {
@@ -903,8 +977,10 @@ abstract class RpcRdmaEndpoint {
 			return;
 		}
 		this.failure = cause;
+		this.operationWatch.cancel(false);
 		try {
 			this.readThrottle.close();
+			this.bulkShare.close();
 			onFailure(cause);
 		}
 		finally {

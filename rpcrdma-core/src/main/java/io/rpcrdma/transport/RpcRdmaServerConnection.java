@@ -380,11 +380,47 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			return;
 		}
 		DirectPlacement placement = directPlacement(chunks, payload);
-		if (placement != null) {
-			placeDirectly(header, context, chunks, payload, placement);
-			return;
+		long bytes = (placement != null) ? placement.length() : totalLength(chunks);
+		// RFC 8166 §8: what a peer's Read chunks make this side hold is bounded per connection;
+		// beyond its share a call waits for the connection's own earlier calls (PeerLimits).
+		boolean waited = this.bulkShare.admit(new BulkShare.Waiter(bytes,
+				() -> pull(header, context, chunks, payload, placement, bytes),
+				() -> this.outstanding.decrementAndGet()));
+		if (waited) {
+			this.counters.bulkShareWaits.increment();
 		}
+	}
+
+	private static long totalLength(List<ReadChunk> chunks) {
+		long total = 0;
+		for (ReadChunk chunk : chunks) {
+			total += chunk.totalLength();
+		}
+		return total;
+	}
+
+	/** Pulls an admitted call's Read chunks; its share of bulk memory is given back once they are released. */
+	private void pull(ChunkedHeader header, CallContext context, List<ReadChunk> chunks, ByteBuffer payload,
+			DirectPlacement placement, long bytes) {
+		try {
+			if (placement != null) {
+				placeDirectly(header, context, chunks, payload, placement, bytes);
+			}
+			else {
+				fetchCall(header, context, chunks, payload, bytes);
+			}
+		}
+		catch (TransportException ex) {
+			this.bulkShare.release(bytes);
+			answerWithError(header.version(), header.xid());
+		}
+	}
+
+	private void fetchCall(ChunkedHeader header, CallContext context, List<ReadChunk> chunks, ByteBuffer payload,
+			long bytes) {
 		fetch(chunks, (data) -> {
+			// The chunks were copied out and their buffers released.
+			this.bulkShare.release(bytes);
 			try {
 				ByteBuffer inline = payload;
 				List<ReadChunk> rest = chunks;
@@ -405,6 +441,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 				answerWithError(header.version(), header.xid());
 			}
 		}, (error) -> {
+			this.bulkShare.release(bytes);
 			if (error instanceof TransportClosedException) {
 				// The RDMA Read failed: the provider already terminated the connection.
 				this.outstanding.decrementAndGet();
@@ -437,7 +474,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	 * to the pool when the call is answered or dropped ({@link CallContext#releaseMessage()}).
 	 */
 	private void placeDirectly(ChunkedHeader header, CallContext context, List<ReadChunk> chunks, ByteBuffer payload,
-			DirectPlacement placement) {
+			DirectPlacement placement, long bytes) {
 		RegisteredBuffer target = lease(BufferRole.LOCAL_BULK, placement.length());
 		ByteBuffer message = target.buffer().slice(0, placement.length());
 		if (!chunks.get(0).isPositionZero()) {
@@ -446,13 +483,16 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		readInto(chunks, placement, target, () -> {
 			if (message.remaining() < RpcRdmaConstants.MIN_RPC_MESSAGE_LENGTH || message.getInt(0) != header.xid()) {
 				target.release();
+				this.bulkShare.release(bytes);
 				answerWithError(header.version(), header.xid());
 				return;
 			}
 			context.placed = target;
+			context.placedShare = bytes;
 			dispatch(context, message);
 		}, (error) -> {
 			target.release();
+			this.bulkShare.release(bytes);
 			if (error instanceof TransportClosedException) {
 				this.outstanding.decrementAndGet();
 			}
@@ -583,7 +623,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 				RegisteredBuffer chunk = lease(BufferRole.READ_CHUNK, item.length());
 				readBuffers.add(chunk);
 				chunk.buffer().put(0, item.data(message), 0, item.length());
-				reads.add(new ReadSegment(item.offset(), chunk.stag(), item.length(), chunk.address()));
+				reads.add(new ReadSegment(item.offset(), advertise(chunk), item.length(), chunk.address()));
 				moved.add(item);
 			}
 		}
@@ -621,7 +661,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 				readBuffers.add(chunk);
 				chunk.buffer().put(0, inline, inline.position(), inline.remaining());
 				List<ReadSegment> withZero = new ArrayList<>(reads.size() + 1);
-				withZero.add(new ReadSegment(0, chunk.stag(), inline.remaining(), chunk.address()));
+				withZero.add(new ReadSegment(0, advertise(chunk), inline.remaining(), chunk.address()));
 				withZero.addAll(reads);
 				header = new RdmaNomsg(context.xid, this.grant, new ChunkLists(withZero, returned, null));
 				payload = null;
@@ -651,7 +691,14 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		boolean awaitDone = !readBuffers.isEmpty();
 		if (awaitDone) {
 			DoneWait wait = new DoneWait(context.xid, readBuffers, done);
-			this.awaitingDone.put(context.xid, wait);
+			DoneWait earlier = this.awaitingDone.put(context.xid, wait);
+			if (earlier != null) {
+				// RDMA_DONE names a reply by its XID alone (RFC 5666 §11): a requester that reuses
+				// the XID of a reply whose chunks it has not acknowledged can no longer say which
+				// one it means. The earlier reply's chunks are reclaimed now, as if its RDMA_DONE
+				// had not come in time; its credit and buffers come back.
+				earlier.finish(false);
+			}
 			wait.timer = TransportTimers.TIMER.schedule(() -> {
 				if (this.awaitingDone.remove(context.xid, wait)) {
 					wait.finish(false);
@@ -786,6 +833,9 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 		/** The registered buffer the call was placed in, released once the call is answered. */
 		volatile RegisteredBuffer placed;
+
+		/** The connection's bulk share {@link #placed} was admitted with. */
+		long placedShare;
 
 		// ---- chunk-less calls only
 
@@ -1020,6 +1070,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			if (buffer != null) {
 				this.placed = null;
 				buffer.release();
+				RpcRdmaServerConnection.this.bulkShare.release(this.placedShare);
 			}
 		}
 

@@ -42,12 +42,14 @@ import io.rpcrdma.oncrpc.VersionRange;
  * keeps the version defaults (a responder that does not speak CCP may never answer)
  * @param maxOutstandingReads this side's ORD: the most RDMA Reads it has outstanding on one
  * connection at once (RFC 5666 §6.2 {@code maxrdmaread}); further Reads wait in FIFO order
+ * @param peerLimits how long the peer may leave this side's work unanswered and how much bulk
+ * memory one connection holds
  */
 public record TransportConfig(VersionRange supportedVersions, int preferredVersion, int inlineThresholdV1,
 		int inlineThresholdV2, int creditsRequested, int creditsGranted, int receiveCount, HeaderLimits headerLimits,
 		Duration connectTimeout, Duration creditWaitTimeout, Duration doneTimeout, CreditViolationPolicy creditViolation,
 		boolean remoteInvalidate, boolean replyDataInReadChunks, boolean checkChunkLengthWords, boolean privateData,
-		CcpMode inBandCcp, Duration ccpTimeout, int maxOutstandingReads) {
+		CcpMode inBandCcp, Duration ccpTimeout, int maxOutstandingReads, PeerLimits peerLimits) {
 
 	/** RFC 8166 §3.3.2: the Version 1 default and minimum inline threshold. */
 	public static final int DEFAULT_INLINE_THRESHOLD_V1 = 1024;
@@ -106,13 +108,15 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 			throw new IllegalArgumentException("maxOutstandingReads (the ORD) must be 1 to 65535, got "
 					+ maxOutstandingReads);
 		}
+		Objects.requireNonNull(peerLimits, "peerLimits");
 	}
 
 	/**
 	 * Defaults: Versions 1 and 2, preferring 2; thresholds 1024 and 4096; 32 credits asked
 	 * and granted; 40 receives; default header limits; 10 s connect, 30 s credit wait and
 	 * RDMA_DONE timeouts; a violating requester is disconnected; RFC 8797 private data, with
-	 * the in-band CCP where the provider cannot carry it (5 s wait); an ORD of 16.
+	 * the in-band CCP where the provider cannot carry it (5 s wait); an ORD of 16;
+	 * {@link PeerLimits#DEFAULTS}.
 	 * @return the defaults
 	 */
 	public static TransportConfig defaults() {
@@ -120,7 +124,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				DEFAULT_INLINE_THRESHOLD_V1, DEFAULT_INLINE_THRESHOLD_V2, DEFAULT_CREDITS, DEFAULT_CREDITS,
 				DEFAULT_CREDITS + 8, HeaderLimits.DEFAULTS, Duration.ofSeconds(10), Duration.ofSeconds(30),
 				Duration.ofSeconds(30), CreditViolationPolicy.DISCONNECT, true, false, true, true, CcpMode.WHEN_NEEDED,
-				Duration.ofSeconds(5), DEFAULT_MAX_OUTSTANDING_READS);
+				Duration.ofSeconds(5), DEFAULT_MAX_OUTSTANDING_READS, PeerLimits.DEFAULTS);
 	}
 
 	/**
@@ -156,7 +160,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.creditsRequested, this.creditsGranted, this.receiveCount, this.headerLimits, this.connectTimeout,
 				this.creditWaitTimeout, this.doneTimeout, this.creditViolation, this.remoteInvalidate,
 				this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData, this.inBandCcp,
-				this.ccpTimeout, this.maxOutstandingReads);
+				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits);
 	}
 
 	/**
@@ -170,7 +174,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.creditsGranted, this.receiveCount, this.headerLimits, this.connectTimeout, this.creditWaitTimeout,
 				this.doneTimeout, this.creditViolation, this.remoteInvalidate, this.replyDataInReadChunks,
 				this.checkChunkLengthWords, this.privateData, this.inBandCcp,
-				this.ccpTimeout, this.maxOutstandingReads);
+				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits);
 	}
 
 	/**
@@ -185,7 +189,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.inlineThresholdV2, requested, granted, receives, this.headerLimits, this.connectTimeout,
 				this.creditWaitTimeout, this.doneTimeout, this.creditViolation, this.remoteInvalidate,
 				this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData, this.inBandCcp,
-				this.ccpTimeout, this.maxOutstandingReads);
+				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits);
 	}
 
 	/**
@@ -200,7 +204,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
 				this.headerLimits, connect, creditWait, done, this.creditViolation, this.remoteInvalidate,
 				this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData, this.inBandCcp,
-				this.ccpTimeout, this.maxOutstandingReads);
+				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits);
 	}
 
 	/**
@@ -213,7 +217,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
 				this.headerLimits, this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, policy,
 				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData, this.inBandCcp,
-				this.ccpTimeout, this.maxOutstandingReads);
+				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits);
 	}
 
 	/**
@@ -228,7 +232,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
 				this.headerLimits, this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, this.creditViolation,
 				invalidate, readChunkReplies, lengthWords, this.privateData, this.inBandCcp,
-				this.ccpTimeout, this.maxOutstandingReads);
+				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits);
 	}
 
 	/**
@@ -241,7 +245,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount, limits,
 				this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, this.creditViolation,
 				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData, this.inBandCcp,
-				this.ccpTimeout, this.maxOutstandingReads);
+				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits);
 	}
 
 	/**
@@ -256,7 +260,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
 				this.headerLimits, this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, this.creditViolation,
 				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords, sendPrivateData, ccp,
-				timeout, this.maxOutstandingReads);
+				timeout, this.maxOutstandingReads, this.peerLimits);
 	}
 
 	/**
@@ -269,7 +273,20 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
 				this.headerLimits, this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, this.creditViolation,
 				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData,
-				this.inBandCcp, this.ccpTimeout, reads);
+				this.inBandCcp, this.ccpTimeout, reads, this.peerLimits);
+	}
+
+	/**
+	 * A copy with other peer limits.
+	 * @param limits the limits
+	 * @return the new config
+	 */
+	public TransportConfig withPeerLimits(PeerLimits limits) {
+		return new TransportConfig(this.supportedVersions, this.preferredVersion, this.inlineThresholdV1,
+				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
+				this.headerLimits, this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, this.creditViolation,
+				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData,
+				this.inBandCcp, this.ccpTimeout, this.maxOutstandingReads, limits);
 	}
 
 	private static void checkThreshold(String name, int value) {

@@ -32,6 +32,10 @@ final class TransportCounters {
 
 	final LongAdder readsQueued = new LongAdder();
 
+	final LongAdder operationTimeouts = new LongAdder();
+
+	final LongAdder bulkShareWaits = new LongAdder();
+
 	private final AtomicInteger readsInFlightHighWater = new AtomicInteger();
 
 	void recordReadsInFlight(int inFlight) {
@@ -73,7 +77,7 @@ final class TransportCounters {
 				this.doneSent.sum(), this.doneReceived.sum(), this.invalidatedByPeer.sum(),
 				this.readsQueued.sum(), this.readsInFlightHighWater.get(), this.bytesSent.sum(), this.bytesRead.sum(),
 				this.bytesWritten.sum(), RdmaErrorCounts.sum(this.errorsSentByCode),
-				RdmaErrorCounts.sum(this.errorsReceivedByCode));
+				RdmaErrorCounts.sum(this.errorsReceivedByCode), this.operationTimeouts.sum(), this.bulkShareWaits.sum());
 	}
 
 }

@@ -27,12 +27,17 @@ import java.util.Objects;
  * @param bytesWritten bytes this side pushed into the peer's chunks with RDMA Write
  * @param rdmaErrorsSentByCode the RDMA_ERROR messages sent, by error code
  * @param rdmaErrorsReceivedByCode the RDMA_ERROR messages received, by error code
+ * @param operationTimeouts connections failed because the peer left this side's work (an RDMA
+ * Read above all) unanswered for {@link PeerLimits#operationTimeout()}
+ * @param bulkShareWaits calls whose Read chunks waited because their connection held its
+ * {@link PeerLimits#bulkShare()} of bulk memory
  */
 public record TransportStats(long inlineMessages, long readChunksSent, long positionZeroChunksSent,
 		long readChunksPulled, long writeChunksFilled, long replyChunksFilled, long rdmaErrorsSent,
 		long rdmaErrorsReceived, long doneSent, long doneReceived, long invalidatedByPeer, long readsQueued,
 		int readsInFlightHighWater, long bytesSent, long bytesRead, long bytesWritten,
-		RdmaErrorCounts rdmaErrorsSentByCode, RdmaErrorCounts rdmaErrorsReceivedByCode) {
+		RdmaErrorCounts rdmaErrorsSentByCode, RdmaErrorCounts rdmaErrorsReceivedByCode, long operationTimeouts,
+		long bulkShareWaits) {
 
 	/** Requires the per-code counts. */
 	public TransportStats {
@@ -42,7 +47,7 @@ public record TransportStats(long inlineMessages, long readChunksSent, long posi
 
 	/** Nothing conveyed. */
 	public static final TransportStats ZERO = new TransportStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-			RdmaErrorCounts.ZERO, RdmaErrorCounts.ZERO);
+			RdmaErrorCounts.ZERO, RdmaErrorCounts.ZERO, 0, 0);
 
 	/**
 	 * Adds two snapshots, to total connections; the high-water mark is the larger of the two.
@@ -60,7 +65,8 @@ public record TransportStats(long inlineMessages, long readChunksSent, long posi
 				Math.max(this.readsInFlightHighWater, other.readsInFlightHighWater), this.bytesSent + other.bytesSent,
 				this.bytesRead + other.bytesRead, this.bytesWritten + other.bytesWritten,
 				this.rdmaErrorsSentByCode.plus(other.rdmaErrorsSentByCode),
-				this.rdmaErrorsReceivedByCode.plus(other.rdmaErrorsReceivedByCode));
+				this.rdmaErrorsReceivedByCode.plus(other.rdmaErrorsReceivedByCode),
+				this.operationTimeouts + other.operationTimeouts, this.bulkShareWaits + other.bulkShareWaits);
 	}
 
 }

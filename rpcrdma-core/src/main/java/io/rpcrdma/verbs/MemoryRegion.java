@@ -107,6 +107,27 @@ public interface MemoryRegion extends AutoCloseable {
 	int reregister();
 
 	/**
+	 * Offers the region to one connection: until the next {@link #reregister()} or
+	 * {@link #invalidate()}, only {@code queuePair} may reach it remotely (RDMA Read, RDMA
+	 * Write, Send With Invalidate), and after either no queue pair may until it is offered
+	 * again. What a type 2 memory window bound to a queue pair, or a protection domain of the
+	 * connection's own, gives on an adapter (RFC 5040 §8.2 "STag ... associated with the
+	 * RDMAP stream", RFC 5042 §5.1: a peer reaches only what was advertised to it). The
+	 * transport offers every chunk buffer it advertises to the connection it advertises it on,
+	 * so a connection that learns (or guesses) another connection's STag finds nothing there.
+	 * <p>
+	 * A region that was never offered keeps the plain verbs rule: any queue pair of its
+	 * protection domain may reach it remotely, within its access rights. A provider that
+	 * cannot bind a region to one queue pair leaves it so and says
+	 * {@link ProviderCapabilities#connectionScopedRegions() so}.
+	 * @param queuePair the only queue pair that may reach the region remotely; of the
+	 * region's protection domain
+	 * @throws IllegalStateException if the region was deregistered
+	 */
+	default void offerTo(QueuePair queuePair) {
+	}
+
+	/**
 	 * Deregisters the region (verbs {@code ibv_dereg_mr}). The STag becomes invalid
 	 * forever; the buffer is no longer used by the provider. Idempotent.
 	 */

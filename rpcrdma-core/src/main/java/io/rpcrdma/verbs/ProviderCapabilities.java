@@ -28,13 +28,16 @@ package io.rpcrdma.verbs;
  * whose every message is acknowledged; when not, Sends and Writes complete successfully once
  * handed to the transport and RDMA Reads in flight are flushed, while the peer's Terminate
  * fails the connection, as on iWARP adapters (RFC 5040 §7; Linux's siw)
+ * @param connectionScopedRegions whether {@link MemoryRegion#offerTo(QueuePair)} restricts a
+ * region to one connection; when not, any queue pair of the region's protection domain that
+ * knows its STag reaches it while it is valid (DiSNI 2.1 exposes no memory windows)
  */
 public record ProviderCapabilities(boolean requestPrivateDataVisible, boolean acceptPrivateDataVisible,
 		boolean rejectPrivateDataVisible, boolean remoteInvalidation, boolean receiverNotReadyRetry,
-		boolean remoteErrorsAtInitiator) {
+		boolean remoteErrorsAtInitiator, boolean connectionScopedRegions) {
 
 	/** Everything the SPI describes works: what the software providers offer. */
-	public static final ProviderCapabilities FULL = new ProviderCapabilities(true, true, true, true, true, true);
+	public static final ProviderCapabilities FULL = new ProviderCapabilities(true, true, true, true, true, true, true);
 
 	/**
 	 * Whether RFC 8797 connection private data can be used in both directions: the

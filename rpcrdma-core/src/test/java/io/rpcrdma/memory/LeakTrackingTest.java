@@ -112,7 +112,7 @@ class LeakTrackingTest {
 	private RegisteredMemoryPool trackingPool() {
 		return new RegisteredMemoryPool(this.domain.pd, new MemoryPoolConfig(
 				List.of(SizeClass.of(BufferRole.RECEIVE, 1024), SizeClass.of(BufferRole.WRITE_CHUNK, 4096)), 64 << 10,
-				1 << 20, Duration.ofSeconds(1), true, true));
+				1 << 20, Duration.ofSeconds(1), true, true, 1 << 20));
 	}
 
 }

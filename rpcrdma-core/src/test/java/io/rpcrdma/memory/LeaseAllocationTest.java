@@ -24,7 +24,7 @@ class LeaseAllocationTest {
 		try (LoopbackDomain domain = new LoopbackDomain()) {
 			RegisteredMemoryPool pool = new RegisteredMemoryPool(domain.pd, new MemoryPoolConfig(
 					List.of(new SizeClass(BufferRole.RECEIVE, 1024, 64, 64), new SizeClass(BufferRole.SEND, 1024, 64, 64)),
-					64 << 10, 1 << 20, Duration.ofSeconds(1), false, true));
+					64 << 10, 1 << 20, Duration.ofSeconds(1), false, true, 1 << 20));
 			cycle(pool); // warm up: class loading, JIT, lazily created internals
 			long before = threads.getCurrentThreadAllocatedBytes();
 			cycle(pool);

@@ -79,11 +79,11 @@ class MemoryPoolConfigTest {
 	@Test
 	void rejectsANegativeOrMissingTimeout() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new MemoryPoolConfig(ONE_CLASS, 1 << 20, 1 << 20, Duration.ofMillis(-1), false, true))
+			.isThrownBy(() -> new MemoryPoolConfig(ONE_CLASS, 1 << 20, 1 << 20, Duration.ofMillis(-1), false, true, 1 << 20))
 			.withMessageContaining("leaseTimeout must not be negative")
 			.withMessageContaining("Duration.ZERO");
 		assertThatNullPointerException()
-			.isThrownBy(() -> new MemoryPoolConfig(ONE_CLASS, 1 << 20, 1 << 20, null, false, true))
+			.isThrownBy(() -> new MemoryPoolConfig(ONE_CLASS, 1 << 20, 1 << 20, null, false, true, 1 << 20))
 			.withMessageContaining("leaseTimeout must not be null");
 	}
 
@@ -97,16 +97,21 @@ class MemoryPoolConfigTest {
 
 	@Test
 	void rejectsPreRegistrationBeyondTheBudget() {
-		List<SizeClass> classes = List.of(new SizeClass(BufferRole.RECEIVE, 4096, 300, SizeClass.UNLIMITED));
-		assertThatIllegalArgumentException().isThrownBy(() -> config(classes, 1 << 20, 1 << 20))
-			.withMessageContaining("pre-register 1228800 bytes")
+		List<SizeClass> receives = List.of(new SizeClass(BufferRole.RECEIVE, 4096, 300, SizeClass.UNLIMITED));
+		assertThatIllegalArgumentException().isThrownBy(() -> config(receives, 1 << 20, 1 << 20))
+			.withMessageContaining("receive size classes pre-register 1228800 bytes")
+			.withMessageContaining("maxReceiveBytes is 1048576 (1 MiB)")
+			.withMessageContaining("raise maxReceiveBytes or lower SizeClass.preRegistered");
+		List<SizeClass> sends = List.of(new SizeClass(BufferRole.SEND, 4096, 300, SizeClass.UNLIMITED));
+		assertThatIllegalArgumentException().isThrownBy(() -> config(sends, 1 << 20, 1 << 20))
+			.withMessageContaining("send, chunk and bulk size classes pre-register 1228800 bytes")
 			.withMessageContaining("maxRegisteredBytes is 1048576 (1 MiB)")
 			.withMessageContaining("raise maxRegisteredBytes or lower SizeClass.preRegistered");
 	}
 
 	@Test
 	void rejectsAClassWhoseBuffersCanNeverFitTheBudget() {
-		List<SizeClass> classes = List.of(new SizeClass(BufferRole.RECEIVE, 4096, 200, SizeClass.UNLIMITED),
+		List<SizeClass> classes = List.of(new SizeClass(BufferRole.SEND, 4096, 200, SizeClass.UNLIMITED),
 				SizeClass.of(BufferRole.WRITE_CHUNK, 1 << 20));
 		assertThatIllegalArgumentException().isThrownBy(() -> config(classes, 1 << 20, 1 << 20))
 			.withMessageContaining("Size class write-chunk-1MiB could never lease a buffer")
@@ -154,11 +159,11 @@ class MemoryPoolConfigTest {
 		assertThat(config.scrubReadChunks()).isFalse();
 		assertThat(config.slabSize()).isEqualTo(64 << 10);
 		assertThatIllegalArgumentException().isThrownBy(() -> config.withMaxRegisteredBytes(8 << 20))
-			.withMessageContaining("Size class read-chunk-8MiB could never lease a buffer: its 8 MiB buffers do not fit in the 6 MiB");
+			.withMessageContaining("Size class read-chunk-8MiB could never lease a buffer: its 8 MiB buffers do not fit in the 7 MiB");
 	}
 
 	private static MemoryPoolConfig config(List<SizeClass> classes, int slab, long max) {
-		return new MemoryPoolConfig(classes, slab, max, Duration.ofSeconds(1), false, true);
+		return new MemoryPoolConfig(classes, slab, max, Duration.ofSeconds(1), false, true, max);
 	}
 
 }

@@ -46,7 +46,7 @@ class RegisteredMemoryPoolConcurrencyTest {
 					new SizeClass(BufferRole.WRITE_CHUNK, 4096, 0, 3), new SizeClass(BufferRole.READ_CHUNK, 8192, 0, 3),
 					new SizeClass(BufferRole.LOCAL_BULK, 2048, 0, 3));
 			MemoryPoolConfig config = new MemoryPoolConfig(classes, 16 << 10, 1 << 20, Duration.ofSeconds(10),
-					leakTracking, true);
+					leakTracking, true, 1 << 20);
 			RegisteredMemoryPool pool = new RegisteredMemoryPool(domain.pd, config);
 			Set<Long> leasedAddresses = ConcurrentHashMap.newKeySet();
 			Queue<String> failures = new ConcurrentLinkedQueue<>();

@@ -30,7 +30,7 @@ class RegisteredMemoryPoolPropertyTest {
 			throws Exception {
 		try (LoopbackDomain domain = new LoopbackDomain()) {
 			RegisteredMemoryPool pool = new RegisteredMemoryPool(domain.pd,
-					new MemoryPoolConfig(CLASSES, 16 << 10, 4 << 20, Duration.ZERO, false, true));
+					new MemoryPoolConfig(CLASSES, 16 << 10, 4 << 20, Duration.ZERO, false, true, 4 << 20));
 			List<RegisteredBuffer> leased = new ArrayList<>();
 			for (Request request : requests) {
 				RegisteredBuffer buffer = pool.lease(request.role(), request.length());

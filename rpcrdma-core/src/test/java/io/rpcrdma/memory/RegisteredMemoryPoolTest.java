@@ -68,6 +68,33 @@ class RegisteredMemoryPoolTest {
 	}
 
 	@Test
+	void receiveBuffersAndAllOthersHaveBudgetsOfTheirOwn() throws Exception {
+		// Receives for 16 connections' worth of 4 receives of 4 KiB; 256 KiB for everything else.
+		MemoryPoolConfig config = new MemoryPoolConfig(
+				List.of(new SizeClass(BufferRole.RECEIVE, 4096, 0, SizeClass.UNLIMITED),
+						SizeClass.of(BufferRole.LOCAL_BULK, 64 << 10)),
+				SLAB, 256 << 10, Duration.ZERO, false, true, 64 << 10);
+		RegisteredMemoryPool pool = track(new RegisteredMemoryPool(this.domain.pd, config));
+		List<RegisteredBuffer> receives = new ArrayList<>();
+		RegisteredBuffer receive;
+		while ((receive = pool.tryLease(BufferRole.RECEIVE, 4096)) != null) {
+			receives.add(receive);
+		}
+		assertThat(receives).as("receives within maxReceiveBytes").hasSize(16);
+		List<RegisteredBuffer> bulk = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			bulk.add(pool.lease(BufferRole.LOCAL_BULK, 64 << 10));
+		}
+		assertThat(pool.tryLease(BufferRole.LOCAL_BULK, 64 << 10)).as("bulk beyond maxRegisteredBytes").isNull();
+		assertThatExceptionOfType(MemoryPoolExhaustedException.class)
+			.isThrownBy(() -> pool.lease(BufferRole.RECEIVE, 4096))
+			.withMessageContaining("maxReceiveBytes");
+		receives.get(0).release();
+		assertThat(pool.tryLease(BufferRole.RECEIVE, 4096)).as("a receive comes back, bulk still full").isNotNull();
+		assertThat(pool.stats().maxRegisteredBytes()).isEqualTo((256 << 10) + (64 << 10));
+	}
+
+	@Test
 	void inlineBuffersShareOneSlabRegionAtDistinctOffsets() throws Exception {
 		RegisteredMemoryPool pool = pool(4 << 20, new SizeClass(BufferRole.RECEIVE, 1024, 64, SizeClass.UNLIMITED));
 		assertThat(this.domain.pd.registeredRegionCount()).isEqualTo(1);
@@ -268,7 +295,7 @@ class RegisteredMemoryPoolTest {
 		assertThatExceptionOfType(MemoryPoolExhaustedException.class)
 			.isThrownBy(() -> pool.lease(BufferRole.WRITE_CHUNK, 1, Duration.ZERO))
 			.withMessageContaining("No write-chunk-16KiB buffer (16 KiB each) was free for a lease of 1 bytes without waiting")
-			.withMessageContaining("the pool has registered 64 KiB of its 64 KiB budget, too little for another 16 KiB buffer")
+			.withMessageContaining("the pool has registered 64 KiB of its 64 KiB maxRegisteredBytes budget, too little for another 16 KiB buffer")
 			.withMessageContaining("48 KiB is registered but free in other classes; cap them with SizeClass.maxBuffers")
 			.withMessageContaining("Raise MemoryPoolConfig.maxRegisteredBytes (now 65536 bytes)");
 		assertThat(pool.stats().exhaustionFailures()).isEqualTo(2);
@@ -551,7 +578,7 @@ class RegisteredMemoryPoolTest {
 	}
 
 	static MemoryPoolConfig config(long budget, SizeClass... classes) {
-		return new MemoryPoolConfig(List.of(classes), SLAB, budget, Duration.ofSeconds(5), false, true);
+		return new MemoryPoolConfig(List.of(classes), SLAB, budget, Duration.ofSeconds(5), false, true, budget);
 	}
 
 }

@@ -33,7 +33,7 @@ class SizeClassPoolFreeListTest {
 	void aStalePopFailsAfterPopPopPushPutsTheSameSlotBackOnTop() {
 		try (LoopbackDomain domain = new LoopbackDomain()) {
 			RegisteredMemoryPool pool = new RegisteredMemoryPool(domain.pd, new MemoryPoolConfig(
-					List.of(new SizeClass(BufferRole.SEND, 64, 3, 3)), 4096, 4096, Duration.ZERO, false, false));
+					List.of(new SizeClass(BufferRole.SEND, 64, 3, 3)), 4096, 4096, Duration.ZERO, false, false, 4096));
 			SizeClassPool freeList = pool.sizeClassPool(BufferRole.SEND, 64);
 			long stale = freeList.observeHead();
 			Slot a = freeList.poll();
@@ -60,7 +60,7 @@ class SizeClassPoolFreeListTest {
 	void tightLeaseReleaseLoopsNeverHandOneBufferToTwoLessees() throws Exception {
 		try (LoopbackDomain domain = new LoopbackDomain()) {
 			RegisteredMemoryPool pool = new RegisteredMemoryPool(domain.pd, new MemoryPoolConfig(
-					List.of(new SizeClass(BufferRole.SEND, 64, 3, 3)), 4096, 4096, Duration.ZERO, false, false));
+					List.of(new SizeClass(BufferRole.SEND, 64, 3, 3)), 4096, 4096, Duration.ZERO, false, false, 4096));
 			ConcurrentHashMap<Long, Integer> holders = new ConcurrentHashMap<>();
 			Queue<String> failures = new ConcurrentLinkedQueue<>();
 			CountDownLatch start = new CountDownLatch(1);

@@ -214,6 +214,130 @@ abstract class HostilePeerTests extends RpcRdmaTransportKit {
 	}
 
 	@Test
+	void aSendWithInvalidateOfTheServersLocalMemoryEndsOnlyThatConnection() throws Exception {
+		RpcRdmaClientConnection honest = client(this.server, config());
+		byte[] data = RpcWorkload.pattern(LENGTH, 3);
+		assertThat(RpcWorkload.opaqueResult(await(honest.call(RpcWorkload.echo(1, data, true, 0, LENGTH + 64)))))
+			.isEqualTo(data);
+		// The STag of the local memory the server pulls Read chunks into: a peer of siw learns
+		// it from the sink of the server's RDMA Read Request (RFC 5040 §4.4).
+		io.rpcrdma.memory.RegisteredBuffer sink = this.serverPool.tryLease(io.rpcrdma.memory.BufferRole.LOCAL_BULK, LENGTH);
+		int sinkStag = sink.region().stag();
+		sink.release();
+		int handledBefore = this.handled.get();
+
+		this.raw.sendWithInvalidate(RpcWorkload.call(XID, RpcWorkload.ECHO, new byte[4]), sinkStag);
+
+		this.raw.awaitDisconnected();
+		assertThat(this.handled.get()).as("calls of the attacker handed to the RPC layer").isEqualTo(handledBefore);
+		assertThat(RpcWorkload.opaqueResult(await(honest.call(RpcWorkload.echo(2, data, true, 0, LENGTH + 64)))))
+			.as("the honest connection's next Read-chunk call").isEqualTo(data);
+		RpcRdmaClientConnection later = client(this.server, config());
+		assertThat(RpcWorkload.opaqueResult(await(later.call(RpcWorkload.echo(3, data, true, 0, LENGTH + 64)))))
+			.as("a connection opened after the attack").isEqualTo(data);
+	}
+
+	@Test
+	void replyDataOfferedToOneConnectionIsUnreachableFromAnother() throws Exception {
+		RpcRdmaServer rfc5666 = server(v1Only().withFeatures(true, true, true), (call, replier) -> replier
+			.reply(RpcWorkload.reply(call.xid(), RpcWorkload.pattern(LENGTH, 9), true)));
+		RawPeer owner = rawClient(rfc5666, PrivateData.EMPTY);
+		RawPeer other = rawClient(rfc5666, PrivateData.EMPTY);
+		owner.send(new RdmaMsg(XID, 2, ChunkLists.EMPTY), RpcWorkload.call(XID, RpcWorkload.GENERATE, new byte[4]));
+		ReadSegment offered = ((RdmaMsg) header(owner.receive())).chunkLists().readList().get(0);
+		io.rpcrdma.verbs.RemoteAddress target = new io.rpcrdma.verbs.RemoteAddress(offered.target().offset(),
+				offered.target().handle());
+
+		assertThat(other.read(target, LENGTH)).as("another connection reading the offered STag")
+			.isNotEqualTo(io.rpcrdma.verbs.CompletionStatus.SUCCESS);
+		other.awaitDisconnected();
+
+		assertThat(owner.read(target, LENGTH)).as("the connection it was offered to")
+			.isEqualTo(io.rpcrdma.verbs.CompletionStatus.SUCCESS);
+		owner.send(new io.rpcrdma.protocol.RdmaDone(XID, 2), null);
+		eventually("RDMA_DONE took the owner's reply off the server", () -> rfc5666.connections().size() == 1
+				&& rfc5666.connections().get(0).awaitingDone() == 0);
+	}
+
+	@Test
+	void aHostileServerCannotReachWhatTheClientOfferedAnother() throws Exception {
+		java.util.concurrent.CompletableFuture<RawPeer> honestAccepted = new java.util.concurrent.CompletableFuture<>();
+		java.util.concurrent.CompletableFuture<RawPeer> hostileAccepted = new java.util.concurrent.CompletableFuture<>();
+		io.rpcrdma.verbs.RdmaListener honestServer = closeAfterTest(
+				RawPeer.listen(this.serverProvider, listenAddress(), PrivateData.EMPTY, deadline(), honestAccepted));
+		io.rpcrdma.verbs.RdmaListener hostileServer = closeAfterTest(
+				RawPeer.listen(this.serverProvider, listenAddress(), PrivateData.EMPTY, deadline(), hostileAccepted));
+		RpcRdmaClientConnection toHonest = closeAfterTest(await(RpcRdmaClientConnection.connect(this.clientProvider,
+				this.clientPool, honestServer.localAddress(), config(), this.versionCache)));
+		closeAfterTest(await(RpcRdmaClientConnection.connect(this.clientProvider, this.clientPool,
+				hostileServer.localAddress(), config(), this.versionCache)));
+		RawPeer honest = await(honestAccepted);
+		RawPeer hostile = await(hostileAccepted);
+		closeAfterTest(honest::close);
+		closeAfterTest(hostile::close);
+
+		byte[] data = RpcWorkload.pattern(LENGTH, 11);
+		toHonest.call(RpcWorkload.echo(1, data, true, 0, LENGTH + 64));
+		io.rpcrdma.protocol.ChunkedHeader call = (io.rpcrdma.protocol.ChunkedHeader) header(honest.receive());
+		ReadSegment offered = call.chunkLists().readList().get(0);
+		io.rpcrdma.verbs.RemoteAddress target = new io.rpcrdma.verbs.RemoteAddress(offered.target().offset(),
+				offered.target().handle());
+
+		assertThat(hostile.read(target, LENGTH)).as("the hostile server reading what the client offered the other")
+			.isNotEqualTo(io.rpcrdma.verbs.CompletionStatus.SUCCESS);
+		assertThat(honest.read(target, LENGTH)).as("the server it was offered to")
+			.isEqualTo(io.rpcrdma.verbs.CompletionStatus.SUCCESS);
+	}
+
+	@Test
+	void aConnectionHoldsNoMoreBulkMemoryThanItsShare() throws Exception {
+		int length = 16 << 10;
+		java.util.concurrent.LinkedBlockingQueue<Runnable> held = new java.util.concurrent.LinkedBlockingQueue<>();
+		AtomicInteger digests = new AtomicInteger();
+		// Calls of 16 KiB and a share of 40 KiB: two fit, the third waits.
+		RpcRdmaServer shared = server(config().withPeerLimits(PeerLimits.DEFAULTS.withBulkShare(40 << 10)),
+				(call, replier) -> {
+					if (call.message().getInt(call.message().position() + 20) == RpcWorkload.DIGEST) {
+						digests.incrementAndGet();
+						held.add(() -> RpcWorkload.serve(call, replier));
+					}
+					else {
+						RpcWorkload.serve(call, replier);
+					}
+				});
+		RawPeer hog = rawClient(shared, PrivateData.EMPTY);
+		MemoryRegion big = hog.region(length, AccessFlag.REMOTE_READ);
+		ByteBuffer whole = RpcWorkload.call(XID, RpcWorkload.DIGEST, new byte[length]);
+		DdpRange item = RpcWorkload.argumentItem(XID, RpcWorkload.DIGEST, length);
+		ByteBuffer inline = ByteBuffer.allocate(whole.remaining() - item.paddedLength());
+		inline.put(whole.slice(0, item.offset())).put(whole.slice(item.paddedEnd(), whole.remaining() - item.paddedEnd()));
+		inline.flip();
+		for (int i = 0; i < 6; i++) {
+			// The same XID in every call: the RPC layer here does not care, the transport must not.
+			hog.send(new RdmaMsg(XID, 8, new ChunkLists(List.of(new ReadSegment(item.offset(), big.stag(), length,
+					big.address())), List.of(), null)), inline.duplicate());
+		}
+		RpcRdmaServerConnection hogged = onlyConnection(shared);
+		eventually("six calls received", () -> hogged.outstanding() == 6);
+		eventually("two calls placed", () -> digests.get() == 2);
+
+		RpcRdmaClientConnection honest = client(shared, config());
+		byte[] data = RpcWorkload.pattern(length, 4);
+		assertThat(RpcWorkload.opaqueResult(await(honest.call(RpcWorkload.echo(1, data, true, 0, length + 64)))))
+			.as("a call on another connection, with the first holding its share").isEqualTo(data);
+		assertThat(digests.get()).as("calls of the hog placed while it holds its share").isEqualTo(2);
+		assertThat(hogged.stats().bulkShareWaits()).isEqualTo(4);
+
+		for (int answered = 0; answered < 6; answered++) {
+			Runnable next = held.poll(deadline().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+			assertThat(next).as("call %d placed once an earlier one was answered", answered + 1).isNotNull();
+			next.run();
+			assertThat(header(hog.receive())).isInstanceOf(RdmaMsg.class);
+		}
+		eventually("every credit back", () -> hogged.outstanding() == 0);
+	}
+
+	@Test
 	void anRpcLayerThatThrowsGivesTheCreditBack() throws Exception {
 		RpcRdmaServer throwing = server(config(), (call, replier) -> {
 			throw new IllegalStateException("the RPC layer failed");

@@ -77,6 +77,16 @@ final class RawPeer {
 		assertThat(completion.wrId()).isEqualTo(wrId);
 	}
 
+	/** Sends bytes as one Send With Invalidate naming an STag of the peer's, and waits for its completion. */
+	void sendWithInvalidate(ByteBuffer bytes, int stag) {
+		MemoryRegion region = this.endpoint.register(Math.max(1, bytes.remaining()), 0);
+		region.buffer().put(0, bytes, bytes.position(), bytes.remaining());
+		long wrId = this.nextWrId++;
+		this.endpoint.qp.postSend(
+				SendWorkRequest.sendWithInvalidate(wrId, stag, ScatterGatherEntry.of(region, 0, bytes.remaining())));
+		this.endpoint.sends.next();
+	}
+
 	/** Sends a header and an optional payload. */
 	void send(TransportHeader header, ByteBuffer payload) {
 		int length = TransportHeaderEncoder.encodedLength(header) + ((payload != null) ? payload.remaining() : 0);

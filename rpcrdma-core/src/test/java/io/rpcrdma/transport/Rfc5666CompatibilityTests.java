@@ -90,6 +90,25 @@ abstract class Rfc5666CompatibilityTests extends RpcRdmaTransportKit {
 	}
 
 	@Test
+	void aReusedXidReclaimsTheEarlierReplysChunksInsteadOfLeakingThem() throws Exception {
+		RpcRdmaServer server = server(readChunkReplies(),
+				(call, replier) -> replier.reply(RpcWorkload.reply(call.xid(), RpcWorkload.pattern(3000, 3), true)));
+		RawPeer raw = rawClient(server, PrivateData.EMPTY);
+		raw.send(new RdmaMsg(9, 4, ChunkLists.EMPTY), RpcWorkload.call(9, RpcWorkload.GENERATE, new byte[4]));
+		assertThat(((RdmaMsg) header(raw.receive())).chunkLists().readList()).hasSize(1);
+		raw.send(new RdmaMsg(9, 4, ChunkLists.EMPTY), RpcWorkload.call(9, RpcWorkload.GENERATE, new byte[4]));
+		assertThat(((RdmaMsg) header(raw.receive())).chunkLists().readList()).hasSize(1);
+		RpcRdmaServerConnection connection = onlyConnection(server);
+
+		eventually("one reply awaits RDMA_DONE, holding one credit",
+				() -> connection.awaitingDone() == 1 && connection.outstanding() == 1);
+		raw.send(new RdmaDone(9, 4), null);
+		eventually("the later reply is acknowledged", () -> connection.awaitingDone() == 0 && connection.outstanding() == 0);
+		raw.close();
+		eventually("the server has every buffer back", () -> this.serverPool.stats().leasedBytes() == 0);
+	}
+
+	@Test
 	void aReplyAwaitingRdmaDoneStillHoldsItsCredit() throws Exception {
 		RpcRdmaServer server = server(readChunkReplies().withCredits(8, 1, 12)
 			.withCreditViolation(CreditViolationPolicy.REPLY_ERROR),

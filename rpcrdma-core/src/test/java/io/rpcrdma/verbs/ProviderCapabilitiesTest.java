@@ -16,9 +16,9 @@ class ProviderCapabilitiesTest {
 
 	@Test
 	void privateDataExchangeNeedsBothDirections() {
-		assertThat(new ProviderCapabilities(true, false, true, true, true, true).privateDataExchange()).isFalse();
-		assertThat(new ProviderCapabilities(false, true, true, true, true, true).privateDataExchange()).isFalse();
-		assertThat(new ProviderCapabilities(true, true, false, false, false, false).privateDataExchange()).isTrue();
+		assertThat(new ProviderCapabilities(true, false, true, true, true, true, true).privateDataExchange()).isFalse();
+		assertThat(new ProviderCapabilities(false, true, true, true, true, true, true).privateDataExchange()).isFalse();
+		assertThat(new ProviderCapabilities(true, true, false, false, false, false, false).privateDataExchange()).isTrue();
 	}
 
 }

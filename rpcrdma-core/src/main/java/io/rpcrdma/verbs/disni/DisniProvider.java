@@ -69,13 +69,16 @@ final class DisniProvider implements RdmaProvider {
 	 * DiSNI 2.1 carries no private data to the listener or back, has no reject, and
 	 * registers with ibv_reg_mr, whose regions a peer cannot count on invalidating; on
 	 * InfiniBand and RoCE the adapter retries Sends that find no receive and reports a peer's
-	 * refusal at the initiator.
+	 * refusal at the initiator. Its API has no memory windows, so a region is not bound to the
+	 * connection it was offered to: any queue pair of the provider's protection domain reaches
+	 * it while its rkey is valid (docs/security.md).
 	 */
-	static final ProviderCapabilities CAPABILITIES = new ProviderCapabilities(false, false, false, false, true, true);
+	static final ProviderCapabilities CAPABILITIES = new ProviderCapabilities(false, false, false, false, true, true,
+			false);
 
 	/** The same on an iWARP adapter, which does neither (RFC 5040, RFC 5041). */
 	static final ProviderCapabilities IWARP_CAPABILITIES = new ProviderCapabilities(false, false, false, false, false,
-			false);
+			false, false);
 
 	private static final AtomicInteger instances = new AtomicInteger();
 

@@ -388,9 +388,13 @@ final class RdmapReceiver {
 				this.qp.table().invalidateRemotely(stag, this.qp.pd(), this.qp);
 			}
 			catch (RemoteAccessException ex) {
+				// RFC 5040 §7.1: "Invalid STag" for an STag not offered to this stream, which
+				// local memory (a Read sink) never is; "cannot be invalidated" only for one that is.
+				// The Terminate goes out before the flushed receive can make the consumer close.
+				boolean open = terminate(rdmapError(ex), ex.getMessage(), false);
 				this.qp.completeReceive(wr, CompletionStatus.WR_FLUSH_ERR, 0, false, 0,
 						"flushed: the peer's Send with Invalidate named an STag it may not invalidate");
-				return terminate(TerminateError.RDMAP_STAG_CANNOT_BE_INVALIDATED, ex.getMessage(), false);
+				return open;
 			}
 		}
 		this.qp.completeReceive(wr, CompletionStatus.SUCCESS, received, invalidate, invalidate ? stag : 0, null);
@@ -682,7 +686,6 @@ final class RdmapReceiver {
 			case INVALID_STAG, STAG_INVALIDATED -> TerminateError.RDMAP_INVALID_STAG;
 			case BASE_OR_BOUNDS -> TerminateError.RDMAP_BASE_OR_BOUNDS_VIOLATION;
 			case ACCESS_RIGHTS -> TerminateError.RDMAP_ACCESS_RIGHTS_VIOLATION;
-			case PROTECTION_DOMAIN, WRONG_QUEUE_PAIR -> TerminateError.RDMAP_STAG_NOT_ASSOCIATED;
 			case TO_WRAP -> TerminateError.RDMAP_TO_WRAP;
 			case STAG_CANNOT_BE_INVALIDATED -> TerminateError.RDMAP_STAG_CANNOT_BE_INVALIDATED;
 		};
@@ -693,7 +696,6 @@ final class RdmapReceiver {
 			case INVALID_STAG, STAG_INVALIDATED, ACCESS_RIGHTS, STAG_CANNOT_BE_INVALIDATED ->
 				TerminateError.DDP_TAGGED_INVALID_STAG;
 			case BASE_OR_BOUNDS -> TerminateError.DDP_TAGGED_BASE_OR_BOUNDS_VIOLATION;
-			case PROTECTION_DOMAIN, WRONG_QUEUE_PAIR -> TerminateError.DDP_TAGGED_STAG_NOT_ASSOCIATED;
 			case TO_WRAP -> TerminateError.DDP_TAGGED_TO_WRAP;
 		};
 	}

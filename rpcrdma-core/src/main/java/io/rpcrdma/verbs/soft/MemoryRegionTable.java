@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import io.rpcrdma.verbs.AccessFlag;
@@ -26,9 +25,15 @@ import io.rpcrdma.verbs.support.RegistrationChecks;
  * per-operation check on the data path is cheap. Registration, invalidation, rotation and
  * deregistration take a lock.
  * <p>
- * One table serves one device; a region found here that belongs to another protection
- * domain than the accessing queue pair is refused with
- * {@link RemoteAccessError#PROTECTION_DOMAIN}.
+ * One table serves one device, and every connection of the device reaches it, so a remote
+ * access is allowed only to memory offered to the accessing connection (RFC 5040 §8.2,
+ * RFC 5042 §5.1): a region with remote access rights, of the queue pair's protection domain,
+ * and, once {@linkplain SoftwareMemoryRegion#offerTo offered} to a queue pair, that one only.
+ * Anything else (no such STag, memory registered for local access only, another protection
+ * domain or connection) is refused as {@link RemoteAccessError#INVALID_STAG} with one and
+ * the same message, so a peer cannot tell "not yours" from "does not exist", nor probe which
+ * STags the other connections use. Addresses are random per region, so an address tells a
+ * peer nothing about where other regions are.
  */
 public final class MemoryRegionTable {
 
@@ -48,8 +53,6 @@ public final class MemoryRegionTable {
 
 	private int used;
 
-	private long nextAddress;
-
 	/**
 	 * Creates a table drawing STags from a new secure generator.
 	 */
@@ -63,9 +66,6 @@ public final class MemoryRegionTable {
 	 */
 	public MemoryRegionTable(StagGenerator stags) {
 		this.stags = stags;
-		// Base addresses start at a random page in [2^40, 2^44) so that no two devices hand
-		// out the same addresses and an address alone identifies nothing.
-		this.nextAddress = (1L << 40) + (ThreadLocalRandom.current().nextLong(1L << 43) & ~(PAGE - 1));
 	}
 
 	/**
@@ -81,11 +81,7 @@ public final class MemoryRegionTable {
 		ByteBuffer view = directBuffer.slice();
 		int length = view.capacity();
 		synchronized (this.lock) {
-			long address = this.nextAddress;
-			// Leave an unmapped guard page between regions, so an access that runs past one
-			// region can never be mistaken for an access to the next.
-			this.nextAddress += ((length + PAGE - 1) & ~(PAGE - 1)) + PAGE;
-			SoftwareMemoryRegion region = new SoftwareMemoryRegion(this, pd, view, address, length, rights,
+			SoftwareMemoryRegion region = new SoftwareMemoryRegion(this, pd, view, randomAddress(), length, rights,
 					newUniqueStag());
 			insert(region);
 			return region;
@@ -119,11 +115,13 @@ public final class MemoryRegionTable {
 
 	/**
 	 * Checks a remote tagged access and returns the region it may touch. Checks, in the
-	 * order of RFC 5040's tagged buffer checks: the STag names a registered region, it is not
-	 * invalidated, the region is in the accessing queue pair's protection domain (and
-	 * connection, if scoped), the needed access right is granted, the tagged offset plus
-	 * length does not wrap, and {@code [address, address + length)} lies inside the
-	 * region. The arithmetic cannot overflow.
+	 * order of RFC 5040's tagged buffer checks: the STag names a region offered to the
+	 * accessing connection (registered, with a remote access right, in the queue pair's
+	 * protection domain, and offered to this queue pair if offered at all: otherwise
+	 * {@link RemoteAccessError#INVALID_STAG}, whatever the reason), it is not invalidated,
+	 * the needed access right is granted, the tagged offset plus length does not wrap, and
+	 * {@code [address, address + length)} lies inside the region. The arithmetic cannot
+	 * overflow.
 	 * @param stag the STag the peer used
 	 * @param address the tagged offset the peer used (unsigned)
 	 * @param length the number of bytes, {@code >= 0}
@@ -139,28 +137,12 @@ public final class MemoryRegionTable {
 	public SoftwareMemoryRegion checkRemoteAccess(int stag, long address, int length, AccessFlag required,
 			ProtectionDomain pd, Object queuePair) {
 		SoftwareMemoryRegion region = lookup(stag);
-		if (region == null) {
-			throw new RemoteAccessException(RemoteAccessError.INVALID_STAG, stag,
-					"STag " + hex(stag) + " does not name a registered region (never registered, "
-							+ "deregistered, or re-registered under a new STag)");
+		if (region == null || !region.reachableBy(pd, queuePair)) {
+			throw notOffered(stag);
 		}
-		int state = region.state();
-		if (state == SoftwareMemoryRegion.DEREGISTERED) {
-			throw new RemoteAccessException(RemoteAccessError.INVALID_STAG, stag,
-					"STag " + hex(stag) + " names a deregistered region");
-		}
-		if (state == SoftwareMemoryRegion.INVALIDATED) {
+		if (region.state() == SoftwareMemoryRegion.INVALIDATED) {
 			throw new RemoteAccessException(RemoteAccessError.STAG_INVALIDATED, stag,
 					"STag " + hex(stag) + " was invalidated; the peer must use a current STag");
-		}
-		if (region.protectionDomain() != pd) {
-			throw new RemoteAccessException(RemoteAccessError.PROTECTION_DOMAIN, stag,
-					"STag " + hex(stag) + " belongs to another protection domain than the accessing queue pair");
-		}
-		Object scope = region.scope();
-		if (scope != null && scope != queuePair) {
-			throw new RemoteAccessException(RemoteAccessError.WRONG_QUEUE_PAIR, stag,
-					"STag " + hex(stag) + " is bound to another connection than the accessing one");
 		}
 		if (!region.grants(required)) {
 			throw new RemoteAccessException(RemoteAccessError.ACCESS_RIGHTS, stag, "STag " + hex(stag)
@@ -180,6 +162,15 @@ public final class MemoryRegionTable {
 							+ ", +" + region.length() + ") of STag " + hex(stag));
 		}
 		return region;
+	}
+
+	/**
+	 * The one refusal for an STag the accessing connection may not use, whatever the reason:
+	 * never registered, deregistered, rotated away, local only, or offered to someone else.
+	 */
+	private static RemoteAccessException notOffered(int stag) {
+		return new RemoteAccessException(RemoteAccessError.INVALID_STAG, stag,
+				"STag " + hex(stag) + " names no region offered to this connection");
 	}
 
 	/**
@@ -233,31 +224,31 @@ public final class MemoryRegionTable {
 	}
 
 	/**
-	 * Invalidates the region a peer names in a Send with Invalidate (RFC 5040 Send with Invalidate), after
-	 * checking that it exists, is valid and is in the receiving queue pair's domain.
+	 * Invalidates the region a peer names in a Send with Invalidate (RFC 5040 §6.10), after
+	 * checking that it is offered to the receiving connection, as for any remote access
+	 * ({@link #checkRemoteAccess}), and still valid.
 	 * @param stag the STag to invalidate
 	 * @param pd the protection domain of the receiving queue pair
 	 * @param queuePair the receiving queue pair (for scoped regions), or {@code null}
 	 * @return the invalidated region
-	 * @throws RemoteAccessException with {@link RemoteAccessError#STAG_CANNOT_BE_INVALIDATED}
-	 * or {@link RemoteAccessError#INVALID_STAG} if it cannot be invalidated
+	 * @throws RemoteAccessException with {@link RemoteAccessError#INVALID_STAG} if the STag
+	 * names nothing offered to this connection, or
+	 * {@link RemoteAccessError#STAG_CANNOT_BE_INVALIDATED} if it is already invalid
 	 */
 	public SoftwareMemoryRegion invalidateRemotely(int stag, ProtectionDomain pd, Object queuePair) {
 		synchronized (this.lock) {
 			SoftwareMemoryRegion region = lookup(stag);
-			if (region == null || region.state() == SoftwareMemoryRegion.DEREGISTERED) {
-				throw new RemoteAccessException(RemoteAccessError.INVALID_STAG, stag,
-						"Send with Invalidate names STag " + hex(stag) + ", which is not registered here");
-			}
-			if (region.protectionDomain() != pd || (region.scope() != null && region.scope() != queuePair)) {
-				throw new RemoteAccessException(RemoteAccessError.STAG_CANNOT_BE_INVALIDATED, stag,
-						"Send with Invalidate names STag " + hex(stag) + " of another protection domain or connection");
+			if (region == null || !region.reachableBy(pd, queuePair)) {
+				// Local memory (a Read sink, receive buffers) and memory offered to another
+				// connection are not this peer's to invalidate (RFC 5040 §6.10, RFC 5042 §5.1).
+				throw notOffered(stag);
 			}
 			if (region.state() != SoftwareMemoryRegion.VALID) {
 				throw new RemoteAccessException(RemoteAccessError.STAG_CANNOT_BE_INVALIDATED, stag,
 						"Send with Invalidate names STag " + hex(stag) + ", which is already invalid");
 			}
 			region.setState(SoftwareMemoryRegion.INVALIDATED);
+			region.withdrawOffer();
 			return region;
 		}
 	}
@@ -296,6 +287,7 @@ public final class MemoryRegionTable {
 				throw new IllegalStateException("Cannot invalidate a deregistered region; register the memory again");
 			}
 			region.setState(SoftwareMemoryRegion.INVALIDATED);
+			region.withdrawOffer();
 		}
 	}
 
@@ -307,6 +299,9 @@ public final class MemoryRegionTable {
 			remove(region);
 			int stag = newUniqueStag();
 			region.setStag(stag);
+			// The new STag reaches nobody until it is offered again (RFC 8166 §8: an STag
+			// advertised for one RPC must not reach the next user of the memory).
+			region.withdrawOffer();
 			insert(region);
 			region.setState(SoftwareMemoryRegion.VALID);
 			return stag;
@@ -322,6 +317,15 @@ public final class MemoryRegionTable {
 			remove(region);
 			return true;
 		}
+	}
+
+	/**
+	 * A random page in [2^40, 2^62): far from zero, far from wrapping, and unrelated to the
+	 * addresses of other regions.
+	 */
+	private long randomAddress() {
+		long bits = ((long) this.stags.nextStag() << 32) | (this.stags.nextStag() & 0xFFFF_FFFFL);
+		return Math.max(1L << 40, (bits >>> 2) & ~(PAGE - 1));
 	}
 
 	private int newUniqueStag() {

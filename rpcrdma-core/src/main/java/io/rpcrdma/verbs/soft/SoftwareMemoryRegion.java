@@ -2,11 +2,13 @@ package io.rpcrdma.verbs.soft;
 
 import java.nio.ByteBuffer;
 import java.util.Collections;
+import java.util.Objects;
 import java.util.Set;
 
 import io.rpcrdma.verbs.AccessFlag;
 import io.rpcrdma.verbs.MemoryRegion;
 import io.rpcrdma.verbs.ProtectionDomain;
+import io.rpcrdma.verbs.QueuePair;
 
 /**
  * A memory region registered in a {@link MemoryRegionTable}: the software counterpart of
@@ -19,6 +21,11 @@ public final class SoftwareMemoryRegion implements MemoryRegion {
 	static final int INVALIDATED = 1;
 
 	static final int DEREGISTERED = 2;
+
+	private static final int REMOTE_BITS = (1 << AccessFlag.REMOTE_READ.ordinal()) | (1 << AccessFlag.REMOTE_WRITE.ordinal());
+
+	/** The scope of a region once offered and then withdrawn: no queue pair is this. */
+	private static final Object WITHDRAWN = new Object();
 
 	private final MemoryRegionTable table;
 
@@ -122,14 +129,44 @@ public final class SoftwareMemoryRegion implements MemoryRegion {
 	}
 
 	/**
-	 * Restricts remote access to one connection: afterwards only the given queue pair may
-	 * use the STag (like a type 2 memory window bound to a queue pair); {@code null} lifts
-	 * the restriction.
-	 * @param queuePair the queue pair allowed to access the region, or {@code null} for any
-	 * queue pair of the protection domain
+	 * {@inheritDoc}
+	 * <p>
+	 * Also used by tests to bind a region to any object standing for a connection.
 	 */
-	public void bindToQueuePair(Object queuePair) {
-		this.scope = queuePair;
+	@Override
+	public void offerTo(QueuePair queuePair) {
+		offerToConnection(queuePair);
+	}
+
+	/**
+	 * Restricts remote access to one connection (see {@link #offerTo(QueuePair)}).
+	 * @param queuePair the object the provider passes as the accessing queue pair
+	 */
+	public void offerToConnection(Object queuePair) {
+		if (this.state == DEREGISTERED) {
+			throw new IllegalStateException("Cannot offer a deregistered region; register the memory again");
+		}
+		this.scope = Objects.requireNonNull(queuePair, "offerTo needs the queue pair to offer the region to");
+	}
+
+	/**
+	 * Whether a queue pair may reach this region remotely at all: registered, with a remote
+	 * access right, of its protection domain, and offered to it if offered to anyone.
+	 * @param pd the protection domain of the accessing queue pair
+	 * @param queuePair the accessing queue pair
+	 * @return {@code true} if reachable
+	 */
+	boolean reachableBy(ProtectionDomain pd, Object queuePair) {
+		Object offered = this.scope;
+		return this.state != DEREGISTERED && (this.accessBits & REMOTE_BITS) != 0 && this.pd == pd
+				&& (offered == null || offered == queuePair);
+	}
+
+	/** After an invalidation or a new STag: nobody reaches it until it is offered again. */
+	void withdrawOffer() {
+		if (this.scope != null) {
+			this.scope = WITHDRAWN;
+		}
 	}
 
 	/**
@@ -191,10 +228,6 @@ public final class SoftwareMemoryRegion implements MemoryRegion {
 
 	void setStag(int stag) {
 		this.stag = stag;
-	}
-
-	Object scope() {
-		return this.scope;
 	}
 
 	@Override

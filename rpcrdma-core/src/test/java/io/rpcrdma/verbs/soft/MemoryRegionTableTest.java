@@ -167,17 +167,95 @@ class MemoryRegionTableTest {
 	}
 
 	@Test
-	void accessRightsProtectionDomainAndConnectionScopeAreClassified() {
+	void missingRightsAreReportedOnlyToTheConnectionTheRegionIsOfferedTo() {
 		SoftwareMemoryRegion readable = register(64, REMOTE_READ);
 		assertThat(refusal(readable.stag(), readable.address(), 1, REMOTE_WRITE)).isEqualTo(RemoteAccessError.ACCESS_RIGHTS);
-		SoftwareProtectionDomain other = new SoftwareProtectionDomain(null, this.table);
-		assertThat(refusal(readable.stag(), readable.address(), 1, REMOTE_READ, other, null))
-			.isEqualTo(RemoteAccessError.PROTECTION_DOMAIN);
 		Object qp = new Object();
-		readable.bindToQueuePair(qp);
+		readable.offerToConnection(qp);
 		assertThat(refusal(readable.stag(), readable.address(), 1, REMOTE_READ, this.pd, qp)).isNull();
-		assertThat(refusal(readable.stag(), readable.address(), 1, REMOTE_READ, this.pd, new Object()))
-			.isEqualTo(RemoteAccessError.WRONG_QUEUE_PAIR);
+		assertThat(refusal(readable.stag(), readable.address(), 1, REMOTE_WRITE, this.pd, qp))
+			.isEqualTo(RemoteAccessError.ACCESS_RIGHTS);
+		assertThat(refusal(readable.stag(), readable.address(), 1, REMOTE_WRITE, this.pd, new Object()))
+			.as("not yours: no hint that the region exists, nor which rights it has")
+			.isEqualTo(RemoteAccessError.INVALID_STAG);
+	}
+
+	@Test
+	void notYoursLooksExactlyLikeDoesNotExist() {
+		SoftwareMemoryRegion offered = register(64, REMOTE_READ, REMOTE_WRITE, LOCAL_WRITE);
+		Object owner = new Object();
+		offered.offerToConnection(owner);
+		SoftwareMemoryRegion local = register(64, LOCAL_WRITE);
+		SoftwareProtectionDomain other = new SoftwareProtectionDomain(null, this.table);
+		int missing = offered.stag() ^ 0x00010000;
+		RemoteAccessException absent = refusalException(missing, offered.address(), 8, REMOTE_READ, this.pd, owner);
+		List<RemoteAccessException> notYours = List.of(
+				refusalException(offered.stag(), offered.address(), 8, REMOTE_READ, this.pd, new Object()),
+				refusalException(offered.stag(), offered.address(), 8, REMOTE_WRITE, other, owner),
+				refusalException(local.stag(), local.address(), 8, REMOTE_WRITE, this.pd, owner),
+				refusalException(local.stag(), local.address(), 8, REMOTE_READ, this.pd, null));
+		for (RemoteAccessException refusal : notYours) {
+			assertThat(refusal.error()).isEqualTo(absent.error()).isEqualTo(RemoteAccessError.INVALID_STAG);
+			assertThat(refusal.getMessage().replace(MemoryRegionTable.hex(refusal.stag()), "X"))
+				.isEqualTo(absent.getMessage().replace(MemoryRegionTable.hex(missing), "X"));
+		}
+	}
+
+	@Test
+	void localOnlyMemoryCannotBeInvalidatedRemotely() {
+		// A Read sink or receive buffer: registered with LOCAL_WRITE only, its STag is its lkey
+		// and travels in Read Requests (RFC 5040 §4.4), so a peer can learn it.
+		SoftwareMemoryRegion sink = register(64, LOCAL_WRITE);
+		assertThatExceptionOfType(RemoteAccessException.class)
+			.isThrownBy(() -> this.table.invalidateRemotely(sink.stag(), this.pd, new Object()))
+			.satisfies((ex) -> assertThat(ex.error()).isEqualTo(RemoteAccessError.INVALID_STAG));
+		assertThat(sink.isValid()).isTrue();
+		assertThat(this.table.checkLocalAccess(sink, 0, 64, true, this.pd)).isNull();
+	}
+
+	@Test
+	void aNewStagReachesNobodyUntilOfferedAgain() {
+		SoftwareMemoryRegion region = register(64, REMOTE_READ);
+		Object first = new Object();
+		Object second = new Object();
+		region.offerToConnection(first);
+		int fresh = region.reregister();
+		assertThat(refusal(fresh, region.address(), 1, REMOTE_READ, this.pd, first)).isEqualTo(RemoteAccessError.INVALID_STAG);
+		assertThat(refusal(fresh, region.address(), 1, REMOTE_READ, this.pd, second)).isEqualTo(RemoteAccessError.INVALID_STAG);
+		region.offerToConnection(second);
+		assertThat(refusal(fresh, region.address(), 1, REMOTE_READ, this.pd, second)).isNull();
+		assertThat(refusal(fresh, region.address(), 1, REMOTE_READ, this.pd, first)).isEqualTo(RemoteAccessError.INVALID_STAG);
+	}
+
+	@Test
+	void addressesAreRandomPagesNotASequence() {
+		List<Long> addresses = new ArrayList<>();
+		for (int i = 0; i < 64; i++) {
+			SoftwareMemoryRegion region = register(4096, REMOTE_READ);
+			assertThat(region.address() & 4095).isZero();
+			assertThat(region.address()).isBetween(1L << 40, (1L << 62) - 1);
+			addresses.add(region.address());
+		}
+		int ascendingSteps = 0;
+		for (int i = 1; i < addresses.size(); i++) {
+			if (addresses.get(i) > addresses.get(i - 1)) {
+				ascendingSteps++;
+			}
+		}
+		// Sequential allocation ascends 63 times in 63 steps; random addresses about half as often.
+		assertThat(ascendingSteps).isBetween(10, 53);
+		assertThat(new HashSet<>(addresses)).hasSize(addresses.size());
+	}
+
+	private RemoteAccessException refusalException(int stag, long address, int length, AccessFlag access,
+			SoftwareProtectionDomain domain, Object qp) {
+		try {
+			this.table.checkRemoteAccess(stag, address, length, access, domain, qp);
+		}
+		catch (RemoteAccessException ex) {
+			return ex;
+		}
+		throw new AssertionError("STag " + MemoryRegionTable.hex(stag) + " was not refused");
 	}
 
 	@Test
@@ -185,7 +263,6 @@ class MemoryRegionTableTest {
 		assertThat(RemoteAccessError.INVALID_STAG.rdmapErrorCode()).isEqualTo(0x00);
 		assertThat(RemoteAccessError.BASE_OR_BOUNDS.rdmapErrorCode()).isEqualTo(0x01);
 		assertThat(RemoteAccessError.ACCESS_RIGHTS.rdmapErrorCode()).isEqualTo(0x02);
-		assertThat(RemoteAccessError.PROTECTION_DOMAIN.rdmapErrorCode()).isEqualTo(0x03);
 		assertThat(RemoteAccessError.TO_WRAP.rdmapErrorCode()).isEqualTo(0x04);
 		assertThat(RemoteAccessError.STAG_CANNOT_BE_INVALIDATED.rdmapErrorCode()).isEqualTo(0x09);
 	}
@@ -196,16 +273,22 @@ class MemoryRegionTableTest {
 		SoftwareProtectionDomain other = new SoftwareProtectionDomain(null, this.table);
 		assertThatExceptionOfType(RemoteAccessException.class)
 			.isThrownBy(() -> this.table.invalidateRemotely(region.stag(), other, null))
-			.satisfies((ex) -> assertThat(ex.error()).isEqualTo(RemoteAccessError.STAG_CANNOT_BE_INVALIDATED));
+			.satisfies((ex) -> assertThat(ex.error()).isEqualTo(RemoteAccessError.INVALID_STAG));
 		assertThat(region.isValid()).isTrue();
 		assertThatExceptionOfType(RemoteAccessException.class)
 			.isThrownBy(() -> this.table.invalidateRemotely(region.stag() ^ 0x100, this.pd, null))
 			.satisfies((ex) -> assertThat(ex.error()).isEqualTo(RemoteAccessError.INVALID_STAG));
-		assertThat(this.table.invalidateRemotely(region.stag(), this.pd, null)).isSameAs(region);
+		Object owner = new Object();
+		region.offerToConnection(owner);
+		assertThatExceptionOfType(RemoteAccessException.class)
+			.isThrownBy(() -> this.table.invalidateRemotely(region.stag(), this.pd, new Object()))
+			.satisfies((ex) -> assertThat(ex.error()).isEqualTo(RemoteAccessError.INVALID_STAG));
+		assertThat(region.isValid()).isTrue();
+		assertThat(this.table.invalidateRemotely(region.stag(), this.pd, owner)).isSameAs(region);
 		assertThat(region.isValid()).isFalse();
 		assertThatExceptionOfType(RemoteAccessException.class)
-			.isThrownBy(() -> this.table.invalidateRemotely(region.stag(), this.pd, null))
-			.satisfies((ex) -> assertThat(ex.error()).isEqualTo(RemoteAccessError.STAG_CANNOT_BE_INVALIDATED));
+			.isThrownBy(() -> this.table.invalidateRemotely(region.stag(), this.pd, owner))
+			.satisfies((ex) -> assertThat(ex.error()).isEqualTo(RemoteAccessError.INVALID_STAG));
 	}
 
 	@Test

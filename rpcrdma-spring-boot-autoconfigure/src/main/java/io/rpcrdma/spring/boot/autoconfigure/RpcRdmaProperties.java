@@ -8,6 +8,7 @@ import java.util.Map;
 
 import io.rpcrdma.client.balance.BalancerKind;
 import io.rpcrdma.server.RpcServer;
+import io.rpcrdma.transport.PeerLimits;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
@@ -143,6 +144,19 @@ public class RpcRdmaProperties implements Validator {
 		 */
 		private Duration shutdownGracePeriod = Duration.ofSeconds(10);
 
+		/**
+		 * How long a client may leave the server's RDMA Reads of its chunks (or other work the
+		 * server posted on its connection) unanswered before that connection is failed and its
+		 * memory reclaimed, 1ms to 1h.
+		 */
+		private Duration operationTimeout = PeerLimits.DEFAULT_OPERATION_TIMEOUT;
+
+		/**
+		 * The most registered memory one client connection's Read chunks hold at once; its
+		 * further calls wait for its earlier ones. 4KB to 1TB.
+		 */
+		private DataSize bulkShare = DataSize.ofBytes(PeerLimits.DEFAULT_BULK_SHARE);
+
 		private final DuplicateRequestCache duplicateRequestCache = new DuplicateRequestCache();
 
 		private final ServerSecurity security = new ServerSecurity();
@@ -156,6 +170,22 @@ public class RpcRdmaProperties implements Validator {
 
 		public ServerBackchannel getBackchannel() {
 			return this.backchannel;
+		}
+
+		public Duration getOperationTimeout() {
+			return this.operationTimeout;
+		}
+
+		public void setOperationTimeout(Duration operationTimeout) {
+			this.operationTimeout = operationTimeout;
+		}
+
+		public DataSize getBulkShare() {
+			return this.bulkShare;
+		}
+
+		public void setBulkShare(DataSize bulkShare) {
+			this.bulkShare = bulkShare;
 		}
 
 		public ServerSecurity getSecurity() {
@@ -718,8 +748,14 @@ public class RpcRdmaProperties implements Validator {
 		/** Largest bulk (chunk) buffer class, from smallest-chunk to 1GB. */
 		private DataSize largestChunk = DataSize.ofMegabytes(16);
 
-		/** The most memory registered in all, 1MB to 1TB. */
+		/** The most memory registered for send, chunk and bulk buffers, 1MB to 1TB. */
 		private DataSize maxRegistered = DataSize.ofMegabytes(256);
+
+		/**
+		 * The most memory registered for receive buffers, apart from max-registered, so that
+		 * many connections cannot take the memory of bulk calls. 1MB to 1TB.
+		 */
+		private DataSize maxReceive = DataSize.ofMegabytes(256);
 
 		/** How long a call waits for a buffer when its class is exhausted, 0s to 1h. */
 		private Duration waitTimeout = Duration.ofSeconds(1);
@@ -757,6 +793,14 @@ public class RpcRdmaProperties implements Validator {
 
 		public void setMaxRegistered(DataSize maxRegistered) {
 			this.maxRegistered = maxRegistered;
+		}
+
+		public DataSize getMaxReceive() {
+			return this.maxReceive;
+		}
+
+		public void setMaxReceive(DataSize maxReceive) {
+			this.maxReceive = maxReceive;
 		}
 
 		public Duration getWaitTimeout() {
@@ -842,6 +886,13 @@ public class RpcRdmaProperties implements Validator {
 
 		/** How long opening a connection may take, 1ms to 1h. */
 		private Duration connectTimeout = Duration.ofSeconds(10);
+
+		/**
+		 * How long a server may leave this client's work on a connection (its RDMA Reads of
+		 * reply chunks, or the Sends it confirms) unanswered before the connection is failed,
+		 * 1ms to 1h.
+		 */
+		private Duration operationTimeout = PeerLimits.DEFAULT_OPERATION_TIMEOUT;
 
 		private final ClientSecurity security = new ClientSecurity();
 
@@ -959,6 +1010,14 @@ public class RpcRdmaProperties implements Validator {
 
 		public Duration getConnectTimeout() {
 			return this.connectTimeout;
+		}
+
+		public Duration getOperationTimeout() {
+			return this.operationTimeout;
+		}
+
+		public void setOperationTimeout(Duration operationTimeout) {
+			this.operationTimeout = operationTimeout;
 		}
 
 		public void setConnectTimeout(Duration connectTimeout) {

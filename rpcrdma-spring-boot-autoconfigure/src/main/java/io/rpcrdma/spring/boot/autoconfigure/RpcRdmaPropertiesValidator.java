@@ -81,6 +81,9 @@ final class RpcRdmaPropertiesValidator {
 		checkInt("rpcrdma.server.executor.queue-capacity", server.getExecutor().getQueueCapacity(), 0, 1_000_000);
 		checkDuration("rpcrdma.server.shutdown-grace-period", server.getShutdownGracePeriod(), Duration.ZERO,
 				Duration.ofHours(1));
+		checkDuration("rpcrdma.server.operation-timeout", server.getOperationTimeout(), Duration.ofMillis(1),
+				Duration.ofHours(1));
+		checkSize("rpcrdma.server.bulk-share", server.getBulkShare(), 4 * KB, 1024 * GB);
 		RpcRdmaProperties.DuplicateRequestCache drc = server.getDuplicateRequestCache();
 		checkInt("rpcrdma.server.duplicate-request-cache.entries-per-client", drc.getEntriesPerClient(), 1, 1_000_000);
 		checkInt("rpcrdma.server.duplicate-request-cache.entries", drc.getEntries(),
@@ -181,6 +184,7 @@ final class RpcRdmaPropertiesValidator {
 		long smallest = (memory.getSmallestChunk() != null) ? memory.getSmallestChunk().toBytes() : 4 * KB;
 		checkSize("rpcrdma.memory.largest-chunk", memory.getLargestChunk(), Math.max(4 * KB, smallest), GB);
 		checkSize("rpcrdma.memory.max-registered", memory.getMaxRegistered(), MB, 1024 * GB);
+		checkSize("rpcrdma.memory.max-receive", memory.getMaxReceive(), MB, 1024 * GB);
 		checkDuration("rpcrdma.memory.wait-timeout", memory.getWaitTimeout(), Duration.ZERO, Duration.ofHours(1));
 	}
 
@@ -219,6 +223,8 @@ final class RpcRdmaPropertiesValidator {
 		checkSize(prefix + ".inline-threshold-v2", client.getInlineThresholdV2(), KB, MB);
 		checkSize(prefix + ".max-reply-size", client.getMaxReplySize(), 64, GB);
 		checkDuration(prefix + ".connect-timeout", client.getConnectTimeout(), Duration.ofMillis(1), Duration.ofHours(1));
+		checkDuration(prefix + ".operation-timeout", client.getOperationTimeout(), Duration.ofMillis(1),
+				Duration.ofHours(1));
 		if (client.getBalancer() == null) {
 			reject(prefix + ".balancer", "must be round-robin, least-outstanding or power-of-two-choices", null);
 		}

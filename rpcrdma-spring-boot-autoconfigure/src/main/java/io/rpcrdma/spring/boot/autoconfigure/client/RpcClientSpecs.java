@@ -78,6 +78,7 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 		TransportConfig transport = RpcRdmaTransportConfigs.of(client.getVersions(), client.getInlineThresholdV1(),
 				client.getInlineThresholdV2(), client.getCredits(), TransportConfig.DEFAULT_CREDITS,
 				client.getConnectTimeout());
+		transport = transport.withPeerLimits(transport.peerLimits().withOperationTimeout(client.getOperationTimeout()));
 		RpcClientPool.Config pool = new RpcClientPool.Config(client.getMinConnections(), client.getMaxConnections(),
 				client.getMaxWaiting(), BACKOFF, new RetryPolicy(client.getRetries() + 1, BACKOFF));
 		ServiceClientOptions options = new ServiceClientOptions(client.getCallTimeout(),

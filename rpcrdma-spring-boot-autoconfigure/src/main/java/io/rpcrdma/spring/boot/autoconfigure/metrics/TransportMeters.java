@@ -58,6 +58,12 @@ final class TransportMeters {
 				null, "Write chunks this side filled");
 		counter(registry, chunks, tags.and("kind", "reply-filled"), source, totals, TransportStats::replyChunksFilled,
 				null, "Reply chunks this side filled (long replies, RFC 8166 §3.5.4)");
+		String limits = prefix + ".peer-limits";
+		counter(registry, limits, tags.and("limit", "operation-timeout"), source, totals,
+				TransportStats::operationTimeouts, null,
+				"Connections failed because the peer left this side's RDMA Reads (or other work) unanswered");
+		counter(registry, limits, tags.and("limit", "bulk-share-wait"), source, totals, TransportStats::bulkShareWaits,
+				null, "Calls whose Read chunks waited because their connection held its share of bulk memory");
 		String errors = prefix + ".rdma-errors";
 		errors(registry, errors, tags.and("direction", "sent"), source, totals, TransportStats::rdmaErrorsSentByCode);
 		errors(registry, errors, tags.and("direction", "received"), source, totals,

@@ -40,12 +40,13 @@ final class MemoryPoolConfigs {
 			return defaults.withSizeClasses(classes)
 				.withSlabSize((int) memory.getSlabSize().toBytes())
 				.withMaxRegisteredBytes(memory.getMaxRegistered().toBytes())
+				.withMaxReceiveBytes(memory.getMaxReceive().toBytes())
 				.withLeaseTimeout(memory.getWaitTimeout())
 				.withLeakTracking(memory.isLeakTracking());
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalStateException("The rpcrdma.memory.* settings do not fit together: " + ex.getMessage()
-					+ " (slab-size, smallest-chunk, largest-chunk and max-registered map to these settings)", ex);
+					+ " (slab-size, smallest-chunk, largest-chunk, max-registered and max-receive map to these settings)", ex);
 		}
 	}
 

@@ -10,6 +10,7 @@ import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaAddress;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaProperties;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaTransportConfigs;
+import io.rpcrdma.transport.PeerLimits;
 import io.rpcrdma.transport.TransportConfig;
 import io.rpcrdma.verbs.RdmaProvider;
 
@@ -56,7 +57,8 @@ final class RpcServerConfigs {
 						executor.getThreads() + executor.getQueueCapacity(), executor.getQueueCapacity())
 				: new RpcServer.ExecutorSpec(executor.getKind(), executor.getThreads(), executor.getQueueCapacity());
 		TransportConfig transport = RpcRdmaTransportConfigs.of(server.getVersions(), server.getInlineThresholdV1(),
-				server.getInlineThresholdV2(), TransportConfig.DEFAULT_CREDITS, server.getCredits(), null);
+				server.getInlineThresholdV2(), TransportConfig.DEFAULT_CREDITS, server.getCredits(), null)
+			.withPeerLimits(new PeerLimits(server.getOperationTimeout(), server.getBulkShare().toBytes()));
 		RpcRdmaProperties.DuplicateRequestCache drc = server.getDuplicateRequestCache();
 		return RpcServer.Config.defaults(provider, pool, bindAddress(server, provider.name()))
 			.withTransport(transport)

@@ -1,0 +1,155 @@
+package io.rpcrdma.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.rpcrdma.memory.BufferRole;
+import io.rpcrdma.protocol.ChunkLists;
+import io.rpcrdma.protocol.RdmaMsg;
+import io.rpcrdma.protocol.ReadSegment;
+import io.rpcrdma.protocol.TransportHeaderEncoder;
+import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.RdmaProviders;
+import io.rpcrdma.verbs.siw.SiwWirePeer;
+import io.rpcrdma.verbs.siw.wire.ReadRequest;
+import io.rpcrdma.verbs.siw.wire.TerminateError;
+import io.rpcrdma.verbs.siw.wire.TerminateMessage;
+import io.rpcrdma.xdr.XdrEncoder;
+
+/**
+ * Attacks on a server that only a peer writing iWARP by hand can make: it reads the STags the
+ * server puts on the wire (the sink of every RDMA Read Request, RFC 5040 §4.4) and abuses them.
+ * Each attack ends the attacker's connection with a Terminate and costs no other connection
+ * anything (RFC 5040 §8, RFC 5042 §5.1, RFC 8166 §8).
+ */
+class WireLevelAttackTest extends RpcRdmaTransportKit {
+
+	private static final int LENGTH = 3000;
+
+	@Override
+	protected RdmaProvider openProvider() {
+		return RdmaProviders.open("siw");
+	}
+
+	@Override
+	protected InetSocketAddress listenAddress() {
+		return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+	}
+
+	@Test
+	void sendWithInvalidateOfTheServersReadSinkBreaksNoOtherConnection() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection honest = client(server, config());
+		assertBulkCallsWork(honest, 1);
+
+		try (SiwWirePeer attacker = SiwWirePeer.connect(server.localAddress(), deadline())) {
+			// A Read chunk the attacker never answers: the server's Read Request shows the STag
+			// of the server's own local memory the data would land in.
+			attacker.send(digestCall(100, 0x0bad_0001, 0x10_0000_0000L));
+			ReadRequest read = attacker.nextReadRequest();
+			attacker.sendWithInvalidate(echoCall(101), read.sinkStag());
+
+			TerminateMessage terminate = attacker.awaitEnd();
+			assertThat(terminate).as("the Terminate that ended the attacker's connection").isNotNull();
+			assertThat(terminate.error()).contains(TerminateError.RDMAP_INVALID_STAG);
+		}
+
+		assertBulkCallsWork(honest, 2);
+		RpcRdmaClientConnection later = client(server, config());
+		assertBulkCallsWork(later, 3);
+		honest.close();
+		later.close();
+		eventually("the server has every buffer back", () -> this.serverPool.stats().leasedBytes() == 0);
+	}
+
+	@Test
+	void aPeerCannotWriteIntoTheServersReadSinkNorReadReceiveBuffers() throws Exception {
+		RpcRdmaServer server = echoServer(config());
+		RpcRdmaClientConnection honest = client(server, config());
+
+		try (SiwWirePeer attacker = SiwWirePeer.connect(server.localAddress(), deadline())) {
+			attacker.send(digestCall(100, 0x0bad_0001, 0x10_0000_0000L));
+			ReadRequest read = attacker.nextReadRequest();
+			// The sink is registered for local write only: an RDMA Write into it is refused
+			// as if the STag did not exist (RFC 5040 §8.2, "not yours" looks like "no such").
+			attacker.write(read.sinkStag(), read.sinkTaggedOffset(), new byte[64]);
+
+			TerminateMessage terminate = attacker.awaitEnd();
+			assertThat(terminate).isNotNull();
+			assertThat(terminate.error()).contains(TerminateError.DDP_TAGGED_INVALID_STAG);
+		}
+		assertBulkCallsWork(honest, 4);
+	}
+
+	@Test
+	void readChunksLeftUnansweredAreReclaimedAfterTheOperationTimeout() throws Exception {
+		// The attack of the review: large Read chunks whose RDMA Reads are never answered held
+		// the server's bulk memory for as long as the connection stayed open.
+		RpcRdmaServer server = echoServer(
+				config().withPeerLimits(PeerLimits.DEFAULTS.withOperationTimeout(Duration.ofMillis(300))));
+		RpcRdmaClientConnection honest = client(server, config());
+
+		try (SiwWirePeer attacker = SiwWirePeer.connect(server.localAddress(), deadline())) {
+			for (int i = 0; i < 4; i++) {
+				attacker.send(digestCall(200 + i, 0x0bad_0002, 0x20_0000_0000L, 1 << 20));
+			}
+			attacker.nextReadRequest();
+			assertThat(localBulkLeased()).as("bulk memory the attacker's calls hold").isGreaterThanOrEqualTo(1 << 20);
+			assertBulkCallsWork(honest, 5);
+
+			attacker.awaitEnd();
+		}
+
+		assertThat(server.stats().operationTimeouts()).isEqualTo(1);
+		eventually("the attacker's bulk memory is back", () -> localBulkLeased() == 0);
+		assertBulkCallsWork(honest, 6);
+	}
+
+	private long localBulkLeased() {
+		return this.serverPool.stats()
+			.sizeClasses()
+			.stream()
+			.filter((sizeClass) -> sizeClass.role() == BufferRole.LOCAL_BULK)
+			.mapToLong((sizeClass) -> sizeClass.leasedBytes())
+			.sum();
+	}
+
+	private void assertBulkCallsWork(RpcRdmaClientConnection client, int seed) throws Exception {
+		byte[] data = RpcWorkload.pattern(LENGTH, seed);
+		InboundReply reply = await(client.call(RpcWorkload.echo(seed, data, true, 0, LENGTH + 64)));
+		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(data);
+	}
+
+	/** A DIGEST call whose argument's data is in a Read chunk at the given STag and address. */
+	private static ByteBuffer digestCall(int xid, int stag, long address) {
+		return digestCall(xid, stag, address, LENGTH);
+	}
+
+	private static ByteBuffer digestCall(int xid, int stag, long address, int length) {
+		ByteBuffer whole = RpcWorkload.call(xid, RpcWorkload.DIGEST, new byte[length]);
+		DdpRange item = RpcWorkload.argumentItem(xid, RpcWorkload.DIGEST, length);
+		ByteBuffer inline = ByteBuffer.allocate(whole.remaining() - item.paddedLength());
+		inline.put(whole.slice(0, item.offset())).put(whole.slice(item.paddedEnd(), whole.remaining() - item.paddedEnd()));
+		return message(new RdmaMsg(xid, 8,
+				new ChunkLists(List.of(new ReadSegment(item.offset(), stag, length, address)), List.of(), null)),
+				inline.flip());
+	}
+
+	private static ByteBuffer echoCall(int xid) {
+		return message(new RdmaMsg(xid, 4, ChunkLists.EMPTY), RpcWorkload.call(xid, RpcWorkload.ECHO, new byte[8]));
+	}
+
+	private static ByteBuffer message(RdmaMsg header, ByteBuffer payload) {
+		ByteBuffer out = ByteBuffer.allocate(TransportHeaderEncoder.encodedLength(header) + payload.remaining());
+		TransportHeaderEncoder.encode(header, new XdrEncoder(out));
+		return out.put(payload).flip();
+	}
+
+}
