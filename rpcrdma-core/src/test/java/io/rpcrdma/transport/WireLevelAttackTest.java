@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 
@@ -110,6 +112,37 @@ class WireLevelAttackTest extends RpcRdmaTransportKit {
 		assertThat(server.stats().operationTimeouts()).isEqualTo(1);
 		eventually("the attacker's bulk memory is back", () -> localBulkLeased() == 0);
 		assertBulkCallsWork(honest, 6);
+	}
+
+	@Test
+	void aServerThatLeavesTheClientsWorkUnansweredFailsOnlyItsOwnConnection() throws Exception {
+		RpcRdmaServer honestServer = echoServer(config());
+		RpcRdmaClientConnection honest = client(honestServer, config());
+		try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			CompletableFuture<SiwWirePeer> accepted = CompletableFuture.supplyAsync(() -> {
+				try {
+					return SiwWirePeer.accept(listener, deadline());
+				}
+				catch (java.io.IOException ex) {
+					throw new java.io.UncheckedIOException(ex);
+				}
+			});
+			RpcRdmaClientConnection toHostile = closeAfterTest(await(RpcRdmaClientConnection.connect(this.clientProvider,
+					this.clientPool, (InetSocketAddress) listener.getLocalSocketAddress(),
+					config().withPeerLimits(PeerLimits.DEFAULTS.withOperationTimeout(Duration.ofMillis(300))),
+					this.versionCache)));
+			try (SiwWirePeer hostile = await(accepted)) {
+				// The client's Send completes only when the server answers the zero-length Read
+				// that fences it (siw), which this server never does; nor does it reply.
+				hostile.ignoreFences();
+				CompletableFuture<InboundReply> call = toHostile.call(RpcWorkload.echo(1, new byte[64], false, 0, 0));
+				hostile.nextMessage();
+
+				assertThat(failure(call)).isInstanceOf(TransportClosedException.class);
+				assertThat(toHostile.stats().operationTimeouts()).isEqualTo(1);
+			}
+		}
+		assertBulkCallsWork(honest, 7);
 	}
 
 	private long localBulkLeased() {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
@@ -72,6 +73,8 @@ public final class SiwWirePeer implements AutoCloseable {
 
 	private boolean answerExposedReads = true;
 
+	private boolean answerFences = true;
+
 	private record Exposed(long address, byte[] data) {
 	}
 
@@ -114,6 +117,52 @@ public final class SiwWirePeer implements AutoCloseable {
 			throw new IOException("The provider rejected the MPA Request");
 		}
 		return peer;
+	}
+
+	/**
+	 * Accepts one connection on a listening socket and answers its MPA Request as responder,
+	 * without private data: a hand-written server for tests of clients.
+	 * @param listener where the client connects
+	 * @param deadline how long the client may take, and any later read from it
+	 * @return the connected peer
+	 * @throws IOException if nobody connects or the MPA Request is unacceptable
+	 */
+	public static SiwWirePeer accept(ServerSocket listener, Duration deadline) throws IOException {
+		listener.setSoTimeout((int) deadline.toMillis());
+		Socket socket = listener.accept();
+		socket.setTcpNoDelay(true);
+		socket.setSoTimeout((int) deadline.toMillis());
+		SiwWirePeer peer = new SiwWirePeer(socket);
+		MpaCodec codec = new MpaCodec();
+		MpaNegotiator negotiator = new MpaNegotiator(CrcPolicy.OFF_UNLESS_ASKED);
+		ByteBuffer request = ByteBuffer.allocate(MpaCodec.HEADER_LENGTH + MpaCodec.MAX_PRIVATE_DATA_LENGTH);
+		Optional<MpaFrame> frame = Optional.empty();
+		while (frame.isEmpty()) {
+			int b = peer.in.read();
+			if (b < 0) {
+				socket.close();
+				throw new IOException("The client closed the connection during the MPA exchange");
+			}
+			request.put((byte) b).flip();
+			frame = codec.decode(request, MpaFrame.Kind.REQUEST);
+			request.compact();
+		}
+		MpaFrame reply = negotiator.acceptReply(frame.get(), frame.get().enhanced() ? MpaIrdOrd.of(16, 16) : null,
+				new byte[0]);
+		if (reply.crc()) {
+			socket.close();
+			throw new IOException("The client asks for MPA CRC, which this test peer does not speak");
+		}
+		peer.out.write(bytes(codec.encode(reply)));
+		return peer;
+	}
+
+	/**
+	 * Stops answering zero-length Read Requests too: the provider's Sends and Writes that wait
+	 * for them to complete (siw's fences) then never do.
+	 */
+	public void ignoreFences() {
+		this.answerFences = false;
 	}
 
 	/**
@@ -313,7 +362,12 @@ public final class SiwWirePeer implements AutoCloseable {
 			return;
 		}
 		Exposed memory = this.exposed.get(request.sourceStag());
-		if (request.size() == 0 || (memory != null && this.answerExposedReads)) {
+		if (request.size() == 0) {
+			if (this.answerFences) {
+				answer(request);
+			}
+		}
+		else if (memory != null && this.answerExposedReads) {
 			answer(request);
 		}
 		else {
