@@ -1,7 +1,5 @@
 package io.rpcrdma.transport;
 
-import java.util.ArrayDeque;
-
 /**
  * Keeps the RDMA Reads one connection has outstanding within its ORD (RFC 5666 §3.3 leaves
  * IRD/ORD limits to "other layers"; RFC 5666 §6.2 {@code maxrdmaread}: exceeding the peer's
@@ -14,18 +12,12 @@ final class ReadThrottle {
 	record Read(Runnable start, Runnable abandon) {
 	}
 
-	private final ArrayDeque<Read> waiting = new ArrayDeque<>();
+	private final FifoAdmission reads;
 
 	private final TransportCounters counters;
 
-	private int limit;
-
-	private int inFlight;
-
-	private boolean closed;
-
 	ReadThrottle(int limit, TransportCounters counters) {
-		this.limit = limit;
+		this.reads = new FifoAdmission(limit);
 		this.counters = counters;
 	}
 
@@ -34,42 +26,18 @@ final class ReadThrottle {
 	 * @param read the Read
 	 */
 	void submit(Read read) {
-		boolean start;
-		boolean abandon = false;
-		synchronized (this) {
-			if (this.closed) {
-				abandon = true;
-				start = false;
-			}
-			else if (this.waiting.isEmpty() && this.inFlight < this.limit) {
-				this.inFlight++;
-				this.counters.recordReadsInFlight(this.inFlight);
-				start = true;
-			}
-			else {
-				this.waiting.addLast(read);
-				this.counters.readsQueued.increment();
-				start = false;
-			}
-		}
-		if (abandon) {
-			read.abandon().run();
-		}
-		else if (start) {
+		Runnable start = () -> {
+			this.counters.recordReadsInFlight((int) this.reads.highWater());
 			read.start().run();
+		};
+		if (this.reads.admit(new FifoAdmission.Waiter(1, start, read.abandon()))) {
+			this.counters.readsQueued.increment();
 		}
 	}
 
 	/** A Read completed, well or not: the next waiting one, if any, starts. */
 	void release() {
-		Read next;
-		synchronized (this) {
-			this.inFlight--;
-			next = pollStartable();
-		}
-		if (next != null) {
-			next.start().run();
-		}
+		this.reads.release(1);
 	}
 
 	/**
@@ -78,54 +46,27 @@ final class ReadThrottle {
 	 * @param newLimit the most Reads at once, at least 1
 	 */
 	void limit(int newLimit) {
-		while (true) {
-			Read next;
-			synchronized (this) {
-				this.limit = newLimit;
-				next = pollStartable();
-			}
-			if (next == null) {
-				return;
-			}
-			next.start().run();
-		}
+		this.reads.limit(newLimit);
 	}
 
 	/** @return the current limit */
-	synchronized int limit() {
-		return this.limit;
+	int limit() {
+		return (int) this.reads.limit();
 	}
 
 	/** @return Reads started and not yet completed */
-	synchronized int inFlight() {
-		return this.inFlight;
+	int inFlight() {
+		return (int) this.reads.held();
 	}
 
 	/** @return Reads waiting for a slot */
-	synchronized int waiting() {
-		return this.waiting.size();
+	int waiting() {
+		return this.reads.waiting();
 	}
 
 	/** The connection failed: every waiting Read is abandoned, and later ones at once. */
 	void close() {
-		Read[] abandoned;
-		synchronized (this) {
-			this.closed = true;
-			abandoned = this.waiting.toArray(new Read[0]);
-			this.waiting.clear();
-		}
-		for (Read read : abandoned) {
-			read.abandon().run();
-		}
-	}
-
-	private Read pollStartable() {
-		if (this.closed || this.inFlight >= this.limit || this.waiting.isEmpty()) {
-			return null;
-		}
-		this.inFlight++;
-		this.counters.recordReadsInFlight(this.inFlight);
-		return this.waiting.pollFirst();
+		this.reads.close();
 	}
 
 }

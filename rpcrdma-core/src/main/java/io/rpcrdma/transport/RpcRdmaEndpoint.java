@@ -84,7 +84,7 @@ abstract class RpcRdmaEndpoint {
 	final ReadThrottle readThrottle;
 
 	/** Keeps the bulk memory this connection's Read chunks hold within its share. */
-	final BulkShare bulkShare;
+	final FifoAdmission bulkShare;
 
 	/** The peer said in band that it allows no RDMA Read (CCP maxrdmaread 0). */
 	private volatile boolean readsForbidden;
@@ -147,7 +147,7 @@ abstract class RpcRdmaEndpoint {
 		this.pool = pool;
 		this.decoder = new TransportHeaderDecoder(config.headerLimits(), config.supportedVersions());
 		this.readThrottle = new ReadThrottle(config.maxOutstandingReads(), this.counters);
-		this.bulkShare = new BulkShare(config.peerLimits().bulkShare());
+		this.bulkShare = new FifoAdmission(config.peerLimits().bulkShare());
 		int receiveSize = config.receiveBufferSize();
 		this.receiveBufferSize = receiveSize;
 		if (pool.largestBufferSize(BufferRole.RECEIVE) < receiveSize) {

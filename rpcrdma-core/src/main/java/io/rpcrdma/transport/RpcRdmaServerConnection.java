@@ -383,7 +383,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		long bytes = (placement != null) ? placement.length() : totalLength(chunks);
 		// RFC 8166 §8: what a peer's Read chunks make this side hold is bounded per connection;
 		// beyond its share a call waits for the connection's own earlier calls (PeerLimits).
-		boolean waited = this.bulkShare.admit(new BulkShare.Waiter(bytes,
+		boolean waited = this.bulkShare.admit(new FifoAdmission.Waiter(bytes,
 				() -> pull(header, context, chunks, payload, placement, bytes),
 				() -> this.outstanding.decrementAndGet()));
 		if (waited) {
