@@ -2,6 +2,8 @@ package io.rpcrdma.verbs.siw;
 
 import java.nio.ByteBuffer;
 
+import io.rpcrdma.verbs.soft.SoftwareMemoryRegion;
+
 /**
  * RDMA Read Requests received and checked, waiting for the transmitter to send their Read
  * Responses (the IRD side of RFC 5040 §5.1): at most the IRD this end advertised in the MPA
@@ -10,7 +12,9 @@ import java.nio.ByteBuffer;
  */
 final class InboundReadQueue {
 
-	private final ByteBuffer[] memory;
+	private final SoftwareMemoryRegion[] region;
+
+	private final int[] sourceStag;
 
 	private final int[] offset;
 
@@ -25,7 +29,8 @@ final class InboundReadQueue {
 	private int count;
 
 	InboundReadQueue(int capacity) {
-		this.memory = new ByteBuffer[capacity];
+		this.region = new SoftwareMemoryRegion[capacity];
+		this.sourceStag = new int[capacity];
 		this.offset = new int[capacity];
 		this.length = new int[capacity];
 		this.sinkStag = new int[capacity];
@@ -34,17 +39,21 @@ final class InboundReadQueue {
 
 	/**
 	 * Queues a Read Response.
+	 * @param source the region the data comes from, or {@code null} for a zero-length Read
+	 * @param stag the STag the peer named it by, checked again as the data is sent
 	 * @return {@code false} if the queue is full: the peer exceeded our IRD
 	 */
-	synchronized boolean add(ByteBuffer source, int sourceOffset, int bytes, int stag, long taggedOffset) {
-		if (this.count == this.memory.length) {
+	synchronized boolean add(SoftwareMemoryRegion source, int stag, int sourceOffset, int bytes, int sinkStag,
+			long taggedOffset) {
+		if (this.count == this.region.length) {
 			return false;
 		}
-		int slot = (this.head + this.count) % this.memory.length;
-		this.memory[slot] = source;
+		int slot = (this.head + this.count) % this.region.length;
+		this.region[slot] = source;
+		this.sourceStag[slot] = stag;
 		this.offset[slot] = sourceOffset;
 		this.length[slot] = bytes;
-		this.sinkStag[slot] = stag;
+		this.sinkStag[slot] = sinkStag;
 		this.sinkOffset[slot] = taggedOffset;
 		this.count++;
 		return true;
@@ -58,8 +67,12 @@ final class InboundReadQueue {
 		return this.length[this.head];
 	}
 
-	synchronized ByteBuffer headMemory() {
-		return this.memory[this.head];
+	synchronized SoftwareMemoryRegion headRegion() {
+		return this.region[this.head];
+	}
+
+	synchronized int headSourceStag() {
+		return this.sourceStag[this.head];
 	}
 
 	synchronized int headOffset() {
@@ -75,8 +88,8 @@ final class InboundReadQueue {
 	}
 
 	synchronized void removeHead() {
-		this.memory[this.head] = null;
-		this.head = (this.head + 1) % this.memory.length;
+		this.region[this.head] = null;
+		this.head = (this.head + 1) % this.region.length;
 		this.count--;
 	}
 

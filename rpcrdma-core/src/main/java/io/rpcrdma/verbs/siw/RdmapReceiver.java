@@ -5,15 +5,19 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import io.rpcrdma.verbs.AccessFlag;
 import io.rpcrdma.verbs.CompletionStatus;
+import io.rpcrdma.verbs.QueuePairState;
 import io.rpcrdma.verbs.ReceiveWorkRequest;
 import io.rpcrdma.verbs.RemoteAccessException;
 import io.rpcrdma.verbs.RnrPolicy;
 import io.rpcrdma.verbs.siw.wire.Fpdu;
 import io.rpcrdma.verbs.siw.wire.FpduParser;
+import io.rpcrdma.verbs.siw.wire.FpduStalledException;
 import io.rpcrdma.verbs.siw.wire.FpduTruncatedException;
 import io.rpcrdma.verbs.siw.wire.RdmapOpcode;
 import io.rpcrdma.verbs.siw.wire.DdpReceiveValidator;
@@ -96,6 +100,14 @@ final class RdmapReceiver {
 	// Whether the last read left room in the buffer: the socket was empty then.
 	private boolean drained;
 
+	/**
+	 * When the FPDU now in progress began arriving (System.nanoTime), or 0 when none is: a peer
+	 * may take at most {@link SiwSettings#fpduTimeout()} for the rest.
+	 */
+	private long frameSince;
+
+	private final long fpduTimeoutNanos;
+
 	private final ReceiveRole role;
 
 	// Used by leading callers only.
@@ -116,6 +128,7 @@ final class RdmapReceiver {
 		this.parser = new FpduParser(FpduParser.Config.of(crc));
 		this.directPlacement = !crc;
 		this.settings = settings;
+		this.fpduTimeoutNanos = settings.fpduTimeout().toNanos();
 		this.transmitter = connection.transmitter();
 		this.orq = this.transmitter.outboundReads();
 		this.irq = this.transmitter.inboundReads();
@@ -212,13 +225,16 @@ final class RdmapReceiver {
 		try {
 			while (this.connection.isEstablished()) {
 				this.in.flip();
+				boolean framed = false;
 				try {
 					if (this.pendingSkip > 0) {
 						int skip = Math.min(this.pendingSkip, this.in.remaining());
 						this.in.position(this.in.position() + skip);
 						this.pendingSkip -= skip;
+						framed = this.pendingSkip == 0;
 					}
 					while (this.parser.next(this.in, this.fpdu)) {
+						framed = true;
 						this.validator.validate(this.fpdu);
 						if (!dispatch()) {
 							return true;
@@ -244,6 +260,23 @@ final class RdmapReceiver {
 				if (!this.connection.isEstablished()) {
 					return true;
 				}
+				long waitMillis = selectMillis;
+				if (this.in.position() == 0 && this.pendingSkip == 0) {
+					this.frameSince = 0;
+				}
+				else {
+					// Part of an FPDU is here: the rest must come within the FPDU timeout.
+					long now = System.nanoTime();
+					if (this.frameSince == 0 || framed) {
+						this.frameSince = now;
+					}
+					long left = this.fpduTimeoutNanos - (now - this.frameSince);
+					if (left <= 0) {
+						stalled();
+						return true;
+					}
+					waitMillis = Math.min(selectMillis, TimeUnit.NANOSECONDS.toMillis(left) + 1);
+				}
 				int room = this.in.remaining();
 				int n = 0;
 				if (this.drained) {
@@ -256,7 +289,7 @@ final class RdmapReceiver {
 						n = poll(poll);
 					}
 					if (n == 0) {
-						this.selector.select(IGNORE, selectMillis);
+						this.selector.select(IGNORE, waitMillis);
 					}
 				}
 				if (n == 0) {
@@ -372,7 +405,13 @@ final class RdmapReceiver {
 			this.receiving = null;
 			return terminate(TerminateError.DDP_UNTAGGED_MESSAGE_TOO_LONG, detail, false);
 		}
-		this.receiveCursor.place(f.source(), f.payloadOffset(), length);
+		synchronized (this.qp.placementLock()) {
+			if (this.qp.state() != QueuePairState.RTS) {
+				// Flushed meanwhile: the receive buffer may be someone else's by now.
+				return false;
+			}
+			this.receiveCursor.place(f.source(), f.payloadOffset(), length);
+		}
 		if (!f.last()) {
 			return true;
 		}
@@ -422,7 +461,15 @@ final class RdmapReceiver {
 		catch (RemoteAccessException ex) {
 			return terminate(ddpTaggedError(ex), "refused RDMA Write: " + ex.getMessage(), false);
 		}
-		region.memory().put(region.offsetOf(f.taggedOffset()), f.source(), f.payloadOffset(), length);
+		synchronized (region) {
+			// Checked again under the lock that invalidation and re-registration take, so the
+			// bytes land only while the STag still names this memory (RFC 5041 §7).
+			if (!region.stillOffered(f.stag(), this.qp.pd(), this.qp)) {
+				return terminate(TerminateError.DDP_TAGGED_INVALID_STAG,
+						"refused RDMA Write: STag " + Integer.toHexString(f.stag()) + " was retired meanwhile", false);
+			}
+			region.memory().put(region.offsetOf(f.taggedOffset()), f.source(), f.payloadOffset(), length);
+		}
 		return true;
 	}
 
@@ -434,10 +481,9 @@ final class RdmapReceiver {
 			return terminate(TerminateError.RDMAP_BASE_OR_BOUNDS_VIOLATION,
 					"Read Request of " + Integer.toUnsignedString(size) + " bytes exceeds 2^31-1", true);
 		}
-		ByteBuffer memory = null;
+		SoftwareMemoryRegion region = null;
 		int offset = 0;
 		if (size > 0) {
-			SoftwareMemoryRegion region;
 			try {
 				region = this.qp.table().checkRemoteAccess(f.readSourceStag(), f.readSourceTaggedOffset(), size,
 						AccessFlag.REMOTE_READ, this.qp.pd(), this.qp);
@@ -445,10 +491,9 @@ final class RdmapReceiver {
 			catch (RemoteAccessException ex) {
 				return terminate(rdmapError(ex), "refused RDMA Read Request: " + ex.getMessage(), true);
 			}
-			memory = region.memory();
 			offset = region.offsetOf(f.readSourceTaggedOffset());
 		}
-		if (!this.irq.add(memory, offset, size, f.readSinkStag(), f.readSinkTaggedOffset())) {
+		if (!this.irq.add(region, f.readSourceStag(), offset, size, f.readSinkStag(), f.readSinkTaggedOffset())) {
 			return terminate(TerminateError.RDMAP_CATASTROPHIC_STREAM, "the peer sent more outstanding Read Requests"
 					+ " than the IRD of " + this.settings.ird() + " agreed in the MPA exchange (RFC 6581)", true);
 		}
@@ -492,7 +537,13 @@ final class RdmapReceiver {
 							+ " bytes lies outside the sink of the outstanding Read Request",
 					false);
 		}
-		this.responseCursor.place(f.source(), f.payloadOffset(), length);
+		synchronized (this.qp.placementLock()) {
+			if (this.qp.state() != QueuePairState.RTS) {
+				// Flushed meanwhile: the sink may be someone else's by now.
+				return false;
+			}
+			this.responseCursor.place(f.source(), f.payloadOffset(), length);
+		}
 		if (!f.last()) {
 			return true;
 		}
@@ -539,7 +590,12 @@ final class RdmapReceiver {
 		}
 		this.validator.validateTagged(RdmapOpcode.RDMA_READ_RESPONSE, stag, taggedOffset, length, last);
 		int buffered = available - header;
-		this.responseCursor.place(b, pos + header, buffered);
+		synchronized (this.qp.placementLock()) {
+			if (this.qp.state() != QueuePairState.RTS) {
+				return -1;
+			}
+			this.responseCursor.place(b, pos + header, buffered);
+		}
 		b.position(b.limit());
 		this.transmitter.receiverIdle();
 		readInto(this.responseCursor, length - buffered);
@@ -583,10 +639,15 @@ final class RdmapReceiver {
 		this.validator.validateTagged(RdmapOpcode.RDMA_WRITE, stag, taggedOffset, length, last);
 		int buffered = available - header;
 		int target = region.offsetOf(taggedOffset);
-		region.memory().put(target, b, pos + header, buffered);
+		synchronized (region) {
+			if (!region.stillOffered(stag, this.qp.pd(), this.qp)) {
+				return 0;
+			}
+			region.memory().put(target, b, pos + header, buffered);
+		}
 		b.position(b.limit());
 		this.transmitter.receiverIdle();
-		readFully(region.memory(), target + buffered, length - buffered, length);
+		readFully(region.memory(), target + buffered, length - buffered, length, region, stag);
 		this.pendingSkip = Mpa.fpduLength(ulpduLength) - header - length;
 		return this.connection.isEstablished() ? 1 : -1;
 	}
@@ -622,28 +683,63 @@ final class RdmapReceiver {
 		int left = count;
 		while (left > 0) {
 			int piece = cursor.piece(left);
-			readFully(cursor.pieceMemory(), cursor.pieceOffset(), piece, count);
+			readFully(cursor.pieceMemory(), cursor.pieceOffset(), piece, count, null, 0);
 			cursor.advance(piece);
 			left -= piece;
 		}
 	}
 
-	/** Reads {@code count} bytes from the socket into {@code memory} at {@code offset}. */
-	private void readFully(ByteBuffer memory, int offset, int count, int segment) throws IOException {
+	/**
+	 * Reads {@code count} bytes of a segment from the socket into {@code memory} at
+	 * {@code offset}, each read under the lock that decides whether the memory is still this
+	 * stream's: the region's, while its STag is {@code stag}, for an RDMA Write; the queue
+	 * pair's placement lock, while it is not flushed, for a Read Response. A peer that stops in
+	 * the middle gets the FPDU timeout.
+	 * @param region the target of an RDMA Write, or {@code null} for a Read Response
+	 * @param stag the Write's STag
+	 */
+	private void readFully(ByteBuffer memory, int offset, int count, int segment, SoftwareMemoryRegion region, int stag)
+			throws IOException {
 		if (memory != this.directMemory) {
 			this.directMemory = memory;
 			this.directView = memory.duplicate();
 		}
 		this.directView.limit(offset + count).position(offset);
+		long since = System.nanoTime();
 		while (this.directView.hasRemaining()) {
-			int n = this.channel.read(this.directView);
+			int n;
+			Object lock = (region != null) ? region : this.qp.placementLock();
+			synchronized (lock) {
+				boolean ours = (region != null) ? region.stillOffered(stag, this.qp.pd(), this.qp)
+						: this.qp.state() == QueuePairState.RTS;
+				if (!ours) {
+					throw new SegmentTargetRetiredException(region != null);
+				}
+				n = this.channel.read(this.directView);
+			}
 			if (n < 0) {
 				throw new FpduTruncatedException(segment - this.directView.remaining(), segment);
 			}
-			if (n == 0) {
-				this.selector.select(IGNORE, 1000);
+			if (n > 0) {
+				since = System.nanoTime();
+			}
+			else {
+				long left = this.fpduTimeoutNanos - (System.nanoTime() - since);
+				if (left <= 0) {
+					throw new FpduStalledException(segment - this.directView.remaining(), segment,
+							this.settings.fpduTimeout());
+				}
+				this.selector.select(IGNORE, Math.min(1000, TimeUnit.NANOSECONDS.toMillis(left) + 1));
 			}
 		}
+	}
+
+	/** The peer left part of an FPDU unsent for the FPDU timeout. */
+	private void stalled() {
+		Duration timeout = this.settings.fpduTimeout();
+		this.connection.failWithTerminate(TerminateMessage.of(TerminateError.MPA_TCP_CONNECTION_LOST),
+				"the peer left an FPDU half sent for " + timeout.toMillis() + " ms (" + SiwSettings.FPDU_TIMEOUT_MILLIS
+						+ ")");
 	}
 
 	private void completeResponse() {

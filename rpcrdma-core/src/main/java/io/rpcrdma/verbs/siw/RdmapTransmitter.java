@@ -19,6 +19,7 @@ import io.rpcrdma.verbs.ScatterGatherEntry;
 import io.rpcrdma.verbs.SendOpcode;
 import io.rpcrdma.verbs.SendWorkRequest;
 import io.rpcrdma.verbs.siw.wire.FpduWriter;
+import io.rpcrdma.verbs.soft.SoftwareMemoryRegion;
 import io.rpcrdma.verbs.siw.wire.Mpa;
 import io.rpcrdma.verbs.siw.wire.RdmapOpcode;
 import io.rpcrdma.verbs.siw.wire.ReadRequest;
@@ -118,6 +119,9 @@ final class RdmapTransmitter implements Runnable {
 	// Gathering writes of Read Responses and RDMA Writes: up to GATHER FPDUs per write.
 	private static final int GATHER = 4;
 
+	/** What a Read Response carries from memory whose STag was retired under it: zeros, read-only. */
+	private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 16).asReadOnlyBuffer();
+
 	private final ByteBuffer[] heads = new ByteBuffer[GATHER];
 
 	// Views of registered memory, made once per memory and kept while the memory is the same.
@@ -167,6 +171,14 @@ final class RdmapTransmitter implements Runnable {
 	private int remaining;
 
 	private ByteBuffer responseMemory;
+
+	/**
+	 * The region the Read Response in progress is sent from, and the STag the peer named it
+	 * by: its bytes are read only while that STag still names it ({@link #stillOffered}).
+	 */
+	private SoftwareMemoryRegion responseRegion;
+
+	private int responseSourceStag;
 
 	private int responseOffset;
 
@@ -726,7 +738,9 @@ final class RdmapTransmitter implements Runnable {
 
 	private void startReadResponse() {
 		begin(false, RdmapOpcode.RDMA_READ_RESPONSE, this.irq.headLength());
-		this.responseMemory = this.irq.headMemory();
+		this.responseRegion = this.irq.headRegion();
+		this.responseSourceStag = this.irq.headSourceStag();
+		this.responseMemory = (this.responseRegion != null) ? this.responseRegion.memory() : null;
 		this.responseOffset = this.irq.headOffset();
 		this.stag = this.irq.headSinkStag();
 		this.taggedOffset = this.irq.headSinkOffset();
@@ -759,6 +773,8 @@ final class RdmapTransmitter implements Runnable {
 		}
 		int count = 0;
 		long total = 0;
+		SoftwareMemoryRegion guard = this.fromSendQueue ? null : this.responseRegion;
+		int guardStag = this.responseSourceStag;
 		while (count < GATHER && this.inMessage) {
 			int max = Math.min(this.mulpdu - TaggedHeader.LENGTH, this.remaining);
 			int n;
@@ -800,12 +816,32 @@ final class RdmapTransmitter implements Runnable {
 		}
 		long written = 0;
 		while (written < total) {
-			long w = this.channel.write(this.gather, 0, 3 * count);
-			written += w;
-			if (!mayBlock && w == 0) {
-				keepUnwritten(count);
-				return false;
+			long w;
+			if (guard == null) {
+				w = this.channel.write(this.gather, 0, 3 * count);
+				if (!mayBlock && w == 0) {
+					keepUnwritten(count);
+					return false;
+				}
 			}
+			else {
+				// The peer's Read of memory it was offered: its bytes leave only while its STag
+				// still names the memory. Once the owner released it (a new STag, the memory
+				// perhaps another call's already), the rest of the Response is zeros, as the
+				// scrubbed memory would be (RFC 8166 §8: nothing of another call reaches a peer).
+				synchronized (guard) {
+					if (!stillOffered(guard, guardStag)) {
+						zeroPayloads(count);
+						guard = null;
+					}
+					w = this.channel.write(this.gather, 0, 3 * count);
+					if (!mayBlock && w == 0) {
+						keepUnwritten(count);
+						return false;
+					}
+				}
+			}
+			written += w;
 			if (mayBlock) {
 				this.transmitThreadBytes += w;
 			}
@@ -843,6 +879,18 @@ final class RdmapTransmitter implements Runnable {
 		}
 	}
 
+	private boolean stillOffered(SoftwareMemoryRegion region, int stag) {
+		return region.stillOffered(stag, this.qp.pd(), this.qp);
+	}
+
+	/** Replaces the unsent payloads of the {@code count} framed segments with as many zeros. */
+	private void zeroPayloads(int count) {
+		for (int i = 0; i < count; i++) {
+			ByteBuffer payload = this.gather[3 * i + 1];
+			this.gather[3 * i + 1] = ZEROS.duplicate().limit(payload.remaining());
+		}
+	}
+
 	private void releaseViews() {
 		for (int i = 0; i < GATHER; i++) {
 			this.payloads[i] = null;
@@ -863,6 +911,7 @@ final class RdmapTransmitter implements Runnable {
 	private void endMessage() {
 		this.inMessage = false;
 		this.responseMemory = null;
+		this.responseRegion = null;
 		if (this.fromSendQueue) {
 			this.gatherCursor.clear();
 			this.lastNonReadSeq = this.qp.transmitted();
@@ -903,7 +952,21 @@ final class RdmapTransmitter implements Runnable {
 			return false;
 		}
 		boolean last = n == this.remaining;
-		if (tagged) {
+		SoftwareMemoryRegion guard = this.fromSendQueue ? null : this.responseRegion;
+		if (guard != null) {
+			// As in continueTaggedWithoutCopy: the bytes are copied only while the STag still
+			// names the memory.
+			synchronized (guard) {
+				if (!stillOffered(guard, this.responseSourceStag)) {
+					source = ZEROS;
+					sourceOffset = 0;
+				}
+				this.writer.writeTagged(this.out, last, this.opcode, this.stag, this.taggedOffset, source, sourceOffset,
+						n);
+			}
+			this.taggedOffset += n;
+		}
+		else if (tagged) {
 			this.writer.writeTagged(this.out, last, this.opcode, this.stag, this.taggedOffset, source, sourceOffset, n);
 			this.taggedOffset += n;
 		}

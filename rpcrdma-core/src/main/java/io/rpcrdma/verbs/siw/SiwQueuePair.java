@@ -58,6 +58,14 @@ final class SiwQueuePair implements QueuePair {
 
 	private final ReentrantLock lock = new ReentrantLock();
 
+	/**
+	 * Held by the receive path while it copies bytes into a posted receive or an RDMA Read
+	 * sink, and by a flush before it hands those buffers back: bytes are never placed into
+	 * memory whose work request was already flushed, which its owner may have given to
+	 * someone else (RFC 5040 §5: data is placed only into a buffer the stream still owns).
+	 */
+	private final Object placementLock = new Object();
+
 	private final Condition receivePosted = this.lock.newCondition();
 
 	private volatile QueuePairState state = QueuePairState.INIT;
@@ -291,6 +299,16 @@ final class SiwQueuePair implements QueuePair {
 		}
 	}
 
+	/**
+	 * The lock the receive path places untagged data and Read Responses under
+	 * ({@link #placementLock}); with it held, {@link #state()} {@code == RTS} means the buffers of
+	 * the receive and Read in progress are still this queue pair's.
+	 * @return the lock
+	 */
+	Object placementLock() {
+		return this.placementLock;
+	}
+
 	/** The RDMA Read with this sequence number has all its data. */
 	void readCompleted(long seq) {
 		this.lock.lock();
@@ -422,7 +440,9 @@ final class SiwQueuePair implements QueuePair {
 				this.state = QueuePairState.ERROR;
 			}
 			if (this.state == QueuePairState.ERROR) {
-				flushLocked();
+				synchronized (this.placementLock) {
+					flushLocked();
+				}
 			}
 			this.receivePosted.signalAll();
 		}

@@ -49,6 +49,11 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * polls, and neither does a JVM with one processor, where the poll would hold the CPU the
  * peer needs). A reply that arrives while the caller polls costs no wake-up; a connection
  * whose replies keep missing the poll stops polling for a while ({@link CallerSpin}).</li>
+ * <li>{@code siw.fpdu-timeout-millis}: how long the rest of an FPDU may take once its first
+ * bytes arrived (default {@value #DEFAULT_FPDU_TIMEOUT_MILLIS}): a peer that sends the header
+ * of a segment and stops gets a Terminate then, instead of holding the connection's receive
+ * path (and, for a tagged segment, the memory it names) for ever. A segment of 64 KiB takes
+ * microseconds on any link this provider is meant for.</li>
  * </ul>
  *
  * @param crcPolicy whether to ask for MPA CRC
@@ -63,9 +68,11 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * @param fenceDelay how long signaled work may wait for its fence, zero for not at all
  * @param callerSpin how long a caller reading its own reply polls before it sleeps, zero for
  * not at all
+ * @param fpduTimeout how long the rest of an FPDU may take once its first bytes arrived
  */
 public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Duration rnrGrace, Duration mpaTimeout,
-		boolean keepAlive, int maxQueuePairs, boolean callerReceives, Duration fenceDelay, Duration callerSpin) {
+		boolean keepAlive, int maxQueuePairs, boolean callerReceives, Duration fenceDelay, Duration callerSpin,
+		Duration fpduTimeout) {
 
 	/** Setting key for the CRC policy. */
 	public static final String CRC = "siw.crc";
@@ -99,6 +106,12 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 
 	/** Setting key for how long a caller reading its own reply polls before it sleeps. */
 	public static final String CALLER_SPIN_MICROS = "siw.caller-spin-micros";
+
+	/** Setting key for how long the rest of an FPDU may take once its first bytes arrived. */
+	public static final String FPDU_TIMEOUT_MILLIS = "siw.fpdu-timeout-millis";
+
+	/** The default of {@link #FPDU_TIMEOUT_MILLIS}: ten seconds, as for the MPA Request. */
+	public static final int DEFAULT_FPDU_TIMEOUT_MILLIS = 10_000;
 
 	/**
 	 * The default of {@link #CALLER_SPIN_MICROS}: longer than a small call's round trip on an
@@ -147,6 +160,7 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	 * @param fenceDelay how long signaled work may wait for its fence, zero for not at all
 	 * @param callerSpin how long a caller reading its own reply polls before it sleeps, zero
 	 * for not at all
+	 * @param fpduTimeout how long the rest of an FPDU may take once its first bytes arrived
 	 */
 	public SiwSettings {
 		if (ird < 1 || ird > MpaIrdOrd.MAX_VALUE || ord < 1 || ord > MpaIrdOrd.MAX_VALUE) {
@@ -171,13 +185,18 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 			throw new IllegalArgumentException(CALLER_SPIN_MICROS + " must be 0 to " + MAX_CALLER_SPIN_MICROS
 					+ " (a millisecond), got " + callerSpin.toNanos() / 1000 + " µs");
 		}
+		if (fpduTimeout.isNegative() || fpduTimeout.isZero()) {
+			throw new IllegalArgumentException(FPDU_TIMEOUT_MILLIS + " must be positive, got " + fpduTimeout.toMillis()
+					+ " ms; it bounds how long a peer may leave an FPDU half sent");
+		}
 	}
 
 	/**
 	 * The defaults: CRC when asked, IRD and ORD 32, automatic MSS, 250 ms RNR grace, 10 s MPA
 	 * timeout, keepalive on, {@value #DEFAULT_MAX_QUEUE_PAIRS} queue pairs, callers receiving,
 	 * fences delayed by up to {@value #DEFAULT_FENCE_DELAY_MICROS} µs, callers polling for
-	 * {@value #DEFAULT_CALLER_SPIN_MICROS} µs (not at all on one processor).
+	 * {@value #DEFAULT_CALLER_SPIN_MICROS} µs (not at all on one processor), 10 s for the rest of
+	 * an FPDU.
 	 * @return the defaults
 	 */
 	public static SiwSettings defaults() {
@@ -209,7 +228,8 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 				Duration.ofMillis(config.getInt(MPA_TIMEOUT_MILLIS, 10_000)), Boolean.parseBoolean(keepAlive),
 				config.getInt(MAX_QUEUE_PAIRS, DEFAULT_MAX_QUEUE_PAIRS), Boolean.parseBoolean(callerReceives),
 				Duration.ofNanos(config.getInt(FENCE_DELAY_MICROS, DEFAULT_FENCE_DELAY_MICROS) * 1000L),
-				Duration.ofNanos(config.getInt(CALLER_SPIN_MICROS, defaultCallerSpinMicros()) * 1000L));
+				Duration.ofNanos(config.getInt(CALLER_SPIN_MICROS, defaultCallerSpinMicros()) * 1000L),
+				Duration.ofMillis(config.getInt(FPDU_TIMEOUT_MILLIS, DEFAULT_FPDU_TIMEOUT_MILLIS)));
 	}
 
 	/**

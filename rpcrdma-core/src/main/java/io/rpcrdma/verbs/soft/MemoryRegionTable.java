@@ -247,8 +247,10 @@ public final class MemoryRegionTable {
 				throw new RemoteAccessException(RemoteAccessError.STAG_CANNOT_BE_INVALIDATED, stag,
 						"Send with Invalidate names STag " + hex(stag) + ", which is already invalid");
 			}
-			region.setState(SoftwareMemoryRegion.INVALIDATED);
-			region.withdrawOffer();
+			synchronized (region) {
+				region.setState(SoftwareMemoryRegion.INVALIDATED);
+				region.withdrawOffer();
+			}
 			return region;
 		}
 	}
@@ -286,8 +288,10 @@ public final class MemoryRegionTable {
 			if (region.state() == SoftwareMemoryRegion.DEREGISTERED) {
 				throw new IllegalStateException("Cannot invalidate a deregistered region; register the memory again");
 			}
-			region.setState(SoftwareMemoryRegion.INVALIDATED);
-			region.withdrawOffer();
+			synchronized (region) {
+				region.setState(SoftwareMemoryRegion.INVALIDATED);
+				region.withdrawOffer();
+			}
 		}
 	}
 
@@ -298,12 +302,16 @@ public final class MemoryRegionTable {
 			}
 			remove(region);
 			int stag = newUniqueStag();
-			region.setStag(stag);
-			// The new STag reaches nobody until it is offered again (RFC 8166 §8: an STag
-			// advertised for one RPC must not reach the next user of the memory).
-			region.withdrawOffer();
+			synchronized (region) {
+				// Waits for a placement in progress (SoftwareMemoryRegion#stillOffered), so no
+				// byte sent for the old STag lands after the memory has a new one.
+				region.setStag(stag);
+				// The new STag reaches nobody until it is offered again (RFC 8166 §8: an STag
+				// advertised for one RPC must not reach the next user of the memory).
+				region.withdrawOffer();
+				region.setState(SoftwareMemoryRegion.VALID);
+			}
 			insert(region);
-			region.setState(SoftwareMemoryRegion.VALID);
 			return stag;
 		}
 	}
@@ -313,7 +321,9 @@ public final class MemoryRegionTable {
 			if (region.state() == SoftwareMemoryRegion.DEREGISTERED) {
 				return false;
 			}
-			region.setState(SoftwareMemoryRegion.DEREGISTERED);
+			synchronized (region) {
+				region.setState(SoftwareMemoryRegion.DEREGISTERED);
+			}
 			remove(region);
 			return true;
 		}

@@ -162,6 +162,23 @@ public final class SoftwareMemoryRegion implements MemoryRegion {
 				&& (offered == null || offered == queuePair);
 	}
 
+	/**
+	 * Whether bytes a peer sent for {@code stag} may still be placed here: the STag still
+	 * names this region, valid and offered to the placing queue pair (RFC 5041 §7: each tagged
+	 * segment is checked against its STag; RFC 8166 §8). A placer holds the region's monitor
+	 * while it checks and copies, and invalidation and re-registration take the same monitor, so
+	 * no byte sent under an STag lands once the memory is given out under another. The check is
+	 * made for every piece a segment arrives in, so a segment that straddles a release places
+	 * nothing after it. Copy without blocking while holding the monitor.
+	 * @param stag the STag of the segment
+	 * @param pd the protection domain of the placing queue pair
+	 * @param queuePair the placing queue pair
+	 * @return whether the bytes may be placed now
+	 */
+	public boolean stillOffered(int stag, ProtectionDomain pd, Object queuePair) {
+		return this.stag == stag && this.state == VALID && reachableBy(pd, queuePair);
+	}
+
 	/** After an invalidation or a new STag: nobody reaches it until it is offered again. */
 	void withdrawOffer() {
 		if (this.scope != null) {

@@ -31,6 +31,7 @@ import io.rpcrdma.verbs.MemoryRegion;
 import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.ProtectionDomain;
 import io.rpcrdma.verbs.RdmaListener;
+import io.rpcrdma.verbs.RdmaProviderConfig;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.RdmaProviders;
 import io.rpcrdma.verbs.ScatterGatherEntry;
@@ -78,7 +79,11 @@ class SiwHostilePeerTest {
 
 	@BeforeEach
 	void listen() {
-		this.provider = RdmaProviders.open("siw");
+		listenOn(RdmaProviders.open("siw"));
+	}
+
+	private void listenOn(RdmaProvider opened) {
+		this.provider = opened;
 		this.pd = this.provider.allocateProtectionDomain();
 		this.target = this.pd.registerMemory(ByteBuffer.allocateDirect(REGION), Set.of(LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ));
 		this.listener = this.provider.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), (request) -> {
@@ -203,6 +208,165 @@ class SiwHostilePeerTest {
 	}
 
 	@Test
+	void aPeerThatStopsInsideALargeTaggedSegmentIsTerminatedAtTheFpduTimeout() throws Exception {
+		reopen(RdmaProviderConfig.defaults().with(SiwSettings.FPDU_TIMEOUT_MILLIS, "300"));
+		MemoryRegion big = this.pd.registerMemory(ByteBuffer.allocateDirect(64 << 10), Set.of(LOCAL_WRITE, REMOTE_WRITE));
+		try (HostilePeer peer = HostilePeer.connect(this.listener)) {
+			ByteBuffer write = peer.fpdu(60 << 10, (writer, out) -> writer.writeTagged(out, true, RdmapOpcode.RDMA_WRITE,
+					big.stag(), big.address(), ByteBuffer.allocate(60 << 10), 0, 60 << 10));
+			// The header and the first 4 KiB of a 60 KiB segment, then silence: the provider
+			// places straight from the socket and must not wait for the rest for ever.
+			peer.write(java.util.Arrays.copyOf(write.array(), 4096));
+			assertHonestConnectionWorks();
+
+			peer.assertTerminatedWith(TerminateError.MPA_TCP_CONNECTION_LOST);
+		}
+		assertThat(this.accepted.get(0).receives.next().status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+	}
+
+	@Test
+	void aPeerThatStopsInsideASmallFpduIsTerminatedAtTheFpduTimeout() throws Exception {
+		reopen(RdmaProviderConfig.defaults().with(SiwSettings.FPDU_TIMEOUT_MILLIS, "300"));
+		try (HostilePeer peer = HostilePeer.connect(this.listener)) {
+			ByteBuffer send = peer.fpdu((writer, out) -> writer.writeUntagged(out, true, RdmapOpcode.SEND, 0, 0, 1, 0,
+					ByteBuffer.allocate(48), 0, 48));
+			peer.write(java.util.Arrays.copyOf(send.array(), 24));
+			assertHonestConnectionWorks();
+
+			peer.assertTerminatedWith(TerminateError.MPA_TCP_CONNECTION_LOST);
+		}
+	}
+
+	@Test
+	void anRdmaWriteWhoseStagIsRetiredMidSegmentPlacesNothingMore() throws Exception {
+		MemoryRegion big = this.pd.registerMemory(ByteBuffer.allocateDirect(64 << 10), Set.of(LOCAL_WRITE, REMOTE_WRITE));
+		byte[] ones = new byte[60 << 10];
+		java.util.Arrays.fill(ones, (byte) 1);
+		try (HostilePeer peer = HostilePeer.connect(this.listener)) {
+			ByteBuffer write = peer.fpdu(60 << 10, (writer, out) -> writer.writeTagged(out, true, RdmapOpcode.RDMA_WRITE,
+					big.stag(), big.address(), ByteBuffer.wrap(ones), 0, ones.length));
+			int first = 16 + (20 << 10);
+			peer.write(java.util.Arrays.copyOf(write.array(), first));
+			long deadline = System.nanoTime() + DEADLINE.toNanos();
+			while (big.buffer().get((20 << 10) - 1) != 1) {
+				assertThat(System.nanoTime()).as("the first 20 KiB placed").isLessThan(deadline);
+				Thread.onSpinWait();
+			}
+			// The owner releases the memory (its call timed out, say): the STag is retired and
+			// the memory may be given to another call at once.
+			big.reregister();
+			big.buffer().put(0, new byte[64 << 10]);
+
+			peer.write(java.util.Arrays.copyOfRange(write.array(), first, write.position()));
+
+			peer.assertTerminatedWith(TerminateError.DDP_TAGGED_INVALID_STAG);
+		}
+		for (int i = 0; i < (64 << 10); i++) {
+			assertThat(big.buffer().get(i)).as("byte %d after the STag was retired", i).isZero();
+		}
+	}
+
+	@Test
+	void aReadResponseWhoseSourceIsRetiredMidResponseSendsZerosNotTheNextUsersData() throws Exception {
+		int size = 16 << 20;
+		ByteBuffer memory = ByteBuffer.allocateDirect(size);
+		for (int i = 0; i < size; i++) {
+			memory.put(i, (byte) 1);
+		}
+		MemoryRegion source = this.pd.registerMemory(memory, Set.of(REMOTE_READ));
+		try (HostilePeer peer = HostilePeer.connect(this.listener, 64 << 10)) {
+			peer.write(peer.fpdu((writer, out) -> writer.writeReadRequest(out, 1,
+					new ReadRequest(0x5157_0002, 0, size, source.stag(), source.address()))).array());
+			// Take the first MiB, then stop reading: the provider cannot have sent the rest, the
+			// socket buffers being far smaller than the Response.
+			ReadResponses responses = new ReadResponses(peer);
+			responses.takeUntil(1 << 20);
+			// The owner releases the memory while the peer is still reading it (its call timed
+			// out, say), and the memory is given to the next call, which fills it.
+			source.reregister();
+			for (int i = 0; i < size; i++) {
+				memory.put(i, (byte) 0x5E);
+			}
+
+			responses.takeUntil(size);
+
+			assertThat(responses.received()).as("bytes of the Response").isEqualTo(size);
+			assertThat(responses.secretBytes()).as("bytes of the next user's data that reached the peer").isZero();
+		}
+	}
+
+	/** Collects the payload of the Read Responses a hostile peer receives. */
+	private static final class ReadResponses {
+
+		private final HostilePeer peer;
+
+		private final FpduParser parser = new FpduParser(FpduParser.Config.of(false));
+
+		private final Fpdu fpdu = new Fpdu();
+
+		private final ByteBuffer buffer = ByteBuffer.allocate(256 << 10);
+
+		private long received;
+
+		private long secret;
+
+		ReadResponses(HostilePeer peer) {
+			this.peer = peer;
+		}
+
+		/** Reads until {@code total} bytes of Responses in all have come. */
+		void takeUntil(long total) throws IOException {
+			while (this.received < total) {
+				int n = this.peer.in.read(this.buffer.array(), this.buffer.position(), this.buffer.remaining());
+				assertThat(n).as("the provider's next bytes").isPositive();
+				this.buffer.position(this.buffer.position() + n).flip();
+				while (this.parser.next(this.buffer, this.fpdu)) {
+					if (this.fpdu.opcode() == RdmapOpcode.RDMA_READ_RESPONSE) {
+						ByteBuffer payload = this.fpdu.payload();
+						for (int i = payload.position(); i < payload.limit(); i++) {
+							if (payload.get(i) == 0x5E) {
+								this.secret++;
+							}
+						}
+						this.received += payload.remaining();
+					}
+				}
+				this.buffer.compact();
+			}
+		}
+
+		long received() {
+			return this.received;
+		}
+
+		long secretBytes() {
+			return this.secret;
+		}
+
+	}
+
+	private void reopen(RdmaProviderConfig config) {
+		this.provider.close();
+		this.accepted.clear();
+		this.provider = RdmaProviders.open("siw", config);
+		listenOn(this.provider);
+	}
+
+	/** A second connection to the same provider sends a message and it is received. */
+	private void assertHonestConnectionWorks() throws Exception {
+		try (RdmaProvider other = RdmaProviders.open("siw")) {
+			Endpoint client = new Endpoint(other, null, DEADLINE, UnaryOperator.identity());
+			client.connection = other.connect(client.qp, ConnectParameters.to(this.listener.localAddress()).withTimeout(DEADLINE))
+				.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(client.registerPattern(16, 5))));
+			assertThat(client.sends.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+			Endpoint served = this.accepted.get(this.accepted.size() - 1);
+			assertThat(served.receives.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+			client.connection.disconnect();
+		}
+	}
+
+	@Test
 	void afterHostilePeersTheProviderServesOthersAndLeaksNothing() throws Exception {
 		int regionsBefore = this.pd.registeredRegionCount();
 		for (int i = 0; i < 3; i++) {
@@ -264,7 +428,7 @@ class SiwHostilePeerTest {
 
 		final Socket socket;
 
-		private final InputStream in;
+		final InputStream in;
 
 		private HostilePeer(Socket socket) throws IOException {
 			this.socket = socket;
@@ -272,7 +436,15 @@ class SiwHostilePeerTest {
 		}
 
 		static HostilePeer connect(RdmaListener listener) throws IOException {
+			return connect(listener, 0);
+		}
+
+		/** With a receive buffer of {@code receiveBuffer} bytes, or the system's if 0. */
+		static HostilePeer connect(RdmaListener listener, int receiveBuffer) throws IOException {
 			Socket socket = new Socket();
+			if (receiveBuffer > 0) {
+				socket.setReceiveBufferSize(receiveBuffer);
+			}
 			socket.setTcpNoDelay(true);
 			socket.setSoTimeout((int) DEADLINE.toMillis());
 			socket.connect(listener.localAddress());
@@ -313,8 +485,16 @@ class SiwHostilePeerTest {
 		}
 
 		ByteBuffer fpdu(FpduBuilder builder) {
-			ByteBuffer out = ByteBuffer.allocate(256);
+			return fpdu(0, builder);
+		}
+
+		/** An FPDU with room for a payload of {@code payload} bytes; position at its end. */
+		ByteBuffer fpdu(int payload, FpduBuilder builder) {
+			ByteBuffer out = ByteBuffer.allocate(256 + payload);
 			builder.write(new FpduWriter(false), out);
+			if (payload > 0) {
+				return out;
+			}
 			return ByteBuffer.wrap(java.util.Arrays.copyOf(out.array(), out.position()));
 		}
 

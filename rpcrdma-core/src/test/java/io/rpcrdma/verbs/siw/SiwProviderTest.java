@@ -302,6 +302,9 @@ class SiwProviderTest {
 		assertThat(SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.CALLER_SPIN_MICROS, "0")).callerSpin())
 			.isZero();
 		assertRefused(SiwSettings.CALLER_SPIN_MICROS, "-1", "1001");
+		assertThat(SiwSettings.defaults().fpduTimeout())
+			.isEqualTo(java.time.Duration.ofMillis(SiwSettings.DEFAULT_FPDU_TIMEOUT_MILLIS));
+		assertRefused(SiwSettings.FPDU_TIMEOUT_MILLIS, "0", "-5");
 		assertThat(SiwSettings.MAX_MPA_PRIVATE_DATA).isLessThanOrEqualTo(io.rpcrdma.verbs.siw.wire.MpaCodec.SIW_MAX_PRIVATE_DATA_LENGTH);
 	}
 
