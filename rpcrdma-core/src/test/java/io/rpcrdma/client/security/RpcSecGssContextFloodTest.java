@@ -10,6 +10,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -81,44 +82,41 @@ class RpcSecGssContextFloodTest {
 	@ValueSource(strings = { "loopback", "siw" })
 	void aFlooderGetsItsSharesAndSystemErrBeyondThemWhileHonestClientsAreServed(String provider, MitKdc kdc)
 			throws Exception {
-		start(provider, kdc, GssContextLimits.DEFAULTS.withMaxContexts(8).withMaxPerConnection(3).withMaxPerPrincipal(5));
+		start(provider, kdc, GssContextLimits.DEFAULTS.withMaxContexts(16).withMaxPerConnection(3).withMaxPerPrincipal(5));
 		KerberosCredentials mallory = login(kdc, "gss-flood-mallory");
 		RpcClientPool first = this.secured.connect(RpcClientPool.Config.of(1, 1));
 		RpcClientPool second = this.secured.connect(RpcClientPool.Config.of(1, 1));
-		List<CompletableFuture<ReceivedReply>> flood = new ArrayList<>();
+		RpcClientPool third = this.secured.connect(RpcClientPool.Config.of(1, 1));
+		// One by one on one connection: its share, then SYSTEM_ERR.
+		for (int i = 0; i < 3; i++) {
+			assertThat(outcome(init(first, apReq(mallory)))).as("INIT " + i).isEqualTo("created");
+		}
+		assertThat(outcome(init(first, apReq(mallory)))).as("past the connection's share").isEqualTo("refused");
+		// Then all at once: twelve INITs over two more connections, racing for the principal's
+		// last two slots.
 		List<byte[]> tokens = new ArrayList<>();
-		for (int i = 0; i < 16; i++) {
+		for (int i = 0; i < 12; i++) {
 			tokens.add(apReq(mallory));
 		}
-		// All at once: sixteen INITs over two connections, racing for the slots.
-		for (int i = 0; i < 16; i++) {
-			flood.add(init((i % 2 == 0) ? first : second, tokens.get(i)));
+		List<CompletableFuture<ReceivedReply>> flood = new ArrayList<>();
+		for (int i = 0; i < 12; i++) {
+			flood.add(init((i % 2 == 0) ? second : third, tokens.get(i)));
 		}
 		int created = 0;
 		int refused = 0;
 		for (CompletableFuture<ReceivedReply> reply : flood) {
-			try {
-				ReceivedReply received = reply.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
-				try {
-					XdrDecoder results = received.results();
-					assertThat(results.readOpaqueBytes(400)).as("a handle").isNotEmpty();
-					assertThat(results.readInt()).as("GSS_S_COMPLETE").isZero();
-					created++;
-				}
-				finally {
-					received.release();
-				}
+			if (outcome(reply).equals("created")) {
+				created++;
 			}
-			catch (java.util.concurrent.ExecutionException ex) {
-				assertThat(ex.getCause()).as("the refusal").isInstanceOf(RemoteSystemErrorException.class);
+			else {
 				refused++;
 			}
 		}
-		assertThat(created).as("three per connection, five for the principal").isEqualTo(5);
-		assertThat(refused).isEqualTo(11);
+		assertThat(created).as("the principal's share: five, three of them on the first connection").isEqualTo(2);
+		assertThat(refused).isEqualTo(10);
 		assertThat(this.rpcsecGss.contexts()).isEqualTo(5);
 		assertThat(this.rpcsecGss.refusedContexts()).isEqualTo(11);
-		// The flooder's own client, over a connection at its share, is told what happened.
+		// The flooder's own client is told what happened.
 		assertThatExceptionOfType(GssContextUnavailableException.class)
 			.isThrownBy(() -> RpcSecGssClient.establish(first, PROGRAM, 1, mallory, SERVICE, DEADLINE))
 			.satisfies((ex) -> assertThat(ex.notExecuted()).isTrue())
@@ -131,6 +129,7 @@ class RpcSecGssContextFloodTest {
 
 		first.close();
 		second.close();
+		third.close();
 		awaitContexts(2, "the flooder's contexts, gone with its connections");
 		assertHonestClientServed(kdc, "gss-flood-carol", "carol");
 		assertThat(this.ledger.runs).hasValue(3);
@@ -202,6 +201,27 @@ class RpcSecGssContextFloodTest {
 				DEADLINE);
 		this.closeables.add(client);
 		return this.secured.proxy(RpcSecGssEndToEndTest.Ledger.class, client, DEADLINE);
+	}
+
+	/** "created" for GSS_S_COMPLETE with a handle, "refused" for SYSTEM_ERR; anything else fails. */
+	private static String outcome(CompletableFuture<ReceivedReply> reply) throws Exception {
+		ReceivedReply received;
+		try {
+			received = reply.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+		}
+		catch (ExecutionException ex) {
+			assertThat(ex.getCause()).as("the refusal").isInstanceOf(RemoteSystemErrorException.class);
+			return "refused";
+		}
+		try {
+			XdrDecoder results = received.results();
+			assertThat(results.readOpaqueBytes(400)).as("a handle").isNotEmpty();
+			assertThat(results.readInt()).as("GSS_S_COMPLETE").isZero();
+			return "created";
+		}
+		finally {
+			received.release();
+		}
 	}
 
 	private void awaitContexts(int expected, String what) {
