@@ -60,7 +60,8 @@ class GssContextTableTest {
 				assertThat(ex.first()).as("the first refusal is worth a warning").isTrue();
 			})
 			.withMessageContaining("already holds 3 RPCSEC_GSS contexts")
-			.withMessageContaining("rpcrdma.server.security.kerberos.contexts.per-connection");
+			.withMessageContaining("rpcrdma.server.security.kerberos.contexts.per-connection")
+			.withMessageContaining("none unused for 1h");
 		assertThatExceptionOfType(GssContextRefusedException.class)
 			.isThrownBy(() -> table.reserve("mallory-conn", null))
 			.satisfies((ex) -> assertThat(ex.first()).as("later ones are not: a flood must not flood the log").isFalse());
@@ -237,6 +238,19 @@ class GssContextTableTest {
 		assertThat(taken).isEqualTo(8);
 		assertThat(table.size()).isEqualTo(8);
 		assertThat(table.heldBy("mallory-conn")).isEqualTo(8);
+	}
+
+	@Test
+	void concurrentInitsOfOnePrincipalOverManyConnectionsEstablishExactlyItsShare() throws Exception {
+		GssContextTable<String> table = table(LIMITS.withMaxContexts(1000).withMaxPerConnection(1000));
+		int taken = race(16, 50, (thread, attempt) -> {
+			GssContextTable.Entry<String> entry = table.reserve("mallory-conn-" + thread + "-" + attempt, null);
+			table.attach(entry, "v");
+			table.establish(entry, "mallory@R");
+		});
+		assertThat(taken).isEqualTo(5);
+		assertThat(table.heldByPrincipal("mallory@R")).isEqualTo(5);
+		assertThat(table.size()).as("the refused ones removed").isEqualTo(5);
 	}
 
 	@Test
