@@ -40,7 +40,7 @@ import io.rpcrdma.xdr.XdrException;
  * to the client key instead.
  * <p>
  * Contexts are bounded per connection, per principal and in all ({@link GssContextLimits}, kept
- * by {@link GssContextTable}): a slot is taken when the INIT arrives, before its Kerberos step,
+ * by {@code GssContextTable}): a slot is taken when the INIT arrives, before its Kerberos step,
  * and a context whose creation does not complete within the creation timeout is forgotten.
  * When the table is full, the holder of the most contexts gives way first, so a peer piling up
  * contexts cannot push out a client's one. A context refused for want of room is answered
