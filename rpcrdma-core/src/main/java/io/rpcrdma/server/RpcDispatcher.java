@@ -421,6 +421,8 @@ public final class RpcDispatcher {
 			accepted = false;
 		}
 		if (!accepted) {
+			// The context's slot, taken when the INIT came, is not held for a step never taken.
+			step.abandon().run();
 			this.overloaded.increment();
 			DispatchOutcome sent = sendHeader(RpcReply.systemErr(xid), buffers, sink, clientKey);
 			exchange.exit();

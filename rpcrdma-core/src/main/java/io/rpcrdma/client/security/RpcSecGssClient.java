@@ -17,6 +17,7 @@ import io.rpcrdma.client.CallBody;
 import io.rpcrdma.client.CallShape;
 import io.rpcrdma.client.ConnectionProtection;
 import io.rpcrdma.client.ReceivedReply;
+import io.rpcrdma.client.RemoteSystemErrorException;
 import io.rpcrdma.client.RpcCaller;
 import io.rpcrdma.client.RpcClient;
 import io.rpcrdma.client.RpcClientPool;
@@ -144,6 +145,7 @@ public final class RpcSecGssClient implements ConnectionProtection {
 	 * @return the client, with its context established
 	 * @throws GssFailureException if the KDC or the server refused the context, or the server
 	 * did not prove itself
+	 * @throws GssContextUnavailableException if the server had no room for another context
 	 * @throws io.rpcrdma.client.RpcCallException if the NULL calls failed
 	 */
 	public static RpcSecGssClient establish(RpcCaller caller, int program, int version, KerberosCredentials credentials,
@@ -405,6 +407,13 @@ public final class RpcSecGssClient implements ConnectionProtection {
 					: GssProcedure.CONTINUE_INIT, 0, GssService.NONE, handle);
 			CallBody init = new InitCall(credential.toAuth(), token);
 			return this.caller.call(program, version, 0, init, INIT_SHAPE, true, this.timeout);
+		}).exceptionally((failure) -> {
+			// An rpcrdma server answers SYSTEM_ERR to a context it has no room for: say so, so
+			// that nobody goes looking for a fault in the keytab.
+			if (unwrap(failure) instanceof RemoteSystemErrorException refused) {
+				throw new GssContextUnavailableException(refused.call(), this.credentials.principal(), this.service);
+			}
+			throw (failure instanceof CompletionException completion) ? completion : new CompletionException(failure);
 		}).thenComposeAsync((reply) -> {
 			InitResult result;
 			OpaqueAuth verifier;

@@ -4,11 +4,10 @@ import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Iterator;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import io.rpcrdma.oncrpc.AuthFlavor;
@@ -38,8 +37,21 @@ import io.rpcrdma.xdr.XdrException;
  * from the same host, is refused with RPCSEC_GSS_CREDPROBLEM, and the context is forgotten
  * when its connection closes (a client makes a context per connection; RFC 2203 leaves the
  * scope of a handle to the server). Calls that come over no connection bind their contexts
- * to the client key instead. Contexts are bounded in number; the oldest idle one gives way to
- * a new one.
+ * to the client key instead.
+ * <p>
+ * Contexts are bounded per connection, per principal and in all ({@link GssContextLimits}, kept
+ * by {@code GssContextTable}): a slot is taken when the INIT arrives, before its Kerberos step,
+ * and a context whose creation does not complete within the creation timeout is forgotten.
+ * When the table is full, the holder of the most contexts gives way first, so a peer piling up
+ * contexts cannot push out a client's one. A context refused for want of room is answered
+ * SYSTEM_ERR (RFC 5531 §9, "errors like memory allocation failure") with a NULL verifier,
+ * not an AUTH_ERROR: every auth_stat says the client's credentials are at fault, and Linux's
+ * RPC client answers AUTH_REJECTEDCRED and RPCSEC_GSS_CREDPROBLEM by invalidating its
+ * credential and asking again (rpc_decode_header), which a full table would only refuse again.
+ * Linux's svcauth_gss treats a context it cannot store as the server's failure too
+ * (svcauth_gss_proxy_init returns SVC_CLOSE when gss_proxy_save_rsc fails: the call is
+ * dropped and a TCP connection closed); answering instead lets the client say what happened
+ * ({@code GssContextUnavailableException}).
  * <p>
  * Services: {@code rpc_gss_svc_none} (krb5), {@code rpc_gss_svc_integrity} (krb5i) and
  * {@code rpc_gss_svc_privacy} (krb5p), whose bodies the dispatcher checks and protects through
@@ -52,7 +64,7 @@ public final class RpcSecGssServer {
 	/** RFC 2203 §5.2.3.1: the window announced; Linux's svcauth_gss uses 128 too. */
 	public static final int DEFAULT_WINDOW = 128;
 
-	/** The most contexts held at once, by default. */
+	/** The most contexts held at once, by default ({@link GssContextLimits#DEFAULTS}). */
 	public static final int DEFAULT_MAX_CONTEXTS = 1024;
 
 	/** The longest token accepted in a context-creation call; Kerberos AP-REQs are a few KB. */
@@ -71,48 +83,70 @@ public final class RpcSecGssServer {
 
 	private final int window;
 
-	private final int maxContexts;
-
-	private final Duration idleLimit;
-
 	/** Random per server, the first half of every handle, so handles of another server never match. */
 	private final long instance = new SecureRandom().nextLong();
 
-	private final AtomicLong nextContext = new AtomicLong(1);
+	private final GssContextTable<Context> contexts;
 
-	private final Map<Long, Context> contexts = new ConcurrentHashMap<>();
+	private final LongAdder refused = new LongAdder();
 
 	/**
 	 * @param acceptor the service's Kerberos credentials (from its keytab)
 	 */
 	public RpcSecGssServer(KerberosCredentials acceptor) {
-		this(acceptor, DEFAULT_WINDOW, DEFAULT_MAX_CONTEXTS, Duration.ofHours(1));
+		this(acceptor, DEFAULT_WINDOW, GssContextLimits.DEFAULTS);
 	}
 
 	/**
+	 * The default limits but two.
 	 * @param acceptor the service's Kerberos credentials
 	 * @param window the sequence window announced to clients, 1 to 65536
 	 * @param maxContexts the most contexts held at once
 	 * @param idleLimit how long an unused context may be kept when room is needed
 	 */
 	public RpcSecGssServer(KerberosCredentials acceptor, int window, int maxContexts, Duration idleLimit) {
+		this(acceptor, window, GssContextLimits.DEFAULTS.withMaxContexts(maxContexts).withIdleLimit(idleLimit));
+	}
+
+	/**
+	 * @param acceptor the service's Kerberos credentials
+	 * @param window the sequence window announced to clients, 1 to 65536
+	 * @param limits how many contexts, per connection, per principal and in all, and how long
+	 */
+	public RpcSecGssServer(KerberosCredentials acceptor, int window, GssContextLimits limits) {
+		this(acceptor, window, limits, System::nanoTime);
+	}
+
+	/**
+	 * @param acceptor the service's Kerberos credentials
+	 * @param window the sequence window announced to clients, 1 to 65536
+	 * @param limits how many contexts, per connection, per principal and in all, and how long
+	 * @param nanoClock the time source for the limits' timeouts, {@link System#nanoTime()} but in tests
+	 */
+	public RpcSecGssServer(KerberosCredentials acceptor, int window, GssContextLimits limits, LongSupplier nanoClock) {
 		this.acceptor = Objects.requireNonNull(acceptor, "acceptor");
 		if (!acceptor.acceptor()) {
 			throw new IllegalArgumentException(acceptor + " initiates contexts; a server needs acceptor credentials"
 					+ " (KerberosCredentials.acceptorFromKeytab)");
 		}
 		new SequenceWindow(window);
-		if (maxContexts < 1) {
-			throw new IllegalArgumentException("maxContexts must be at least 1, got " + maxContexts);
-		}
 		this.window = window;
-		this.maxContexts = maxContexts;
-		this.idleLimit = Objects.requireNonNull(idleLimit, "idleLimit");
+		this.contexts = new GssContextTable<>(limits, nanoClock, (context) -> context.session.close());
 	}
 
-	/** @return the contexts held */
+	/** @return how many contexts this server holds, per connection, per principal and in all, and how long */
+	public GssContextLimits limits() {
+		return this.contexts.limits();
+	}
+
+	/** @return the contexts held, in creation or established (those past their creation timeout are forgotten first) */
 	public int contexts() {
 		return this.contexts.size();
+	}
+
+	/** @return the contexts refused for want of room (answered SYSTEM_ERR) since the server started */
+	public long refusedContexts() {
+		return this.refused.sum();
 	}
 
 	/**
@@ -124,7 +158,7 @@ public final class RpcSecGssServer {
 	 * @param connectionClosed completes when that connection closes, forgetting its contexts;
 	 * {@code null} with it
 	 */
-	public record Origin(Object client, Object connection, java.util.concurrent.CompletableFuture<Void> connectionClosed) {
+	public record Origin(Object client, Object connection, CompletableFuture<Void> connectionClosed) {
 
 		/** @return what a context created by this origin is bound to */
 		Object binding() {
@@ -140,10 +174,12 @@ public final class RpcSecGssServer {
 	/**
 	 * A context-creation call whose GSS step is still to be taken: accepting a Kerberos AP-REQ
 	 * decrypts it and may write the JDK's replay cache, so the dispatcher takes it off the
-	 * thread that received the call. Everything it needs from the call is copied already.
+	 * thread that received the call. Everything it needs from the call is copied already, and
+	 * an INIT's context has its slot in the table.
 	 * @param step takes the step, answering {@link Control} or {@link Refused}
+	 * @param abandon gives the slot back when the step will not be taken (the executor refused it)
 	 */
-	public record ContextStep(Supplier<Outcome> step) implements Outcome {
+	public record ContextStep(Supplier<Outcome> step, Runnable abandon) implements Outcome {
 	}
 
 	/**
@@ -217,49 +253,87 @@ public final class RpcSecGssServer {
 			return new Refused(AuthStat.AUTH_BADCRED, "context-creation token cut short or over "
 					+ MAX_INIT_TOKEN + " bytes: " + ex.getMessage());
 		}
-		return new ContextStep(() -> step(xid, credential, token, client));
+		if (credential.procedure() == GssProcedure.CONTINUE_INIT) {
+			return new ContextStep(() -> continueInit(xid, credential, token, client), () -> {
+			});
+		}
+		// The slot is taken here, on the receiving thread and before the Kerberos step: a peer
+		// over its share is refused without costing a decryption or a place in the executor's
+		// queue, and an INIT waiting for the executor counts as a context in creation.
+		GssContextTable.Entry<Context> reserved;
+		try {
+			reserved = this.contexts.reserve(client.binding(), client.connectionClosed());
+		}
+		catch (GssContextRefusedException ex) {
+			return unavailable(xid, client, ex.getMessage(), ex.first());
+		}
+		return new ContextStep(() -> init(xid, reserved, token, client), () -> this.contexts.remove(reserved));
 	}
 
-	private Outcome step(int xid, GssCredential credential, byte[] token, Origin client) {
-		Context context;
-		long id;
-		if (credential.procedure() == GssProcedure.INIT) {
-			if (!makeRoom()) {
-				return new Control(initResult(xid, new byte[0], GSS_S_FAILURE, 0, new byte[0], null));
+	/** RPCSEC_GSS_INIT, on the executor: the context's first GSS step. */
+	private Outcome init(int xid, GssContextTable.Entry<Context> reserved, byte[] token, Origin client) {
+		try {
+			if (reserved.removed()) {
+				return unavailable(xid, client, "its context in creation was forgotten before the server's executor"
+						+ " took its step (creation timeout " + GssContextTable.written(this.contexts.limits().creationTimeout())
+						+ " passed, the connection closed, or it gave way to a new context)", false);
 			}
-			id = this.nextContext.getAndIncrement();
-			context = new Context(client.binding(), GssSession.accept(this.acceptor), new SequenceWindow(this.window));
-			this.contexts.put(id, context);
-			if (client.connectionClosed() != null) {
-				// A context is worth nothing once its connection is gone: free its slot at once.
-				long created = id;
-				client.connectionClosed().whenComplete((ignored, failure) -> remove(created));
+			Context context = new Context(GssSession.accept(this.acceptor), new SequenceWindow(this.window));
+			if (!this.contexts.attach(reserved, context)) {
+				context.session.close();
+				return unavailable(xid, client, "its context in creation was forgotten while its session was made",
+						false);
 			}
+			return step(xid, reserved, context, token, client);
 		}
-		else {
-			id = contextId(credential);
-			context = (id != 0) ? this.contexts.get(id) : null;
-			if (context == null || !context.binding.equals(client.binding()) || context.session.established()) {
-				return new Refused(AuthStat.RPCSEC_GSS_CREDPROBLEM, "CONTINUE_INIT for no context in creation");
-			}
+		catch (RuntimeException ex) {
+			this.contexts.remove(reserved);
+			throw ex;
 		}
-		byte[] handle = handle(id);
+	}
+
+	/** RPCSEC_GSS_CONTINUE_INIT, on the executor: another step of a context in creation. */
+	private Outcome continueInit(int xid, GssCredential credential, byte[] token, Origin client) {
+		long id = contextId(credential);
+		GssContextTable.Entry<Context> entry = (id != 0) ? this.contexts.get(id) : null;
+		Context context = (entry != null) ? entry.value() : null;
+		if (context == null || entry.established() || !entry.binding.equals(client.binding())
+				|| this.contexts.creationExpired(entry)) {
+			return new Refused(AuthStat.RPCSEC_GSS_CREDPROBLEM, "CONTINUE_INIT for no context in creation");
+		}
+		return step(xid, entry, context, token, client);
+	}
+
+	private Outcome step(int xid, GssContextTable.Entry<Context> entry, Context context, byte[] token, Origin client) {
+		byte[] handle = handle(entry.id);
 		try {
 			byte[] reply = context.session.step(token);
-			context.touch();
 			if (!context.session.established()) {
+				if (entry.removed()) {
+					return unavailable(xid, client, "its context in creation was forgotten during its step", false);
+				}
 				return new Control(initResult(xid, handle, GSS_S_CONTINUE_NEEDED, 0, reply, null));
 			}
-			context.principal = context.session.peer();
+			String principal = context.session.peer();
+			try {
+				if (!this.contexts.establish(entry, principal)) {
+					return unavailable(xid, client, "the context of " + principal + " was forgotten during its step"
+							+ " (creation timeout " + GssContextTable.written(this.contexts.limits().creationTimeout())
+							+ " passed, the connection closed, or it gave way to a new context)", false);
+				}
+			}
+			catch (GssContextRefusedException ex) {
+				return unavailable(xid, client, ex.getMessage(), ex.first());
+			}
 			// RFC 2203 §5.2.3.1: the verifier is a MIC over the window, proving the server.
 			byte[] windowBytes = ByteBuffer.allocate(4).putInt(this.window).array();
 			OpaqueAuth verifier = new RawAuth(AuthFlavor.RPCSEC_GSS, context.session.mic(windowBytes, 0, 4));
-			logger.log(Level.DEBUG, () -> "RPCSEC_GSS context established for " + context.principal + " from "
+			logger.log(Level.DEBUG, () -> "RPCSEC_GSS context established for " + principal + " from "
 					+ client.client());
 			return new Control(initResult(xid, handle, GSS_S_COMPLETE, 0, reply, verifier));
 		}
 		catch (GssFailureException ex) {
-			remove(id);
+			this.contexts.remove(entry);
 			logger.log(Level.DEBUG, () -> "RPCSEC_GSS context creation from " + client.client() + " failed: "
 					+ ex.getMessage());
 			return new Control(initResult(xid, new byte[0], ex.major(), ex.minor(), new byte[0], null));
@@ -269,16 +343,17 @@ public final class RpcSecGssServer {
 	/** RFC 2203 §5.3.3: a call under an established context (DATA), or its end (DESTROY). */
 	private Outcome data(RpcCall call, GssCredential credential, ByteBuffer message, int start, Origin client) {
 		long id = contextId(credential);
-		Context context = (id != 0) ? this.contexts.get(id) : null;
-		if (context == null || !context.session.established()) {
+		GssContextTable.Entry<Context> entry = (id != 0) ? this.contexts.get(id) : null;
+		Context context = (entry != null && entry.established()) ? entry.value() : null;
+		if (context == null) {
 			return new Refused(AuthStat.RPCSEC_GSS_CREDPROBLEM, "no established context with that handle");
 		}
-		if (!context.binding.equals(client.binding())) {
+		if (!entry.binding.equals(client.binding())) {
 			// A handle is not a bearer token: it works only on the connection that created it.
 			return new Refused(AuthStat.RPCSEC_GSS_CREDPROBLEM, "a context handle created on another connection");
 		}
 		if (Integer.toUnsignedLong(credential.sequence()) >= Integer.toUnsignedLong(GssCredential.MAXSEQ)) {
-			remove(id);
+			this.contexts.remove(entry);
 			return new Refused(AuthStat.RPCSEC_GSS_CTXPROBLEM, "sequence number at or above MAXSEQ (RFC 2203 §5.3.3.1)");
 		}
 		if (!(call.verifier() instanceof RawAuth verifier) || verifier.flavor() != AuthFlavor.RPCSEC_GSS) {
@@ -296,52 +371,47 @@ public final class RpcSecGssServer {
 			return new Discarded("sequence number " + Integer.toUnsignedString(credential.sequence()) + " "
 					+ verdict.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
 		}
-		context.touch();
+		this.contexts.touch(entry);
 		byte[] sequence = ByteBuffer.allocate(4).putInt(credential.sequence()).array();
-		OpaqueAuth replyVerifier = new RawAuth(AuthFlavor.RPCSEC_GSS, context.session.mic(sequence, 0, 4));
+		OpaqueAuth replyVerifier;
+		try {
+			replyVerifier = new RawAuth(AuthFlavor.RPCSEC_GSS, context.session.mic(sequence, 0, 4));
+		}
+		catch (GssFailureException ex) {
+			// Destroyed meanwhile (its connection closed, or it gave way): as if it were not there.
+			return new Refused(AuthStat.RPCSEC_GSS_CREDPROBLEM, "the context was destroyed while the call was checked");
+		}
+		String principal = entry.principal();
 		if (credential.procedure() == GssProcedure.DESTROY) {
 			if (call.procedure() != 0) {
 				return new Refused(AuthStat.AUTH_BADCRED, "DESTROY on a procedure other than NULL (RFC 2203 §5.4)");
 			}
-			remove(id);
+			this.contexts.remove(entry);
 			ByteBuffer reply = ByteBuffer.allocate(64 + RpcMessageCodec.encodedSize(replyVerifier));
 			RpcMessageCodec.encodeReply(RpcReply.success(call.xid(), replyVerifier), new XdrEncoder(reply));
 			return new Control(reply.flip());
 		}
 		return switch (credential.service()) {
-			case NONE -> new Admitted(new GssPrincipal(context.principal, SecurityFlavor.KRB5), replyVerifier, null);
-			case INTEGRITY -> new Admitted(new GssPrincipal(context.principal, SecurityFlavor.KRB5I), replyVerifier,
+			case NONE -> new Admitted(new GssPrincipal(principal, SecurityFlavor.KRB5), replyVerifier, null);
+			case INTEGRITY -> new Admitted(new GssPrincipal(principal, SecurityFlavor.KRB5I), replyVerifier,
 					new GssBodyProtection(context.session, GssService.INTEGRITY, credential.sequence()));
-			case PRIVACY -> new Admitted(new GssPrincipal(context.principal, SecurityFlavor.KRB5P), replyVerifier,
+			case PRIVACY -> new Admitted(new GssPrincipal(principal, SecurityFlavor.KRB5P), replyVerifier,
 					new GssBodyProtection(context.session, GssService.PRIVACY, credential.sequence()));
 		};
 	}
 
-	/** Drops the oldest idle context when full; false if every context is in recent use. */
-	private boolean makeRoom() {
-		if (this.contexts.size() < this.maxContexts) {
-			return true;
-		}
-		long now = System.nanoTime();
-		long idleNanos = this.idleLimit.toNanos();
-		for (Iterator<Map.Entry<Long, Context>> it = this.contexts.entrySet().iterator(); it.hasNext();) {
-			Map.Entry<Long, Context> entry = it.next();
-			if (now - entry.getValue().lastUsed > idleNanos) {
-				it.remove();
-				entry.getValue().session.close();
-				return true;
-			}
-		}
-		logger.log(Level.WARNING, "RPCSEC_GSS context table full (" + this.maxContexts
-				+ " contexts in use); refusing a new context");
-		return false;
-	}
-
-	private void remove(long id) {
-		Context removed = this.contexts.remove(id);
-		if (removed != null) {
-			removed.session.close();
-		}
+	/**
+	 * A context refused for want of room, or whose slot went while it waited: SYSTEM_ERR with
+	 * a NULL verifier (RFC 5531 §9: the server's resources, not the caller's credentials).
+	 * @param first whether it is worth a warning: a flood of refused INITs logs once per holder
+	 */
+	private Control unavailable(int xid, Origin client, String reason, boolean first) {
+		this.refused.increment();
+		logger.log(first ? Level.WARNING : Level.DEBUG, () -> "Refusing an RPCSEC_GSS context to " + client.client()
+				+ " with SYSTEM_ERR: " + reason);
+		ByteBuffer reply = ByteBuffer.allocate(64);
+		RpcMessageCodec.encodeReply(RpcReply.systemErr(xid), new XdrEncoder(reply));
+		return new Control(reply.flip());
 	}
 
 	private byte[] handle(long id) {
@@ -370,27 +440,16 @@ public final class RpcSecGssServer {
 		return reply.flip();
 	}
 
+	/** What a context holds: its GSS session and its sequence window. */
 	private static final class Context {
-
-		/** The connection it was created on (or the client key, for calls over none). */
-		final Object binding;
 
 		final GssSession session;
 
 		final SequenceWindow window;
 
-		volatile String principal;
-
-		volatile long lastUsed = System.nanoTime();
-
-		Context(Object binding, GssSession session, SequenceWindow window) {
-			this.binding = binding;
+		Context(GssSession session, SequenceWindow window) {
 			this.session = session;
 			this.window = window;
-		}
-
-		void touch() {
-			this.lastUsed = System.nanoTime();
 		}
 
 	}

@@ -491,9 +491,83 @@ public class RpcRdmaProperties implements Validator {
 			this.keytab = keytab;
 		}
 
+		/** How many RPCSEC_GSS contexts the server holds, and for how long. */
+		private final GssContexts contexts = new GssContexts();
+
 		/** @return whether a principal and a keytab are set */
 		public boolean isConfigured() {
 			return this.principal != null && this.keytab != null;
+		}
+
+		public GssContexts getContexts() {
+			return this.contexts;
+		}
+
+	}
+
+	/**
+	 * How many RPCSEC_GSS contexts the server holds, per connection, per principal and in all,
+	 * and for how long: every peer gets a bounded share, so one principal of the realm cannot
+	 * fill the table and lock other clients out.
+	 */
+	public static class GssContexts {
+
+		/** The most contexts held in all, in creation or established, 1 to 1000000. */
+		private int max = 1024;
+
+		/** The most contexts one connection may hold, 1 to 1000000; above max it changes nothing. */
+		private int perConnection = 16;
+
+		/** The most established contexts of one principal over all its connections, 1 to 1000000. */
+		private int perPrincipal = 256;
+
+		/** How long a context may stay in creation (INIT not yet complete) before it is forgotten, 1s to 1h. */
+		private Duration creationTimeout = Duration.ofSeconds(30);
+
+		/**
+		 * How long an established context may go unused before it gives way to a new one even
+		 * when its holder has no more than its share, 0s to 1d.
+		 */
+		private Duration idleLimit = Duration.ofHours(1);
+
+		public int getMax() {
+			return this.max;
+		}
+
+		public void setMax(int max) {
+			this.max = max;
+		}
+
+		public int getPerConnection() {
+			return this.perConnection;
+		}
+
+		public void setPerConnection(int perConnection) {
+			this.perConnection = perConnection;
+		}
+
+		public int getPerPrincipal() {
+			return this.perPrincipal;
+		}
+
+		public void setPerPrincipal(int perPrincipal) {
+			this.perPrincipal = perPrincipal;
+		}
+
+		public Duration getCreationTimeout() {
+			return this.creationTimeout;
+		}
+
+		public void setCreationTimeout(Duration creationTimeout) {
+			this.creationTimeout = creationTimeout;
+		}
+
+		public Duration getIdleLimit() {
+			return this.idleLimit;
+		}
+
+		public void setIdleLimit(Duration idleLimit) {
+			this.idleLimit = idleLimit;
 		}
 
 	}

@@ -105,6 +105,13 @@ final class RpcRdmaPropertiesValidator {
 			reject("rpcrdma.server.security.kerberos", "needs both principal and keytab",
 					"principal " + kerberos.getPrincipal() + ", keytab " + kerberos.getKeytab());
 		}
+		RpcRdmaProperties.GssContexts contexts = kerberos.getContexts();
+		String gss = "rpcrdma.server.security.kerberos.contexts.";
+		checkInt(gss + "max", contexts.getMax(), 1, 1_000_000);
+		checkInt(gss + "per-connection", contexts.getPerConnection(), 1, 1_000_000);
+		checkInt(gss + "per-principal", contexts.getPerPrincipal(), 1, 1_000_000);
+		checkDuration(gss + "creation-timeout", contexts.getCreationTimeout(), Duration.ofSeconds(1), Duration.ofHours(1));
+		checkDuration(gss + "idle-limit", contexts.getIdleLimit(), Duration.ZERO, Duration.ofDays(1));
 		String krb5 = kerberos.isConfigured() ? null
 				: "needs the server's Kerberos identity: set rpcrdma.server.security.kerberos.principal and .keytab";
 		checkFlavors("rpcrdma.server.security.flavors", security.getFlavors(), krb5);

@@ -10,6 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import io.rpcrdma.client.balance.BalancerKind;
 import io.rpcrdma.server.RpcServer;
+import io.rpcrdma.server.security.GssContextLimits;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -37,6 +38,13 @@ class RpcRdmaPropertiesTest {
 			assertThat(properties.getMemory().getMaxRegistered()).isEqualTo(DataSize.ofMegabytes(256));
 			assertThat(properties.getConveyance().getDdpThreshold()).isEqualTo(DataSize.ofKilobytes(4));
 			assertThat(properties.getClient()).isEmpty();
+			RpcRdmaProperties.GssContexts contexts = properties.getServer().getSecurity().getKerberos().getContexts();
+			GssContextLimits limits = GssContextLimits.DEFAULTS;
+			assertThat(contexts.getMax()).isEqualTo(limits.maxContexts());
+			assertThat(contexts.getPerConnection()).isEqualTo(limits.maxPerConnection());
+			assertThat(contexts.getPerPrincipal()).isEqualTo(limits.maxPerPrincipal());
+			assertThat(contexts.getCreationTimeout()).isEqualTo(limits.creationTimeout());
+			assertThat(contexts.getIdleLimit()).isEqualTo(limits.idleLimit());
 			RpcRdmaProperties.Client client = new RpcRdmaProperties.Client();
 			assertThat(client.getBalancer()).isEqualTo(BalancerKind.ROUND_ROBIN);
 			assertThat(client.getEjection().getConsecutiveFailures()).isEqualTo(5);
@@ -90,6 +98,11 @@ class RpcRdmaPropertiesTest {
 			rpcrdma.server.executor.queue-capacity            | -5         | rpcrdma.server.executor.queue-capacity must be between 0 and 1000000
 			rpcrdma.server.shutdown-grace-period              | -1s        | rpcrdma.server.shutdown-grace-period must be between 0s and 1h, got -1s
 			rpcrdma.server.duplicate-request-cache.entries    | 10         | rpcrdma.server.duplicate-request-cache.entries must be between 256 and 10000000, got 10
+			rpcrdma.server.security.kerberos.contexts.max     | 0          | rpcrdma.server.security.kerberos.contexts.max must be between 1 and 1000000, got 0
+			rpcrdma.server.security.kerberos.contexts.per-connection | 0   | rpcrdma.server.security.kerberos.contexts.per-connection must be between 1 and 1000000, got 0
+			rpcrdma.server.security.kerberos.contexts.per-principal | -1   | rpcrdma.server.security.kerberos.contexts.per-principal must be between 1 and 1000000, got -1
+			rpcrdma.server.security.kerberos.contexts.creation-timeout | 0s | rpcrdma.server.security.kerberos.contexts.creation-timeout must be between 1s and 1h, got 0s
+			rpcrdma.server.security.kerberos.contexts.idle-limit | 2d      | rpcrdma.server.security.kerberos.contexts.idle-limit must be between 0s and 1d, got 2d
 			rpcrdma.memory.slab-size                          | 1KB        | rpcrdma.memory.slab-size must be between 4KB and 1GB, got 1KB
 			rpcrdma.memory.largest-chunk                      | 2KB        | rpcrdma.memory.largest-chunk must be between 4KB and 1GB, got 2KB
 			rpcrdma.memory.max-registered                     | 2TB        | rpcrdma.memory.max-registered must be between 1MB and 1TB, got 2TB

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import io.rpcrdma.oncrpc.gss.KerberosCredentials;
+import io.rpcrdma.server.security.GssContextLimits;
 import io.rpcrdma.server.security.RpcSecGssServer;
 import io.rpcrdma.server.security.SecurityFlavor;
 import io.rpcrdma.server.security.SecurityPolicy;
@@ -38,7 +39,8 @@ final class RpcSecurityPolicies {
 		if (kerberos.isConfigured()) {
 			// The keytab login happens here: a missing keytab or a stale key stops the start.
 			policy.rpcsecGss(new RpcSecGssServer(
-					KerberosCredentials.acceptorFromKeytab(kerberos.getPrincipal(), Path.of(kerberos.getKeytab()))));
+					KerberosCredentials.acceptorFromKeytab(kerberos.getPrincipal(), Path.of(kerberos.getKeytab())),
+					RpcSecGssServer.DEFAULT_WINDOW, limits(kerberos.getContexts())));
 		}
 		if (!security.getFlavors().isEmpty()) {
 			policy.byDefault(flavors(security.getFlavors()));
@@ -73,6 +75,12 @@ final class RpcSecurityPolicies {
 			}
 		}
 		return policy.build();
+	}
+
+	/** {@code rpcrdma.server.security.kerberos.contexts.*}, validated already. */
+	static GssContextLimits limits(RpcRdmaProperties.GssContexts contexts) {
+		return new GssContextLimits(contexts.getMax(), contexts.getPerConnection(), contexts.getPerPrincipal(),
+				contexts.getCreationTimeout(), contexts.getIdleLimit());
 	}
 
 	private static Set<SecurityFlavor> flavors(List<String> names) {

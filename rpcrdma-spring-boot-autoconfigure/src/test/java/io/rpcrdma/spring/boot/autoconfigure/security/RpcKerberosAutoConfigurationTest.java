@@ -3,6 +3,9 @@ package io.rpcrdma.spring.boot.autoconfigure.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -14,17 +17,20 @@ import io.rpcrdma.kerberos.MitKdc;
 import io.rpcrdma.kerberos.MitKdcExtension;
 import io.rpcrdma.oncrpc.AuthStat;
 import io.rpcrdma.oncrpc.gss.KerberosLoginException;
+import io.rpcrdma.server.security.GssContextLimits;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaAutoConfigurations;
 import io.rpcrdma.spring.boot.autoconfigure.security.RpcSecurityAutoConfigurationTest.Ledger;
 import io.rpcrdma.spring.boot.autoconfigure.security.RpcSecurityAutoConfigurationTest.LedgerService;
 import io.rpcrdma.spring.boot.autoconfigure.security.RpcSecurityAutoConfigurationTest.MethodSecurity;
+import io.rpcrdma.spring.boot.autoconfigure.server.RpcServerCustomizer;
 import io.rpcrdma.spring.boot.client.RpcClientFactory;
 
 /**
  * RPCSEC_GSS (krb5) configured through {@code rpcrdma.server.security.kerberos.*} and
  * {@code rpcrdma.client.<name>.security.kerberos.*}, with keytabs from a real MIT KDC: the
- * Kerberos caller is authenticated in Spring Security's context, others are too weak, and a
- * keytab that is not there fails the client's creation saying which.
+ * Kerberos caller is authenticated in Spring Security's context, others are too weak, a
+ * keytab that is not there fails the client's creation saying which, and the server's context
+ * limits are those of {@code rpcrdma.server.security.kerberos.contexts.*}.
  */
 @Tag("conformance")
 @ExtendWith(MitKdcExtension.class)
@@ -71,6 +77,31 @@ class RpcKerberosAutoConfigurationTest {
 					.withMessageContaining("no-such-alice.keytab")
 					.withMessageContaining("ktadd");
 			});
+	}
+
+	@Test
+	void theServersContextLimitsComeFromTheProperties(MitKdc kdc) throws Exception {
+		AtomicReference<GssContextLimits> limits = new AtomicReference<>();
+		String aliceKeytab = "rpcrdma.client.alice.security.kerberos.keytab=" + kdc.principalWithKeytab("spring-alice");
+		server(kdc).withPropertyValues(aliceKeytab, "rpcrdma.server.security.kerberos.contexts.max=64",
+				"rpcrdma.server.security.kerberos.contexts.per-connection=2",
+				"rpcrdma.server.security.kerberos.contexts.per-principal=8",
+				"rpcrdma.server.security.kerberos.contexts.creation-timeout=5s",
+				"rpcrdma.server.security.kerberos.contexts.idle-limit=10m")
+			.withBean(RpcServerCustomizer.class, () -> (config) -> {
+				limits.set(config.security().rpcsecGss().limits());
+				return config;
+			})
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(limits.get())
+					.isEqualTo(new GssContextLimits(64, 2, 8, Duration.ofSeconds(5), Duration.ofMinutes(10)));
+			});
+		limits.set(null);
+		server(kdc).withPropertyValues(aliceKeytab).withBean(RpcServerCustomizer.class, () -> (config) -> {
+			limits.set(config.security().rpcsecGss().limits());
+			return config;
+		}).run((context) -> assertThat(limits.get()).as("the defaults").isEqualTo(GssContextLimits.DEFAULTS));
 	}
 
 	private static ApplicationContextRunner server(MitKdc kdc) throws Exception {
