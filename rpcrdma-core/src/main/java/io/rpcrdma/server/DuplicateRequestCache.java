@@ -33,8 +33,8 @@ import io.rpcrdma.xdr.Xdr;
  * <ul>
  * <li>a call whose identity matches an entry is a retransmission, from whichever port of the
  * host: it gets the cached reply, or waits for the running original's, and never executes;</li>
- * <li>a call that reuses the xid of one of its peer's own entries with another identity is
- * dropped while that entry's call still runs (Linux answers a call in progress with
+ * <li>a call that reuses the xid of one of its peer's own entries (of the same principal, under
+ * RPCSEC_GSS) with another identity is dropped while that entry's call still runs (Linux answers a call in progress with
  * {@code RC_DROPIT}), and replaces the entry once that call is done (the peer's xids wrapped);</li>
  * <li>a call with another peer's xid and another identity is a different call: it gets an
  * entry of its own and leaves the other peer's alone.</li>
@@ -78,7 +78,7 @@ public final class DuplicateRequestCache {
 	/** Every entry, by what its call repeats. */
 	private final Map<CallIdentity, Entry> calls = new HashMap<>();
 
-	/** Every entry, by its owner and xid: how a peer's reuse of its own xid is found. */
+	/** Every entry, by its owner, origin and xid: how a peer's reuse of its own xid is found. */
 	private final Map<OwnXid, Entry> ownXids = new HashMap<>();
 
 	private final PeerShares shares = new PeerShares();
@@ -202,7 +202,7 @@ public final class DuplicateRequestCache {
 			if (same != null) {
 				return retransmission(same, waiter);
 			}
-			OwnXid ownXid = new OwnXid(peer, call.xid());
+			OwnXid ownXid = new OwnXid(peer, call.origin(), call.xid());
 			Entry reused = this.ownXids.get(ownXid);
 			if (reused != null) {
 				this.checksumMismatches++;
@@ -489,8 +489,12 @@ public final class DuplicateRequestCache {
 
 	}
 
-	/** An entry's owner and xid. */
-	record OwnXid(Object peer, int xid) {
+	/**
+	 * An entry's owner, origin and xid: a call with the same is the owner's own reuse of the
+	 * xid. The origin is in it so that, under RPCSEC_GSS, one principal's calls on a connection
+	 * never drop or displace another principal's.
+	 */
+	record OwnXid(Object peer, Object origin, int xid) {
 	}
 
 }

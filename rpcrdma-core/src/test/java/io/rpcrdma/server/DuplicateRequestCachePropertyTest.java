@@ -25,7 +25,8 @@ import io.rpcrdma.server.DuplicateRequestCache.Verdict;
  * Random sequences of calls, retransmissions, completions, abandonments and passing time
  * against a model: the bounds always hold, a replayed reply is always the one the same call
  * produced, a call never executes while the same call, or its peer's call with the same xid,
- * runs, and every admission is counted once. Peers a and b share a host; c is on another.
+ * runs, a peer takes room only from one holding at least two more entries, and every
+ * admission is counted once. Peers a and b share a host; c is on another.
  */
 class DuplicateRequestCachePropertyTest {
 
@@ -58,9 +59,23 @@ class DuplicateRequestCachePropertyTest {
 				boolean sameRuns = runningCalls.stream().anyMatch((other) -> other.identity().equals(identity));
 				boolean ownXidRuns = runningCalls.stream()
 					.anyMatch((other) -> other.peer().equals(call.peer()) && other.identity().xid() == identity.xid());
+				Map<String, Integer> held = new HashMap<>();
+				for (String peer : PEERS) {
+					held.put(peer, cache.entries(peer));
+				}
+				long expired = cache.stats().expirations();
 				Admission admission = cache.admit(call.peer(), identity, (reply) -> {
 				});
 				admissions++;
+				if (cache.stats().expirations() == expired) {
+					for (String other : PEERS) {
+						if (!other.equals(call.peer()) && cache.entries(other) < held.get(other)) {
+							assertThat(held.get(other)).as("%s took room from %s, which held %s entries to its %s", call,
+									other, held.get(other), held.get(call.peer()))
+								.isGreaterThanOrEqualTo(held.get(call.peer()) + 2);
+						}
+					}
+				}
 				switch (admission.verdict()) {
 					case EXECUTE, EXECUTE_UNCACHED -> {
 						assertThat(sameRuns).as("%s executes while the same call runs", call).isFalse();

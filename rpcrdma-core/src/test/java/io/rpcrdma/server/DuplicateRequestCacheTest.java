@@ -151,6 +151,20 @@ class DuplicateRequestCacheTest {
 	}
 
 	@Test
+	void onOneConnectionAPrincipalNeverDropsOrDisplacesAnothersCallWithTheSameXid() {
+		Admission alice = this.cache.admit(peer(1), new CallIdentity("alice at " + HOST, 1, 100_099, 1, 1, 8, 7), null);
+
+		Admission bob = this.cache.admit(peer(1), new CallIdentity("bob at " + HOST, 1, 100_099, 1, 1, 8, 8), null);
+		assertThat(bob.verdict()).isEqualTo(Verdict.EXECUTE);
+		this.cache.complete(alice.entry(), reply(5));
+		this.cache.complete(bob.entry(), reply(6));
+
+		Admission again = this.cache.admit(peer(2), new CallIdentity("alice at " + HOST, 1, 100_099, 1, 1, 8, 7), null);
+		assertThat(again.verdict()).isEqualTo(Verdict.REPLAY);
+		assertThat(again.cachedReply().getInt(0)).isEqualTo(5);
+	}
+
+	@Test
 	void aRetransmissionOfARunningCallWaitsForItsReply() {
 		Admission original = this.cache.admit(peer(1), call(1, 7), null);
 		List<ByteBuffer> received = new ArrayList<>();
