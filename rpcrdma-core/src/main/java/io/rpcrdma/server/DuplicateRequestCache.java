@@ -33,9 +33,10 @@ import io.rpcrdma.xdr.Xdr;
  * <ul>
  * <li>a call whose identity matches an entry is a retransmission, from whichever port of the
  * host: it gets the cached reply, or waits for the running original's, and never executes;</li>
- * <li>a call that reuses the xid of one of its peer's own entries (of the same principal, under
- * RPCSEC_GSS) with another identity is dropped while that entry's call still runs (Linux answers a call in progress with
- * {@code RC_DROPIT}), and replaces the entry once that call is done (the peer's xids wrapped);</li>
+ * <li>a call that reuses the xid of one of its peer's own entries (of the same principal,
+ * under RPCSEC_GSS) with another identity is dropped while that entry's call still runs
+ * (Linux answers a call in progress with {@code RC_DROPIT}), and replaces the entry once that
+ * call is done (the peer's xids wrapped);</li>
  * <li>a call with another peer's xid and another identity is a different call: it gets an
  * entry of its own and leaves the other peer's alone.</li>
  * </ul>
