@@ -17,34 +17,56 @@ import io.rpcrdma.xdr.Xdr;
  * Remembers the replies to recent non-idempotent calls so that a retransmission is answered
  * with the original reply instead of executing the procedure a second time (the "duplicate
  * request cache" of NFS servers; ONC RPC itself guarantees no more than at-most-once on a
- * reliable transport, RFC 5531 §8.1).
+ * reliable transport, RFC 5531 §8.1). Linux's nfsd ({@code fs/nfsd/nfscache.c}) is the model.
  * <p>
- * A call is identified by the client (a key the transport supplies, such as the peer address
- * without its port, stable across reconnections), its xid, and a CRC32C {@link #checksum} of
- * the call's bytes after the xid: the same xid with another checksum is a different call (the
- * client's xids wrapped, or a new client instance at the same address) and executes afresh,
- * replacing the old entry.
+ * <b>Recognising a retransmission.</b> A call is recognised by its {@link CallIdentity}: the
+ * requester's host, xid, program, version, procedure, and the length and CRC32C
+ * {@link #checksum} of what follows the xid. The host and not its port, because an
+ * RPC-over-RDMA requester retransmits only after it reconnected (RFC 8166 §4.2.1: the
+ * transport is reliable), on a connection with a new port; Linux keys by port too, and so
+ * misses those retransmissions unless the client reconnects from its old port.
  * <p>
- * An entry is IN_PROGRESS while the original executes and DONE once its reply is cached.
- * <b>A retransmission of an IN_PROGRESS call waits for the original's reply</b> rather than
- * being dropped: over RPC-over-RDMA a client retransmits only after the connection was lost
- * (RFC 8166 §4.2.1 — the transport is reliable), so the original reply most likely went to
- * the dead connection, and dropping the retransmission would leave the client to time out.
- * At most {@value #MAX_WAITERS} retransmissions wait on one call; more are dropped.
+ * <b>Owning entries.</b> Each entry belongs to the peer that made it: the whole
+ * {@link RequesterAddress}, port included, as Linux keys it. Only a peer's own calls change
+ * its entries, so another process on the same host, which can make calls with any xid, can
+ * never make a call run twice:
+ * <ul>
+ * <li>a call whose identity matches an entry is a retransmission, from whichever port of the
+ * host: it gets the cached reply, or waits for the running original's, and never executes;</li>
+ * <li>a call that reuses the xid of one of its peer's own entries (of the same principal,
+ * under RPCSEC_GSS) with another identity is dropped while that entry's call still runs
+ * (Linux answers a call in progress with {@code RC_DROPIT}), and replaces the entry once that
+ * call is done (the peer's xids wrapped);</li>
+ * <li>a call with another peer's xid and another identity is a different call: it gets an
+ * entry of its own and leaves the other peer's alone.</li>
+ * </ul>
+ * An exact copy of another peer's call (same host, xid, arguments and credential) is taken
+ * for a retransmission and answered with that call's reply: under AUTH_NONE and AUTH_SYS the
+ * server cannot tell it from one, and whoever can make it could make the call itself.
  * <p>
- * Bounds: at most {@code maxEntriesPerClient} entries per client and {@code maxEntries} in all;
- * DONE entries older than {@code ttl} expire. When a bound is reached the oldest DONE entry
- * (of that client, or overall) is evicted; IN_PROGRESS entries are never evicted, and when
- * only they fill the cache the new call executes uncached (counted). Replies larger than
- * {@code maxReplyBytes} are not kept. One lock guards the cache: only non-idempotent calls
- * come here, and each holds it for a few map operations.
+ * <b>Bounds, each a per-peer share.</b> At most {@code maxEntriesPerPeer} entries per peer and
+ * {@code maxEntries} in all; cached replies older than {@code ttl} expire. A peer at its own
+ * bound gives up its own oldest reply. When the cache is full, a peer takes room from the
+ * peer holding the most replies ({@link PeerShares}) only if that one holds at least two more
+ * entries than itself, and otherwise gives up its own oldest reply: a flood from one peer, or
+ * from many connections, evicts the flooders' replies and never those of a peer holding fewer.
+ * Running calls are never evicted; a call that finds no room executes uncached (counted).
+ * Replies larger than {@code maxReplyBytes} are not kept.
+ * <p>
+ * A retransmission of a running call <b>waits for the original's reply</b> rather than being
+ * dropped as Linux does: the original's reply most likely went to the connection that was
+ * lost, and dropping the retransmission would leave the client to time out. At most
+ * {@value #MAX_WAITERS} retransmissions wait on one call; more are dropped.
+ * <p>
+ * One lock guards the cache: only non-idempotent calls come here, and each holds it for a
+ * few map operations.
  */
 public final class DuplicateRequestCache {
 
 	/** The most retransmissions that may wait on one in-progress call. */
 	public static final int MAX_WAITERS = 4;
 
-	private final int maxEntriesPerClient;
+	private final int maxEntriesPerPeer;
 
 	private final int maxEntries;
 
@@ -54,11 +76,15 @@ public final class DuplicateRequestCache {
 
 	private final LongSupplier nanoClock;
 
-	private final Map<Key, Entry> entries = new HashMap<>();
+	/** Every entry, by what its call repeats. */
+	private final Map<CallIdentity, Entry> calls = new HashMap<>();
 
-	private final Map<Object, ClientBucket> clients = new HashMap<>();
+	/** Every entry, by its owner, origin and xid: how a peer's reuse of its own xid is found. */
+	private final Map<OwnXid, Entry> ownXids = new HashMap<>();
 
-	/** DONE entries, oldest reply first. */
+	private final PeerShares shares = new PeerShares();
+
+	/** Cached replies of every peer, oldest first, for the ttl. */
 	private Entry head;
 
 	private Entry tail;
@@ -81,31 +107,31 @@ public final class DuplicateRequestCache {
 
 	/**
 	 * A cache keeping replies of up to 64 KiB.
-	 * @param maxEntriesPerClient the most entries one client may hold
-	 * @param maxEntries the most entries in all
+	 * @param maxEntriesPerPeer the most entries one peer (requester address with port) may hold
+	 * @param maxEntries the most entries in all, at least {@code maxEntriesPerPeer}
 	 * @param ttl how long a cached reply is kept
 	 */
-	public DuplicateRequestCache(int maxEntriesPerClient, int maxEntries, Duration ttl) {
-		this(maxEntriesPerClient, maxEntries, ttl, 64 * 1024, System::nanoTime);
+	public DuplicateRequestCache(int maxEntriesPerPeer, int maxEntries, Duration ttl) {
+		this(maxEntriesPerPeer, maxEntries, ttl, 64 * 1024, System::nanoTime);
 	}
 
 	/**
-	 * @param maxEntriesPerClient the most entries one client may hold
-	 * @param maxEntries the most entries in all
+	 * @param maxEntriesPerPeer the most entries one peer (requester address with port) may hold
+	 * @param maxEntries the most entries in all, at least {@code maxEntriesPerPeer}
 	 * @param ttl how long a cached reply is kept
 	 * @param maxReplyBytes the largest reply kept
 	 * @param nanoClock the time source for {@code ttl}, {@link System#nanoTime()} but in tests
 	 */
-	public DuplicateRequestCache(int maxEntriesPerClient, int maxEntries, Duration ttl, int maxReplyBytes,
+	public DuplicateRequestCache(int maxEntriesPerPeer, int maxEntries, Duration ttl, int maxReplyBytes,
 			LongSupplier nanoClock) {
-		if (maxEntriesPerClient < 1 || maxEntries < 1) {
-			throw new IllegalArgumentException("duplicate request cache bounds must be at least 1, not "
-					+ maxEntriesPerClient + " per client and " + maxEntries + " in all");
+		if (maxEntriesPerPeer < 1 || maxEntries < maxEntriesPerPeer) {
+			throw new IllegalArgumentException("duplicate request cache bounds must be at least 1 per peer and at"
+					+ " least that in all, not " + maxEntriesPerPeer + " per peer and " + maxEntries + " in all");
 		}
 		if (ttl.isNegative() || ttl.isZero()) {
 			throw new IllegalArgumentException("duplicate request cache ttl must be positive, not " + ttl);
 		}
-		this.maxEntriesPerClient = maxEntriesPerClient;
+		this.maxEntriesPerPeer = maxEntriesPerPeer;
 		this.maxEntries = maxEntries;
 		this.ttlNanos = ttl.toNanos();
 		this.maxReplyBytes = maxReplyBytes;
@@ -160,66 +186,98 @@ public final class DuplicateRequestCache {
 
 	/**
 	 * Admits a non-idempotent call.
-	 * @param clientKey who sent it, as the transport identifies clients
-	 * @param xid the call's xid
-	 * @param checksum its {@link #checksum}
+	 * @param peer who sent it: its {@link RequesterAddress} (address with port), the owner of
+	 * the entry made for it
+	 * @param call what a retransmission of it repeats
 	 * @param waiter called once with the reply (a read-only buffer) if this is a
 	 * retransmission of a call still executing, or with {@code null} if that call ends without
 	 * a reply; called outside the cache's lock, on the thread that finishes the original
 	 * @return what to do with the call
 	 */
-	public Admission admit(Object clientKey, int xid, int checksum, Consumer<ByteBuffer> waiter) {
-		Objects.requireNonNull(clientKey, "clientKey");
+	public Admission admit(Object peer, CallIdentity call, Consumer<ByteBuffer> waiter) {
+		Objects.requireNonNull(peer, "peer");
+		Objects.requireNonNull(call, "call");
 		synchronized (this) {
-			long now = this.nanoClock.getAsLong();
-			purgeExpired(now);
-			Key key = new Key(clientKey, xid);
-			Entry entry = this.entries.get(key);
-			if (entry != null) {
-				if (entry.checksum != checksum) {
-					this.checksumMismatches++;
-					remove(entry);
-				}
-				else if (entry.reply != null) {
-					this.hits++;
-					return new Admission(Verdict.REPLAY, null, ByteBuffer.wrap(entry.reply).asReadOnlyBuffer());
-				}
-				else if (waiter != null && entry.waiters.size() < MAX_WAITERS) {
-					this.waits++;
-					entry.waiters.add(waiter);
-					return Admission.WAIT;
-				}
-				else {
+			purgeExpired(this.nanoClock.getAsLong());
+			Entry same = this.calls.get(call);
+			if (same != null) {
+				return retransmission(same, waiter);
+			}
+			OwnXid ownXid = new OwnXid(peer, call.origin(), call.xid());
+			Entry reused = this.ownXids.get(ownXid);
+			if (reused != null) {
+				this.checksumMismatches++;
+				if (reused.reply == null) {
+					// The peer's own call with this xid still runs: executing this one could
+					// let the original's retransmission find no entry and run again, so it is
+					// dropped, as Linux's nfsd_cache_lookup answers a call in progress (RC_DROPIT).
 					this.dropped++;
 					return Admission.DROP;
 				}
+				// Done: the peer's xids wrapped, or it restarted on the same port.
+				remove(reused);
 			}
 			this.misses++;
-			ClientBucket bucket = this.clients.get(clientKey);
-			if (bucket != null) {
-				while (bucket.count >= this.maxEntriesPerClient && bucket.head != null) {
-					this.evictions++;
-					remove(bucket.head);
-				}
-			}
-			while (this.entries.size() >= this.maxEntries && this.head != null) {
-				this.evictions++;
-				remove(this.head);
-			}
-			bucket = this.clients.get(clientKey);
-			if ((bucket != null && bucket.count >= this.maxEntriesPerClient) || this.entries.size() >= this.maxEntries) {
+			if (!makeRoom(this.shares.of(peer))) {
 				this.uncached++;
 				return Admission.EXECUTE_UNCACHED;
 			}
-			if (bucket == null) {
-				bucket = new ClientBucket(clientKey);
-				this.clients.put(clientKey, bucket);
-			}
-			entry = new Entry(key, checksum, bucket);
-			this.entries.put(key, entry);
-			bucket.count++;
+			// Looked up again: giving up its last reply to make room forgot the share.
+			PeerShare share = this.shares.join(peer);
+			Entry entry = new Entry(call, ownXid, share);
+			this.calls.put(call, entry);
+			this.ownXids.put(ownXid, entry);
+			share.entries++;
 			return new Admission(Verdict.EXECUTE, entry, null);
 		}
+	}
+
+	/** A call that repeats an entry's, from whichever port of its host: never executed. */
+	private Admission retransmission(Entry original, Consumer<ByteBuffer> waiter) {
+		if (original.reply != null) {
+			this.hits++;
+			return new Admission(Verdict.REPLAY, null, ByteBuffer.wrap(original.reply).asReadOnlyBuffer());
+		}
+		if (waiter != null && original.waiters.size() < MAX_WAITERS) {
+			this.waits++;
+			original.waiters.add(waiter);
+			return Admission.WAIT;
+		}
+		this.dropped++;
+		return Admission.DROP;
+	}
+
+	/**
+	 * Makes room for one more entry of a peer's, within its share: at its own bound the peer
+	 * gives up its own oldest reply; when the cache is full it takes the oldest reply of the
+	 * peer holding the most, if that one holds at least two more entries than it does (so the
+	 * two do not take turns evicting each other), else it gives up its own oldest.
+	 * @param share the peer's share, {@code null} if it holds nothing
+	 * @return false if no room could be made: only running calls are left to evict
+	 */
+	private boolean makeRoom(PeerShare share) {
+		int held = (share != null) ? share.entries : 0;
+		if (held >= this.maxEntriesPerPeer) {
+			return evictOldestOf(share);
+		}
+		if (this.calls.size() < this.maxEntries) {
+			return true;
+		}
+		PeerShare fullest = this.shares.fullest();
+		if (fullest != null && fullest != share && fullest.entries > held + 1) {
+			return evictOldestOf(fullest);
+		}
+		return share != null && evictOldestOf(share);
+	}
+
+	private boolean evictOldestOf(PeerShare share) {
+		Entry oldest = share.oldest;
+		if (oldest == null) {
+			return false;
+		}
+		this.evictions++;
+		remove(oldest);
+		return true;
 	}
 
 	/**
@@ -244,6 +302,7 @@ public final class DuplicateRequestCache {
 					entry.reply = bytes;
 					entry.completedNanos = this.nanoClock.getAsLong();
 					append(entry);
+					this.shares.replyCached(entry.share, entry);
 				}
 			}
 		}
@@ -278,13 +337,18 @@ public final class DuplicateRequestCache {
 	 */
 	public synchronized DuplicateRequestCacheStats stats() {
 		return new DuplicateRequestCacheStats(this.hits, this.waits, this.misses, this.evictions, this.expirations,
-				this.checksumMismatches, this.uncached, this.dropped, this.entries.size());
+				this.checksumMismatches, this.uncached, this.dropped, this.calls.size());
 	}
 
-	/** The number of entries a client holds, for tests of the bounds. */
-	synchronized int entries(Object clientKey) {
-		ClientBucket bucket = this.clients.get(clientKey);
-		return (bucket != null) ? bucket.count : 0;
+	/** The number of entries a peer holds, for tests of the bounds. */
+	synchronized int entries(Object peer) {
+		PeerShare share = this.shares.of(peer);
+		return (share != null) ? share.entries : 0;
+	}
+
+	/** The number of peers holding entries, for tests. */
+	synchronized int peers() {
+		return this.shares.peers();
 	}
 
 	private static void notify(List<Consumer<ByteBuffer>> waiters, byte[] reply) {
@@ -301,18 +365,19 @@ public final class DuplicateRequestCache {
 	}
 
 	private void remove(Entry entry) {
-		this.entries.remove(entry.key, entry);
+		this.calls.remove(entry.call, entry);
+		this.ownXids.remove(entry.ownXid, entry);
 		entry.attached = false;
-		ClientBucket bucket = entry.bucket;
-		bucket.count--;
+		PeerShare share = entry.share;
+		share.entries--;
 		if (entry.reply != null) {
 			unlink(entry);
+			this.shares.replyRemoved(share, entry);
 		}
-		if (bucket.count == 0) {
-			this.clients.remove(bucket.clientKey, bucket);
-		}
+		this.shares.leaveIfEmpty(share);
 	}
 
+	/** Appends a reply just cached to the list of every peer's, for the ttl. */
 	private void append(Entry entry) {
 		entry.prev = this.tail;
 		if (this.tail != null) {
@@ -322,15 +387,6 @@ public final class DuplicateRequestCache {
 			this.head = entry;
 		}
 		this.tail = entry;
-		ClientBucket bucket = entry.bucket;
-		entry.clientPrev = bucket.tail;
-		if (bucket.tail != null) {
-			bucket.tail.clientNext = entry;
-		}
-		else {
-			bucket.head = entry;
-		}
-		bucket.tail = entry;
 	}
 
 	private void unlink(Entry entry) {
@@ -346,20 +402,7 @@ public final class DuplicateRequestCache {
 		else {
 			this.tail = entry.prev;
 		}
-		ClientBucket bucket = entry.bucket;
-		if (entry.clientPrev != null) {
-			entry.clientPrev.clientNext = entry.clientNext;
-		}
-		else {
-			bucket.head = entry.clientNext;
-		}
-		if (entry.clientNext != null) {
-			entry.clientNext.clientPrev = entry.clientPrev;
-		}
-		else {
-			bucket.tail = entry.clientPrev;
-		}
-		entry.prev = entry.next = entry.clientPrev = entry.clientNext = null;
+		entry.prev = entry.next = null;
 	}
 
 	/** What the dispatcher does with an admitted call. */
@@ -402,11 +445,11 @@ public final class DuplicateRequestCache {
 	/** One cached call; opaque outside the cache. */
 	public static final class Entry {
 
-		final Key key;
+		final CallIdentity call;
 
-		final int checksum;
+		final OwnXid ownXid;
 
-		final ClientBucket bucket;
+		final PeerShare share;
 
 		/** Null while IN_PROGRESS; the reply once DONE. */
 		byte[] reply;
@@ -417,18 +460,20 @@ public final class DuplicateRequestCache {
 
 		List<Consumer<ByteBuffer>> waiters = new ArrayList<>(0);
 
+		/** Neighbours among every peer's cached replies, oldest first. */
 		Entry prev;
 
 		Entry next;
 
-		Entry clientPrev;
+		/** Neighbours among its peer's cached replies ({@link PeerShare}). */
+		Entry peerPrev;
 
-		Entry clientNext;
+		Entry peerNext;
 
-		Entry(Key key, int checksum, ClientBucket bucket) {
-			this.key = key;
-			this.checksum = checksum;
-			this.bucket = bucket;
+		Entry(CallIdentity call, OwnXid ownXid, PeerShare share) {
+			this.call = call;
+			this.ownXid = ownXid;
+			this.share = share;
 		}
 
 		List<Consumer<ByteBuffer>> takeWaiters() {
@@ -439,29 +484,18 @@ public final class DuplicateRequestCache {
 
 		@Override
 		public String toString() {
-			return "DRC entry xid " + String.format("0x%08x", this.key.xid) + " of " + this.key.clientKey
+			return "DRC entry " + this.call + " (peer " + this.ownXid.peer() + ")"
 					+ ((this.reply != null) ? " DONE" : " IN_PROGRESS");
 		}
 
 	}
 
-	record Key(Object clientKey, int xid) {
-	}
-
-	static final class ClientBucket {
-
-		final Object clientKey;
-
-		int count;
-
-		Entry head;
-
-		Entry tail;
-
-		ClientBucket(Object clientKey) {
-			this.clientKey = clientKey;
-		}
-
+	/**
+	 * An entry's owner, origin and xid: a call with the same is the owner's own reuse of the
+	 * xid. The origin is in it so that, under RPCSEC_GSS, one principal's calls on a connection
+	 * never drop or displace another principal's.
+	 */
+	record OwnXid(Object peer, Object origin, int xid) {
 	}
 
 }

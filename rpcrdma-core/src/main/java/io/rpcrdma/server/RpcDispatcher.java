@@ -29,6 +29,7 @@ import io.rpcrdma.server.security.RpcSecGssServer;
 import io.rpcrdma.server.security.SecurityPolicy;
 import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.xdr.OpaquePadding;
+import io.rpcrdma.xdr.Xdr;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrEncoder;
 import io.rpcrdma.xdr.XdrException;
@@ -126,8 +127,9 @@ public final class RpcDispatcher {
 	 * Dispatches one inbound call.
 	 * @param message the encoded RPC call from its position to its limit; read in place, so it
 	 * must stay valid and unchanged until the returned stage completes
-	 * @param clientKey who sent it, stable across the client's reconnections (for the
-	 * duplicate request cache and shutdown reports)
+	 * @param clientKey who sent it: a {@link RequesterAddress} (the duplicate request cache
+	 * recognises a retransmission by its host and gives each address with port its own share),
+	 * or any other key, which then stands for both
 	 * @param buffers where the reply is encoded
 	 * @param sink where the reply is sent
 	 * @return completes (never exceptionally) when the call is finished: replied, answered
@@ -144,7 +146,7 @@ public final class RpcDispatcher {
 	 * {@link ReplySink#send(int, ByteBuffer, java.util.List)}.
 	 * @param message the encoded RPC call from its position to its limit; read in place, so it
 	 * must stay valid and unchanged until the returned stage completes
-	 * @param clientKey who sent it, stable across the client's reconnections
+	 * @param clientKey who sent it, a {@link RequesterAddress} or any other key
 	 * @param offer the Write and Reply chunks the requester offered, and the RPC-over-RDMA version
 	 * @param buffers where the reply is encoded
 	 * @param sink where the reply is sent
@@ -175,7 +177,7 @@ public final class RpcDispatcher {
 	 * @param message the encoded RPC call from its position to its limit; read in place, so it
 	 * must stay valid and unchanged until the returned stage completes
 	 * @param padding RFC 5666 §3.9 RDMA_MSGP padding to skip before large opaques, or {@code null}
-	 * @param clientKey who sent it, stable across the client's reconnections
+	 * @param clientKey who sent it, a {@link RequesterAddress} or any other key
 	 * @param offer the Write and Reply chunks the requester offered, and the RPC-over-RDMA version
 	 * @param buffers where the reply is encoded
 	 * @param sink where the reply is sent
@@ -276,23 +278,8 @@ public final class RpcDispatcher {
 			return exchange.outcome;
 		}
 		if (this.cache != null && !procedure.idempotent()) {
-			Object cacheKey = clientKey;
-			int checksum;
-			if (exchange.serverCall.replyVerifier() != null) {
-				// RPCSEC_GSS: a retransmission carries a new sequence number (RFC 2203 §5.3.3.1),
-				// so it is told by its procedure and plain arguments, and its reply is made
-				// again under its own verifier (answerRetransmission). Entries are per
-				// principal: another caller on the host never gets this one's reply.
-				cacheKey = new GssCaller(clientKey, exchange.serverCall.principal().getName());
-				checksum = DuplicateRequestCache.checksumOfRequest(call.program(), call.version(), call.procedure(),
-						exchange.arguments.buffer());
-			}
-			else {
-				ByteBuffer whole = message.duplicate();
-				whole.position(start);
-				checksum = DuplicateRequestCache.checksum(whole);
-			}
-			DuplicateRequestCache.Admission admission = this.cache.admit(cacheKey, call.xid(), checksum,
+			DuplicateRequestCache.Admission admission = this.cache.admit(clientKey,
+					identify(call, message, start, exchange.serverCall, exchange.arguments, clientKey),
 					(reply) -> exchange.answerRetransmission(reply));
 			switch (admission.verdict()) {
 				case REPLAY:
@@ -303,7 +290,8 @@ public final class RpcDispatcher {
 				case DROP:
 					exchange.exit();
 					return drop(DispatchOutcome.DROPPED_DUPLICATE,
-							"Dropping a retransmission of " + procedure + " xid " + xid(call.xid()) + " from " + clientKey,
+							"Dropping " + procedure + " xid " + xid(call.xid()) + " from " + clientKey
+									+ ": the same call, or another of its requester's with that xid, is still running",
 							null);
 				case EXECUTE:
 					exchange.cacheEntry = admission.entry();
@@ -484,8 +472,33 @@ public final class RpcDispatcher {
 	}
 
 	/**
-	 * The duplicate request cache's key for an RPCSEC_GSS caller: its host and its principal.
-	 * @param host the client key
+	 * What a retransmission of a call repeats, for the duplicate request cache: the requester's
+	 * host (not its port: an RPC-over-RDMA requester retransmits on a new connection), the xid,
+	 * program, version, procedure, and the length and checksum of the call after its xid.
+	 * <p>
+	 * Under RPCSEC_GSS a retransmission carries a new sequence number (RFC 2203 §5.3.3.1), so it
+	 * is told by its procedure and plain arguments, and its reply is made again under its own
+	 * verifier (answerRetransmission); the origin names the principal too, so another caller on
+	 * the host never gets this one's reply.
+	 */
+	private static CallIdentity identify(RpcCall call, ByteBuffer message, int start, ServerCall serverCall,
+			XdrDecoder arguments, Object clientKey) {
+		Object host = RequesterAddress.hostOf(clientKey);
+		if (serverCall.replyVerifier() != null) {
+			ByteBuffer plain = arguments.buffer();
+			return new CallIdentity(new GssCaller(host, serverCall.principal().getName()), call.xid(), call.program(),
+					call.version(), call.procedure(), plain.remaining(), DuplicateRequestCache
+						.checksumOfRequest(call.program(), call.version(), call.procedure(), plain));
+		}
+		ByteBuffer whole = message.duplicate();
+		whole.position(start);
+		return new CallIdentity(host, call.xid(), call.program(), call.version(), call.procedure(),
+				whole.remaining() - Xdr.UNIT, DuplicateRequestCache.checksum(whole));
+	}
+
+	/**
+	 * Who asks, for the duplicate request cache, under RPCSEC_GSS: the host and the principal.
+	 * @param host the requester's host
 	 * @param principal the context's principal
 	 */
 	private record GssCaller(Object host, String principal) {

@@ -2,7 +2,6 @@ package io.rpcrdma.server;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -29,9 +28,11 @@ import io.rpcrdma.verbs.RdmaProvider;
  * An ONC RPC server over RPC-over-RDMA: an {@link RpcRdmaServer} listening for connections
  * joined to an {@link RpcDispatcher} running the procedures of a {@link ProgramRegistry}.
  *
- * <p>Each {@link InboundCall} is dispatched with the peer's address without its port as the
- * client key, so the duplicate request cache recognises a retransmission that arrives on a new
- * connection from the same host. Handlers see what the requester offered for the reply (a
+ * <p>Each {@link InboundCall} is dispatched with the peer's {@link RequesterAddress} (address
+ * and port) as the client key: the duplicate request cache recognises a retransmission that
+ * arrives on a new connection by its host, and gives each address with port its own entries
+ * and share, so another process on the same host can neither make a call run twice nor evict
+ * its replies. Handlers see what the requester offered for the reply (a
  * {@link ChunkOffer} in their {@link ServerCall}); replies are encoded into a heap buffer
  * sized by {@link #replyCapacity}, reused from call to call ({@link ReplyBufferPool}), and
  * conveyed by the transport (inline, with the
@@ -146,13 +147,12 @@ public final class RpcServer implements AutoCloseable {
 	}
 
 	/**
-	 * The client key of a peer: its address without the port, stable across reconnections.
+	 * The client key of a peer: its {@link RequesterAddress}, address and port.
 	 * @param peer the peer's socket address
 	 * @return the key
 	 */
 	public static Object clientKey(InetSocketAddress peer) {
-		InetAddress address = peer.getAddress();
-		return (address != null) ? address : peer.getHostString();
+		return RequesterAddress.of(peer);
 	}
 
 	private void onCall(InboundCall call, ReplySender sender) {
@@ -336,7 +336,7 @@ public final class RpcServer implements AutoCloseable {
 	 * @param transport the RPC-over-RDMA settings
 	 * @param executor how handlers run
 	 * @param duplicateRequestCache whether non-idempotent calls go through a duplicate request cache
-	 * @param drcEntriesPerClient the most cached replies per client key
+	 * @param drcEntriesPerClient the most entries per requester address with port
 	 * @param drcEntries the most cached replies in all
 	 * @param drcTtl how long a cached reply is kept
 	 * @param gracePeriod how long {@link RpcServer#close()} lets running calls finish
@@ -384,7 +384,7 @@ public final class RpcServer implements AutoCloseable {
 		 * @param transport the RPC-over-RDMA settings
 		 * @param executor how handlers run
 		 * @param duplicateRequestCache whether to use a duplicate request cache
-		 * @param drcEntriesPerClient the most cached replies per client key
+		 * @param drcEntriesPerClient the most entries per requester address with port
 		 * @param drcEntries the most cached replies in all
 		 * @param drcTtl how long a cached reply is kept
 		 * @param gracePeriod how long running calls may finish at shutdown
@@ -417,7 +417,7 @@ public final class RpcServer implements AutoCloseable {
 		 * @param transport the RPC-over-RDMA settings
 		 * @param executor how handlers run
 		 * @param duplicateRequestCache whether to use a duplicate request cache
-		 * @param drcEntriesPerClient the most cached replies per client key
+		 * @param drcEntriesPerClient the most entries per requester address with port
 		 * @param drcEntries the most cached replies in all
 		 * @param drcTtl how long a cached reply is kept
 		 * @param gracePeriod how long running calls may finish at shutdown
@@ -451,7 +451,7 @@ public final class RpcServer implements AutoCloseable {
 		 * @param transport the RPC-over-RDMA settings
 		 * @param executor how handlers run
 		 * @param duplicateRequestCache whether to use a duplicate request cache
-		 * @param drcEntriesPerClient the most cached replies per client key
+		 * @param drcEntriesPerClient the most entries per requester address with port
 		 * @param drcEntries the most cached replies in all
 		 * @param drcTtl how long a cached reply is kept
 		 * @param gracePeriod how long running calls may finish at shutdown
@@ -512,7 +512,7 @@ public final class RpcServer implements AutoCloseable {
 
 		/**
 		 * @param enabled whether to use a DRC
-		 * @param perClient entries per client
+		 * @param perClient entries per requester address with port (each connection's share)
 		 * @param total entries in all
 		 * @param ttl how long entries live
 		 * @return a copy with these DRC settings

@@ -107,7 +107,10 @@ public final class ServerCall {
 		return caller;
 	}
 
-	/** @return who sent the call, usually the requester's address without its port; {@code null} if unknown */
+	/**
+	 * @return who sent the call: from an {@link RpcServer}, the requester's {@link RequesterAddress}
+	 * (address and port); {@code null} if unknown
+	 */
 	public Object client() {
 		return this.client;
 	}

@@ -16,7 +16,7 @@
  * places in the requester's Write chunks (RFC 8166 §3.4.6).
  * <p>
  * Joined: {@link io.rpcrdma.server.RpcServer} listens for RPC-over-RDMA connections and
- * dispatches their calls, keyed by the client's address without port, and shuts down
- * gracefully.
+ * dispatches their calls, keyed by the requester's {@link io.rpcrdma.server.RequesterAddress}
+ * (address and port), and shuts down gracefully.
  */
 package io.rpcrdma.server;

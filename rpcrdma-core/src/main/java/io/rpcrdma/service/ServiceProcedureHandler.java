@@ -183,6 +183,10 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 	/** The caller's address for the observer; formatted only when someone observes. */
 	private static String caller(ServerCall call) {
 		Object client = (call != null) ? call.client() : null;
+		if (client instanceof io.rpcrdma.server.RequesterAddress requester) {
+			// The host alone, as before ports were part of the key: observers tag calls by client.
+			return requester.hostString();
+		}
 		if (client instanceof java.net.InetAddress address) {
 			return address.getHostAddress();
 		}

@@ -68,7 +68,8 @@ public interface ReplySender {
 
 	/**
 	 * The address of the requester that sent the call, for an RPC layer that identifies
-	 * clients by host (for example a duplicate request cache keyed by address without port).
+	 * clients (for example a duplicate request cache, which recognises a retransmission by the
+	 * host and gives each address with port its own entries).
 	 * @return the requester's address, or {@code null} if unknown
 	 */
 	default java.net.InetSocketAddress peerAddress() {

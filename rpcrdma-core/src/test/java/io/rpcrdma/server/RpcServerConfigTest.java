@@ -11,14 +11,22 @@ import org.junit.jupiter.api.Test;
 class RpcServerConfigTest {
 
 	@Test
-	void theClientKeyIsTheAddressWithoutItsPort() throws Exception {
+	void theClientKeyIsTheAddressWithItsPortAndItsHostIsTheAddress() throws Exception {
 		InetAddress host = InetAddress.getByAddress(new byte[] { 10, 0, 0, 7 });
-		assertThat(RpcServer.clientKey(new InetSocketAddress(host, 40001)))
-			.isEqualTo(RpcServer.clientKey(new InetSocketAddress(host, 40002)))
-			.isEqualTo(host);
-		assertThat(RpcServer.clientKey(InetSocketAddress.createUnresolved("peer", 1)))
-			.isEqualTo(RpcServer.clientKey(InetSocketAddress.createUnresolved("peer", 2)))
-			.isNotEqualTo(RpcServer.clientKey(InetSocketAddress.createUnresolved("other", 1)));
+		Object first = RpcServer.clientKey(new InetSocketAddress(host, 40001));
+		Object second = RpcServer.clientKey(new InetSocketAddress(host, 40002));
+
+		assertThat(first).isEqualTo(new RequesterAddress(host, 40001))
+			.isEqualTo(RpcServer.clientKey(new InetSocketAddress(host, 40001)))
+			.isNotEqualTo(second)
+			.hasToString("10.0.0.7:40001");
+		assertThat(RequesterAddress.hostOf(first)).isEqualTo(RequesterAddress.hostOf(second)).isEqualTo(host);
+		Object unresolved = RpcServer.clientKey(InetSocketAddress.createUnresolved("peer", 1));
+		assertThat(RequesterAddress.hostOf(unresolved))
+			.isEqualTo(RequesterAddress.hostOf(RpcServer.clientKey(InetSocketAddress.createUnresolved("peer", 2))))
+			.isNotEqualTo(RequesterAddress.hostOf(RpcServer.clientKey(InetSocketAddress.createUnresolved("other", 1))));
+		assertThat(RpcServer.clientKey(new InetSocketAddress(InetAddress.getByName("::1"), 7))).hasToString("[0:0:0:0:0:0:0:1]:7");
+		assertThat(RequesterAddress.hostOf("any key")).as("another key stands for itself").isEqualTo("any key");
 	}
 
 	@Test

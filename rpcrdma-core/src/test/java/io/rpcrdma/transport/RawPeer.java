@@ -26,9 +26,10 @@ import io.rpcrdma.verbs.conformance.Endpoint;
 import io.rpcrdma.xdr.XdrEncoder;
 
 /**
- * A peer driven by hand over raw verbs, to send what a well-behaved transport never would.
+ * A peer driven by hand over raw verbs, to send what a well-behaved transport never would
+ * (public for the RPC layer's hostile-peer tests, which send raw calls to a real server).
  */
-final class RawPeer {
+public final class RawPeer {
 
 	static final int RECEIVE_SIZE = 8192;
 
@@ -48,7 +49,7 @@ final class RawPeer {
 		}
 	}
 
-	static RawPeer connect(RdmaProvider provider, InetSocketAddress address, PrivateData privateData, Duration deadline)
+	public static RawPeer connect(RdmaProvider provider, InetSocketAddress address, PrivateData privateData, Duration deadline)
 			throws Exception {
 		RawPeer peer = new RawPeer(provider, deadline);
 		peer.endpoint.connection = provider
@@ -68,7 +69,7 @@ final class RawPeer {
 	}
 
 	/** Sends bytes as one Send and waits for its completion. */
-	void send(ByteBuffer bytes) {
+	public void send(ByteBuffer bytes) {
 		MemoryRegion region = this.endpoint.register(Math.max(1, bytes.remaining()), 0);
 		region.buffer().put(0, bytes, bytes.position(), bytes.remaining());
 		long wrId = this.nextWrId++;
@@ -88,7 +89,7 @@ final class RawPeer {
 	}
 
 	/** Sends a header and an optional payload. */
-	void send(TransportHeader header, ByteBuffer payload) {
+	public void send(TransportHeader header, ByteBuffer payload) {
 		int length = TransportHeaderEncoder.encodedLength(header) + ((payload != null) ? payload.remaining() : 0);
 		ByteBuffer out = ByteBuffer.allocate(length);
 		TransportHeaderEncoder.encode(header, new XdrEncoder(out));
@@ -99,7 +100,7 @@ final class RawPeer {
 	}
 
 	/** The next message received, its receive reposted. */
-	ByteBuffer receive() {
+	public ByteBuffer receive() {
 		Completion completion = this.endpoint.receives.next();
 		assertThat(completion.status()).as("receive status").isEqualTo(CompletionStatus.SUCCESS);
 		int index = (int) completion.wrId();
@@ -127,7 +128,7 @@ final class RawPeer {
 		this.endpoint.events.await(ConnectionEventType.DISCONNECTED);
 	}
 
-	void close() {
+	public void close() {
 		if (this.endpoint.connection != null) {
 			this.endpoint.connection.close();
 		}

@@ -151,8 +151,8 @@ public final class RpcSecGssServer {
 
 	/**
 	 * Where an RPCSEC_GSS call came from.
-	 * @param client the dispatcher's client key (the requester's host), for the log and for
-	 * calls over no connection
+	 * @param client the dispatcher's client key (the requester's address and port), for the log
+	 * and for calls over no connection
 	 * @param connection the connection it came on, what contexts are bound to; {@code null}
 	 * when it came over none
 	 * @param connectionClosed completes when that connection closes, forgetting its contexts;

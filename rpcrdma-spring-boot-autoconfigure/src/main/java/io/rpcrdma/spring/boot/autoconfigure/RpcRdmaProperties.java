@@ -767,7 +767,7 @@ public class RpcRdmaProperties implements Validator {
 		/** Whether retransmitted non-idempotent calls are answered from a cache instead of run again. */
 		private boolean enabled = true;
 
-		/** Cached replies per client host, 1 to 1000000. */
+		/** Entries per requester address with port (per connection), 1 to 1000000. */
 		private int entriesPerClient = 256;
 
 		/** Cached replies in all, from entries-per-client to 10000000. */
