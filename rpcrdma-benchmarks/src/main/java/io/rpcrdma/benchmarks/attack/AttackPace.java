@@ -19,11 +19,11 @@ import java.time.Duration;
 record AttackPace(String name, Duration settle, Duration warmup, Duration measure, int rounds,
 		Duration operationTimeout, boolean awaitEvidence) {
 
-	/** Five rounds of 3-second windows: about ten minutes. */
+	/** Five rounds of 2-second windows: about fifteen minutes. */
 	static final AttackPace FULL = new AttackPace("full", Duration.ofSeconds(1), Duration.ofMillis(500),
-			Duration.ofSeconds(3), 5, null, false);
+			Duration.ofSeconds(2), 5, null, false);
 
-	/** Three rounds of 1-second windows: about two minutes, rougher figures. */
+	/** Three rounds of 1-second windows: about four minutes, rougher figures. */
 	static final AttackPace QUICK = new AttackPace("quick", Duration.ofMillis(500), Duration.ofMillis(250),
 			Duration.ofSeconds(1), 3, null, false);
 

@@ -1,5 +1,6 @@
 package io.rpcrdma.benchmarks.attack;
 
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,6 +45,12 @@ final class GssContextFlood implements Attack {
 
 	private volatile boolean stopped;
 
+	private final LongAdder cpuNanos = new LongAdder();
+
+	private volatile long startedAt;
+
+	private volatile long stoppedAt;
+
 	private RdmaProvider provider;
 
 	private RegisteredMemoryPool memory;
@@ -77,6 +84,7 @@ final class GssContextFlood implements Attack {
 	@Override
 	public void start(InetSocketAddress server) {
 		this.stopped = false;
+		this.startedAt = System.nanoTime();
 		this.provider = RdmaProviders.open("siw");
 		this.memory = new RegisteredMemoryPool(this.provider.allocateProtectionDomain(),
 				MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2));
@@ -93,6 +101,15 @@ final class GssContextFlood implements Attack {
 	}
 
 	private void flood(RpcClientPool pool) {
+		try {
+			createContexts(pool);
+		}
+		finally {
+			this.cpuNanos.add(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
+		}
+	}
+
+	private void createContexts(RpcClientPool pool) {
 		while (!this.stopped) {
 			this.attempts.increment();
 			try {
@@ -113,6 +130,7 @@ final class GssContextFlood implements Attack {
 	@Override
 	public void stop() throws InterruptedException {
 		this.stopped = true;
+		this.stoppedAt = System.nanoTime();
 		for (Thread thread : this.running) {
 			thread.join(60_000);
 			if (thread.isAlive()) {
@@ -134,8 +152,10 @@ final class GssContextFlood implements Attack {
 
 	@Override
 	public Counts counts() {
+		long end = (this.stoppedAt != 0) ? this.stoppedAt : System.nanoTime();
+		// The client's provider threads are not counted: its own threads build the tokens.
 		return new Counts(this.attempts.sum(), this.connections.sum(), this.refused.sum(), this.contexts.sum(), 0,
-				this.firstRefusal.get());
+				this.firstRefusal.get(), this.cpuNanos.sum(), end - this.startedAt);
 	}
 
 }

@@ -81,19 +81,16 @@ final class PhaseRunner {
 
 	private PhaseResult runOn(int round, Attack attack) throws InterruptedException {
 		String phase = (attack == null) ? PhaseResult.BASELINE : attack.key();
+		// The attack's own baseline, on the same server just before it: on a shared machine
+		// the neighbours' load moves between phases, so each ratio pairs neighbouring windows.
+		List<HonestLoad.Figures> baseline = measure(round, phase, "alone");
 		AttackedServer.Snapshot before = this.server.snapshot();
+		List<HonestLoad.Figures> figures = baseline;
 		if (attack != null) {
 			attack.start(this.server.address());
 			await(attack, (c) -> c.attempts() > 0, FIRST_ATTEMPT, "its first attempt");
 			TimeUnit.NANOSECONDS.sleep(this.pace.settle().toNanos());
-		}
-		List<HonestLoad.Figures> figures = new ArrayList<>();
-		for (HonestLoad.Kind kind : this.honest.kinds()) {
-			HonestLoad.Figures f = this.honest.run(kind, this.pace.warmup(), this.pace.measure());
-			figures.add(f);
-			this.progress.printf(Locale.ROOT, "round %d %-17s %-17s %10.1f calls/s  p99 %10.1f µs  %6d failures%s%n",
-					round, phase, kind.label(), f.callsPerSecond(), f.p99Micros(), f.failures(),
-					(f.firstFailure() != null) ? " (first: " + f.firstFailure() + ")" : "");
+			figures = measure(round, phase, "attacked");
 		}
 		AttackedServer.Snapshot during = this.server.snapshot();
 		Attack.Counts counts = Attack.Counts.NONE;
@@ -101,11 +98,13 @@ final class PhaseRunner {
 			if (this.pace.awaitEvidence()) {
 				await(attack, attack.evidence()::shownBy, EVIDENCE, "its evidence (" + attack.evidence() + ")");
 			}
-			counts = attack.counts();
 			attack.stop();
+			// Counted once stopped: each thread adds its CPU time as it ends.
+			counts = attack.counts();
 			this.progress.printf(Locale.ROOT,
-					"round %d %-17s attack: %d attempts, %d connections, %d dropped, %d replies, %d errors%s%n", round,
-					phase, counts.attempts(), counts.connections(), counts.drops(), counts.replies(), counts.errors(),
+					"round %d %-17s attack: %d attempts, %d connections, %d dropped, %d replies, %d errors, %.2f cores%s%n",
+					round, phase, counts.attempts(), counts.connections(), counts.drops(), counts.replies(), counts.errors(),
+					counts.cores(),
 					(counts.firstError() != null) ? " (first: " + counts.firstError() + ")" : "");
 		}
 		boolean settled = settle();
@@ -120,7 +119,20 @@ final class PhaseRunner {
 			this.progress.printf(Locale.ROOT, "round %d %-17s afterwards the server cannot lease a new %s%n", round, phase,
 					AttackedServer.UNUSED_CLASS_LABEL);
 		}
-		return new PhaseResult(round, phase, figures, counts, before, during, this.server.snapshot(), settled, leasable);
+		return new PhaseResult(round, phase, baseline, figures, counts, before, during, this.server.snapshot(), settled,
+				leasable);
+	}
+
+	private List<HonestLoad.Figures> measure(int round, String phase, String how) throws InterruptedException {
+		List<HonestLoad.Figures> figures = new ArrayList<>();
+		for (HonestLoad.Kind kind : this.honest.kinds()) {
+			HonestLoad.Figures f = this.honest.run(kind, this.pace.warmup(), this.pace.measure());
+			figures.add(f);
+			this.progress.printf(Locale.ROOT, "round %d %-17s %-8s %-17s %10.1f calls/s  p99 %10.1f µs  %6d failures%s%n",
+					round, phase, how, kind.label(), f.callsPerSecond(), f.p99Micros(), f.failures(),
+					(f.firstFailure() != null) ? " (first: " + f.firstFailure() + ")" : "");
+		}
+		return figures;
 	}
 
 	private static void await(Attack attack, Predicate<Attack.Counts> shown, Duration deadline, String what)

@@ -18,9 +18,9 @@ import io.rpcrdma.server.security.RpcSecGssServer;
  * one machine (a benchmark, not a timed test): an {@link AttackedServer} with the library's
  * defaults over software iWARP on 127.0.0.1, {@link HonestLoad} threads making 64-byte calls,
  * 1 MiB arguments and 1 MiB results through the service layer (and new RPCSEC_GSS contexts when
- * an MIT KDC runs), first alone (the baseline) and then beside each {@link Attack} in turn.
- * Phases repeat in rounds; figures are medians of the rounds, and each attack's effect is the
- * median of its per-round ratio to the same round's baseline, with their range. Target: honest
+ * an MIT KDC runs), alone and then beside each {@link Attack} in turn, each phase on a server of
+ * its own. Phases repeat in rounds; figures are medians of the rounds, and each attack's effect
+ * is the median of its per-round ratio to the figures alone just before it, with their range. Target: honest
  * calls/s under attack at least {@link UnderAttackReport#TARGET} of the baseline, and no honest
  * call failing.
  * <p>
@@ -167,7 +167,6 @@ public final class UnderAttack {
 		runner.run(0, null);
 		for (int round = 1; round <= options.rounds(); round++) {
 			progress.printf(Locale.ROOT, "round %d of %d%n", round, options.rounds());
-			phases.add(runner.run(round, null));
 			// New attack objects each round: their counts are the round's own.
 			for (Attack attack : Attacks.create(options.attacks(), attacker)) {
 				phases.add(runner.run(round, attack));

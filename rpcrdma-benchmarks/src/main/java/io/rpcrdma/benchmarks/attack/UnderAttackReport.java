@@ -33,12 +33,12 @@ final class UnderAttackReport {
 	 * One attack's effect on one kind of honest call, over the rounds.
 	 * @param attack the attack's key
 	 * @param kind the honest call
-	 * @param baseline the median baseline calls/s
+	 * @param baseline the median calls/s alone, just before the attack
 	 * @param attacked the median calls/s under attack
-	 * @param ratio the median of the per-round ratios attacked / baseline
+	 * @param ratio the median of the per-round ratios attacked / alone
 	 * @param lowest the lowest per-round ratio
 	 * @param highest the highest
-	 * @param baselineP99 the median baseline p99 (µs)
+	 * @param baselineP99 the median p99 alone (µs)
 	 * @param attackedP99 the median p99 under attack (µs)
 	 * @param failures honest calls of this kind that failed under this attack, all rounds
 	 */
@@ -58,7 +58,7 @@ final class UnderAttackReport {
 	 */
 	static List<Effect> effects(UnderAttack.Result result) {
 		List<PhaseResult> phases = result.phases();
-		List<HonestLoad.Kind> kinds = phases.get(0).honest().stream().map(HonestLoad.Figures::kind).toList();
+		List<HonestLoad.Kind> kinds = phases.get(0).baseline().stream().map(HonestLoad.Figures::kind).toList();
 		List<Effect> effects = new java.util.ArrayList<>();
 		for (UnderAttack.Described attack : result.attacks()) {
 			for (HonestLoad.Kind kind : kinds) {
@@ -74,11 +74,10 @@ final class UnderAttackReport {
 				long failures = 0;
 				for (int i = 0; i < attacked.size(); i++) {
 					PhaseResult phase = attacked.get(i);
-					PhaseResult baseline = baseline(phases, phase.round());
-					base[i] = baseline.figures(kind).callsPerSecond();
+					base[i] = phase.baselineFigures(kind).callsPerSecond();
 					under[i] = phase.figures(kind).callsPerSecond();
 					ratios[i] = under[i] / base[i];
-					baseP99[i] = baseline.figures(kind).p99Micros();
+					baseP99[i] = phase.baselineFigures(kind).p99Micros();
 					underP99[i] = phase.figures(kind).p99Micros();
 					failures += phase.figures(kind).failures();
 				}
@@ -88,13 +87,6 @@ final class UnderAttackReport {
 			}
 		}
 		return effects;
-	}
-
-	private static PhaseResult baseline(List<PhaseResult> phases, int round) {
-		return phases.stream()
-			.filter((p) -> p.round() == round && p.phase().equals(PhaseResult.BASELINE))
-			.findFirst()
-			.orElseThrow(() -> new IllegalStateException("round " + round + " has no baseline"));
 	}
 
 	/**
@@ -124,15 +116,25 @@ final class UnderAttackReport {
 
 	static String roundsCsv(UnderAttack.Result result) {
 		StringBuilder out = new StringBuilder(
-				"round,phase,honest_call,calls_per_s,p99_us,calls,honest_failures,attack_attempts,attack_connections,attack_drops,attack_replies,attack_errors\n");
+				"round,attack,attack_running,honest_call,calls_per_s,p99_us,calls,honest_failures,attack_attempts,attack_connections,attack_drops,attack_replies,attack_errors,attack_cores\n");
 		for (PhaseResult p : result.phases()) {
 			Attack.Counts c = p.attack();
-			for (HonestLoad.Figures f : p.honest()) {
-				out.append(p.round()).append(',').append(p.phase()).append(',').append(f.kind().label()).append(',')
-					.append(decimal(f.callsPerSecond())).append(',').append(decimal(f.p99Micros())).append(',')
-					.append(f.calls()).append(',').append(f.failures()).append(',').append(c.attempts()).append(',')
-					.append(c.connections()).append(',').append(c.drops()).append(',').append(c.replies()).append(',')
-					.append(c.errors()).append('\n');
+			for (boolean running : List.of(false, true)) {
+				for (HonestLoad.Figures f : running ? p.honest() : p.baseline()) {
+					out.append(p.round()).append(',').append(p.phase()).append(',').append(running).append(',')
+						.append(f.kind().label()).append(',').append(decimal(f.callsPerSecond())).append(',')
+						.append(decimal(f.p99Micros())).append(',').append(f.calls()).append(',').append(f.failures())
+						.append(',');
+					if (running) {
+						out.append(c.attempts()).append(',').append(c.connections()).append(',').append(c.drops())
+							.append(',').append(c.replies()).append(',').append(c.errors()).append(',')
+							.append(decimal(c.cores()));
+					}
+					else {
+						out.append(",,,,,");
+					}
+					out.append('\n');
+				}
 			}
 		}
 		return out.toString();
@@ -155,16 +157,18 @@ final class UnderAttackReport {
 		}
 		out.append(String.format(Locale.ROOT,
 				"One server (library defaults, reply data in Read chunks, operation timeout %s) over software iWARP on 127.0.0.1; "
-						+ "%d honest client threads per kind of call, one connection per kind, library defaults. Each phase: "
-						+ "the attack runs %s before the honest calls, then %s of warm-up and %s measured per kind. "
-						+ "Target: honest calls/s under attack ≥ %.1f× the same round's baseline, and 0 honest failures.%n%n",
+						+ "%d honest client threads per kind of call, one connection per kind, library defaults. Each phase has "
+						+ "a server and honest clients of its own: every kind is measured alone (%s of warm-up, %s measured), "
+						+ "then the attack starts, runs %s, and every kind is measured again beside it. "
+						+ "Target: honest calls/s under attack ≥ %.1f× alone, and 0 honest failures. The attacker runs in the same JVM "
+						+ "on the same cores as the server and the honest clients; its CPU share is in the second table.%n%n",
 				(result.pace().operationTimeout() == null) ? "30 s (default)" : result.pace().operationTimeout(),
-				UnderAttack.HONEST_THREADS, result.pace().settle(), result.pace().warmup(), result.pace().measure(), TARGET));
+				UnderAttack.HONEST_THREADS, result.pace().warmup(), result.pace().measure(), result.pace().settle(), TARGET));
 		for (String skipped : result.skipped()) {
 			out.append("**").append(skipped).append("**\n\n");
 		}
-		out.append("#### Honest calls with each attack: calls/s (ratio to baseline [lowest–highest round]), p99 µs\n\n");
-		out.append("| attack | honest call | baseline calls/s | under attack | ratio [range] | p99 baseline | p99 under attack | honest failures | target |\n");
+		out.append("#### Honest calls with each attack: calls/s (ratio to the same server alone just before [lowest–highest round]), p99 µs\n\n");
+		out.append("| attack | honest call | alone calls/s | under attack | ratio [range] | p99 alone | p99 under attack | honest failures | target |\n");
 		out.append("|---|---|---|---|---|---|---|---|---|\n");
 		for (Effect e : effects(result)) {
 			out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.2f [%.2f–%.2f] | %s | %s | %d | %s |%n", e.attack(),
@@ -178,8 +182,8 @@ final class UnderAttackReport {
 				+ "afterwards (the attack stopped, its connections gone) the server's registered memory, and whether it can "
 				+ "still lease a " + AttackedServer.UNUSED_CLASS_LABEL + ", a size class no phase uses (the pool keeps "
 				+ "the slabs an attack made it register).\n\n");
-		out.append("| attack | what it does | attempts | connections | dropped or refused | replies | attacker errors | server connections | local bulk leased | bulk share waits | DRC evictions / checksum mismatches | GSS contexts | afterwards: registered | afterwards: new size class leasable |\n");
-		out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+		out.append("| attack | what it does | attempts | connections | dropped or refused | replies | attacker errors | server connections | local bulk leased | bulk share waits | DRC evictions / checksum mismatches | GSS contexts | attacker CPU (cores) | afterwards: registered | afterwards: new size class leasable |\n");
+		out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 		for (UnderAttack.Described attack : result.attacks()) {
 			List<PhaseResult> ran = result.phases().stream().filter((p) -> p.phase().equals(attack.key())).toList();
 			if (ran.isEmpty()) {
@@ -191,15 +195,20 @@ final class UnderAttackReport {
 			long replies = ran.stream().mapToLong((p) -> p.attack().replies()).sum();
 			long errors = ran.stream().mapToLong((p) -> p.attack().errors()).sum();
 			out.append(String.format(Locale.ROOT,
-					"| %s | %s | %,d | %,d | %,d | %,d | %,d | %s | %s | %s | %s / %s | %s | %s | %d of %d rounds |%n", attack.key(),
+					"| %s | %s | %,d | %,d | %,d | %,d | %,d | %s | %s | %s | %s / %s | %s | %.2f | %s | %d of %d rounds |%n", attack.key(),
 					attack.description(), attempts, connections, drops, replies, errors,
 					median(ran, (p) -> p.during().connections()),
 					mebibytes(median(ran, (p) -> p.during().localBulkLeasedBytes())),
 					median(ran, (p) -> p.during().transport().bulkShareWaits()),
 					median(ran, (p) -> p.after().drc().evictions() - p.before().drc().evictions()),
 					median(ran, (p) -> p.after().drc().checksumMismatches() - p.before().drc().checksumMismatches()),
-					median(ran, (p) -> p.during().gssContexts()), mebibytes(median(ran, (p) -> p.after().registeredBytes())),
+					median(ran, (p) -> p.during().gssContexts()),
+					Rounds.quantile(ran.stream().mapToDouble((p) -> p.attack().cores()).toArray(), 0.5), mebibytes(median(ran, (p) -> p.after().registeredBytes())),
 					ran.stream().filter(PhaseResult::leasableAfter).count(), ran.size()));
+		}
+		long failingAlone = result.phases().stream().mapToLong(PhaseResult::baselineFailures).sum();
+		if (failingAlone > 0) {
+			out.append(String.format(Locale.ROOT, "%n**%d honest call(s) failed with no attack running.**%n", failingAlone));
 		}
 		long unsettled = result.phases().stream().filter((p) -> !p.settled()).count();
 		if (unsettled > 0) {

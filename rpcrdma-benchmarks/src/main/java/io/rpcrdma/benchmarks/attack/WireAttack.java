@@ -1,6 +1,7 @@
 package io.rpcrdma.benchmarks.attack;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,6 +43,12 @@ abstract class WireAttack implements Attack {
 
 	private volatile boolean stopped;
 
+	private final LongAdder cpuNanos = new LongAdder();
+
+	private volatile long startedAt;
+
+	private volatile long stoppedAt;
+
 	/**
 	 * @param threads connections played at once, a thread each
 	 */
@@ -60,6 +67,7 @@ abstract class WireAttack implements Attack {
 	@Override
 	public void start(InetSocketAddress server) {
 		this.stopped = false;
+		this.startedAt = System.nanoTime();
 		for (int i = 0; i < this.threads; i++) {
 			int index = i;
 			Thread thread = new Thread(() -> loop(server, index), "attack-" + key() + "-" + i);
@@ -70,6 +78,15 @@ abstract class WireAttack implements Attack {
 	}
 
 	private void loop(InetSocketAddress server, int index) {
+		try {
+			connectAndPlay(server, index);
+		}
+		finally {
+			this.cpuNanos.add(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
+		}
+	}
+
+	private void connectAndPlay(InetSocketAddress server, int index) {
 		while (!this.stopped) {
 			SiwWirePeer peer;
 			try {
@@ -144,6 +161,7 @@ abstract class WireAttack implements Attack {
 	@Override
 	public void stop() throws InterruptedException {
 		this.stopped = true;
+		this.stoppedAt = System.nanoTime();
 		// Closing the sockets ends every read the threads are blocked in.
 		for (SiwWirePeer peer : this.open) {
 			close(peer);
@@ -159,8 +177,9 @@ abstract class WireAttack implements Attack {
 
 	@Override
 	public Counts counts() {
+		long end = (this.stoppedAt != 0) ? this.stoppedAt : System.nanoTime();
 		return new Counts(this.attempts.sum(), this.connections.sum(), this.drops.sum(), this.replies.sum(),
-				this.errors.sum(), this.firstError.get());
+				this.errors.sum(), this.firstError.get(), this.cpuNanos.sum(), end - this.startedAt);
 	}
 
 	private static void close(SiwWirePeer peer) {

@@ -65,11 +65,13 @@ class UnderAttackSmokeTest {
 		assertThat(flood.after().drc().checksumMismatches() - flood.before().drc().checksumMismatches())
 			.as("flood calls meeting another process's entry in the duplicate request cache").isPositive();
 
-		PhaseResult baseline = phase(result, PhaseResult.BASELINE);
-		assertThat(baseline.honestFailures()).as("honest failures without an attack").isZero();
 		for (PhaseResult each : result.phases()) {
-			assertThat(each.honest()).extracting(HonestLoad.Figures::kind).contains(HonestLoad.Kind.SMALL,
+			assertThat(each.baselineFailures()).as("honest failures before %s started", each.phase()).isZero();
+			assertThat(each.baseline()).extracting(HonestLoad.Figures::kind).contains(HonestLoad.Kind.SMALL,
 					HonestLoad.Kind.ARGUMENT, HonestLoad.Kind.RESULT);
+			assertThat(each.honest()).extracting(HonestLoad.Figures::kind)
+				.containsExactlyElementsOf(each.baseline().stream().map(HonestLoad.Figures::kind).toList());
+			assertThat(each.attack().cores()).as("%s CPU share", each.phase()).isPositive();
 		}
 
 		String markdown = Files.readString(out.resolve(UnderAttackReport.MARKDOWN));
@@ -77,10 +79,10 @@ class UnderAttackSmokeTest {
 		for (String key : ran) {
 			assertThat(markdown).contains("| " + key + " |");
 		}
-		int kinds = baseline.honest().size();
+		int kinds = result.phases().get(0).baseline().size();
 		assertThat(Files.readAllLines(out.resolve(UnderAttackReport.CSV))).hasSize(1 + ran.size() * kinds);
 		assertThat(Files.readAllLines(out.resolve(UnderAttackReport.ROUNDS_CSV)))
-			.hasSize(1 + result.phases().size() * kinds);
+			.hasSize(1 + 2 * result.phases().size() * kinds);
 		assertThat(progress.toString(StandardCharsets.UTF_8)).contains("under-attack smoke run on");
 	}
 
