@@ -74,15 +74,17 @@ interface Attack {
 	 * @param replies replies (or contexts) the server gave it
 	 * @param errors its own failures other than drops: connects refused, deadlines passed
 	 * @param firstError the first of those, or {@code null}
+	 * @param firstDrop how the server ended the first connection it dropped (its Terminate) or
+	 * refused the first context, or {@code null}
 	 * @param cpuNanos CPU time the attack's own threads used (the attacker shares the machine's
 	 * cores with the server and the honest clients)
 	 * @param runNanos how long the attack has run
 	 */
 	record Counts(long attempts, long connections, long drops, long replies, long errors, String firstError,
-			long cpuNanos, long runNanos) {
+			String firstDrop, long cpuNanos, long runNanos) {
 
 		/** Nothing yet. */
-		static final Counts NONE = new Counts(0, 0, 0, 0, 0, null, 0, 0);
+		static final Counts NONE = new Counts(0, 0, 0, 0, 0, null, null, 0, 0);
 
 		/** @return the cores the attack's threads kept busy on average, 0 before it ran */
 		double cores() {

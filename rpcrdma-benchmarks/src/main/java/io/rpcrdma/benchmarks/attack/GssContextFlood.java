@@ -154,7 +154,7 @@ final class GssContextFlood implements Attack {
 	public Counts counts() {
 		long end = (this.stoppedAt != 0) ? this.stoppedAt : System.nanoTime();
 		// The client's provider threads are not counted: its own threads build the tokens.
-		return new Counts(this.attempts.sum(), this.connections.sum(), this.refused.sum(), this.contexts.sum(), 0,
+		return new Counts(this.attempts.sum(), this.connections.sum(), this.refused.sum(), this.contexts.sum(), 0, null,
 				this.firstRefusal.get(), this.cpuNanos.sum(), end - this.startedAt);
 	}
 

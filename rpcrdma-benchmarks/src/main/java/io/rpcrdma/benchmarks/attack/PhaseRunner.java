@@ -102,9 +102,10 @@ final class PhaseRunner {
 			// Counted once stopped: each thread adds its CPU time as it ends.
 			counts = attack.counts();
 			this.progress.printf(Locale.ROOT,
-					"round %d %-17s attack: %d attempts, %d connections, %d dropped, %d replies, %d errors, %.2f cores%s%n",
-					round, phase, counts.attempts(), counts.connections(), counts.drops(), counts.replies(), counts.errors(),
-					counts.cores(),
+					"round %d %-17s attack: %d attempts, %d connections, %d dropped%s, %d replies, %d errors, %.2f cores%s%n",
+					round, phase, counts.attempts(), counts.connections(), counts.drops(),
+					(counts.firstDrop() != null) ? " (first: " + counts.firstDrop() + ")" : "", counts.replies(),
+					counts.errors(), counts.cores(),
 					(counts.firstError() != null) ? " (first: " + counts.firstError() + ")" : "");
 		}
 		boolean settled = settle();

@@ -206,6 +206,18 @@ final class UnderAttackReport {
 					Rounds.quantile(ran.stream().mapToDouble((p) -> p.attack().cores()).toArray(), 0.5), mebibytes(median(ran, (p) -> p.after().registeredBytes())),
 					ran.stream().filter(PhaseResult::leasableAfter).count(), ran.size()));
 		}
+		out.append("\nHow the server ended or refused each attacker (the first time in each round):\n\n");
+		for (UnderAttack.Described attack : result.attacks()) {
+			List<String> ends = result.phases()
+				.stream()
+				.filter((p) -> p.phase().equals(attack.key()) && p.attack().firstDrop() != null)
+				.map((p) -> p.attack().firstDrop())
+				.distinct()
+				.toList();
+			out.append("- ").append(attack.key()).append(": ")
+				.append(ends.isEmpty() ? "never" : String.join("; ", ends).replace('|', '/'))
+				.append('\n');
+		}
 		long failingAlone = result.phases().stream().mapToLong(PhaseResult::baselineFailures).sum();
 		if (failingAlone > 0) {
 			out.append(String.format(Locale.ROOT, "%n**%d honest call(s) failed with no attack running.**%n", failingAlone));

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.rpcrdma.verbs.siw.SiwWirePeer;
+import io.rpcrdma.verbs.siw.wire.TerminateMessage;
 
 /**
  * An attack made from the wire by {@link SiwWirePeer}s (iWARP written by hand on raw TCP
@@ -40,6 +41,8 @@ abstract class WireAttack implements Attack {
 	final LongAdder errors = new LongAdder();
 
 	private final AtomicReference<String> firstError = new AtomicReference<>();
+
+	private final AtomicReference<String> firstEnd = new AtomicReference<>();
 
 	private volatile boolean stopped;
 
@@ -106,7 +109,7 @@ abstract class WireAttack implements Attack {
 			catch (IOException | RuntimeException failed) {
 				if (!this.stopped) {
 					if (peer.ended()) {
-						this.drops.increment();
+						dropped(null);
 					}
 					else {
 						error(failed);
@@ -130,22 +133,29 @@ abstract class WireAttack implements Attack {
 	boolean awaitDrop(SiwWirePeer peer) {
 		while (!this.stopped) {
 			try {
-				peer.awaitEnd();
+				TerminateMessage terminate = peer.awaitEnd();
 				if (this.stopped) {
 					// The end was this side's own close.
 					return false;
 				}
-				this.drops.increment();
+				dropped(terminate);
 				return true;
 			}
 			catch (IOException nothingYet) {
 				if (peer.ended()) {
-					this.drops.increment();
+					dropped(null);
 					return true;
 				}
 			}
 		}
 		return false;
+	}
+
+	private void dropped(TerminateMessage terminate) {
+		this.drops.increment();
+		this.firstEnd.compareAndSet(null, (terminate != null)
+				? "Terminate " + terminate.error().map(Object::toString).orElse(terminate.toString())
+				: "closed without a Terminate");
 	}
 
 	/** @return whether {@link #stop()} was called */
@@ -179,7 +189,7 @@ abstract class WireAttack implements Attack {
 	public Counts counts() {
 		long end = (this.stoppedAt != 0) ? this.stoppedAt : System.nanoTime();
 		return new Counts(this.attempts.sum(), this.connections.sum(), this.drops.sum(), this.replies.sum(),
-				this.errors.sum(), this.firstError.get(), this.cpuNanos.sum(), end - this.startedAt);
+				this.errors.sum(), this.firstError.get(), this.firstEnd.get(), this.cpuNanos.sum(), end - this.startedAt);
 	}
 
 	private static void close(SiwWirePeer peer) {
