@@ -211,7 +211,7 @@ final class UnderAttackReport {
 			List<String> ends = result.phases()
 				.stream()
 				.filter((p) -> p.phase().equals(attack.key()) && p.attack().firstDrop() != null)
-				.map((p) -> p.attack().firstDrop())
+				.map((p) -> general(p.attack().firstDrop()))
 				.distinct()
 				.toList();
 			out.append("- ").append(attack.key()).append(": ")
@@ -232,15 +232,26 @@ final class UnderAttackReport {
 			.stream()
 			.flatMap((p) -> p.honest().stream())
 			.filter((f) -> f.firstFailure() != null)
-			.map((f) -> f.kind().label() + ": " + f.firstFailure())
+			.map((f) -> f.kind().label() + ": " + general(f.firstFailure()))
 			.distinct()
 			.limit(10)
 			.toList();
 		if (!firstErrors.isEmpty()) {
-			out.append("\nHonest failures seen (first of each phase, up to ten):\n\n");
+			out.append("\nHonest failures seen (the first of each phase, alike ones once):\n\n");
 			firstErrors.forEach((e) -> out.append("- `").append(e.replace('`', '\'')).append("`\n"));
 		}
 		return out.toString();
+	}
+
+	/**
+	 * @param message an exception's description
+	 * @return the same without what differs from one phase to the next (ports, XIDs), so that
+	 * alike failures are listed once
+	 */
+	static String general(String message) {
+		return message.replaceAll("127\\.0\\.0\\.1:\\d+", "127.0.0.1:port")
+			.replaceAll("XID 0x[0-9a-f]+", "XID x")
+			.replaceAll("xid=-?\\d+", "xid=x");
 	}
 
 	private static long median(List<PhaseResult> phases, java.util.function.ToLongFunction<PhaseResult> figure) {
