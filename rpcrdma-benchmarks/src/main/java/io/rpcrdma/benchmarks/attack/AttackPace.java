@@ -19,7 +19,7 @@ import java.time.Duration;
 record AttackPace(String name, Duration settle, Duration warmup, Duration measure, int rounds,
 		Duration operationTimeout, boolean awaitEvidence) {
 
-	/** Five rounds of 2-second windows: about fifteen minutes. */
+	/** Five rounds of 2-second windows: about thirteen minutes. */
 	static final AttackPace FULL = new AttackPace("full", Duration.ofSeconds(1), Duration.ofMillis(500),
 			Duration.ofSeconds(2), 5, null, false);
 

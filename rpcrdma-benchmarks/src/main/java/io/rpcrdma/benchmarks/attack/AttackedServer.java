@@ -39,7 +39,7 @@ import io.rpcrdma.verbs.RdmaProviders;
  * <li>a shorter operation timeout where the caller asks for one (the smoke run only), so that a
  * peer leaving the server's RDMA Reads unanswered is dropped within the run.</li>
  * </ul>
- * The same server serves every phase of a run, baseline included.
+ * Every phase of a run has a server of its own ({@link PhaseRunner}).
  */
 final class AttackedServer implements AutoCloseable {
 

@@ -1,5 +1,6 @@
 package io.rpcrdma.benchmarks.attack;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -47,9 +48,11 @@ final class Attacks {
 	 * @param keys which attacks
 	 * @param attacker the attacker's Kerberos login, or {@code null} when no KDC runs: the
 	 * context flood is then left out
+	 * @param operationTimeout the attacked server's operation timeout, which the silent
+	 * attacker of {@link UnansweredReadChunks} waits out
 	 * @return the attacks, in {@link #KEYS} order
 	 */
-	static List<Attack> create(List<String> keys, KerberosCredentials attacker) {
+	static List<Attack> create(List<String> keys, KerberosCredentials attacker, Duration operationTimeout) {
 		List<Attack> attacks = new ArrayList<>();
 		for (String key : KEYS) {
 			if (!keys.contains(key)) {
@@ -57,7 +60,7 @@ final class Attacks {
 			}
 			switch (key) {
 				case INVALIDATE_SINK -> attacks.add(new InvalidateReadSink(CHURNING_THREADS));
-				case UNANSWERED_READS -> attacks.add(new UnansweredReadChunks(PINNING_CONNECTIONS));
+				case UNANSWERED_READS -> attacks.add(new UnansweredReadChunks(PINNING_CONNECTIONS, operationTimeout));
 				case GSS_CONTEXTS -> {
 					if (attacker != null) {
 						attacks.add(new GssContextFlood(CHURNING_THREADS, attacker));

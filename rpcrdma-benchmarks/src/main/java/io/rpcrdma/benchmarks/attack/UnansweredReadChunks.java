@@ -1,6 +1,7 @@
 package io.rpcrdma.benchmarks.attack;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.rpcrdma.verbs.siw.SiwWirePeer;
@@ -11,6 +12,13 @@ import io.rpcrdma.verbs.siw.SiwWirePeer;
  * under them. The defences: each connection holds at most its bulk share (64 MiB by default)
  * and a connection whose peer leaves the server's work unanswered for the operation timeout (30
  * s by default) is failed and its buffers reclaimed (RFC 8166 §8, RFC 5042 §5).
+ * <p>
+ * The attacker reads nothing from the server until the operation timeout has passed: reading
+ * would make {@link SiwWirePeer} answer the server's zero-length fence Reads at once, ahead of
+ * the unanswered ones, and the server would end the connection for Read Responses out of order
+ * (RFC 5040 §5.5) long before its operation timeout. Silent, the attacker holds its memory until
+ * the server gives up on it (or the phase ends), then looks how the server ended the connection
+ * and connects again.
  */
 final class UnansweredReadChunks extends WireAttack {
 
@@ -20,8 +28,16 @@ final class UnansweredReadChunks extends WireAttack {
 	/** Calls each connection makes: eight of 8 MiB fill the default bulk share. */
 	static final int CALLS = 8;
 
-	UnansweredReadChunks(int connections) {
+	/** How long the attacker stays silent: the server's operation timeout and a margin. */
+	private final Duration silence;
+
+	/**
+	 * @param connections connections pinning memory at once, a thread each
+	 * @param operationTimeout the server's operation timeout
+	 */
+	UnansweredReadChunks(int connections, Duration operationTimeout) {
 		super(connections);
+		this.silence = operationTimeout.plusSeconds(2);
 	}
 
 	@Override
@@ -31,8 +47,8 @@ final class UnansweredReadChunks extends WireAttack {
 
 	@Override
 	public String description() {
-		return "(2) calls with 8 MiB Read chunks whose RDMA Reads are never answered, " + CALLS
-				+ " per connection, several connections at once";
+		return "(2) calls with 8 MiB Read chunks whose RDMA Reads are never answered (nothing read from the server for the"
+				+ " operation timeout), " + CALLS + " per connection, several connections at once";
 	}
 
 	@Override
@@ -50,7 +66,9 @@ final class UnansweredReadChunks extends WireAttack {
 			peer.send(CallMessages.putByReadChunk(xid + i, stag, (long) i * CHUNK + 0x10_0000_0000L, CHUNK));
 			this.attempts.increment();
 		}
-		awaitDrop(peer);
+		if (holdSilently(this.silence)) {
+			awaitDrop(peer);
+		}
 	}
 
 }

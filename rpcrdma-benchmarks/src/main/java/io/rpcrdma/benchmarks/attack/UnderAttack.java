@@ -2,6 +2,7 @@ package io.rpcrdma.benchmarks.attack;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -12,6 +13,7 @@ import io.rpcrdma.benchmarks.compare.Machine;
 import io.rpcrdma.kerberos.MitKdc;
 import io.rpcrdma.oncrpc.gss.KerberosCredentials;
 import io.rpcrdma.server.security.RpcSecGssServer;
+import io.rpcrdma.transport.PeerLimits;
 
 /**
  * Honest calls with and without each hostile peer of issue #33 running alongside, in one run on
@@ -25,8 +27,8 @@ import io.rpcrdma.server.security.RpcSecGssServer;
  * call failing.
  * <p>
  * Writes {@code under-attack.md}, {@code under-attack.csv} and {@code under-attack-rounds.csv}
- * into {@code docs/benchmarks/} (or {@code --out}). About ten minutes; {@code --quick} about
- * two, {@code --smoke} seconds.
+ * into {@code docs/benchmarks/} (or {@code --out}). About thirteen minutes; {@code --quick}
+ * about four, {@code --smoke} under a minute.
  * <pre>
  * java -cp rpcrdma-benchmarks/target/rpcrdma-benchmarks.jar io.rpcrdma.benchmarks.attack.UnderAttack [--quick | --smoke] [--rounds N]
  * </pre>
@@ -156,11 +158,17 @@ public final class UnderAttack {
 		}
 	}
 
+	/** @return the attacked server's operation timeout: the pace's, or the library's default */
+	private static Duration operationTimeout(AttackOptions options) {
+		return (options.pace().operationTimeout() != null) ? options.pace().operationTimeout()
+				: PeerLimits.DEFAULT_OPERATION_TIMEOUT;
+	}
+
 	private static Result run(AttackOptions options, Machine machine, PhaseRunner runner, KerberosCredentials attacker,
 			List<String> skipped, PrintStream progress) throws Exception {
 		List<PhaseResult> phases = new ArrayList<>();
 		List<Described> described = new ArrayList<>();
-		for (Attack attack : Attacks.create(options.attacks(), attacker)) {
+		for (Attack attack : Attacks.create(options.attacks(), attacker, operationTimeout(options))) {
 			described.add(new Described(attack.key(), attack.description(), attack.evidence()));
 		}
 		// One unmeasured baseline first: code compiled, pools and connections warm.
@@ -168,7 +176,7 @@ public final class UnderAttack {
 		for (int round = 1; round <= options.rounds(); round++) {
 			progress.printf(Locale.ROOT, "round %d of %d%n", round, options.rounds());
 			// New attack objects each round: their counts are the round's own.
-			for (Attack attack : Attacks.create(options.attacks(), attacker)) {
+			for (Attack attack : Attacks.create(options.attacks(), attacker, operationTimeout(options))) {
 				phases.add(runner.run(round, attack));
 			}
 		}

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToLongFunction;
 
 import io.rpcrdma.benchmarks.compare.Machine;
 import io.rpcrdma.benchmarks.compare.Rounds;
@@ -59,7 +61,7 @@ final class UnderAttackReport {
 	static List<Effect> effects(UnderAttack.Result result) {
 		List<PhaseResult> phases = result.phases();
 		List<HonestLoad.Kind> kinds = phases.get(0).baseline().stream().map(HonestLoad.Figures::kind).toList();
-		List<Effect> effects = new java.util.ArrayList<>();
+		List<Effect> effects = new ArrayList<>();
 		for (UnderAttack.Described attack : result.attacks()) {
 			for (HonestLoad.Kind kind : kinds) {
 				List<PhaseResult> attacked = phases.stream().filter((p) -> p.phase().equals(attack.key())).toList();
@@ -254,7 +256,7 @@ final class UnderAttackReport {
 			.replaceAll("xid=-?\\d+", "xid=x");
 	}
 
-	private static long median(List<PhaseResult> phases, java.util.function.ToLongFunction<PhaseResult> figure) {
+	private static long median(List<PhaseResult> phases, ToLongFunction<PhaseResult> figure) {
 		double[] values = phases.stream().mapToDouble((p) -> figure.applyAsLong(p)).toArray();
 		return Math.round(Rounds.quantile(values, 0.5));
 	}

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -46,6 +48,9 @@ abstract class WireAttack implements Attack {
 
 	private volatile boolean stopped;
 
+	/** Released by {@link #stop()}: what a silent attacker waits on. */
+	private volatile CountDownLatch stopping = new CountDownLatch(1);
+
 	private final LongAdder cpuNanos = new LongAdder();
 
 	private volatile long startedAt;
@@ -70,6 +75,7 @@ abstract class WireAttack implements Attack {
 	@Override
 	public void start(InetSocketAddress server) {
 		this.stopped = false;
+		this.stopping = new CountDownLatch(1);
 		this.startedAt = System.nanoTime();
 		for (int i = 0; i < this.threads; i++) {
 			int index = i;
@@ -158,6 +164,22 @@ abstract class WireAttack implements Attack {
 				: "closed without a Terminate");
 	}
 
+	/**
+	 * Waits without reading from the server, so that nothing it sends is answered, until the
+	 * time has passed or the attack stops.
+	 * @param time how long
+	 * @return {@code true} if the time passed, {@code false} if the attack stopped
+	 */
+	boolean holdSilently(Duration time) {
+		try {
+			return !this.stopping.await(time.toNanos(), TimeUnit.NANOSECONDS) && !this.stopped;
+		}
+		catch (InterruptedException interrupted) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
 	/** @return whether {@link #stop()} was called */
 	boolean stopped() {
 		return this.stopped;
@@ -171,6 +193,7 @@ abstract class WireAttack implements Attack {
 	@Override
 	public void stop() throws InterruptedException {
 		this.stopped = true;
+		this.stopping.countDown();
 		this.stoppedAt = System.nanoTime();
 		// Closing the sockets ends every read the threads are blocked in.
 		for (SiwWirePeer peer : this.open) {

@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
 class AttackOptionsTest {
+
+	private static final Duration THIRTY_SECONDS = Duration.ofSeconds(30);
 
 	@Test
 	void defaultsRunEveryAttackAtFullPaceIntoTheDocs() {
@@ -28,14 +31,15 @@ class AttackOptionsTest {
 		assertThat(options.pace()).isEqualTo(AttackPace.QUICK);
 		assertThat(options.rounds()).isEqualTo(2);
 		assertThat(options.attacks()).containsExactly(Attacks.STALLED_FRAMES, Attacks.INVALIDATE_SINK);
-		assertThat(Attacks.create(options.attacks(), null)).extracting(Attack::key)
+		assertThat(Attacks.create(options.attacks(), null, THIRTY_SECONDS)).extracting(Attack::key)
 			.as("the phases run in the issue's order")
 			.containsExactly(Attacks.INVALIDATE_SINK, Attacks.STALLED_FRAMES);
 	}
 
 	@Test
 	void withoutAKdcTheContextFloodIsLeftOut() {
-		assertThat(Attacks.create(List.of(Attacks.GSS_CONTEXTS, Attacks.AUTH_SYS_FLOOD), null)).extracting(Attack::key)
+		assertThat(Attacks.create(List.of(Attacks.GSS_CONTEXTS, Attacks.AUTH_SYS_FLOOD), null, THIRTY_SECONDS))
+			.extracting(Attack::key)
 			.containsExactly(Attacks.AUTH_SYS_FLOOD);
 	}
 
