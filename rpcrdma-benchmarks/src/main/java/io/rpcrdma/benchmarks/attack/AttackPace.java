@@ -29,9 +29,10 @@ record AttackPace(String name, Duration settle, Duration warmup, Duration measur
 
 	/**
 	 * A few calls per phase, to prove every attack runs and reaches the server; the operation
-	 * timeout is 1 s so that the unanswered Reads' connections are dropped within the run.
+	 * timeout is 3 s so that the unanswered Reads' connections are dropped within the run, but
+	 * not before the honest windows have seen the memory they pin.
 	 */
 	static final AttackPace SMOKE = new AttackPace("smoke", Duration.ZERO, Duration.ZERO, Duration.ofMillis(100), 1,
-			Duration.ofSeconds(1), true);
+			Duration.ofSeconds(3), true);
 
 }

@@ -19,10 +19,12 @@ import java.util.List;
  * memory returned, within the settle deadline
  * @param leasableAfter whether the server could then still lease a buffer of a size class no
  * phase uses ({@link AttackedServer#canLeaseUnusedClass()})
+ * @param peakLocalBulkLeased the most local bulk memory the server held at the end of any
+ * kind's window, attack running or not
  */
 record PhaseResult(int round, String phase, List<HonestLoad.Figures> baseline, List<HonestLoad.Figures> honest, Attack.Counts attack,
 		AttackedServer.Snapshot before, AttackedServer.Snapshot during, AttackedServer.Snapshot after,
-		boolean settled, boolean leasableAfter) {
+		boolean settled, boolean leasableAfter, long peakLocalBulkLeased) {
 
 	/** The phase without an attack. */
 	static final String BASELINE = "baseline";

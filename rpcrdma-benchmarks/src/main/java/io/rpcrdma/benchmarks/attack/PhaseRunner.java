@@ -43,6 +43,9 @@ final class PhaseRunner {
 
 	private HonestLoad honest;
 
+	/** The most local bulk memory the server held at the end of any kind's window of this phase. */
+	private long peakLocalBulk;
+
 	/**
 	 * @param servers starts a server for a phase
 	 * @param clients connects the honest clients to it
@@ -86,6 +89,7 @@ final class PhaseRunner {
 		List<HonestLoad.Figures> baseline = measure(round, phase, "alone");
 		AttackedServer.Snapshot before = this.server.snapshot();
 		List<HonestLoad.Figures> figures = baseline;
+		this.peakLocalBulk = 0;
 		if (attack != null) {
 			attack.start(this.server.address());
 			await(attack, (c) -> c.attempts() > 0, FIRST_ATTEMPT, "its first attempt");
@@ -121,7 +125,7 @@ final class PhaseRunner {
 					AttackedServer.UNUSED_CLASS_LABEL);
 		}
 		return new PhaseResult(round, phase, baseline, figures, counts, before, during, this.server.snapshot(), settled,
-				leasable);
+				leasable, Math.max(this.peakLocalBulk, during.localBulkLeasedBytes()));
 	}
 
 	private List<HonestLoad.Figures> measure(int round, String phase, String how) throws InterruptedException {
@@ -129,6 +133,8 @@ final class PhaseRunner {
 		for (HonestLoad.Kind kind : this.honest.kinds()) {
 			HonestLoad.Figures f = this.honest.run(kind, this.pace.warmup(), this.pace.measure());
 			figures.add(f);
+			// Sampled after each kind: an attacker the server ends within the phase still shows.
+			this.peakLocalBulk = Math.max(this.peakLocalBulk, this.server.snapshot().localBulkLeasedBytes());
 			this.progress.printf(Locale.ROOT, "round %d %-17s %-8s %-17s %10.1f calls/s  p99 %10.1f µs  %6d failures%s%n",
 					round, phase, how, kind.label(), f.callsPerSecond(), f.p99Micros(), f.failures(),
 					(f.firstFailure() != null) ? " (first: " + f.firstFailure() + ")" : "");

@@ -76,7 +76,7 @@ class UnderAttackReportTest {
 		HonestLoad.Figures during = new HonestLoad.Figures(HonestLoad.Kind.SMALL, attacked, 100, (long) (attacked * 10),
 				failures, (failures > 0) ? "java.lang.IllegalStateException: lost" : null);
 		Attack.Counts counts = new Attack.Counts(5, 1, 2, 3, 0, null, null, 500_000_000L, 1_000_000_000L);
-		return new PhaseResult(round, attack, List.of(before), List.of(during), counts, IDLE, IDLE, IDLE, true, true);
+		return new PhaseResult(round, attack, List.of(before), List.of(during), counts, IDLE, IDLE, IDLE, true, true, 0);
 	}
 
 	private static UnderAttack.Result result(List<PhaseResult> phases, String... attacks) {

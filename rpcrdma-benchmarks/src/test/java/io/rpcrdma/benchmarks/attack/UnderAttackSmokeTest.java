@@ -59,7 +59,7 @@ class UnderAttackSmokeTest {
 		PhaseResult reused = phase(result, Attacks.REUSED_XIDS);
 		assertThat(reused.attack().errors()).as("replies without the Read chunk the attack needs").isZero();
 		PhaseResult pinning = phase(result, Attacks.UNANSWERED_READS);
-		assertThat(pinning.during().localBulkLeasedBytes()).as("bulk memory pinned under the unanswered Reads")
+		assertThat(pinning.peakLocalBulkLeased()).as("bulk memory pinned under the unanswered Reads")
 			.isGreaterThanOrEqualTo(UnansweredReadChunks.CHUNK);
 		PhaseResult flood = phase(result, Attacks.AUTH_SYS_FLOOD);
 		assertThat(flood.after().drc().checksumMismatches() - flood.before().drc().checksumMismatches())
