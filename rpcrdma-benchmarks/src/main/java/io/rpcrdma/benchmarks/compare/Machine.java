@@ -23,11 +23,11 @@ import java.time.Instant;
  * @param stealFraction the share of CPU time stolen by the hypervisor during the run, -1 if
  * unknown
  */
-record Machine(int cores, String cpu, long memoryBytes, String jdk, String os, Instant startedAt, double loadAtStart,
+public record Machine(int cores, String cpu, long memoryBytes, String jdk, String os, Instant startedAt, double loadAtStart,
 		double loadAtEnd, long[] cpuTicksAtStart, double stealFraction) {
 
 	/** @return this machine now, the end load not yet known */
-	static Machine describe() {
+	public static Machine describe() {
 		return new Machine(Runtime.getRuntime().availableProcessors(), cpuModel(), physicalMemory(),
 				System.getProperty("java.vendor") + " " + System.getProperty("java.version") + " ("
 						+ System.getProperty("java.vm.name") + ")",
@@ -41,7 +41,7 @@ record Machine(int cores, String cpu, long memoryBytes, String jdk, String os, I
 	 * moves figures as much as load does.
 	 * @return a copy with the end figures
 	 */
-	Machine ended() {
+	public Machine ended() {
 		long[] end = cpuTicks();
 		double steal = -1;
 		if (this.cpuTicksAtStart.length == 2 && end.length == 2 && end[0] > this.cpuTicksAtStart[0]) {

@@ -10,7 +10,7 @@ import java.util.Map;
  * What several rounds of the same cases add up to: one figure per case, the median of its
  * rounds, and the quartiles of a list of values.
  */
-final class Rounds {
+public final class Rounds {
 
 	private Rounds() {
 	}
@@ -44,7 +44,7 @@ final class Rounds {
 	 * @param q 0.25, 0.5, 0.75...
 	 * @return the quantile; NaN for no values
 	 */
-	static double quantile(double[] values, double q) {
+	public static double quantile(double[] values, double q) {
 		if (values.length == 0) {
 			return Double.NaN;
 		}
