@@ -19,8 +19,13 @@ import java.util.Objects;
  * reply chunks); a call whose chunks would take more waits, in arrival order, until the
  * connection's own earlier calls give memory back. At least one call is always admitted, so a
  * chunk larger than the share still goes through, alone.
+ * @param operationTimeoutUnderPressure the {@code operationTimeout} while calls wait for bulk
+ * memory that all connections' Read chunks hold together (at most half the memory pool's
+ * budget, on a server): then a connection whose peer leaves its work unanswered this long holds
+ * memory honest calls are waiting for, and is failed sooner, so that peers that stop answering
+ * on many connections at once cannot keep the server's bulk memory for the whole timeout
  */
-public record PeerLimits(Duration operationTimeout, long bulkShare) {
+public record PeerLimits(Duration operationTimeout, long bulkShare, Duration operationTimeoutUnderPressure) {
 
 	/** Default {@link #operationTimeout()}: 30 seconds, as long as the RDMA_DONE and credit waits. */
 	public static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(30);
@@ -28,8 +33,15 @@ public record PeerLimits(Duration operationTimeout, long bulkShare) {
 	/** Default {@link #bulkShare()}: 64 MiB, a quarter of the default memory pool budget. */
 	public static final long DEFAULT_BULK_SHARE = 64L << 20;
 
+	/**
+	 * Default {@link #operationTimeoutUnderPressure()}: 1 second, a thousand times what an RDMA
+	 * Read of the largest chunk takes over loopback TCP, and more than one takes on a 1 Gb/s link.
+	 */
+	public static final Duration DEFAULT_OPERATION_TIMEOUT_UNDER_PRESSURE = Duration.ofSeconds(1);
+
 	/** The defaults. */
-	public static final PeerLimits DEFAULTS = new PeerLimits(DEFAULT_OPERATION_TIMEOUT, DEFAULT_BULK_SHARE);
+	public static final PeerLimits DEFAULTS = new PeerLimits(DEFAULT_OPERATION_TIMEOUT, DEFAULT_BULK_SHARE,
+			DEFAULT_OPERATION_TIMEOUT_UNDER_PRESSURE);
 
 	/**
 	 * Validates the limits.
@@ -45,6 +57,12 @@ public record PeerLimits(Duration operationTimeout, long bulkShare) {
 			throw new IllegalArgumentException("bulkShare must be positive, got " + bulkShare
 					+ "; it is the most bulk memory one connection holds for Read chunks");
 		}
+		Objects.requireNonNull(operationTimeoutUnderPressure, "operationTimeoutUnderPressure");
+		if (operationTimeoutUnderPressure.isNegative() || operationTimeoutUnderPressure.isZero()
+				|| operationTimeoutUnderPressure.compareTo(operationTimeout) > 0) {
+			throw new IllegalArgumentException("operationTimeoutUnderPressure must be positive and at most operationTimeout ("
+					+ operationTimeout + "), got " + operationTimeoutUnderPressure);
+		}
 	}
 
 	/**
@@ -53,7 +71,17 @@ public record PeerLimits(Duration operationTimeout, long bulkShare) {
 	 * @return the new limits
 	 */
 	public PeerLimits withOperationTimeout(Duration timeout) {
-		return new PeerLimits(timeout, this.bulkShare);
+		return new PeerLimits(timeout, this.bulkShare,
+				(this.operationTimeoutUnderPressure.compareTo(timeout) > 0) ? timeout : this.operationTimeoutUnderPressure);
+	}
+
+	/**
+	 * A copy with another operation timeout under memory pressure.
+	 * @param timeout the timeout, at most {@link #operationTimeout()}
+	 * @return the new limits
+	 */
+	public PeerLimits withOperationTimeoutUnderPressure(Duration timeout) {
+		return new PeerLimits(this.operationTimeout, this.bulkShare, timeout);
 	}
 
 	/**
@@ -62,7 +90,7 @@ public record PeerLimits(Duration operationTimeout, long bulkShare) {
 	 * @return the new limits
 	 */
 	public PeerLimits withBulkShare(long bytes) {
-		return new PeerLimits(this.operationTimeout, bytes);
+		return new PeerLimits(this.operationTimeout, bytes, this.operationTimeoutUnderPressure);
 	}
 
 }

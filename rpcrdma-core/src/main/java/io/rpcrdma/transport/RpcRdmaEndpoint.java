@@ -184,7 +184,9 @@ abstract class RpcRdmaEndpoint {
 				this.postedReceives.incrementAndGet();
 				this.qp.postRecv(this.receiveRequests[i]);
 			}
-			long period = Math.max(1_000_000, config.peerLimits().operationTimeout().toNanos() / 4);
+			// A quarter of the shorter timeout: a stall is seen at most a quarter late, under
+			// memory pressure too.
+			long period = Math.max(1_000_000, config.peerLimits().operationTimeoutUnderPressure().toNanos() / 4);
 			this.operationWatch = TransportTimers.TIMER.scheduleWithFixedDelay(this::watchOperations, period, period,
 					TimeUnit.NANOSECONDS);
 		}
@@ -919,7 +921,8 @@ abstract class RpcRdmaEndpoint {
 
 	/**
 	 * The operation watch, on the timer thread: a connection with work posted and no
-	 * send-queue completion for {@link PeerLimits#operationTimeout()} has a peer that leaves its
+	 * send-queue completion for {@link PeerLimits#operationTimeout()} (or
+	 * {@link PeerLimits#operationTimeoutUnderPressure()}) has a peer that leaves its
 	 * oldest work request unanswered (work requests of a queue pair complete in order), such as
 	 * an RDMA Read of a chunk it advertised (RFC 8166 §3.4.5) or the zero-length Read a
 	 * software iWARP provider fences Sends with. Failing the connection flushes everything it
@@ -940,7 +943,8 @@ abstract class RpcRdmaEndpoint {
 			this.idleAtLastLook = idle;
 			return;
 		}
-		java.time.Duration timeout = this.config.peerLimits().operationTimeout();
+		java.time.Duration timeout = underMemoryPressure() ? this.config.peerLimits().operationTimeoutUnderPressure()
+				: this.config.peerLimits().operationTimeout();
 		if (now - this.stalledSince >= timeout.toNanos()) {
 			this.counters.operationTimeouts.increment();
 			fail(new PeerTimeoutException("The peer left work this side posted unanswered for " + timeout.toMillis()
@@ -948,6 +952,15 @@ abstract class RpcRdmaEndpoint {
 					+ "its buffers reclaimed. If the peer is just slow, raise PeerLimits.operationTimeout "
 					+ "(rpcrdma.*.peer.operation-timeout)"));
 		}
+	}
+
+	/**
+	 * Whether calls are waiting for bulk memory that connections hold: the operation watch
+	 * then uses {@link PeerLimits#operationTimeoutUnderPressure()}.
+	 * @return {@code false} unless a subclass knows better
+	 */
+	boolean underMemoryPressure() {
+		return false;
 	}
 
 	// ---- connection state ------------------------------------------------------------------

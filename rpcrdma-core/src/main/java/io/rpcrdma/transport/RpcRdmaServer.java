@@ -36,6 +36,9 @@ public final class RpcRdmaServer implements AutoCloseable {
 
 	private final InboundCallHandler handler;
 
+	/** What all connections' Read chunks hold together (RpcRdmaServerConnection#placementBudget). */
+	private final FifoAdmission placements;
+
 	private final List<RpcRdmaServerConnection> connections = new CopyOnWriteArrayList<>();
 
 	/** Connections accepted whose buffers are not all back yet (live ones, and closed ones still flushing). */
@@ -70,6 +73,7 @@ public final class RpcRdmaServer implements AutoCloseable {
 		this.budget = budget;
 		this.executor = executor;
 		this.handler = handler;
+		this.placements = RpcRdmaServerConnection.placementBudget(pool);
 		this.listener = provider.listen(address, this::onRequest);
 	}
 
@@ -121,7 +125,7 @@ public final class RpcRdmaServer implements AutoCloseable {
 			}
 			try {
 				connection = new RpcRdmaServerConnection(this.provider, this.pool, this.config, this.budget,
-						this.executor, this.handler, request.remoteAddress(), this.backwardCredits);
+						this.executor, this.handler, request.remoteAddress(), this.backwardCredits, this.placements);
 			}
 			catch (RuntimeException ex) {
 				// No queue pair or receive buffers left (the provider's or the memory pool's

@@ -84,20 +84,38 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	/** Calls to the requester (RFC 8167), or {@code null} when this server makes none. */
 	private final BackwardCalls backward;
 
+	/** What all the server's connections' Read chunks hold together, shared with them. */
+	private final FifoAdmission placements;
+
 	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
 			CreditBudget budget, Executor executor, InboundCallHandler handler, InetSocketAddress remote) {
-		this(provider, pool, config, budget, executor, handler, remote, 0);
+		this(provider, pool, config, budget, executor, handler, remote, 0, placementBudget(pool));
+	}
+
+	/**
+	 * The bulk memory all connections' Read chunks may hold together: half the pool's budget
+	 * for send, chunk and bulk buffers, so that replies, sends and reply chunks always find
+	 * memory however many connections fill their {@link PeerLimits#bulkShare()} and stop
+	 * answering (RFC 8166 §8).
+	 * @param pool the server's memory
+	 * @return the budget, to share among the server's connections
+	 */
+	static FifoAdmission placementBudget(RegisteredMemoryPool pool) {
+		return new FifoAdmission(Math.max(1, pool.config().maxRegisteredBytes() / 2));
 	}
 
 	/**
 	 * @param backwardCredits the most backward-direction calls outstanding at once (RFC 8167
 	 * §4.1), as many receives posted beyond the forward direction's for their replies (§4.3);
 	 * 0 for none
+	 * @param placements the bulk memory all the server's connections' Read chunks hold together
+	 * ({@link #placementBudget})
 	 */
 	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
 			CreditBudget budget, Executor executor, InboundCallHandler handler, InetSocketAddress remote,
-			int backwardCredits) {
+			int backwardCredits, FifoAdmission placements) {
 		super(provider, pool, withBackwardReceives(config, backwardCredits));
+		this.placements = placements;
 		this.handler = handler;
 		this.executor = executor;
 		this.budget = budget;
@@ -383,12 +401,48 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		long bytes = (placement != null) ? placement.length() : totalLength(chunks);
 		// RFC 8166 §8: what a peer's Read chunks make this side hold is bounded per connection;
 		// beyond its share a call waits for the connection's own earlier calls (PeerLimits).
-		boolean waited = this.bulkShare.admit(new FifoAdmission.Waiter(bytes,
-				() -> pull(header, context, chunks, payload, placement, bytes),
+		// Within the connection's share first, then within what all connections hold together.
+		Runnable placeWithinTheServersBudget = () -> {
+			boolean waitedForOthers = this.placements.admit(new FifoAdmission.Waiter(bytes,
+					() -> pullIfOpen(header, context, chunks, payload, placement, bytes), () -> {
+						this.bulkShare.release(bytes);
+						this.outstanding.decrementAndGet();
+					}));
+			if (waitedForOthers) {
+				this.counters.bulkShareWaits.increment();
+			}
+		};
+		boolean waited = this.bulkShare.admit(new FifoAdmission.Waiter(bytes, placeWithinTheServersBudget,
 				() -> this.outstanding.decrementAndGet()));
 		if (waited) {
 			this.counters.bulkShareWaits.increment();
 		}
+	}
+
+	/**
+	 * A call admitted by the server-wide budget after its connection failed gives its memory
+	 * back at once: the budget is shared, and the connection's waiters are not removed when
+	 * it fails.
+	 */
+	private void pullIfOpen(ChunkedHeader header, CallContext context, List<ReadChunk> chunks, ByteBuffer payload,
+			DirectPlacement placement, long bytes) {
+		if (!isUsable()) {
+			releasePlacement(bytes);
+			this.outstanding.decrementAndGet();
+			return;
+		}
+		pull(header, context, chunks, payload, placement, bytes);
+	}
+
+	/** An admitted call's Read chunks gave their memory back: to the server, then to the connection. */
+	private void releasePlacement(long bytes) {
+		this.placements.release(bytes);
+		this.bulkShare.release(bytes);
+	}
+
+	@Override
+	boolean underMemoryPressure() {
+		return this.placements.waiting() > 0;
 	}
 
 	private static long totalLength(List<ReadChunk> chunks) {
@@ -411,7 +465,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			}
 		}
 		catch (TransportException ex) {
-			this.bulkShare.release(bytes);
+			releasePlacement(bytes);
 			answerWithError(header.version(), header.xid());
 		}
 	}
@@ -420,7 +474,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			long bytes) {
 		fetch(chunks, (data) -> {
 			// The chunks were copied out and their buffers released.
-			this.bulkShare.release(bytes);
+			releasePlacement(bytes);
 			try {
 				ByteBuffer inline = payload;
 				List<ReadChunk> rest = chunks;
@@ -441,7 +495,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 				answerWithError(header.version(), header.xid());
 			}
 		}, (error) -> {
-			this.bulkShare.release(bytes);
+			releasePlacement(bytes);
 			if (error instanceof TransportClosedException) {
 				// The RDMA Read failed: the provider already terminated the connection.
 				this.outstanding.decrementAndGet();
@@ -483,7 +537,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		readInto(chunks, placement, target, () -> {
 			if (message.remaining() < RpcRdmaConstants.MIN_RPC_MESSAGE_LENGTH || message.getInt(0) != header.xid()) {
 				target.release();
-				this.bulkShare.release(bytes);
+				releasePlacement(bytes);
 				answerWithError(header.version(), header.xid());
 				return;
 			}
@@ -492,7 +546,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			dispatch(context, message);
 		}, (error) -> {
 			target.release();
-			this.bulkShare.release(bytes);
+			releasePlacement(bytes);
 			if (error instanceof TransportClosedException) {
 				this.outstanding.decrementAndGet();
 			}
@@ -1070,7 +1124,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			if (buffer != null) {
 				this.placed = null;
 				buffer.release();
-				RpcRdmaServerConnection.this.bulkShare.release(this.placedShare);
+				RpcRdmaServerConnection.this.releasePlacement(this.placedShare);
 			}
 		}
 

@@ -13,6 +13,9 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 import io.rpcrdma.memory.BufferRole;
+import io.rpcrdma.memory.MemoryPoolConfig;
+import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.memory.SizeClass;
 import io.rpcrdma.protocol.ChunkLists;
 import io.rpcrdma.protocol.RdmaMsg;
 import io.rpcrdma.protocol.ReadSegment;
@@ -145,6 +148,50 @@ class WireLevelAttackTest extends RpcRdmaTransportKit {
 		assertBulkCallsWork(honest, 7);
 	}
 
+	@Test
+	void peersPinningBulkMemoryOnManyConnectionsLeaveRepliesTheirMemoryAndAreFailedSoonerUnderPressure()
+			throws Exception {
+		// A pool of 8 MiB: Read chunks of all connections together hold at most 4 MiB.
+		List<SizeClass> classes = new java.util.ArrayList<>();
+		for (SizeClass sizeClass : MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2).sizeClasses()) {
+			if (sizeClass.role() == BufferRole.RECEIVE || sizeClass.role() == BufferRole.SEND) {
+				classes.add(sizeClass);
+			}
+		}
+		for (BufferRole role : List.of(BufferRole.READ_CHUNK, BufferRole.WRITE_CHUNK, BufferRole.LOCAL_BULK)) {
+			classes.addAll(SizeClass.powersOfTwo(role, 4 << 10, 2 << 20));
+		}
+		RegisteredMemoryPool small = closeAfterTest(new RegisteredMemoryPool(this.serverProvider.allocateProtectionDomain(),
+				MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2).withSizeClasses(classes)
+					.withMaxRegisteredBytes(8 << 20)));
+		TransportConfig patient = config().withPeerLimits(
+				PeerLimits.DEFAULTS.withOperationTimeout(Duration.ofSeconds(60)).withOperationTimeoutUnderPressure(Duration.ofMillis(300)));
+		RpcRdmaServer server = closeAfterTest(RpcRdmaServer.listen(this.serverProvider, small, listenAddress(), patient,
+				CreditBudget.unlimited(), this.executor, RpcWorkload::serve));
+		RpcRdmaClientConnection honest = client(server, config());
+
+		try (SiwWirePeer first = SiwWirePeer.connect(server.localAddress(), deadline());
+				SiwWirePeer second = SiwWirePeer.connect(server.localAddress(), deadline())) {
+			// Two peers, 3 MiB each, never answered: together more than the 4 MiB all may hold.
+			for (int i = 0; i < 3; i++) {
+				first.send(digestCall(300 + i, 0x0bad_0003, 0x30_0000_0000L, 1 << 20));
+				second.send(digestCall(400 + i, 0x0bad_0004, 0x40_0000_0000L, 1 << 20));
+			}
+			first.nextReadRequest();
+			second.nextReadRequest();
+			// A result goes by RDMA Write from memory the Read chunks cannot take.
+			InboundReply result = await(honest.call(RpcWorkload.generate(1, 1 << 20, (1 << 20) + 64, 0)));
+			assertThat(RpcWorkload.opaqueResult(result)).hasSize(1 << 20);
+			// An argument waits for Read-chunk memory, which the stalled peers give up once calls wait.
+			assertBulkCallsWork(honest, 8, 1 << 20);
+
+			first.awaitEnd();
+			second.awaitEnd();
+		}
+		assertThat(server.stats().operationTimeouts()).isEqualTo(2);
+		assertThat(honest.isOpen()).isTrue();
+	}
+
 	private long localBulkLeased() {
 		return this.serverPool.stats()
 			.sizeClasses()
@@ -155,8 +202,12 @@ class WireLevelAttackTest extends RpcRdmaTransportKit {
 	}
 
 	private void assertBulkCallsWork(RpcRdmaClientConnection client, int seed) throws Exception {
-		byte[] data = RpcWorkload.pattern(LENGTH, seed);
-		InboundReply reply = await(client.call(RpcWorkload.echo(seed, data, true, 0, LENGTH + 64)));
+		assertBulkCallsWork(client, seed, LENGTH);
+	}
+
+	private void assertBulkCallsWork(RpcRdmaClientConnection client, int seed, int length) throws Exception {
+		byte[] data = RpcWorkload.pattern(length, seed);
+		InboundReply reply = await(client.call(RpcWorkload.echo(seed, data, true, 0, length + 64)));
 		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(data);
 	}
 

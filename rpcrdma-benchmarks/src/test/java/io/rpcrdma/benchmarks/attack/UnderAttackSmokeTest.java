@@ -62,8 +62,9 @@ class UnderAttackSmokeTest {
 		assertThat(pinning.peakLocalBulkLeased()).as("bulk memory pinned under the unanswered Reads")
 			.isGreaterThanOrEqualTo(UnansweredReadChunks.CHUNK);
 		PhaseResult flood = phase(result, Attacks.AUTH_SYS_FLOOD);
-		assertThat(flood.after().drc().checksumMismatches() - flood.before().drc().checksumMismatches())
-			.as("flood calls meeting another process's entry in the duplicate request cache").isPositive();
+		// The flooders' colliding XIDs reach the duplicate request cache as calls of their own
+		// (an entry is owned by the requester's address with port), so they execute.
+		assertThat(flood.attack().replies()).as("flood calls executed").isPositive();
 
 		for (PhaseResult each : result.phases()) {
 			assertThat(each.baselineFailures()).as("honest failures before %s started", each.phase()).isZero();

@@ -58,7 +58,8 @@ final class RpcServerConfigs {
 				: new RpcServer.ExecutorSpec(executor.getKind(), executor.getThreads(), executor.getQueueCapacity());
 		TransportConfig transport = RpcRdmaTransportConfigs.of(server.getVersions(), server.getInlineThresholdV1(),
 				server.getInlineThresholdV2(), TransportConfig.DEFAULT_CREDITS, server.getCredits(), null)
-			.withPeerLimits(new PeerLimits(server.getOperationTimeout(), server.getBulkShare().toBytes()));
+			.withPeerLimits(PeerLimits.DEFAULTS.withOperationTimeout(server.getOperationTimeout())
+				.withBulkShare(server.getBulkShare().toBytes()));
 		RpcRdmaProperties.DuplicateRequestCache drc = server.getDuplicateRequestCache();
 		return RpcServer.Config.defaults(provider, pool, bindAddress(server, provider.name()))
 			.withTransport(transport)
