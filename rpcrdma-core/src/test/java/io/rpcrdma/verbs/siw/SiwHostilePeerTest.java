@@ -6,14 +6,11 @@ import static io.rpcrdma.verbs.AccessFlag.REMOTE_WRITE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -37,14 +34,8 @@ import io.rpcrdma.verbs.RdmaProviders;
 import io.rpcrdma.verbs.ScatterGatherEntry;
 import io.rpcrdma.verbs.SendWorkRequest;
 import io.rpcrdma.verbs.conformance.Endpoint;
-import io.rpcrdma.verbs.siw.wire.CrcPolicy;
 import io.rpcrdma.verbs.siw.wire.Fpdu;
 import io.rpcrdma.verbs.siw.wire.FpduParser;
-import io.rpcrdma.verbs.siw.wire.FpduWriter;
-import io.rpcrdma.verbs.siw.wire.MpaCodec;
-import io.rpcrdma.verbs.siw.wire.MpaFrame;
-import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
-import io.rpcrdma.verbs.siw.wire.MpaNegotiator;
 import io.rpcrdma.verbs.siw.wire.RdmapOpcode;
 import io.rpcrdma.verbs.siw.wire.ReadRequest;
 import io.rpcrdma.verbs.siw.wire.TerminateError;
@@ -123,7 +114,7 @@ class SiwHostilePeerTest {
 			ByteBuffer send = peer.fpdu((writer, out) -> writer.writeUntagged(out, true, RdmapOpcode.SEND, 0, 0, 1, 0,
 					ByteBuffer.allocate(32), 0, 32));
 			peer.write(java.util.Arrays.copyOf(send.array(), 20));
-			peer.socket.shutdownOutput();
+			peer.socket().shutdownOutput();
 			peer.assertTerminatedWith(TerminateError.MPA_TCP_CONNECTION_LOST);
 		}
 	}
@@ -317,7 +308,7 @@ class SiwHostilePeerTest {
 		/** Reads until {@code total} bytes of Responses in all have come. */
 		void takeUntil(long total) throws IOException {
 			while (this.received < total) {
-				int n = this.peer.in.read(this.buffer.array(), this.buffer.position(), this.buffer.remaining());
+				int n = this.peer.input().read(this.buffer.array(), this.buffer.position(), this.buffer.remaining());
 				assertThat(n).as("the provider's next bytes").isPositive();
 				this.buffer.position(this.buffer.position() + n).flip();
 				while (this.parser.next(this.buffer, this.fpdu)) {
@@ -414,121 +405,6 @@ class SiwHostilePeerTest {
 				assertThat(thread.isAlive()).as("connection thread %s ended", thread.getName()).isFalse();
 			}
 		}
-	}
-
-	@FunctionalInterface
-	interface FpduBuilder {
-
-		void write(FpduWriter writer, ByteBuffer out);
-
-	}
-
-	/** A raw TCP peer that speaks just enough MPA to be accepted. */
-	private static final class HostilePeer implements AutoCloseable {
-
-		final Socket socket;
-
-		final InputStream in;
-
-		private HostilePeer(Socket socket) throws IOException {
-			this.socket = socket;
-			this.in = socket.getInputStream();
-		}
-
-		static HostilePeer connect(RdmaListener listener) throws IOException {
-			return connect(listener, 0);
-		}
-
-		/** With a receive buffer of {@code receiveBuffer} bytes, or the system's if 0. */
-		static HostilePeer connect(RdmaListener listener, int receiveBuffer) throws IOException {
-			Socket socket = new Socket();
-			if (receiveBuffer > 0) {
-				socket.setReceiveBufferSize(receiveBuffer);
-			}
-			socket.setTcpNoDelay(true);
-			socket.setSoTimeout((int) DEADLINE.toMillis());
-			socket.connect(listener.localAddress());
-			HostilePeer peer = new HostilePeer(socket);
-			MpaCodec codec = new MpaCodec();
-			MpaNegotiator negotiator = new MpaNegotiator(CrcPolicy.OFF_UNLESS_ASKED);
-			peer.write(codec.encode(negotiator.request(MpaIrdOrd.of(4, 4), new byte[0])).array());
-			ByteBuffer reply = ByteBuffer.allocate(MpaCodec.HEADER_LENGTH + 512);
-			Optional<MpaFrame> frame = Optional.empty();
-			while (frame.isEmpty()) {
-				int b = peer.in.read();
-				assertThat(b).as("MPA Reply byte").isNotNegative();
-				reply.put((byte) b);
-				reply.flip();
-				frame = codec.decode(reply, MpaFrame.Kind.REPLY);
-				reply.compact();
-			}
-			assertThat(frame.get().reject()).isFalse();
-			return peer;
-		}
-
-		/** Reads what the provider sends until a Read Request arrives. */
-		ReadRequest awaitReadRequest() throws IOException {
-			FpduParser parser = new FpduParser(FpduParser.Config.of(false));
-			Fpdu fpdu = new Fpdu();
-			ByteBuffer received = ByteBuffer.allocate(4096);
-			while (true) {
-				int b = this.in.read();
-				assertThat(b).as("the provider's next byte").isNotNegative();
-				received.put((byte) b).flip();
-				while (parser.next(received, fpdu)) {
-					if (fpdu.opcode() == RdmapOpcode.RDMA_READ_REQUEST) {
-						return fpdu.readRequest();
-					}
-				}
-				received.compact();
-			}
-		}
-
-		ByteBuffer fpdu(FpduBuilder builder) {
-			return fpdu(0, builder);
-		}
-
-		/** An FPDU with room for a payload of {@code payload} bytes; position at its end. */
-		ByteBuffer fpdu(int payload, FpduBuilder builder) {
-			ByteBuffer out = ByteBuffer.allocate(256 + payload);
-			builder.write(new FpduWriter(false), out);
-			if (payload > 0) {
-				return out;
-			}
-			return ByteBuffer.wrap(java.util.Arrays.copyOf(out.array(), out.position()));
-		}
-
-		void write(byte[] bytes) throws IOException {
-			this.socket.getOutputStream().write(bytes);
-		}
-
-		/**
-		 * Reads until the provider closes: it must have sent one Terminate with the error.
-		 */
-		TerminateMessage assertTerminatedWith(TerminateError error) throws IOException {
-			byte[] all = this.in.readAllBytes();
-			ByteBuffer received = ByteBuffer.wrap(all);
-			FpduParser parser = new FpduParser(FpduParser.Config.of(false));
-			Fpdu fpdu = new Fpdu();
-			TerminateMessage terminate = null;
-			while (parser.next(received, fpdu)) {
-				if (fpdu.opcode() == RdmapOpcode.TERMINATE) {
-					assertThat(fpdu.queueNumber()).as("Terminate queue (RFC 5040 §4.8)").isEqualTo(2);
-					assertThat(fpdu.msn()).as("Terminate MSN").isEqualTo(1);
-					terminate = fpdu.terminate();
-				}
-			}
-			assertThat(received.hasRemaining()).as("bytes after the last FPDU").isFalse();
-			assertThat(terminate).as("a Terminate before the connection closed").isNotNull();
-			assertThat(terminate.error()).as("Terminate %s", terminate).contains(error);
-			return terminate;
-		}
-
-		@Override
-		public void close() throws IOException {
-			this.socket.close();
-		}
-
 	}
 
 }
