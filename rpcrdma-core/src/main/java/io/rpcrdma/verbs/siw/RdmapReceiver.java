@@ -5,8 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import io.rpcrdma.verbs.AccessFlag;
@@ -100,13 +98,8 @@ final class RdmapReceiver {
 	// Whether the last read left room in the buffer: the socket was empty then.
 	private boolean drained;
 
-	/**
-	 * When the FPDU now in progress began arriving (System.nanoTime), or 0 when none is: a peer
-	 * may take at most {@link SiwSettings#fpduTimeout()} for the rest.
-	 */
-	private long frameSince;
-
-	private final long fpduTimeoutNanos;
+	// How long the peer may leave an FPDU, or a DDP message, unfinished.
+	private final FpduDeadline deadline;
 
 	private final ReceiveRole role;
 
@@ -128,7 +121,7 @@ final class RdmapReceiver {
 		this.parser = new FpduParser(FpduParser.Config.of(crc));
 		this.directPlacement = !crc;
 		this.settings = settings;
-		this.fpduTimeoutNanos = settings.fpduTimeout().toNanos();
+		this.deadline = new FpduDeadline(settings.fpduTimeout());
 		this.transmitter = connection.transmitter();
 		this.orq = this.transmitter.outboundReads();
 		this.irq = this.transmitter.inboundReads();
@@ -225,16 +218,18 @@ final class RdmapReceiver {
 		try {
 			while (this.connection.isEstablished()) {
 				this.in.flip();
-				boolean framed = false;
 				try {
 					if (this.pendingSkip > 0) {
 						int skip = Math.min(this.pendingSkip, this.in.remaining());
 						this.in.position(this.in.position() + skip);
 						this.pendingSkip -= skip;
-						framed = this.pendingSkip == 0;
+						if (this.pendingSkip == 0) {
+							// The FPDU placed straight from the socket is complete.
+							this.deadline.stop();
+						}
 					}
 					while (this.parser.next(this.in, this.fpdu)) {
-						framed = true;
+						this.deadline.stop();
 						this.validator.validate(this.fpdu);
 						if (!dispatch()) {
 							return true;
@@ -261,21 +256,19 @@ final class RdmapReceiver {
 					return true;
 				}
 				long waitMillis = selectMillis;
-				if (this.in.position() == 0 && this.pendingSkip == 0) {
-					this.frameSince = 0;
-				}
-				else {
-					// Part of an FPDU is here: the rest must come within the FPDU timeout.
-					long now = System.nanoTime();
-					if (this.frameSince == 0 || framed) {
-						this.frameSince = now;
-					}
-					long left = this.fpduTimeoutNanos - (now - this.frameSince);
-					if (left <= 0) {
-						stalled();
+				if (this.in.position() > 0 || this.pendingSkip > 0 || this.validator.inMessage()) {
+					// Part of an FPDU is here, or a message has begun and not ended: the peer owes
+					// the rest within the FPDU timeout. Judged only when the socket was empty, so
+					// bytes already here are never refused.
+					long left = this.deadline.remaining(System.nanoTime());
+					if (left <= 0 && this.drained) {
+						stalled(this.in.position() == 0 && this.pendingSkip == 0);
 						return true;
 					}
-					waitMillis = Math.min(selectMillis, TimeUnit.NANOSECONDS.toMillis(left) + 1);
+					waitMillis = FpduDeadline.waitMillis(left, selectMillis);
+				}
+				else {
+					this.deadline.stop();
 				}
 				int room = this.in.remaining();
 				int n = 0;
@@ -598,7 +591,7 @@ final class RdmapReceiver {
 		}
 		b.position(b.limit());
 		this.transmitter.receiverIdle();
-		readInto(this.responseCursor, length - buffered);
+		readInto(this.responseCursor, length - buffered, length, buffered);
 		this.pendingSkip = Mpa.fpduLength(ulpduLength) - header - length;
 		if (last) {
 			completeResponse();
@@ -647,7 +640,7 @@ final class RdmapReceiver {
 		}
 		b.position(b.limit());
 		this.transmitter.receiverIdle();
-		readFully(region.memory(), target + buffered, length - buffered, length, region, stag);
+		readFully(region.memory(), target + buffered, length - buffered, length, buffered, region, stag);
 		this.pendingSkip = Mpa.fpduLength(ulpduLength) - header - length;
 		return this.connection.isEstablished() ? 1 : -1;
 	}
@@ -679,11 +672,15 @@ final class RdmapReceiver {
 		return (length < DIRECT_MINIMUM || available - DIRECT_HEADER >= length) ? -1 : length;
 	}
 
-	private void readInto(SgCursor cursor, int count) throws IOException {
+	/**
+	 * Reads the rest of a Read Response segment from the socket into the sink, piece by piece.
+	 * @param receivedBefore payload bytes of the segment already placed
+	 */
+	private void readInto(SgCursor cursor, int count, int segment, int receivedBefore) throws IOException {
 		int left = count;
 		while (left > 0) {
 			int piece = cursor.piece(left);
-			readFully(cursor.pieceMemory(), cursor.pieceOffset(), piece, count, null, 0);
+			readFully(cursor.pieceMemory(), cursor.pieceOffset(), piece, segment, receivedBefore + count - left, null, 0);
 			cursor.advance(piece);
 			left -= piece;
 		}
@@ -694,18 +691,19 @@ final class RdmapReceiver {
 	 * {@code offset}, each read under the lock that decides whether the memory is still this
 	 * stream's: the region's, while its STag is {@code stag}, for an RDMA Write; the queue
 	 * pair's placement lock, while it is not flushed, for a Read Response. A peer that stops in
-	 * the middle gets the FPDU timeout.
+	 * the middle is held to the FPDU timeout, however slowly its bytes come.
+	 * @param segment the segment's payload length, for messages
+	 * @param receivedBefore payload bytes of the segment already placed, for messages
 	 * @param region the target of an RDMA Write, or {@code null} for a Read Response
 	 * @param stag the Write's STag
 	 */
-	private void readFully(ByteBuffer memory, int offset, int count, int segment, SoftwareMemoryRegion region, int stag)
-			throws IOException {
+	private void readFully(ByteBuffer memory, int offset, int count, int segment, int receivedBefore,
+			SoftwareMemoryRegion region, int stag) throws IOException {
 		if (memory != this.directMemory) {
 			this.directMemory = memory;
 			this.directView = memory.duplicate();
 		}
 		this.directView.limit(offset + count).position(offset);
-		long since = System.nanoTime();
 		while (this.directView.hasRemaining()) {
 			int n;
 			Object lock = (region != null) ? region : this.qp.placementLock();
@@ -717,28 +715,31 @@ final class RdmapReceiver {
 				}
 				n = this.channel.read(this.directView);
 			}
+			int received = receivedBefore + count - this.directView.remaining();
 			if (n < 0) {
-				throw new FpduTruncatedException(segment - this.directView.remaining(), segment);
+				throw new FpduTruncatedException(received, segment);
 			}
-			if (n > 0) {
-				since = System.nanoTime();
-			}
-			else {
-				long left = this.fpduTimeoutNanos - (System.nanoTime() - since);
+			if (n == 0) {
+				// The frame's clock, not the last read's: bytes trickling in do not put it off.
+				long left = this.deadline.remaining(System.nanoTime());
 				if (left <= 0) {
-					throw new FpduStalledException(segment - this.directView.remaining(), segment,
-							this.settings.fpduTimeout());
+					throw new FpduStalledException(received, segment, this.settings.fpduTimeout(),
+							SiwSettings.FPDU_TIMEOUT_MILLIS);
 				}
-				this.selector.select(IGNORE, Math.min(1000, TimeUnit.NANOSECONDS.toMillis(left) + 1));
+				this.selector.select(IGNORE, FpduDeadline.waitMillis(left, 1000));
 			}
 		}
 	}
 
-	/** The peer left part of an FPDU unsent for the FPDU timeout. */
-	private void stalled() {
-		Duration timeout = this.settings.fpduTimeout();
+	/**
+	 * The peer left part of an FPDU unsent, or a DDP message without its next segment, for the
+	 * FPDU timeout: the stream is as good as lost (RFC 5044 §8, LLP "TCP connection lost").
+	 * @param betweenSegments whether the last FPDU is complete but its message is not
+	 */
+	private void stalled(boolean betweenSegments) {
+		String what = betweenSegments ? "a DDP message without its next segment" : "an FPDU half sent";
 		this.connection.failWithTerminate(TerminateMessage.of(TerminateError.MPA_TCP_CONNECTION_LOST),
-				"the peer left an FPDU half sent for " + timeout.toMillis() + " ms (" + SiwSettings.FPDU_TIMEOUT_MILLIS
+				"the peer left " + what + " for " + this.deadline.timeoutMillis() + " ms (" + SiwSettings.FPDU_TIMEOUT_MILLIS
 						+ ")");
 	}
 

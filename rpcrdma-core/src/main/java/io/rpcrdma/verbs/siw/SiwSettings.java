@@ -49,11 +49,15 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * polls, and neither does a JVM with one processor, where the poll would hold the CPU the
  * peer needs). A reply that arrives while the caller polls costs no wake-up; a connection
  * whose replies keep missing the poll stops polling for a while ({@link CallerSpin}).</li>
- * <li>{@code siw.fpdu-timeout-millis}: how long the rest of an FPDU may take once its first
- * bytes arrived (default {@value #DEFAULT_FPDU_TIMEOUT_MILLIS}): a peer that sends the header
- * of a segment and stops gets a Terminate then, instead of holding the connection's receive
- * path (and, for a tagged segment, the memory it names) for ever. A segment of 64 KiB takes
- * microseconds on any link this provider is meant for.</li>
+ * <li>{@code siw.fpdu-timeout-millis}: how long the rest of an FPDU may take once the receive
+ * path waits for it, and the next segment of a DDP message once one without L arrived
+ * (default {@value #DEFAULT_FPDU_TIMEOUT_MILLIS}), however slowly the bytes come: a peer that
+ * sends the header of a segment, or the first segment of a Send, and stops gets a Terminate
+ * (LLP "TCP connection lost", RFC 5044 §8) then and its connection's work requests flush,
+ * instead of it holding the connection's receive path (and the memory a tagged segment names,
+ * or the receive a Send took) for ever. Each FPDU that completes restarts the clock; between
+ * messages there is none. A segment of 64 KiB takes microseconds on any link this provider is
+ * meant for.</li>
  * </ul>
  *
  * @param crcPolicy whether to ask for MPA CRC
@@ -68,7 +72,7 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * @param fenceDelay how long signaled work may wait for its fence, zero for not at all
  * @param callerSpin how long a caller reading its own reply polls before it sleeps, zero for
  * not at all
- * @param fpduTimeout how long the rest of an FPDU may take once its first bytes arrived
+ * @param fpduTimeout how long the rest of an FPDU, or of a DDP message, may take
  */
 public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Duration rnrGrace, Duration mpaTimeout,
 		boolean keepAlive, int maxQueuePairs, boolean callerReceives, Duration fenceDelay, Duration callerSpin,
@@ -107,7 +111,7 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	/** Setting key for how long a caller reading its own reply polls before it sleeps. */
 	public static final String CALLER_SPIN_MICROS = "siw.caller-spin-micros";
 
-	/** Setting key for how long the rest of an FPDU may take once its first bytes arrived. */
+	/** Setting key for how long the rest of an FPDU, or of a DDP message, may take. */
 	public static final String FPDU_TIMEOUT_MILLIS = "siw.fpdu-timeout-millis";
 
 	/** The default of {@link #FPDU_TIMEOUT_MILLIS}: ten seconds, as for the MPA Request. */
@@ -160,7 +164,7 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	 * @param fenceDelay how long signaled work may wait for its fence, zero for not at all
 	 * @param callerSpin how long a caller reading its own reply polls before it sleeps, zero
 	 * for not at all
-	 * @param fpduTimeout how long the rest of an FPDU may take once its first bytes arrived
+	 * @param fpduTimeout how long the rest of an FPDU, or of a DDP message, may take
 	 */
 	public SiwSettings {
 		if (ird < 1 || ird > MpaIrdOrd.MAX_VALUE || ord < 1 || ord > MpaIrdOrd.MAX_VALUE) {

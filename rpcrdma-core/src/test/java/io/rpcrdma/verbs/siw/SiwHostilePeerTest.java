@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Timeout;
 
 import io.rpcrdma.verbs.CompletionStatus;
 import io.rpcrdma.verbs.ConnectParameters;
+import io.rpcrdma.verbs.ConnectionEventType;
 import io.rpcrdma.verbs.MemoryRegion;
 import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.ProtectionDomain;
@@ -207,12 +208,17 @@ class SiwHostilePeerTest {
 					big.stag(), big.address(), ByteBuffer.allocate(60 << 10), 0, 60 << 10));
 			// The header and the first 4 KiB of a 60 KiB segment, then silence: the provider
 			// places straight from the socket and must not wait for the rest for ever.
+			long start = System.nanoTime();
 			peer.write(java.util.Arrays.copyOf(write.array(), 4096));
 			assertHonestConnectionWorks();
 
 			peer.assertTerminatedWith(TerminateError.MPA_TCP_CONNECTION_LOST);
+			assertTerminatedAtTheFpduTimeout(start);
 		}
-		assertThat(this.accepted.get(0).receives.next().status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+		Endpoint stalled = this.accepted.get(0);
+		assertThat(stalled.receives.next().status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+		assertThat(stalled.events.await(ConnectionEventType.ERROR).detail()).as("what to change")
+			.contains(SiwSettings.FPDU_TIMEOUT_MILLIS);
 	}
 
 	@Test
@@ -221,11 +227,23 @@ class SiwHostilePeerTest {
 		try (HostilePeer peer = HostilePeer.connect(this.listener)) {
 			ByteBuffer send = peer.fpdu((writer, out) -> writer.writeUntagged(out, true, RdmapOpcode.SEND, 0, 0, 1, 0,
 					ByteBuffer.allocate(48), 0, 48));
+			long start = System.nanoTime();
 			peer.write(java.util.Arrays.copyOf(send.array(), 24));
 			assertHonestConnectionWorks();
 
 			peer.assertTerminatedWith(TerminateError.MPA_TCP_CONNECTION_LOST);
+			assertTerminatedAtTheFpduTimeout(start);
 		}
+		Endpoint stalled = this.accepted.get(0);
+		assertThat(stalled.receives.next().status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+		assertThat(stalled.events.await(ConnectionEventType.ERROR).detail()).contains(SiwSettings.FPDU_TIMEOUT_MILLIS);
+	}
+
+	/** Not before the 300 ms configured, nor much after on a busy machine. */
+	private static void assertTerminatedAtTheFpduTimeout(long start) {
+		java.time.Duration took = java.time.Duration.ofNanos(System.nanoTime() - start);
+		assertThat(took).as("from the stall to the Terminate").isGreaterThanOrEqualTo(java.time.Duration.ofMillis(300))
+			.isLessThan(java.time.Duration.ofMillis(300).plus(DEADLINE));
 	}
 
 	@Test

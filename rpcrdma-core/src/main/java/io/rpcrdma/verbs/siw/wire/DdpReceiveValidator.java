@@ -63,6 +63,15 @@ public final class DdpReceiveValidator {
 		return this.expectedMsn[queueNumber];
 	}
 
+	/**
+	 * @return whether a message has begun (a segment without L arrived) and not ended, on any
+	 * queue or tagged: the stream owes its next segment
+	 */
+	public boolean inMessage() {
+		return this.taggedInProgress != null || this.inProgress[0] != null || this.inProgress[1] != null
+				|| this.inProgress[2] != null;
+	}
+
 	private void validateUntagged(Fpdu fpdu) {
 		RdmapOpcode opcode = fpdu.opcode();
 		int queue = fpdu.queueNumber();

@@ -16,10 +16,12 @@ public final class FpduStalledException extends FpduFramingException {
 	 * @param received the bytes of the FPDU's payload that came
 	 * @param needed the payload's length
 	 * @param timeout how long the rest was waited for
+	 * @param setting the setting that bounds the wait, named so that the message says what to
+	 * change
 	 */
-	public FpduStalledException(int received, int needed, Duration timeout) {
+	public FpduStalledException(int received, int needed, Duration timeout, String setting) {
 		super(TerminateError.MPA_TCP_CONNECTION_LOST, "the peer sent " + received + " of the " + needed
-				+ " payload bytes of an FPDU and nothing more for " + timeout.toMillis() + " ms");
+				+ " payload bytes of an FPDU and nothing more within " + timeout.toMillis() + " ms (" + setting + ")");
 	}
 
 }

@@ -27,6 +27,21 @@ class DdpReceiveValidatorTest {
 	}
 
 	@Test
+	void aMessageIsUnderWayFromASegmentWithoutLUntilItsLastSegment() {
+		assertThat(this.validator.inMessage()).isFalse();
+		accept(send(RdmapOpcode.SEND, 0, 1, 0, 10, false));
+		assertThat(this.validator.inMessage()).as("a Send owes its next segment").isTrue();
+		accept(send(RdmapOpcode.SEND, 0, 1, 10, 5, true));
+		assertThat(this.validator.inMessage()).isFalse();
+		accept(tagged(RdmapOpcode.RDMA_WRITE, 0x1234, 0x1000, 16, false));
+		assertThat(this.validator.inMessage()).as("a tagged message owes its next segment").isTrue();
+		accept(tagged(RdmapOpcode.RDMA_WRITE, 0x1234, 0x1010, 16, true));
+		assertThat(this.validator.inMessage()).isFalse();
+		accept(untagged(RdmapOpcode.RDMA_READ_REQUEST, 1, 1, 0, ReadRequest.LENGTH, true));
+		assertThat(this.validator.inMessage()).as("single-segment messages leave nothing owed").isFalse();
+	}
+
+	@Test
 	void sendOnTheReadRequestQueueIsAnInvalidQueueNumber() {
 		assertRejected(send(RdmapOpcode.SEND, 1, 1, 0, 4, true), DdpQueueNumberException.class,
 				TerminateError.DDP_UNTAGGED_INVALID_QN);
