@@ -9,7 +9,12 @@ import io.rpcrdma.verbs.ScatterGatherEntry;
  * (the ORD side of RFC 5040 §5.1): at most the peer's IRD at once. Responses come back in
  * request order (RFC 5040 §5.5), so only the head receives data. An entry is a Read work
  * request, or a zero-length "fence" Read that proves the peer processed everything sent
- * before it. Fixed arrays, no allocation; the transmitter adds, the receiver removes.
+ * before it. Fixed arrays, no allocation (but for a sink list longer than any before in its
+ * slot); the transmitter adds, the receiver removes.
+ * <p>
+ * Each entry keeps the local keys its sink's regions had when the Read Request went out, as
+ * an RNIC's work queue element keeps its SGEs' lkeys: a Read Response may be placed only
+ * while each region still has that key, valid (RFC 5041 §7, checked for every segment).
  */
 final class OutboundReadQueue {
 
@@ -27,6 +32,8 @@ final class OutboundReadQueue {
 
 	private final Object[] sgList;
 
+	private final int[][] sinkKeys;
+
 	private int head;
 
 	private int count;
@@ -38,6 +45,7 @@ final class OutboundReadQueue {
 		this.sinkOffset = new long[capacity];
 		this.length = new int[capacity];
 		this.sgList = new Object[capacity];
+		this.sinkKeys = new int[capacity][];
 	}
 
 	synchronized boolean isFull() {
@@ -57,6 +65,14 @@ final class OutboundReadQueue {
 		this.sinkOffset[slot] = taggedOffset;
 		this.length[slot] = bytes;
 		this.sgList[slot] = sink;
+		int[] keys = this.sinkKeys[slot];
+		if (keys == null || keys.length < sink.size()) {
+			keys = new int[Math.max(1, sink.size())];
+			this.sinkKeys[slot] = keys;
+		}
+		for (int i = 0; i < sink.size(); i++) {
+			keys[i] = sink.get(i).lkey();
+		}
 		this.count++;
 	}
 
@@ -83,6 +99,14 @@ final class OutboundReadQueue {
 	@SuppressWarnings("unchecked")
 	synchronized List<ScatterGatherEntry> headSgList() {
 		return (List<ScatterGatherEntry>) this.sgList[this.head];
+	}
+
+	/**
+	 * @return the lkeys of the head's sink entries when its Read Request went out, index by
+	 * index (the array may be longer than the list)
+	 */
+	synchronized int[] headSinkKeys() {
+		return this.sinkKeys[this.head];
 	}
 
 	synchronized void removeHead() {

@@ -503,7 +503,7 @@ final class RdmapReceiver {
 		}
 		if (!this.responding) {
 			this.responding = true;
-			this.responseCursor.reset(this.orq.headSgList());
+			this.responseCursor.reset(this.orq.headSgList(), this.orq.headSinkKeys());
 		}
 		int length = f.payloadLength();
 		long placed = this.responseCursor.position();
@@ -530,12 +530,18 @@ final class RdmapReceiver {
 							+ " bytes lies outside the sink of the outstanding Read Request",
 					false);
 		}
+		boolean placedAll;
 		synchronized (this.qp.placementLock()) {
 			if (this.qp.state() != QueuePairState.RTS) {
 				// Flushed meanwhile: the sink may be someone else's by now.
 				return false;
 			}
-			this.responseCursor.place(f.source(), f.payloadOffset(), length);
+			placedAll = this.responseCursor.place(f.source(), f.payloadOffset(), length);
+		}
+		if (!placedAll) {
+			// RFC 5041 §7: the sink's STag is checked for every segment, like any tagged buffer's.
+			String detail = SegmentTargetRetiredException.sinkReleasedDetail(f.stag());
+			return terminate(TerminateError.DDP_TAGGED_INVALID_STAG, detail, false);
 		}
 		if (!f.last()) {
 			return true;
@@ -574,7 +580,7 @@ final class RdmapReceiver {
 		}
 		if (!this.responding) {
 			this.responding = true;
-			this.responseCursor.reset(this.orq.headSgList());
+			this.responseCursor.reset(this.orq.headSgList(), this.orq.headSinkKeys());
 		}
 		long placed = this.responseCursor.position();
 		if (taggedOffset != this.orq.headSinkOffset() + placed || placed + length > this.orq.headLength()
@@ -587,7 +593,9 @@ final class RdmapReceiver {
 			if (this.qp.state() != QueuePairState.RTS) {
 				return -1;
 			}
-			this.responseCursor.place(b, pos + header, buffered);
+			if (!this.responseCursor.place(b, pos + header, buffered)) {
+				throw SegmentTargetRetiredException.sinkReleased(stag);
+			}
 		}
 		b.position(b.limit());
 		this.transmitter.receiverIdle();
@@ -640,7 +648,7 @@ final class RdmapReceiver {
 		}
 		b.position(b.limit());
 		this.transmitter.receiverIdle();
-		readFully(region.memory(), target + buffered, length - buffered, length, buffered, region, stag);
+		readFully(region, stag, true, target + buffered, length - buffered, length, buffered);
 		this.pendingSkip = Mpa.fpduLength(ulpduLength) - header - length;
 		return this.connection.isEstablished() ? 1 : -1;
 	}
@@ -680,51 +688,68 @@ final class RdmapReceiver {
 		int left = count;
 		while (left > 0) {
 			int piece = cursor.piece(left);
-			readFully(cursor.pieceMemory(), cursor.pieceOffset(), piece, segment, receivedBefore + count - left, null, 0);
+			readFully(cursor.pieceRegion(), cursor.pieceKey(), false, cursor.pieceOffset(), piece, segment,
+					receivedBefore + count - left);
 			cursor.advance(piece);
 			left -= piece;
 		}
 	}
 
 	/**
-	 * Reads {@code count} bytes of a segment from the socket into {@code memory} at
-	 * {@code offset}, each read under the lock that decides whether the memory is still this
-	 * stream's: the region's, while its STag is {@code stag}, for an RDMA Write; the queue
-	 * pair's placement lock, while it is not flushed, for a Read Response. A peer that stops in
-	 * the middle is held to the FPDU timeout, however slowly its bytes come.
+	 * Reads {@code count} bytes of a segment from the socket into {@code region} at
+	 * {@code offset}, each read under the locks that decide whether the memory is still this
+	 * stream's: for an RDMA Write, the region's, while {@code key} is its STag and offered to
+	 * this connection; for a Read Response, the queue pair's placement lock, while it is not
+	 * flushed, and the region's, while {@code key} is still the sink's key (RFC 5041 §7 checks
+	 * every tagged segment; a segment read over seconds must not outlive its STag). A peer that
+	 * stops in the middle is held to the FPDU timeout, however slowly its bytes come.
+	 * @param region the Write's target or the sink piece's region
+	 * @param key the Write's STag, or the key the sink had when the Read Request went out
+	 * @param write whether this is an RDMA Write
 	 * @param segment the segment's payload length, for messages
 	 * @param receivedBefore payload bytes of the segment already placed, for messages
-	 * @param region the target of an RDMA Write, or {@code null} for a Read Response
-	 * @param stag the Write's STag
 	 */
-	private void readFully(ByteBuffer memory, int offset, int count, int segment, int receivedBefore,
-			SoftwareMemoryRegion region, int stag) throws IOException {
+	private void readFully(SoftwareMemoryRegion region, int key, boolean write, int offset, int count, int segment,
+			int receivedBefore) throws IOException {
+		ByteBuffer memory = region.memory();
 		if (memory != this.directMemory) {
 			this.directMemory = memory;
 			this.directView = memory.duplicate();
 		}
-		this.directView.limit(offset + count).position(offset);
-		while (this.directView.hasRemaining()) {
+		ByteBuffer view = this.directView;
+		view.limit(offset + count).position(offset);
+		while (view.hasRemaining()) {
 			int n;
-			Object lock = (region != null) ? region : this.qp.placementLock();
-			synchronized (lock) {
-				boolean ours = (region != null) ? region.stillOffered(stag, this.qp.pd(), this.qp)
-						: this.qp.state() == QueuePairState.RTS;
-				if (!ours) {
-					throw new SegmentTargetRetiredException(region != null);
+			if (write) {
+				synchronized (region) {
+					if (!region.stillOffered(key, this.qp.pd(), this.qp)) {
+						throw SegmentTargetRetiredException.write(key);
+					}
+					n = this.channel.read(view);
 				}
-				n = this.channel.read(this.directView);
 			}
-			int received = receivedBefore + count - this.directView.remaining();
+			else {
+				synchronized (this.qp.placementLock()) {
+					if (this.qp.state() != QueuePairState.RTS) {
+						throw SegmentTargetRetiredException.flushed();
+					}
+					synchronized (region) {
+						if (!SgCursor.holdsKey(region, key)) {
+							throw SegmentTargetRetiredException.sinkReleased(key);
+						}
+						n = this.channel.read(view);
+					}
+				}
+			}
 			if (n < 0) {
-				throw new FpduTruncatedException(received, segment);
+				throw new FpduTruncatedException(receivedBefore + count - view.remaining(), segment);
 			}
 			if (n == 0) {
 				// The frame's clock, not the last read's: bytes trickling in do not put it off.
 				long left = this.deadline.remaining(System.nanoTime());
 				if (left <= 0) {
-					throw new FpduStalledException(received, segment, this.settings.fpduTimeout(),
-							SiwSettings.FPDU_TIMEOUT_MILLIS);
+					throw new FpduStalledException(receivedBefore + count - view.remaining(), segment,
+							this.settings.fpduTimeout(), SiwSettings.FPDU_TIMEOUT_MILLIS);
 				}
 				this.selector.select(IGNORE, FpduDeadline.waitMillis(left, 1000));
 			}
@@ -738,9 +763,8 @@ final class RdmapReceiver {
 	 */
 	private void stalled(boolean betweenSegments) {
 		String what = betweenSegments ? "a DDP message without its next segment" : "an FPDU half sent";
-		this.connection.failWithTerminate(TerminateMessage.of(TerminateError.MPA_TCP_CONNECTION_LOST),
-				"the peer left " + what + " for " + this.deadline.timeoutMillis() + " ms (" + SiwSettings.FPDU_TIMEOUT_MILLIS
-						+ ")");
+		this.connection.failWithTerminate(TerminateMessage.of(TerminateError.MPA_TCP_CONNECTION_LOST), "the peer left "
+				+ what + " for " + this.deadline.timeoutMillis() + " ms (" + SiwSettings.FPDU_TIMEOUT_MILLIS + ")");
 	}
 
 	private void completeResponse() {

@@ -11,6 +11,11 @@ import io.rpcrdma.verbs.soft.SoftwareMemoryRegion;
  * (RFC 5041 §5: segments of a message arrive in order over TCP) or for gathering an
  * outgoing one. Reusable and allocation-free; the entries must have been checked with
  * {@link io.rpcrdma.verbs.soft.MemoryRegionTable#checkLocalAccess(List, boolean, io.rpcrdma.verbs.ProtectionDomain)}.
+ * <p>
+ * Given the keys the entries had when their work request went out (an RDMA Read's sink), it
+ * writes a piece only while its region still has that key, valid, holding the region's monitor,
+ * which invalidation and re-registration take too: a sink released and re-registered, or
+ * invalidated, since the Read Request went out receives nothing (RFC 5041 §7).
  */
 final class SgCursor {
 
@@ -24,8 +29,20 @@ final class SgCursor {
 
 	private long capacity;
 
+	private int[] keys;
+
 	void reset(List<ScatterGatherEntry> entries) {
+		reset(entries, null);
+	}
+
+	/**
+	 * @param entries the list
+	 * @param entryKeys the lkey each entry must still have to be written, or {@code null} for
+	 * entries checked when taken (posted receives, gathered sources)
+	 */
+	void reset(List<ScatterGatherEntry> entries, int[] entryKeys) {
 		this.sgList = entries;
+		this.keys = entryKeys;
 		this.index = 0;
 		this.used = 0;
 		this.position = 0;
@@ -38,6 +55,7 @@ final class SgCursor {
 
 	void clear() {
 		this.sgList = null;
+		this.keys = null;
 	}
 
 	/** @return bytes placed or gathered so far */
@@ -55,8 +73,10 @@ final class SgCursor {
 	 * @param source where the bytes are
 	 * @param offset the first byte in {@code source}
 	 * @param length the byte count, at most {@code capacity() - position()}
+	 * @return {@code false} if an entry's region no longer has its key: nothing was copied into
+	 * it, and the list must not be written any more
 	 */
-	void place(ByteBuffer source, int offset, int length) {
+	boolean place(ByteBuffer source, int offset, int length) {
 		int done = 0;
 		while (done < length) {
 			ScatterGatherEntry sge = this.sgList.get(this.index);
@@ -67,11 +87,34 @@ final class SgCursor {
 				continue;
 			}
 			int n = Math.min(room, length - done);
-			memory(sge).put(sge.offset() + this.used, source, offset + done, n);
+			if (this.keys == null) {
+				memory(sge).put(sge.offset() + this.used, source, offset + done, n);
+			}
+			else {
+				SoftwareMemoryRegion region = region(sge);
+				synchronized (region) {
+					if (!holdsKey(region, this.keys[this.index])) {
+						return false;
+					}
+					region.memory().put(sge.offset() + this.used, source, offset + done, n);
+				}
+			}
 			this.used += n;
+			this.position += n;
 			done += n;
 		}
-		this.position += length;
+		return true;
+	}
+
+	/**
+	 * Whether a region still has a key, valid: call holding the region's monitor, which its
+	 * invalidation and re-registration take, so that the answer holds while the caller copies.
+	 * @param region the region
+	 * @param key the key it had
+	 * @return {@code true} if bytes may be placed into it for that key
+	 */
+	static boolean holdsKey(SoftwareMemoryRegion region, int key) {
+		return region.lkey() == key && region.isValid();
 	}
 
 	/**
@@ -96,6 +139,16 @@ final class SgCursor {
 		return memory(this.sgList.get(this.index));
 	}
 
+	/** @return the region of the piece {@link #piece(int)} found */
+	SoftwareMemoryRegion pieceRegion() {
+		return region(this.sgList.get(this.index));
+	}
+
+	/** @return the key the piece's region must still have: the one given, or its current one */
+	int pieceKey() {
+		return (this.keys != null) ? this.keys[this.index] : pieceRegion().lkey();
+	}
+
 	int pieceOffset() {
 		return this.sgList.get(this.index).offset() + this.used;
 	}
@@ -106,7 +159,11 @@ final class SgCursor {
 	}
 
 	private static ByteBuffer memory(ScatterGatherEntry sge) {
-		return ((SoftwareMemoryRegion) sge.region()).memory();
+		return region(sge).memory();
+	}
+
+	private static SoftwareMemoryRegion region(ScatterGatherEntry sge) {
+		return (SoftwareMemoryRegion) sge.region();
 	}
 
 }
