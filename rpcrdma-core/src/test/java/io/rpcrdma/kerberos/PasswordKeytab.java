@@ -35,13 +35,16 @@ public final class PasswordKeytab {
 
 	private static final int KEY_VERSION = 1;
 
+	private static final String KRB5_CONF = "java.security.krb5.conf";
+
 	private PasswordKeytab() {
 	}
 
 	/**
 	 * Logs {@link #SERVICE} in as an acceptor without a KDC: writes a {@code krb5.conf} naming
-	 * the realm (and no KDC) and points the JDK at it through {@code java.security.krb5.conf},
-	 * and writes the keytab.
+	 * the realm (and no KDC) and the keytab, and logs in with the JDK reading that
+	 * {@code krb5.conf}. {@code java.security.krb5.conf} is set back afterwards, so that a
+	 * {@link MitKdc} running in the same JVM (same realm) keeps serving the other tests.
 	 * @param directory where to write both
 	 * @return the service's credentials
 	 * @throws IOException if the files cannot be written
@@ -53,9 +56,19 @@ public final class PasswordKeytab {
 				  dns_lookup_kdc = false
 				  dns_lookup_realm = false
 				""".formatted(MitKdc.REALM));
-		System.setProperty("java.security.krb5.conf", krb5Conf.toString());
 		Path keytab = write(directory.resolve("service.keytab"), SERVICE, PASSWORD);
-		return KerberosCredentials.acceptorFromKeytab(SERVICE, keytab);
+		String previous = System.getProperty(KRB5_CONF);
+		if (previous != null) {
+			// A KDC of the same realm is running: its krb5.conf serves the acceptor as well.
+			return KerberosCredentials.acceptorFromKeytab(SERVICE, keytab);
+		}
+		System.setProperty(KRB5_CONF, krb5Conf.toString());
+		try {
+			return KerberosCredentials.acceptorFromKeytab(SERVICE, keytab);
+		}
+		finally {
+			System.clearProperty(KRB5_CONF);
+		}
 	}
 
 	/**
