@@ -87,7 +87,8 @@ public final class GssSession implements AutoCloseable {
 	 * One step of establishment: the initiator's first call passes an empty token.
 	 * @param token the peer's token
 	 * @return the token to send, empty if none
-	 * @throws GssFailureException with the GSS major status if the token is refused
+	 * @throws GssFailureException with the GSS major status if the token is refused, also when
+	 * JGSS fails on it with an unchecked exception (GSS_S_DEFECTIVE_TOKEN)
 	 */
 	public synchronized byte[] step(byte[] token) {
 		try {
@@ -102,6 +103,15 @@ public final class GssSession implements AutoCloseable {
 		}
 		catch (GSSException ex) {
 			throw new GssFailureException("GSS context establishment failed", ex);
+		}
+		catch (KerberosLoginException ex) {
+			// Our own login, not the peer's token.
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			// A forged token must cost the peer its context, not the server a context slot
+			// and a SYSTEM_ERR: whatever JGSS throws on the peer's bytes is a refused token.
+			throw GssFailureException.defectiveToken("GSS context establishment failed", ex);
 		}
 	}
 
@@ -183,7 +193,8 @@ public final class GssSession implements AutoCloseable {
 			// but a MIC that fails or is forged is not.
 			return true;
 		}
-		catch (GSSException ex) {
+		catch (GSSException | RuntimeException ex) {
+			// A peer's token JGSS fails on with an unchecked exception does not verify either.
 			return false;
 		}
 	}
@@ -216,7 +227,8 @@ public final class GssSession implements AutoCloseable {
 			byte[] data = this.context.unwrap(token, 0, token.length, prop);
 			return prop.getPrivacy() ? data : null;
 		}
-		catch (GSSException ex) {
+		catch (GSSException | RuntimeException ex) {
+			// A peer's token JGSS fails on with an unchecked exception does not unwrap either.
 			return null;
 		}
 	}
