@@ -241,6 +241,24 @@ public final class RegisteredMemoryPool implements AutoCloseable {
 	}
 
 	/**
+	 * How many bytes a lease of {@code minLength} for a role takes from the pool: the size of
+	 * the smallest class that holds it. A budget of leases counts this, not the length asked
+	 * for, or leases just above a class's size would hold twice what it admitted.
+	 * @param role the role
+	 * @param minLength the number of bytes a lease would ask for
+	 * @return the size of the buffer such a lease gets, or {@code minLength} when no class of
+	 * the role holds it (such a lease fails)
+	 */
+	public long leasedLength(BufferRole role, long minLength) {
+		for (SizeClassPool candidate : this.classesByRole[role.ordinal()]) {
+			if (candidate.bufferSize >= minLength) {
+				return candidate.bufferSize;
+			}
+		}
+		return minLength;
+	}
+
+	/**
 	 * A snapshot of the pool's gauges and counters.
 	 * @return the statistics
 	 */

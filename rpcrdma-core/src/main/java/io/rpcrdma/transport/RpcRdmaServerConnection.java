@@ -398,7 +398,9 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			return;
 		}
 		DirectPlacement placement = directPlacement(chunks, payload);
-		long bytes = (placement != null) ? placement.length() : totalLength(chunks);
+		// What the call's buffers take from the pool (whole size classes), not what it asked for.
+		long bytes = (placement != null) ? this.pool.leasedLength(BufferRole.LOCAL_BULK, placement.length())
+				: leasedLength(chunks);
 		// RFC 8166 §8: what a peer's Read chunks make this side hold is bounded per connection;
 		// beyond its share a call waits for the connection's own earlier calls (PeerLimits).
 		// Within the connection's share first, then within what all connections hold together.
@@ -445,10 +447,11 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		return this.placements.waiting() > 0;
 	}
 
-	private static long totalLength(List<ReadChunk> chunks) {
+	/** What the copying path's buffers take from the pool: one local bulk buffer per chunk ({@link #fetch}). */
+	private long leasedLength(List<ReadChunk> chunks) {
 		long total = 0;
 		for (ReadChunk chunk : chunks) {
-			total += chunk.totalLength();
+			total += this.pool.leasedLength(BufferRole.LOCAL_BULK, chunk.totalLength());
 		}
 		return total;
 	}

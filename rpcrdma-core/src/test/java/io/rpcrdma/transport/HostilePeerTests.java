@@ -294,8 +294,9 @@ abstract class HostilePeerTests extends RpcRdmaTransportKit {
 		int length = 16 << 10;
 		java.util.concurrent.LinkedBlockingQueue<Runnable> held = new java.util.concurrent.LinkedBlockingQueue<>();
 		AtomicInteger digests = new AtomicInteger();
-		// Calls of 16 KiB and a share of 40 KiB: two fit, the third waits.
-		RpcRdmaServer shared = server(config().withPeerLimits(PeerLimits.DEFAULTS.withBulkShare(40 << 10)),
+		// Calls of 16 KiB and a little, each placed in a buffer of 32 KiB (a share counts whole
+		// buffers), and a share of 80 KiB: two fit, the third waits.
+		RpcRdmaServer shared = server(config().withPeerLimits(PeerLimits.DEFAULTS.withBulkShare(80 << 10)),
 				(call, replier) -> {
 					if (call.message().getInt(call.message().position() + 20) == RpcWorkload.DIGEST) {
 						digests.incrementAndGet();

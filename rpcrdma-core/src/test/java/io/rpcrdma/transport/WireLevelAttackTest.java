@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -152,18 +153,8 @@ class WireLevelAttackTest extends RpcRdmaTransportKit {
 	void peersPinningBulkMemoryOnManyConnectionsLeaveRepliesTheirMemoryAndAreFailedSoonerUnderPressure()
 			throws Exception {
 		// A pool of 8 MiB: Read chunks of all connections together hold at most 4 MiB.
-		List<SizeClass> classes = new java.util.ArrayList<>();
-		for (SizeClass sizeClass : MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2).sizeClasses()) {
-			if (sizeClass.role() == BufferRole.RECEIVE || sizeClass.role() == BufferRole.SEND) {
-				classes.add(sizeClass);
-			}
-		}
-		for (BufferRole role : List.of(BufferRole.READ_CHUNK, BufferRole.WRITE_CHUNK, BufferRole.LOCAL_BULK)) {
-			classes.addAll(SizeClass.powersOfTwo(role, 4 << 10, 2 << 20));
-		}
 		RegisteredMemoryPool small = closeAfterTest(new RegisteredMemoryPool(this.serverProvider.allocateProtectionDomain(),
-				MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2).withSizeClasses(classes)
-					.withMaxRegisteredBytes(8 << 20)));
+				smallPool(8 << 20)));
 		TransportConfig patient = config().withPeerLimits(
 				PeerLimits.DEFAULTS.withOperationTimeout(Duration.ofSeconds(60)).withOperationTimeoutUnderPressure(Duration.ofMillis(300)));
 		RpcRdmaServer server = closeAfterTest(RpcRdmaServer.listen(this.serverProvider, small, listenAddress(), patient,
@@ -192,13 +183,54 @@ class WireLevelAttackTest extends RpcRdmaTransportKit {
 		assertThat(honest.isOpen()).isTrue();
 	}
 
-	private long localBulkLeased() {
-		return this.serverPool.stats()
+	@Test
+	void theServersBudgetCountsTheWholeBuffersReadChunksTake() throws Exception {
+		// A pool of 8 MiB: Read chunks of all connections together hold at most 4 MiB. A call
+		// of 1 MiB and a little is placed in a 2 MiB buffer, so two such calls fill the budget;
+		// counting what they asked for would admit a third and hold 6 MiB.
+		RegisteredMemoryPool small = closeAfterTest(new RegisteredMemoryPool(this.serverProvider.allocateProtectionDomain(),
+				smallPool(8 << 20)));
+		TransportConfig patient = config().withPeerLimits(PeerLimits.DEFAULTS.withOperationTimeout(Duration.ofSeconds(60))
+			.withOperationTimeoutUnderPressure(Duration.ofSeconds(60)));
+		RpcRdmaServer server = closeAfterTest(RpcRdmaServer.listen(this.serverProvider, small, listenAddress(), patient,
+				CreditBudget.unlimited(), this.executor, RpcWorkload::serve));
+
+		try (SiwWirePeer peer = SiwWirePeer.connect(server.localAddress(), deadline())) {
+			for (int i = 0; i < 3; i++) {
+				peer.send(digestCall(500 + i, 0x0bad_0005, 0x50_0000_0000L, 1 << 20));
+			}
+			peer.nextReadRequest();
+			peer.nextReadRequest();
+			eventually("the third call waits for the server's budget", () -> server.stats().bulkShareWaits() == 1);
+			assertThat(localBulkLeased(small)).isEqualTo(4 << 20);
+		}
+	}
+
+	private static MemoryPoolConfig smallPool(long maxRegisteredBytes) {
+		List<SizeClass> classes = new ArrayList<>();
+		for (SizeClass sizeClass : MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2).sizeClasses()) {
+			if (sizeClass.role() == BufferRole.RECEIVE || sizeClass.role() == BufferRole.SEND) {
+				classes.add(sizeClass);
+			}
+		}
+		for (BufferRole role : List.of(BufferRole.READ_CHUNK, BufferRole.WRITE_CHUNK, BufferRole.LOCAL_BULK)) {
+			classes.addAll(SizeClass.powersOfTwo(role, 4 << 10, 2 << 20));
+		}
+		return MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2).withSizeClasses(classes)
+			.withMaxRegisteredBytes(maxRegisteredBytes);
+	}
+
+	private static long localBulkLeased(RegisteredMemoryPool pool) {
+		return pool.stats()
 			.sizeClasses()
 			.stream()
 			.filter((sizeClass) -> sizeClass.role() == BufferRole.LOCAL_BULK)
 			.mapToLong((sizeClass) -> sizeClass.leasedBytes())
 			.sum();
+	}
+
+	private long localBulkLeased() {
+		return localBulkLeased(this.serverPool);
 	}
 
 	private void assertBulkCallsWork(RpcRdmaClientConnection client, int seed) throws Exception {

@@ -338,6 +338,12 @@ public final class RpcSecGssServer {
 					+ ex.getMessage());
 			return new Control(initResult(xid, new byte[0], ex.major(), ex.minor(), new byte[0], null));
 		}
+		catch (RuntimeException ex) {
+			// Anything else a step throws (a local login failure, or a token some GSS code does
+			// not handle): the half-made context must not keep a slot of the bounded table.
+			this.contexts.remove(entry);
+			throw ex;
+		}
 	}
 
 	/** RFC 2203 §5.3.3: a call under an established context (DATA), or its end (DESTROY). */
