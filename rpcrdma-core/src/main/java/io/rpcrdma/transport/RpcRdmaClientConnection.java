@@ -832,7 +832,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	private RdmaErrorReceivedException refusal(PendingCall pc, RdmaErrorHeader error) {
 		if ((error instanceof RdmaErrChunk || error instanceof Rdma2ErrBadHeader) && !pc.readChunksSent) {
 			return new ReplyTooLargeException(error, receiveThreshold(pc.version),
-					(pc.replyBuffer != null) ? pc.call.maxReplySize() : 0);
+					(pc.replyBuffer != null) ? pc.call.maxReplySize() : 0, !pc.writeBuffers.isEmpty());
 		}
 		return new RdmaErrorReceivedException(error);
 	}
