@@ -1,0 +1,117 @@
+package io.rpcrdma.architecture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Holds the layering of docs/architecture.md (issue #35): nothing above the provider SPI names a
+ * provider's package, the service layer does not reach into verbs, client and server do not name
+ * each other, no layer names one above it, the two connection roles do not call each other, and
+ * every module shows its project dependencies as imports. A new breach fails the test, and so
+ * does an entry of the allow-list that no longer happens, so the list can only shrink.
+ */
+class LayeringTest {
+
+	private static final Path CORE_SOURCES = Path.of("src", "main", "java");
+
+	/**
+	 * The breaches known when the rules were written, each to be removed by moving the code, not
+	 * by growing this list.
+	 */
+	private static final List<String> KNOWN = List.of(
+			// The client <-> server cycle of the backward direction (RFC 8167): the client serves
+			// callbacks with the server's dispatcher, the server calls back with a client. The
+			// backward direction belongs above both, the caller interface below both.
+			"client-server: io.rpcrdma.client.BackwardDispatcher -> io.rpcrdma.server.DispatchOutcome",
+			"client-server: io.rpcrdma.client.BackwardDispatcher -> io.rpcrdma.server.RpcDispatcher",
+			"client-server: io.rpcrdma.client.CallbackServices -> io.rpcrdma.server.ProgramRegistry",
+			"client-server: io.rpcrdma.client.CallbackServices -> io.rpcrdma.server.ServerExecutor",
+			"server-client: io.rpcrdma.server.Backchannels -> io.rpcrdma.client.CallTimer",
+			"server-client: io.rpcrdma.server.Backchannels -> io.rpcrdma.client.RpcCaller",
+			"server-client: io.rpcrdma.server.Backchannels -> io.rpcrdma.client.RpcClient",
+			"server-client: io.rpcrdma.server.ReplySink -> io.rpcrdma.client.RpcCaller",
+			"server-client: io.rpcrdma.server.ServerCall -> io.rpcrdma.client.RpcCaller",
+			"server-client: io.rpcrdma.server.TransportCall -> io.rpcrdma.client.RpcCaller",
+			// A hook only siw uses, reached for four layers down instead of passed down.
+			"service-verbs: io.rpcrdma.service.ServiceCall -> io.rpcrdma.verbs.WaitingCaller",
+			// The requester borrows the responder's receive sizing for backward calls.
+			"sideways: io.rpcrdma.transport.RpcRdmaClientConnection -> io.rpcrdma.transport.RpcRdmaServerConnection",
+			// A provider helper used by the transport's listener.
+			"provider-helpers: io.rpcrdma.transport.RpcRdmaServer -> io.rpcrdma.verbs.support.RefusalLog",
+			// Fully qualified names in code that hide dependencies from the imports.
+			"qualified-name: io.rpcrdma.benchmarks.AllocationPerCall -> io.rpcrdma.benchmarks.compare.CompareServer",
+			"qualified-name: io.rpcrdma.client.CallbackServices -> io.rpcrdma.transport.RpcRdmaServerConnection",
+			"qualified-name: io.rpcrdma.client.RpcClient -> io.rpcrdma.transport.PeerVersionCache",
+			"qualified-name: io.rpcrdma.oncrpc.gss.GssCredential -> io.rpcrdma.xdr.Xdr",
+			"qualified-name: io.rpcrdma.server.ReplySink -> io.rpcrdma.client.RpcCaller",
+			"qualified-name: io.rpcrdma.server.ReplySink -> io.rpcrdma.protocol.ccp.ConfigRdmaReply",
+			"qualified-name: io.rpcrdma.server.ReplySink -> io.rpcrdma.protocol.ccp.ConfigRdmaRequest",
+			"qualified-name: io.rpcrdma.server.ServerCall -> io.rpcrdma.client.RpcCaller",
+			"qualified-name: io.rpcrdma.server.TransportCall -> io.rpcrdma.client.RpcCaller",
+			"qualified-name: io.rpcrdma.server.TransportCall -> io.rpcrdma.transport.BackwardCalls",
+			"qualified-name: io.rpcrdma.server.TransportCall -> io.rpcrdma.protocol.ccp.ConfigRdmaReply",
+			"qualified-name: io.rpcrdma.server.TransportCall -> io.rpcrdma.protocol.ccp.ConfigRdmaRequest",
+			"qualified-name: io.rpcrdma.service.ServiceProcedureHandler -> io.rpcrdma.server.RequesterAddress",
+			"qualified-name: io.rpcrdma.transport.ReplySender -> io.rpcrdma.protocol.ccp.ConfigRdmaReply",
+			"qualified-name: io.rpcrdma.transport.ReplySender -> io.rpcrdma.protocol.ccp.ConfigRdmaRequest",
+			"qualified-name: io.rpcrdma.transport.RpcRdmaClientConnection -> io.rpcrdma.protocol.Rfc8797PrivateData",
+			"qualified-name: io.rpcrdma.transport.RpcRdmaClientConnection -> io.rpcrdma.protocol.RdmaErrorReplies",
+			"qualified-name: io.rpcrdma.transport.RpcRdmaEndpoint -> io.rpcrdma.verbs.CompletionStatus",
+			"qualified-name: io.rpcrdma.transport.RpcRdmaEndpoint -> io.rpcrdma.verbs.SendOpcode",
+			"qualified-name: io.rpcrdma.transport.RpcRdmaServerConnection -> io.rpcrdma.protocol.ccp.ConfigRdmaRequest",
+			"qualified-name: io.rpcrdma.transport.RpcRdmaServerConnection -> io.rpcrdma.verbs.WorkCompletion",
+			"qualified-name: io.rpcrdma.verbs.disni.DisniConnection -> io.rpcrdma.verbs.ConnectionRejectedException",
+			"qualified-name: io.rpcrdma.spring.boot.client.RpcClientFactory -> io.rpcrdma.client.CallbackServices",
+			"qualified-name: io.rpcrdma.spring.boot.client.RpcClientFactory -> io.rpcrdma.client.RpcCaller",
+			"qualified-name: io.rpcrdma.spring.boot.client.RpcClientFactory -> io.rpcrdma.service.ServiceDescriptor",
+			"qualified-name: io.rpcrdma.spring.boot.client.RpcClientFactory -> io.rpcrdma.client.RpcClient");
+
+	@Test
+	void rpcrdmaCoreKeepsItsLayers() {
+		List<JavaSource> core = JavaSource.under(CORE_SOURCES);
+		assertThat(core).as("rpcrdma-core's sources under %s", CORE_SOURCES.toAbsolutePath()).hasSizeGreaterThan(100);
+		assertAgainstAllowList(LayerRules.layering(core), Set.of(LayerRules.PROVIDER_HELPERS,
+				LayerRules.SERVICE_VERBS, LayerRules.CLIENT_SERVER, LayerRules.SERVER_CLIENT, LayerRules.UPWARD,
+				LayerRules.SIDEWAYS, LayerRules.SPRING_IN_CORE));
+	}
+
+	@Test
+	void everyModuleImportsWhatItNames() throws IOException {
+		List<JavaSource> all = new ArrayList<>();
+		// Every module of the build: the Spring modules and the benchmarks hide dependencies too.
+		try (Stream<Path> modules = Files.list(Path.of(".."))) {
+			for (Path module : modules.sorted().toList()) {
+				all.addAll(JavaSource.under(module.resolve(CORE_SOURCES)));
+			}
+		}
+		assertThat(all).hasSizeGreaterThan(500);
+		assertAgainstAllowList(LayerRules.qualifiedNames(all), Set.of(LayerRules.QUALIFIED_NAME));
+	}
+
+	private static void assertAgainstAllowList(List<Violation> found, Set<String> rules) {
+		Set<Violation> allowed = new LinkedHashSet<>();
+		for (String entry : KNOWN) {
+			Violation known = Violation.parse(entry);
+			if (rules.contains(known.rule())) {
+				allowed.add(known);
+			}
+		}
+		Set<Violation> actual = new LinkedHashSet<>(found);
+		List<Violation> added = actual.stream().filter((v) -> !allowed.contains(v)).toList();
+		List<Violation> stale = allowed.stream().filter((v) -> !actual.contains(v)).toList();
+		assertThat(added).as("new layering breaches (move the code; see docs/architecture.md)").isEmpty();
+		assertThat(stale).as("allow-list entries that no longer happen (delete them from LayeringTest.KNOWN)")
+			.isEmpty();
+	}
+
+}
