@@ -9,13 +9,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 
+import io.rpcrdma.log.RefusalLog;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.verbs.ConnectionRequest;
 import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
-import io.rpcrdma.verbs.support.RefusalLog;
 
 /**
  * Listens for RPC-over-RDMA requesters and runs a {@link RpcRdmaServerConnection} for each:

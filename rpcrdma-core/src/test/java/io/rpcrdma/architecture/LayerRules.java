@@ -35,10 +35,12 @@ final class LayerRules {
 
 	/**
 	 * Layer heights, bottom up, as drawn in docs/architecture.md; a package (with its
-	 * sub-packages) may name its own height or lower. Client and server stand side by side; the
+	 * sub-packages) may name its own height or lower. {@code io.rpcrdma.log} lies under all, for
+	 * helpers any layer may share. Client and server stand side by side; the
 	 * rules {@link #CLIENT_SERVER} and {@link #SERVER_CLIENT} keep them apart.
 	 */
-	private static final Map<String, Integer> HEIGHTS = Map.ofEntries(Map.entry("io.rpcrdma.verbs", 0),
+	private static final Map<String, Integer> HEIGHTS = Map.ofEntries(Map.entry("io.rpcrdma.log", -1),
+			Map.entry("io.rpcrdma.verbs", 0),
 			Map.entry("io.rpcrdma.memory", 1), Map.entry("io.rpcrdma.xdr", 1), Map.entry("io.rpcrdma.oncrpc", 2),
 			Map.entry("io.rpcrdma.protocol", 3), Map.entry("io.rpcrdma.transport", 4), Map.entry("io.rpcrdma.client", 5),
 			Map.entry("io.rpcrdma.server", 5), Map.entry("io.rpcrdma.service", 6), Map.entry("io.rpcrdma.discovery", 6));

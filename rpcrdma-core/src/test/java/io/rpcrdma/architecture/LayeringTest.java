@@ -46,8 +46,6 @@ class LayeringTest {
 			"service-verbs: io.rpcrdma.service.ServiceCall -> io.rpcrdma.verbs.WaitingCaller",
 			// The requester borrows the responder's receive sizing for backward calls.
 			"sideways: io.rpcrdma.transport.RpcRdmaClientConnection -> io.rpcrdma.transport.RpcRdmaServerConnection",
-			// A provider helper used by the transport's listener.
-			"provider-helpers: io.rpcrdma.transport.RpcRdmaServer -> io.rpcrdma.verbs.support.RefusalLog",
 			// Fully qualified names in code that hide dependencies from the imports.
 			"qualified-name: io.rpcrdma.benchmarks.AllocationPerCall -> io.rpcrdma.benchmarks.compare.CompareServer",
 			"qualified-name: io.rpcrdma.client.CallbackServices -> io.rpcrdma.transport.RpcRdmaServerConnection",
