@@ -4,6 +4,7 @@ import java.util.Objects;
 
 import io.rpcrdma.server.ProgramRegistry;
 import io.rpcrdma.server.ServerExecutor;
+import io.rpcrdma.transport.RpcRdmaServerConnection;
 
 /**
  * The programs a client serves to its server on the same connection (RFC 8167, the backward
@@ -26,9 +27,9 @@ public record CallbackServices(ProgramRegistry programs, ServerExecutor executor
 	public CallbackServices {
 		Objects.requireNonNull(programs, "programs");
 		Objects.requireNonNull(executor, "executor");
-		if (credits < 1 || credits > io.rpcrdma.transport.RpcRdmaServerConnection.MAX_BACKWARD_CREDITS) {
+		if (credits < 1 || credits > RpcRdmaServerConnection.MAX_BACKWARD_CREDITS) {
 			throw new IllegalArgumentException("Backward-direction credits must be within 1 and "
-					+ io.rpcrdma.transport.RpcRdmaServerConnection.MAX_BACKWARD_CREDITS + ", got " + credits);
+					+ RpcRdmaServerConnection.MAX_BACKWARD_CREDITS + ", got " + credits);
 		}
 	}
 

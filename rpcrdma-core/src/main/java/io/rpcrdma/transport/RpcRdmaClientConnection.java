@@ -205,7 +205,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			throw new IllegalArgumentException("backwardCredits must be at least 1 for a connection that serves backward"
 					+ " calls, got " + credits);
 		}
-		return RpcRdmaServerConnection.withBackwardReceives(config, credits);
+		return BackwardDirection.withBackwardReceives(config, credits);
 	}
 
 	// ---- in-band connection configuration (RFC 5666 §6) --------------------------------------

@@ -65,7 +65,7 @@ public final class RpcRdmaServer implements AutoCloseable {
 			TransportConfig config, CreditBudget budget, Executor executor, InboundCallHandler handler,
 			int backwardCredits) {
 		// Checked before listening, so a bad value fails the start, not every connection.
-		RpcRdmaServerConnection.withBackwardReceives(config, backwardCredits);
+		BackwardDirection.withBackwardReceives(config, backwardCredits);
 		this.backwardCredits = backwardCredits;
 		this.provider = provider;
 		this.pool = pool;

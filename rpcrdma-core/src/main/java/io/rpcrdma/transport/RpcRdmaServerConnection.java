@@ -114,7 +114,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
 			CreditBudget budget, Executor executor, InboundCallHandler handler, InetSocketAddress remote,
 			int backwardCredits, FifoAdmission placements) {
-		super(provider, pool, withBackwardReceives(config, backwardCredits));
+		super(provider, pool, BackwardDirection.withBackwardReceives(config, backwardCredits));
 		this.placements = placements;
 		this.handler = handler;
 		this.executor = executor;
@@ -124,24 +124,8 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		this.backward = (backwardCredits > 0) ? new BackwardCalls(this, backwardCredits) : null;
 	}
 
-	/**
-	 * RFC 8167 §4.3: an endpoint posts receives for what the other side may send it in both
-	 * directions; a backward-direction reply takes one like a forward call.
-	 */
-	static TransportConfig withBackwardReceives(TransportConfig config, int backwardCredits) {
-		if (backwardCredits < 0 || backwardCredits > MAX_BACKWARD_CREDITS) {
-			throw new IllegalArgumentException("backwardCredits must be within 0 and " + MAX_BACKWARD_CREDITS + ", got "
-					+ backwardCredits);
-		}
-		if (backwardCredits == 0) {
-			return config;
-		}
-		return config.withCredits(config.creditsRequested(), config.creditsGranted(),
-				config.receiveCount() + backwardCredits);
-	}
-
 	/** The most backward-direction credits a connection provisions receives for. */
-	public static final int MAX_BACKWARD_CREDITS = 1024;
+	public static final int MAX_BACKWARD_CREDITS = BackwardDirection.MAX_CREDITS;
 
 	/**
 	 * @return the backward direction (RFC 8167), for calls to the requester; empty when the
