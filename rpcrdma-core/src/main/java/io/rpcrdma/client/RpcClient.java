@@ -15,6 +15,7 @@ import io.rpcrdma.oncrpc.RpcCall;
 import io.rpcrdma.oncrpc.RpcMessageCodec;
 import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.transport.OutboundCall;
+import io.rpcrdma.transport.PeerVersionCache;
 import io.rpcrdma.transport.RegisteredItem;
 import io.rpcrdma.transport.RpcRdmaClientConnection;
 import io.rpcrdma.transport.RpcTransport;
@@ -101,7 +102,7 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 	public static CompletableFuture<RpcClient> connect(RdmaProvider provider, RegisteredMemoryPool pool,
 			InetSocketAddress address, TransportConfig config, int maxPending, CallbackServices callbacks) {
 		return RpcRdmaClientConnection
-			.connect(provider, pool, address, config, io.rpcrdma.transport.PeerVersionCache.shared(),
+			.connect(provider, pool, address, config, PeerVersionCache.shared(),
 					new BackwardDispatcher(callbacks), callbacks.credits())
 			.thenApply((connection) -> new RpcClient(connection, address.toString(), maxPending, CallTimer.shared()));
 	}

@@ -3,6 +3,9 @@ package io.rpcrdma.server;
 import java.nio.ByteBuffer;
 import java.util.List;
 
+import io.rpcrdma.client.RpcCaller;
+import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
+import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
 import io.rpcrdma.transport.DdpRange;
 
 /**
@@ -59,7 +62,7 @@ public interface ReplySink {
 	 * (RFC 8167 backward direction).
 	 * @return the caller, or {@code null} when the connection has no backward direction
 	 */
-	default io.rpcrdma.client.RpcCaller backchannel() {
+	default RpcCaller backchannel() {
 		return null;
 	}
 
@@ -82,7 +85,7 @@ public interface ReplySink {
 	 * @param request the requester's values
 	 * @return this side's values, or {@code null} when the call came over no such connection
 	 */
-	default io.rpcrdma.protocol.ccp.ConfigRdmaReply configureInBand(io.rpcrdma.protocol.ccp.ConfigRdmaRequest request) {
+	default ConfigRdmaReply configureInBand(ConfigRdmaRequest request) {
 		return null;
 	}
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
+import io.rpcrdma.client.RpcCaller;
 import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.oncrpc.RpcCall;
@@ -97,8 +98,8 @@ public final class ServerCall {
 	 * direction (the server was started without backward-direction credits, or the call did
 	 * not come over RPC-over-RDMA)
 	 */
-	public io.rpcrdma.client.RpcCaller backchannel() {
-		io.rpcrdma.client.RpcCaller caller = (this.origin != null) ? this.origin.backchannel() : null;
+	public RpcCaller backchannel() {
+		RpcCaller caller = (this.origin != null) ? this.origin.backchannel() : null;
 		if (caller == null) {
 			throw new BackwardDirectionUnavailableException("The call from " + this.client + " came on a connection"
 					+ " without a backward direction: start the server with backward-direction credits"

@@ -4,6 +4,10 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.BiConsumer;
 
+import io.rpcrdma.client.RpcCaller;
+import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
+import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
+import io.rpcrdma.transport.BackwardCalls;
 import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.transport.OutboundReply;
 import io.rpcrdma.transport.ReplySender;
@@ -48,8 +52,8 @@ final class TransportCall implements ReplyBufferSupplier, ReplySink, BiConsumer<
 	}
 
 	@Override
-	public io.rpcrdma.client.RpcCaller backchannel() {
-		io.rpcrdma.transport.BackwardCalls calls = this.sender.backwardCalls();
+	public RpcCaller backchannel() {
+		BackwardCalls calls = this.sender.backwardCalls();
 		return (calls != null) ? this.backchannels.callerFor(calls) : null;
 	}
 
@@ -64,7 +68,7 @@ final class TransportCall implements ReplyBufferSupplier, ReplySink, BiConsumer<
 	}
 
 	@Override
-	public io.rpcrdma.protocol.ccp.ConfigRdmaReply configureInBand(io.rpcrdma.protocol.ccp.ConfigRdmaRequest request) {
+	public ConfigRdmaReply configureInBand(ConfigRdmaRequest request) {
 		return this.sender.configureInBand(request);
 	}
 

@@ -35,7 +35,9 @@ import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
 import io.rpcrdma.protocol.WriteChunk;
 import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
+import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
 import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.WorkCompletion;
 import io.rpcrdma.xdr.OpaquePadding;
 
 /**
@@ -558,7 +560,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	 * private data and returns this side's; whether the transport answered the call itself or
 	 * the RPC layer did under a security flavor (§11, {@link ReplySender#configureInBand}).
 	 */
-	private ConfigRdmaReply configureInBand(io.rpcrdma.protocol.ccp.ConfigRdmaRequest request) {
+	private ConfigRdmaReply configureInBand(ConfigRdmaRequest request) {
 		applyInBandSizes(CcpExchange.size(request.maxCallSendSize()), CcpExchange.size(request.maxReplySendSize()));
 		applyPeerReadDepth(request.maxRdmaRead());
 		this.negotiatedInBand = true;
@@ -1075,7 +1077,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 		/** The reply's Send completed, failed or was flushed: on the completion thread. */
 		@Override
-		public void accept(io.rpcrdma.verbs.WorkCompletion wc) {
+		public void accept(WorkCompletion wc) {
 			RegisteredBuffer buffer = this.sendBuffer;
 			this.sendBuffer = null;
 			this.sendCompleted = true;
@@ -1148,7 +1150,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 
 		@Override
-		public ConfigRdmaReply configureInBand(io.rpcrdma.protocol.ccp.ConfigRdmaRequest request) {
+		public ConfigRdmaReply configureInBand(ConfigRdmaRequest request) {
 			return RpcRdmaServerConnection.this.configureInBand(request);
 		}
 
