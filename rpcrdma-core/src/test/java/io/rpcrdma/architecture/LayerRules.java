@@ -37,13 +37,14 @@ final class LayerRules {
 	 * Layer heights, bottom up, as drawn in docs/architecture.md; a package (with its
 	 * sub-packages) may name its own height or lower. {@code io.rpcrdma.log} lies under all, for
 	 * helpers any layer may share. Client and server stand side by side; the
-	 * rules {@link #CLIENT_SERVER} and {@link #SERVER_CLIENT} keep them apart.
+	 * rules {@link #CLIENT_SERVER} and {@link #SERVER_CLIENT} keep them apart, and what joins
+	 * them (the backward direction) stands above both.
 	 */
 	private static final Map<String, Integer> HEIGHTS = Map.ofEntries(Map.entry("io.rpcrdma.log", -1),
 			Map.entry("io.rpcrdma.verbs", 0),
 			Map.entry("io.rpcrdma.memory", 1), Map.entry("io.rpcrdma.xdr", 1), Map.entry("io.rpcrdma.oncrpc", 2),
 			Map.entry("io.rpcrdma.protocol", 3), Map.entry("io.rpcrdma.transport", 4), Map.entry("io.rpcrdma.client", 5),
-			Map.entry("io.rpcrdma.server", 5), Map.entry("io.rpcrdma.service", 6), Map.entry("io.rpcrdma.discovery", 6));
+			Map.entry("io.rpcrdma.server", 5), Map.entry("io.rpcrdma.backchannel", 6), Map.entry("io.rpcrdma.service", 6), Map.entry("io.rpcrdma.discovery", 6));
 
 	/** The two connection roles of one transport: each stands on the endpoint, not on the other. */
 	private static final Map<String, String> ROLES = Map.of("io.rpcrdma.transport.RpcRdmaClientConnection",

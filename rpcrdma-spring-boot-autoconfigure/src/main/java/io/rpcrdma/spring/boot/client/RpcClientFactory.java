@@ -13,8 +13,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.rpcrdma.backchannel.CallbackServices;
 import io.rpcrdma.client.CallTimer;
-import io.rpcrdma.client.CallbackServices;
 import io.rpcrdma.client.RetryPolicy;
 import io.rpcrdma.client.RpcCaller;
 import io.rpcrdma.client.RpcClient;
@@ -332,7 +332,7 @@ public class RpcClientFactory implements AutoCloseable {
 			}
 			return new RpcClientPool(instance.address().toString(),
 					() -> RpcClient.connect(this.provider, this.memory, instance.address(), spec.transport(),
-							spec.maxPendingPerConnection(), served),
+							spec.maxPendingPerConnection(), served.handler(), served.credits()),
 					withoutRetry, CallTimer.shared());
 		};
 	}
