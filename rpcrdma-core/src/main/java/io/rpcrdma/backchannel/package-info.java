@@ -1,8 +1,9 @@
 /**
- * The backward direction of RFC 8167 as the client serves it: the programs a client offers its
- * server on the same connection ({@link io.rpcrdma.backchannel.CallbackServices}) and the
- * handler that runs them through the server's dispatcher. It stands above both
- * {@code io.rpcrdma.client} and {@code io.rpcrdma.server}, so that neither of those names the
- * other for it.
+ * The backward direction of RFC 8167, where a server calls the client that is calling it on the
+ * same connection: the programs a client serves ({@link io.rpcrdma.backchannel.CallbackServices},
+ * run through the server's dispatcher) and the caller a server's handler gets for its client
+ * ({@link io.rpcrdma.backchannel.Backchannels}, an RPC client over the transport's backward
+ * calls). It stands above both {@code io.rpcrdma.client} and {@code io.rpcrdma.server}, so that
+ * neither of those names the other.
  */
 package io.rpcrdma.backchannel;

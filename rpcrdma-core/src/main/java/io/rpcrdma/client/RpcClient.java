@@ -91,7 +91,7 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 
 	/**
 	 * Connects to a server and serves it backward-direction calls on the same connection
-	 * (RFC 8167): the server's handlers reach them through {@code ServerCall#backchannel()}.
+	 * (RFC 8167): the server's handlers reach them through {@code Backchannels#callerOf(ServerCall)}.
 	 * {@code io.rpcrdma.backchannel.CallbackServices} makes the handler of a set of programs.
 	 * @param provider the RDMA provider
 	 * @param pool registered memory
