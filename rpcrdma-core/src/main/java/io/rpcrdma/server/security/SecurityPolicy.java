@@ -330,10 +330,10 @@ public final class SecurityPolicy {
 			int supported = (this.rpcsecGss != null) ? SUPPORTED_WITH_GSS : SUPPORTED;
 			supported(this.byDefault, supported, "by default");
 			for (int[] rule : this.programs) {
-				supported(rule[1], supported, "for program " + Integer.toUnsignedString(rule[0]));
+				supported(rule[1], supported, "for program " + ProgramNumberText.hex(rule[0]));
 			}
 			for (int[] rule : this.procedures) {
-				supported(rule[2], supported, "for program " + Integer.toUnsignedString(rule[0]) + " procedure "
+				supported(rule[2], supported, "for program " + ProgramNumberText.hex(rule[0]) + " procedure "
 						+ (rule[1] & 0xFFFF));
 			}
 			return new SecurityPolicy(!this.configured, this.rpcsecGss, this.configured ? this.byDefault : supported,
