@@ -157,7 +157,8 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			Objects.requireNonNull(retry, "retry");
 			Objects.requireNonNull(idleTimeout, "idleTimeout");
 			if (idleTimeout.isNegative()) {
-				throw new IllegalArgumentException("idleTimeout must be zero (never evict) or positive, got " + idleTimeout);
+				throw new IllegalArgumentException("idleTimeout must be zero (never evict) or positive, got "
+						+ Durations.written(idleTimeout));
 			}
 		}
 
@@ -292,9 +293,18 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 */
 	public static RpcClientPool connect(String client, RdmaProvider provider, RegisteredMemoryPool pool,
 			InetSocketAddress address, TransportConfig transport, int maxPendingPerConnection, Config config) {
-		return new RpcClientPool(client, address.toString(),
+		return new RpcClientPool(client, endpointOf(address),
 				() -> RpcClient.connect(provider, pool, address, transport, maxPendingPerConnection), config,
 				CallTimer.shared(), System::nanoTime);
+	}
+
+	/**
+	 * @param address a server
+	 * @return how pools name it: "localhost/127.0.0.1:20049" when resolved, "host:20049" when
+	 * not (rather than the JDK's "host/&lt;unresolved&gt;:20049")
+	 */
+	public static String endpointOf(InetSocketAddress address) {
+		return address.isUnresolved() ? address.getHostString() + ":" + address.getPort() : address.toString();
 	}
 
 	/**
@@ -428,7 +438,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			// its first attempt, as gRPC fails calls at once in TRANSIENT_FAILURE.
 			waiter = new Waiter(call, this.clock.getAsLong(), isUnreachable() ? 1 : 0);
 			if (waiter.failures >= failuresAllowed()) {
-				return CompletableFuture.failedFuture(unreachable(waiter, this.lastFailure));
+				return CompletableFuture.failedFuture(unreachable(waiter, this.lastFailure, this.failedAttempts));
 			}
 			if (this.connecting == 0) {
 				startConnecting();
@@ -438,12 +448,14 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		CallTimer.Timeout timeout = this.timer.schedule(wait, () -> {
 			Throwable last;
 			int failures;
+			int consecutive;
 			synchronized (this) {
 				this.waiters.remove(waiter);
 				last = this.lastFailure;
 				failures = waiter.failures;
+				consecutive = this.failedAttempts;
 			}
-			waiter.future.completeExceptionally((failures > 0) ? unreachable(waiter, last)
+			waiter.future.completeExceptionally((failures > 0) ? unreachable(waiter, last, consecutive)
 					: new PoolExhaustedException("Could not call " + call.describe() + " through " + this.client
 							+ ": no connection to " + this.endpoint + " opened within " + Durations.written(wait)
 							+ " (an attempt is still under way); the call was not sent"));
@@ -457,9 +469,10 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		return this.config.failWaitersOnConnectFailure() ? 1 : this.config.retry().maxAttempts();
 	}
 
-	private ServerUnreachableException unreachable(Waiter waiter, Throwable last) {
+	/** @param consecutive the attempts that failed in a row, the last included */
+	private ServerUnreachableException unreachable(Waiter waiter, Throwable last, int consecutive) {
 		Duration waited = Duration.ofNanos(Math.max(0, this.clock.getAsLong() - waiter.since));
-		return new ServerUnreachableException(this.client, waiter.call.describe(), this.endpoint, waiter.failures,
+		return new ServerUnreachableException(this.client, waiter.call.describe(), this.endpoint, consecutive,
 				Durations.written(waited), (last != null) ? RetryPolicy.unwrap(last) : null);
 	}
 
@@ -526,9 +539,11 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	private void connected(RpcClient client, Throwable error) {
 		List<CompletableFuture<RpcClient>> ready = new ArrayList<>();
 		List<Waiter> refused = List.of();
+		int consecutive;
 		boolean closeIt = false;
 		synchronized (this) {
 			this.connecting--;
+			consecutive = this.failedAttempts + 1;
 			if (error != null) {
 				this.failedAttempts++;
 				this.lastFailure = error;
@@ -579,7 +594,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		}
 		if (error != null) {
 			for (Waiter waiter : refused) {
-				waiter.future.completeExceptionally(unreachable(waiter, error));
+				waiter.future.completeExceptionally(unreachable(waiter, error, consecutive));
 			}
 			return;
 		}

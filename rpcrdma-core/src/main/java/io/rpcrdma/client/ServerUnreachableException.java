@@ -21,15 +21,15 @@ public final class ServerUnreachableException extends PoolExhaustedException {
 	 * @param client the client, as named in messages ("client 'greeter'")
 	 * @param call the call not sent, as named in messages
 	 * @param address the server
-	 * @param failedAttempts the connection attempts that failed while the call waited
+	 * @param failedAttempts the connection attempts that failed in a row, the last included
 	 * @param waited how long the call waited, written
 	 * @param cause the last attempt's failure
 	 */
 	public ServerUnreachableException(String client, String call, String address, int failedAttempts, String waited,
 			Throwable cause) {
 		super("Could not call " + call + " through " + client + ": no connection to " + address + " could be opened ("
-				+ failedAttempts + ((failedAttempts == 1) ? " attempt" : " attempts") + " failed in " + waited
-				+ "); the call was not sent. Is the server running and listening there? The last attempt: "
+				+ failedAttempts + ((failedAttempts == 1) ? " attempt" : " attempts") + " in a row failed; the call waited "
+				+ waited + " and was not sent). Is the server running and listening there? The last attempt: "
 				+ describe(cause), cause);
 		this.client = client;
 		this.address = address;
@@ -54,7 +54,7 @@ public final class ServerUnreachableException extends PoolExhaustedException {
 		return this.address;
 	}
 
-	/** @return the connection attempts that failed while the call waited */
+	/** @return the connection attempts that had failed in a row when the call gave up */
 	public int failedAttempts() {
 		return this.failedAttempts;
 	}
