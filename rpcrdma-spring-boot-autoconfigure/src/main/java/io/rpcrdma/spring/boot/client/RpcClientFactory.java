@@ -323,10 +323,10 @@ public class RpcClientFactory implements AutoCloseable {
 			}
 			io.rpcrdma.client.CallbackServices served = this.callbacks;
 			if (served == null) {
-				return RpcClientPool.connect(this.provider, this.memory, instance.address(), spec.transport(),
+				return RpcClientPool.connect(spec.name(), this.provider, this.memory, instance.address(), spec.transport(),
 						spec.maxPendingPerConnection(), withoutRetry);
 			}
-			return new RpcClientPool(instance.address().toString(),
+			return new RpcClientPool(spec.name(), RpcClientPool.endpointOf(instance.address()),
 					() -> io.rpcrdma.client.RpcClient.connect(this.provider, this.memory, instance.address(), spec.transport(),
 							spec.maxPendingPerConnection(), served),
 					withoutRetry, CallTimer.shared());
