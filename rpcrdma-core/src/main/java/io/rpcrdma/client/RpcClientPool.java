@@ -293,18 +293,9 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 */
 	public static RpcClientPool connect(String client, RdmaProvider provider, RegisteredMemoryPool pool,
 			InetSocketAddress address, TransportConfig transport, int maxPendingPerConnection, Config config) {
-		return new RpcClientPool(client, endpointOf(address),
+		return new RpcClientPool(client, address.toString(),
 				() -> RpcClient.connect(provider, pool, address, transport, maxPendingPerConnection), config,
 				CallTimer.shared(), System::nanoTime);
-	}
-
-	/**
-	 * @param address a server
-	 * @return how pools name it: "localhost/127.0.0.1:20049" when resolved, "host:20049" when
-	 * not (rather than the JDK's "host/&lt;unresolved&gt;:20049")
-	 */
-	public static String endpointOf(InetSocketAddress address) {
-		return address.isUnresolved() ? address.getHostString() + ":" + address.getPort() : address.toString();
 	}
 
 	/**

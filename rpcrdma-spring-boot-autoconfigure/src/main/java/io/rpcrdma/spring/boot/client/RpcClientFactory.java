@@ -326,7 +326,7 @@ public class RpcClientFactory implements AutoCloseable {
 				return RpcClientPool.connect(spec.name(), this.provider, this.memory, instance.address(), spec.transport(),
 						spec.maxPendingPerConnection(), withoutRetry);
 			}
-			return new RpcClientPool(spec.name(), RpcClientPool.endpointOf(instance.address()),
+			return new RpcClientPool(spec.name(), instance.address().toString(),
 					() -> io.rpcrdma.client.RpcClient.connect(this.provider, this.memory, instance.address(), spec.transport(),
 							spec.maxPendingPerConnection(), served),
 					withoutRetry, CallTimer.shared());
