@@ -310,8 +310,10 @@ public class RpcClientFactory implements AutoCloseable {
 	private InstancePools pools(RpcClientSpec spec) {
 		RpcClientPool.Config settings = spec.pool();
 		// With other servers to go to, a call waiting for a connection that fails to open goes
-		// to one of them rather than waiting its deadline out; a lone server is waited for.
-		// A discovery service may list several at any time.
+		// to one of them rather than waiting its deadline out. Without retries of its own the
+		// pool fails its waiting calls at the first failed attempt for a lone server too, and
+		// the balanced caller's retry policy decides whether to try again. A discovery service
+		// may list several at any time.
 		boolean others = spec.discovered() || spec.addresses().size() + spec.rpcbinds().size() > 1;
 		RpcClientPool.Config withoutRetry = new RpcClientPool.Config(settings.minConnections(),
 				settings.maxConnections(), settings.maxWaiting(), settings.reconnect(), RetryPolicy.none(),
