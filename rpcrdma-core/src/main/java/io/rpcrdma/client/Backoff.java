@@ -5,6 +5,8 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
+import io.rpcrdma.Durations;
+
 /**
  * Exponential backoff with jitter, for call retries and reconnects: the n-th delay is
  * {@code min(max, initial × multiplier^(n-1))}, reduced by a random fraction of at most
@@ -35,7 +37,8 @@ public final class Backoff {
 		this.initial = Objects.requireNonNull(initial, "initial");
 		this.max = Objects.requireNonNull(max, "max");
 		if (initial.isNegative() || max.compareTo(initial) < 0) {
-			throw new IllegalArgumentException("backoff needs 0 <= initial <= max, not initial " + initial + " and max " + max);
+			throw new IllegalArgumentException("backoff needs 0 <= initial <= max, not initial " + Durations.written(initial) + " and max "
+					+ Durations.written(max));
 		}
 		if (!(multiplier >= 1.0)) {
 			throw new IllegalArgumentException("backoff multiplier must be at least 1, not " + multiplier);

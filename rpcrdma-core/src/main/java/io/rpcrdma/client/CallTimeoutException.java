@@ -2,6 +2,8 @@ package io.rpcrdma.client;
 
 import java.time.Duration;
 
+import io.rpcrdma.Durations;
+
 /**
  * No reply arrived within the call's timeout. The server may still execute the call.
  */
@@ -12,8 +14,8 @@ public final class CallTimeoutException extends RpcCallException {
 	private final Duration timeout;
 
 	public CallTimeoutException(RemoteCall call, Duration timeout) {
-		super(call, "No reply to " + call + " within " + timeout.toMillis()
-				+ " ms; the server may be slow or unreachable, and may still execute the call", null);
+		super(call, "No reply to " + call + " within " + Durations.written(timeout)
+				+ "; the server may be slow or unreachable, and may still execute the call", null);
 		this.timeout = timeout;
 	}
 

@@ -3,6 +3,8 @@ package io.rpcrdma.client;
 import java.time.Duration;
 import java.util.Optional;
 
+import io.rpcrdma.oncrpc.ProgramNumberText;
+
 /**
  * One call through an {@link RpcClientPool}, recycled for the next: it picks a connection, is
  * the {@link ReplyCallback} of each attempt, gives the connection back when the attempt ends,
@@ -61,7 +63,7 @@ final class PoolCall implements ReplyCallback {
 			sendOn(ready, remaining);
 			return;
 		}
-		this.pool.acquire(remaining).whenComplete((opened, error) -> {
+		this.pool.acquire(remaining, this).whenComplete((opened, error) -> {
 			if (error != null) {
 				end(null, error);
 			}
@@ -69,6 +71,18 @@ final class PoolCall implements ReplyCallback {
 				sendOn(opened, remainingOr1ms());
 			}
 		});
+	}
+
+	/**
+	 * The call as messages name it, while it is under way: "Greeter.hello (program 0x2a3f0001
+	 * version 1 procedure 1)". Only for failures: it allocates.
+	 */
+	String describe() {
+		String numbers = "program " + ProgramNumberText.hex(this.program) + " version "
+				+ Integer.toUnsignedString(this.version) + " procedure " + Integer.toUnsignedString(this.procedure);
+		CallBody body = this.arguments;
+		String name = (body != null) ? body.procedureName() : null;
+		return (name != null) ? name + " (" + numbers + ")" : numbers;
 	}
 
 	private void sendOn(RpcClient chosen, Duration remaining) {

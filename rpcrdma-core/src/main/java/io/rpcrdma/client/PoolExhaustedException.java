@@ -3,9 +3,11 @@ package io.rpcrdma.client;
 /**
  * An {@link RpcClientPool} could not give a call a connection: none was open and too many calls
  * already waited, none opened before the call's deadline, or the pool was closed. The call was
- * not sent.
+ * not sent. When attempts to open a connection failed (the server refused or could not be
+ * reached), the call fails with the subtype {@link ServerUnreachableException}, so code that
+ * catches this type sees those calls too.
  */
-public final class PoolExhaustedException extends RuntimeException {
+public sealed class PoolExhaustedException extends RuntimeException permits ServerUnreachableException {
 
 	private static final long serialVersionUID = 1L;
 

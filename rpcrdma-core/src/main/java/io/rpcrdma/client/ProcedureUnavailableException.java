@@ -1,5 +1,7 @@
 package io.rpcrdma.client;
 
+import io.rpcrdma.oncrpc.ProgramNumberText;
+
 /**
  * The program version has no such procedure (MSG_ACCEPTED PROC_UNAVAIL, RFC 5531 §9).
  */
@@ -9,7 +11,7 @@ public final class ProcedureUnavailableException extends RpcCallException {
 
 	public ProcedureUnavailableException(RemoteCall call) {
 		super(call, "Procedure " + Integer.toUnsignedString(call.procedure()) + " is not available in program "
-				+ Integer.toUnsignedString(call.program()) + " version " + Integer.toUnsignedString(call.version())
+				+ ProgramNumberText.hex(call.program()) + " version " + Integer.toUnsignedString(call.version())
 				+ " at " + call.endpoint() + " (PROC_UNAVAIL for " + call
 				+ "); the server implements an older or different interface for this version", null);
 	}

@@ -1,5 +1,7 @@
 package io.rpcrdma.client;
 
+import io.rpcrdma.oncrpc.ProgramNumberText;
+
 /**
  * The server exports the program, but not in the called version (MSG_ACCEPTED PROG_MISMATCH,
  * RFC 5531 §9); {@link #low()} and {@link #high()} give the versions it supports.
@@ -13,7 +15,7 @@ public final class ProgramVersionMismatchException extends RpcCallException {
 	private final int high;
 
 	public ProgramVersionMismatchException(RemoteCall call, int low, int high) {
-		super(call, "Program " + Integer.toUnsignedString(call.program()) + " version "
+		super(call, "Program " + ProgramNumberText.hex(call.program()) + " version "
 				+ Integer.toUnsignedString(call.version()) + " is not supported at " + call.endpoint()
 				+ ", which supports versions " + Integer.toUnsignedString(low) + " to " + Integer.toUnsignedString(high)
 				+ " (PROG_MISMATCH for " + call + "); call a version in that range", null);

@@ -2,6 +2,7 @@ package io.rpcrdma.client;
 
 import java.util.Objects;
 
+import io.rpcrdma.oncrpc.ProgramNumberText;
 import io.rpcrdma.oncrpc.RpcCall;
 
 /**
@@ -51,11 +52,11 @@ public record RemoteCall(String endpoint, int xid, int program, int version, int
 	@Override
 	public String toString() {
 		if (this.name != null) {
-			return this.name + " (program " + Integer.toUnsignedString(this.program) + " version "
+			return this.name + " (program " + ProgramNumberText.hex(this.program) + " version "
 					+ Integer.toUnsignedString(this.version) + " procedure " + Integer.toUnsignedString(this.procedure)
 					+ ", xid " + String.format("0x%08x", this.xid) + ") at " + this.endpoint;
 		}
-		return "program " + Integer.toUnsignedString(this.program) + " version " + Integer.toUnsignedString(this.version)
+		return "program " + ProgramNumberText.hex(this.program) + " version " + Integer.toUnsignedString(this.version)
 				+ " procedure " + Integer.toUnsignedString(this.procedure) + " (xid " + String.format("0x%08x", this.xid)
 				+ ") at " + this.endpoint;
 	}

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -20,6 +21,7 @@ import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
 
+import io.rpcrdma.Durations;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.transport.CreditWindow;
 import io.rpcrdma.transport.RpcRdmaClientConnection;
@@ -39,6 +41,11 @@ import io.rpcrdma.verbs.RdmaProvider;
  * which grows with consecutive failed attempts and resets on success.</li>
  * <li>When no connection is open, at most {@code maxWaiting} calls wait for one; more fail at
  * once with {@link PoolExhaustedException}, and so does a waiting call whose deadline passes.</li>
+ * <li>A waiting call fails with {@link ServerUnreachableException} (the last attempt's failure
+ * its cause) as soon as as many attempts to open a connection have failed while it waited as
+ * the {@link RetryPolicy} allows a call attempts (one with {@code failWaitersOnConnectFailure}):
+ * a port that refuses fails the call in milliseconds rather than at its deadline. A call that
+ * comes while the pool is failing to connect counts the last failed attempt as its first.</li>
  * <li>An idempotent call whose connection is lost is retried on another connection by the
  * {@link RetryPolicy}, within the call's deadline.</li>
  * <li>A connection above {@code minConnections} that has carried no call for
@@ -52,6 +59,9 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private final String endpoint;
 
+	/** The client, as named in messages: "client 'greeter'", or the pool's endpoint. */
+	private final String client;
+
 	private final Connector connector;
 
 	private final Config config;
@@ -60,7 +70,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private final List<RpcClient> open = new ArrayList<>();
 
-	private final Deque<CompletableFuture<RpcClient>> waiters = new ArrayDeque<>();
+	private final Deque<Waiter> waiters = new ArrayDeque<>();
 
 	private int connecting;
 
@@ -127,9 +137,9 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 * @param idleTimeout how long a connection above {@code minConnections} may carry no call
 	 * before it is closed; {@link Duration#ZERO} keeps every connection
 	 * @param failWaitersOnConnectFailure whether the calls waiting for a connection fail with
-	 * {@link PoolExhaustedException} (they never left) as soon as an attempt to open one fails,
-	 * rather than waiting through the reconnect attempts until their deadlines: for a pool
-	 * under a balanced caller with other servers to go to
+	 * {@link ServerUnreachableException} (they never left) as soon as one attempt to open one
+	 * fails, rather than after as many failed attempts as {@code retry} allows a call: for a
+	 * pool under a balanced caller with other servers to go to
 	 */
 	public record Config(int minConnections, int maxConnections, int maxWaiting, Backoff reconnect, RetryPolicy retry,
 			Duration idleTimeout, boolean failWaitersOnConnectFailure) {
@@ -147,7 +157,8 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			Objects.requireNonNull(retry, "retry");
 			Objects.requireNonNull(idleTimeout, "idleTimeout");
 			if (idleTimeout.isNegative()) {
-				throw new IllegalArgumentException("idleTimeout must be zero (never evict) or positive, got " + idleTimeout);
+				throw new IllegalArgumentException("idleTimeout must be zero (never evict) or positive, got "
+						+ Durations.written(idleTimeout));
 			}
 		}
 
@@ -219,6 +230,17 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	}
 
 	/**
+	 * @param client what the application calls this client ("greeter"), named in exceptions
+	 * @param endpoint the server, named in exceptions
+	 * @param connector opens connections
+	 * @param config the settings
+	 * @param timer runs deadlines and reconnect delays
+	 */
+	public RpcClientPool(String client, String endpoint, Connector connector, Config config, CallTimer timer) {
+		this(client, endpoint, connector, config, timer, System::nanoTime);
+	}
+
+	/**
 	 * @param endpoint the server, named in exceptions
 	 * @param connector opens connections
 	 * @param config the settings
@@ -226,7 +248,13 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 * @param clock the time in nanoseconds that idle times are measured with
 	 */
 	RpcClientPool(String endpoint, Connector connector, Config config, CallTimer timer, LongSupplier clock) {
+		this(null, endpoint, connector, config, timer, clock);
+	}
+
+	RpcClientPool(String client, String endpoint, Connector connector, Config config, CallTimer timer,
+			LongSupplier clock) {
 		this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+		this.client = (client != null) ? "client '" + client + "'" : "the client pool for " + endpoint;
 		this.connector = Objects.requireNonNull(connector, "connector");
 		this.config = Objects.requireNonNull(config, "config");
 		this.timer = Objects.requireNonNull(timer, "timer");
@@ -249,9 +277,25 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 */
 	public static RpcClientPool connect(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress address,
 			TransportConfig transport, int maxPendingPerConnection, Config config) {
-		return new RpcClientPool(address.toString(),
+		return connect(null, provider, pool, address, transport, maxPendingPerConnection, config);
+	}
+
+	/**
+	 * A pool of RPC-over-RDMA connections, named in exceptions.
+	 * @param client what the application calls this client ("greeter"); {@code null} for none
+	 * @param provider the RDMA provider
+	 * @param pool registered memory
+	 * @param address the server
+	 * @param transport the transport settings
+	 * @param maxPendingPerConnection the most calls awaiting replies on one connection
+	 * @param config the pool settings
+	 * @return the pool; connections open in the background
+	 */
+	public static RpcClientPool connect(String client, RdmaProvider provider, RegisteredMemoryPool pool,
+			InetSocketAddress address, TransportConfig transport, int maxPendingPerConnection, Config config) {
+		return new RpcClientPool(client, address.toString(),
 				() -> RpcClient.connect(provider, pool, address, transport, maxPendingPerConnection), config,
-				CallTimer.shared());
+				CallTimer.shared(), System::nanoTime);
 	}
 
 	/**
@@ -359,35 +403,88 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		return best;
 	}
 
-	CompletableFuture<RpcClient> acquire(Duration wait) {
-		CompletableFuture<RpcClient> waiter;
+	/**
+	 * A connection for {@code call}, now or once one opens; fails with
+	 * {@link ServerUnreachableException} once the attempts to open one that failed while it
+	 * waited reach the retry policy's attempts, or with {@link PoolExhaustedException} when no
+	 * room is left to wait, the pool is closed, or {@code wait} passes first.
+	 */
+	CompletableFuture<RpcClient> acquire(Duration wait, PoolCall call) {
+		Waiter waiter;
 		synchronized (this) {
 			if (this.closed) {
-				return CompletableFuture.failedFuture(new PoolExhaustedException("The pool for " + this.endpoint + " is closed"));
+				return CompletableFuture.failedFuture(new PoolExhaustedException("Could not call " + call.describe()
+						+ " through " + this.client + ": the pool for " + this.endpoint + " is closed; the call was not sent"));
 			}
 			RpcClient best = acquireNow();
 			if (best != null) {
 				return CompletableFuture.completedFuture(best);
 			}
 			if (this.waiters.size() >= this.config.maxWaiting()) {
-				return CompletableFuture.failedFuture(new PoolExhaustedException("No connection to " + this.endpoint
-						+ " is open and " + this.waiters.size() + " calls already wait for one"));
+				return CompletableFuture.failedFuture(new PoolExhaustedException("Could not call " + call.describe()
+						+ " through " + this.client + ": no connection to " + this.endpoint + " is open and "
+						+ this.waiters.size() + " calls already wait for one; the call was not sent"));
+			}
+			// A call that comes while the pool is failing to connect counts the last failure as
+			// its first attempt, as gRPC fails calls at once in TRANSIENT_FAILURE.
+			waiter = new Waiter(call, this.clock.getAsLong(), isUnreachable() ? 1 : 0);
+			if (waiter.failures >= failuresAllowed()) {
+				return CompletableFuture.failedFuture(unreachable(waiter, this.lastFailure, this.failedAttempts));
 			}
 			if (this.connecting == 0) {
 				startConnecting();
 			}
-			waiter = new CompletableFuture<>();
 			this.waiters.add(waiter);
 		}
 		CallTimer.Timeout timeout = this.timer.schedule(wait, () -> {
+			Throwable last;
+			int failures;
+			int consecutive;
 			synchronized (this) {
 				this.waiters.remove(waiter);
+				last = this.lastFailure;
+				failures = waiter.failures;
+				consecutive = this.failedAttempts;
 			}
-			waiter.completeExceptionally(new PoolExhaustedException(
-					"No connection to " + this.endpoint + " opened within " + wait));
+			waiter.future.completeExceptionally((failures > 0) ? unreachable(waiter, last, consecutive)
+					: new PoolExhaustedException("Could not call " + call.describe() + " through " + this.client
+							+ ": no connection to " + this.endpoint + " opened within " + Durations.written(wait)
+							+ " (an attempt is still under way); the call was not sent"));
 		});
-		waiter.whenComplete((client, error) -> timeout.cancel());
-		return waiter;
+		waiter.future.whenComplete((client, error) -> timeout.cancel());
+		return waiter.future;
+	}
+
+	/** How many failed connection attempts a waiting call sits through: the attempts a call has. */
+	private int failuresAllowed() {
+		return this.config.failWaitersOnConnectFailure() ? 1 : this.config.retry().maxAttempts();
+	}
+
+	/** @param consecutive the attempts that failed in a row, the last included */
+	private ServerUnreachableException unreachable(Waiter waiter, Throwable last, int consecutive) {
+		Duration waited = Duration.ofNanos(Math.max(0, this.clock.getAsLong() - waiter.since));
+		return new ServerUnreachableException(this.client, waiter.call.describe(), this.endpoint, consecutive,
+				Durations.written(waited), (last != null) ? RetryPolicy.unwrap(last) : null);
+	}
+
+	/** A call waiting for a connection, and the attempts to open one that failed meanwhile. */
+	private static final class Waiter {
+
+		final CompletableFuture<RpcClient> future = new CompletableFuture<>();
+
+		final PoolCall call;
+
+		final long since;
+
+		/** Under the pool's lock. */
+		int failures;
+
+		Waiter(PoolCall call, long since, int failures) {
+			this.call = call;
+			this.since = since;
+			this.failures = failures;
+		}
+
 	}
 
 	/**
@@ -432,17 +529,26 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private void connected(RpcClient client, Throwable error) {
 		List<CompletableFuture<RpcClient>> ready = new ArrayList<>();
-		List<CompletableFuture<RpcClient>> refused = List.of();
+		List<Waiter> refused = List.of();
+		int consecutive;
 		boolean closeIt = false;
 		synchronized (this) {
 			this.connecting--;
+			consecutive = this.failedAttempts + 1;
 			if (error != null) {
 				this.failedAttempts++;
 				this.lastFailure = error;
-				if (this.config.failWaitersOnConnectFailure() && !this.waiters.isEmpty()) {
-					// Completed outside the lock below: a waiter's caller may call again at once.
-					refused = List.copyOf(this.waiters);
-					this.waiters.clear();
+				int allowed = failuresAllowed();
+				for (Iterator<Waiter> it = this.waiters.iterator(); it.hasNext();) {
+					Waiter waiter = it.next();
+					if (++waiter.failures >= allowed) {
+						// Completed outside the lock below: a waiter's caller may call again at once.
+						if (refused.isEmpty()) {
+							refused = new ArrayList<>();
+						}
+						refused.add(waiter);
+						it.remove();
+					}
 				}
 				if (!this.closed && (!this.waiters.isEmpty() || this.open.size() < this.config.minConnections())) {
 					Duration delay = this.config.reconnect().delay(this.failedAttempts);
@@ -469,18 +575,17 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 					used.protect(client, protection);
 				}
 				this.usage.put(client, used);
-				for (CompletableFuture<RpcClient> waiter : this.waiters) {
+				for (Waiter waiter : this.waiters) {
 					// Busy before the lock is let go, so that no sweep closes it under the waiter.
 					busy(client);
-					ready.add(waiter);
+					ready.add(waiter.future);
 				}
 				this.waiters.clear();
 			}
 		}
 		if (error != null) {
-			for (CompletableFuture<RpcClient> waiter : refused) {
-				waiter.completeExceptionally(new PoolExhaustedException("No connection to " + this.endpoint
-						+ " could be opened (" + error.getMessage() + "); the call was not sent", error));
+			for (Waiter waiter : refused) {
+				waiter.future.completeExceptionally(unreachable(waiter, error, consecutive));
 			}
 			return;
 		}
@@ -744,7 +849,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	@Override
 	public void close() {
 		List<RpcClient> clients;
-		List<CompletableFuture<RpcClient>> waiting;
+		List<Waiter> waiting;
 		List<CompletableFuture<Void>> closing = new ArrayList<>();
 		synchronized (this) {
 			this.closed = true;
@@ -764,8 +869,9 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			waiting = List.copyOf(this.waiters);
 			this.waiters.clear();
 		}
-		for (CompletableFuture<RpcClient> waiter : waiting) {
-			waiter.completeExceptionally(new PoolExhaustedException("The pool for " + this.endpoint + " was closed"));
+		for (Waiter waiter : waiting) {
+			waiter.future.completeExceptionally(new PoolExhaustedException("Could not call " + waiter.call.describe()
+					+ " through " + this.client + ": the pool for " + this.endpoint + " was closed; the call was not sent"));
 		}
 		CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).join();
 		for (RpcClient client : clients) {

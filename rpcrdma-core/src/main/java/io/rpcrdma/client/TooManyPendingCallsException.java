@@ -1,5 +1,7 @@
 package io.rpcrdma.client;
 
+import io.rpcrdma.oncrpc.ProgramNumberText;
+
 /**
  * A call was not sent because its connection already has the configured maximum of calls
  * awaiting replies. No xid was allocated: {@link #call()} has xid 0.
@@ -12,7 +14,7 @@ public final class TooManyPendingCallsException extends RpcCallException {
 
 	public TooManyPendingCallsException(RemoteCall call, int limit) {
 		// No xid was allocated for the refused call, so its description leaves the xid out.
-		super(call, "Not sending program " + Integer.toUnsignedString(call.program()) + " version "
+		super(call, "Not sending program " + ProgramNumberText.hex(call.program()) + " version "
 				+ Integer.toUnsignedString(call.version()) + " procedure " + Integer.toUnsignedString(call.procedure())
 				+ " to " + call.endpoint() + ": " + limit + " calls to " + call.endpoint()
 				+ " already await replies, the configured maximum; wait for some to complete, add connections, or raise the limit",

@@ -2,6 +2,8 @@ package io.rpcrdma.server;
 
 import java.util.Objects;
 
+import io.rpcrdma.oncrpc.ProgramNumberText;
+
 /**
  * What a retransmission repeats of a call, and so what the {@link DuplicateRequestCache}
  * recognises it by: the fields Linux's nfsd compares ({@code nfsd_cache_key_cmp}: xid,
@@ -40,7 +42,7 @@ public record CallIdentity(Object origin, int xid, int program, int version, int
 
 	@Override
 	public String toString() {
-		return "xid " + RpcDispatcher.xid(this.xid) + " from " + this.origin + " to " + Integer.toUnsignedString(this.program)
+		return "xid " + RpcDispatcher.xid(this.xid) + " from " + this.origin + " to " + ProgramNumberText.hex(this.program)
 				+ "/" + Integer.toUnsignedString(this.version) + "/" + Integer.toUnsignedString(this.procedure);
 	}
 

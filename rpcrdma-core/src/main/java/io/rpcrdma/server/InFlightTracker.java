@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
+import io.rpcrdma.oncrpc.ProgramNumberText;
 import io.rpcrdma.oncrpc.RpcCall;
 
 /**
@@ -244,7 +245,7 @@ public final class InFlightTracker {
 
 		@Override
 		public String toString() {
-			return "program " + Integer.toUnsignedString(this.call.program()) + " version "
+			return "program " + ProgramNumberText.hex(this.call.program()) + " version "
 					+ Integer.toUnsignedString(this.call.version()) + " procedure "
 					+ Integer.toUnsignedString(this.call.procedure()) + " xid " + String.format("0x%08x", this.call.xid())
 					+ " from " + this.clientKey + ", running for " + this.runningFor.toMillis() + " ms";

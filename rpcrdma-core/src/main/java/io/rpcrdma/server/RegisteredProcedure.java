@@ -2,6 +2,8 @@ package io.rpcrdma.server;
 
 import java.util.Objects;
 
+import io.rpcrdma.oncrpc.ProgramNumberText;
+
 /**
  * A procedure a {@link ProgramRegistry} serves.
  *
@@ -38,7 +40,7 @@ public record RegisteredProcedure(int program, int version, int procedure, Idemp
 
 	@Override
 	public String toString() {
-		return "program " + Integer.toUnsignedString(this.program) + " version "
+		return "program " + ProgramNumberText.hex(this.program) + " version "
 				+ Integer.toUnsignedString(this.version) + " procedure " + Integer.toUnsignedString(this.procedure);
 	}
 

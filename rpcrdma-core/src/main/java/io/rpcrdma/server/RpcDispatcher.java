@@ -20,6 +20,7 @@ import io.rpcrdma.oncrpc.AuthFlavor;
 import io.rpcrdma.oncrpc.AuthStat;
 import io.rpcrdma.oncrpc.OncRpcException;
 import io.rpcrdma.oncrpc.OpaqueAuth;
+import io.rpcrdma.oncrpc.ProgramNumberText;
 import io.rpcrdma.oncrpc.RpcCall;
 import io.rpcrdma.oncrpc.RpcMessageCodec;
 import io.rpcrdma.oncrpc.RpcReply;
@@ -257,7 +258,7 @@ public final class RpcDispatcher {
 		if (admitted != AuthStat.AUTH_OK) {
 			this.authErrors.increment();
 			logger.log(Level.DEBUG, () -> "AUTH_ERROR " + admitted + " for a " + AuthFlavor.name(call.credential().flavor())
-					+ " call to program " + Integer.toUnsignedString(call.program()) + " procedure "
+					+ " call to program " + ProgramNumberText.hex(call.program()) + " procedure "
 					+ Integer.toUnsignedString(call.procedure()) + " from " + clientKey + "; the policy accepts "
 					+ this.security.acceptedFlavors(call.program(), call.version(), call.procedure()));
 			DispatchOutcome outcome = sendHeader(RpcReply.authError(call.xid(), admitted), buffers, sink, clientKey);

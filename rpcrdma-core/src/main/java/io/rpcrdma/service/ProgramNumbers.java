@@ -57,7 +57,7 @@ public final class ProgramNumbers {
 	 * @return it as unsigned hexadecimal, e.g. {@code 0x2a3f0001}
 	 */
 	public static String hex(int number) {
-		return "0x" + Integer.toHexString(number);
+		return io.rpcrdma.oncrpc.ProgramNumberText.hex(number);
 	}
 
 }

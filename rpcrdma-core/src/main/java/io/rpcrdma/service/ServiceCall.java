@@ -165,6 +165,9 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 
 		private Throwable failure;
 
+		/** Whether the failure came from another thread, so lacks the caller's frames. */
+		private boolean failedElsewhere;
+
 		/** @return this thread's waiting call, or a new one if it is in use (a nested call) */
 		static Waiting acquire() {
 			Waiting waiting = CURRENT.get();
@@ -174,6 +177,7 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 			waiting.busy = true;
 			waiting.value = null;
 			waiting.failure = null;
+			waiting.failedElsewhere = false;
 			waiting.state = WAITING;
 			waiting.receive.expect();
 			return waiting;
@@ -188,6 +192,7 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 		@Override
 		void fault(Throwable thrown) {
 			this.failure = thrown;
+			this.failedElsewhere = Thread.currentThread() != this.owner;
 			arrived();
 		}
 
@@ -233,7 +238,7 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 				Thread.currentThread().interrupt();
 			}
 			if (this.failure != null) {
-				throw this.failure;
+				throw this.failedElsewhere ? CallerFrames.onCallersThread(this.failure) : this.failure;
 			}
 			return this.value;
 		}

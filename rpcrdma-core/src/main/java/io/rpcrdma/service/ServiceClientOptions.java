@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import io.rpcrdma.Durations;
+
 /**
  * How a service proxy calls.
  *
@@ -37,7 +39,7 @@ public record ServiceClientOptions(Duration timeout, int maxReplySize, int ddpTh
 		interceptors = List.copyOf(Objects.requireNonNull(interceptors, "interceptors"));
 		Objects.requireNonNull(timeout, "timeout");
 		if (timeout.isNegative() || timeout.isZero()) {
-			throw new IllegalArgumentException("timeout must be positive, got " + timeout);
+			throw new IllegalArgumentException("timeout must be positive, got " + Durations.written(timeout));
 		}
 		if (maxReplySize < 64) {
 			throw new IllegalArgumentException("maxReplySize must be at least 64 bytes, got " + maxReplySize);

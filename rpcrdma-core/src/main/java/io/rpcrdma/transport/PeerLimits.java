@@ -3,6 +3,8 @@ package io.rpcrdma.transport;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.rpcrdma.Durations;
+
 /**
  * What one connection's peer may make this side wait for or hold, so that a peer that stops
  * answering, or asks for much, harms its own connection and no other (RFC 8166 §8, RFC 5042
@@ -61,7 +63,7 @@ public record PeerLimits(Duration operationTimeout, long bulkShare, Duration ope
 		if (operationTimeoutUnderPressure.isNegative() || operationTimeoutUnderPressure.isZero()
 				|| operationTimeoutUnderPressure.compareTo(operationTimeout) > 0) {
 			throw new IllegalArgumentException("operationTimeoutUnderPressure must be positive and at most operationTimeout ("
-					+ operationTimeout + "), got " + operationTimeoutUnderPressure);
+					+ Durations.written(operationTimeout) + "), got " + Durations.written(operationTimeoutUnderPressure));
 		}
 	}
 

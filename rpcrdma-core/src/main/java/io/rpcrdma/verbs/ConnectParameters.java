@@ -4,6 +4,8 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.rpcrdma.Durations;
+
 /**
  * How to connect (rdma_cm {@code rdma_resolve_addr} + {@code rdma_connect} with
  * {@code rdma_conn_param}).
@@ -32,7 +34,7 @@ public record ConnectParameters(InetSocketAddress remoteAddress, PrivateData pri
 		privateData = (privateData != null) ? privateData : PrivateData.EMPTY;
 		timeout = (timeout != null) ? timeout : DEFAULT_TIMEOUT;
 		if (timeout.isNegative() || timeout.isZero()) {
-			throw new IllegalArgumentException("Connect timeout must be positive, got " + timeout);
+			throw new IllegalArgumentException("Connect timeout must be positive, got " + Durations.written(timeout));
 		}
 		listener = (listener != null) ? listener : ConnectionEventListener.NONE;
 	}

@@ -88,7 +88,7 @@ class ClientCallTest {
 
 		assertThat(failure()).isInstanceOf(MalformedReplyException.class)
 			.hasCauseInstanceOf(UnknownStatusException.class)
-			.hasMessageContaining("The reply to program 100003 version 3 procedure 7");
+			.hasMessageContaining("The reply to program 0x186a3 version 3 procedure 7");
 	}
 
 	@Test

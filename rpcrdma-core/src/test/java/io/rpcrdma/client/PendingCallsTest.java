@@ -108,8 +108,8 @@ class PendingCallsTest {
 		this.timer.advance(Duration.ofNanos(1));
 
 		assertThat(failureOf(reply)).isInstanceOf(CallTimeoutException.class)
-			.hasMessage("No reply to program 100003 version 3 procedure 7 (xid 0x000001f4) at " + ENDPOINT
-					+ " within 30000 ms; the server may be slow or unreachable, and may still execute the call");
+			.hasMessage("No reply to program 0x186a3 version 3 procedure 7 (xid 0x000001f4) at " + ENDPOINT
+					+ " within 30 s; the server may be slow or unreachable, and may still execute the call");
 		assertThat(this.calls.size()).isZero();
 		assertThat(this.calls.timeouts()).isEqualTo(1);
 	}
@@ -154,7 +154,7 @@ class PendingCallsTest {
 		for (FutureReply reply : pending) {
 			assertThat(failureOf(reply)).isInstanceOf(ConnectionLostException.class)
 				.hasCause(cause)
-				.hasMessageContaining("The connection to " + ENDPOINT + " was lost before program 100003 version 3 procedure 7")
+				.hasMessageContaining("The connection to " + ENDPOINT + " was lost before program 0x186a3 version 3 procedure 7")
 				.hasMessageContaining("peer reset the connection");
 		}
 		assertThat(this.calls.size()).isZero();
@@ -178,7 +178,7 @@ class PendingCallsTest {
 		}
 
 		assertThatThrownBy(() -> register(new FutureReply())).isInstanceOf(TooManyPendingCallsException.class)
-			.hasMessageStartingWith("Not sending program 100003 version 3 procedure 7 to " + ENDPOINT + ": 4 calls to "
+			.hasMessageStartingWith("Not sending program 0x186a3 version 3 procedure 7 to " + ENDPOINT + ": 4 calls to "
 					+ ENDPOINT + " already await replies, the configured maximum");
 		assertThat(this.calls.size()).isEqualTo(4);
 

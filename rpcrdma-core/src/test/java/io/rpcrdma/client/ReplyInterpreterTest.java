@@ -19,7 +19,7 @@ class ReplyInterpreterTest {
 
 	private static final RemoteCall CALL = new RemoteCall("rdma://server:20049", 0x2a, 100_003, 3, 7);
 
-	private static final String NAMED = "program 100003 version 3 procedure 7 (xid 0x0000002a) at rdma://server:20049";
+	private static final String NAMED = "program 0x186a3 version 3 procedure 7 (xid 0x0000002a) at rdma://server:20049";
 
 	/** Encodes and decodes the reply, so the interpreter sees what a transport delivers. */
 	private static RpcReply wire(RpcReply reply) {
@@ -45,7 +45,7 @@ class ReplyInterpreterTest {
 	@Test
 	void progUnavail() {
 		assertThat(failure(RpcReply.progUnavail(0x2a))).isInstanceOf(ProgramUnavailableException.class)
-			.hasMessage("Program 100003 is not available at rdma://server:20049 (PROG_UNAVAIL for " + NAMED
+			.hasMessage("Program 0x186a3 is not available at rdma://server:20049 (PROG_UNAVAIL for " + NAMED
 					+ "); check the program number and that the server exports it");
 	}
 
@@ -54,7 +54,7 @@ class ReplyInterpreterTest {
 		RpcCallException failure = failure(RpcReply.progMismatch(0x2a, 2, 4));
 
 		assertThat(failure).isInstanceOf(ProgramVersionMismatchException.class)
-			.hasMessageStartingWith("Program 100003 version 3 is not supported at rdma://server:20049, which supports versions 2 to 4");
+			.hasMessageStartingWith("Program 0x186a3 version 3 is not supported at rdma://server:20049, which supports versions 2 to 4");
 		assertThat(((ProgramVersionMismatchException) failure).low()).isEqualTo(2);
 		assertThat(((ProgramVersionMismatchException) failure).high()).isEqualTo(4);
 		assertThat(failure.notExecuted()).isTrue();
@@ -63,7 +63,7 @@ class ReplyInterpreterTest {
 	@Test
 	void procUnavail() {
 		assertThat(failure(RpcReply.procUnavail(0x2a))).isInstanceOf(ProcedureUnavailableException.class)
-			.hasMessageStartingWith("Procedure 7 is not available in program 100003 version 3 at rdma://server:20049");
+			.hasMessageStartingWith("Procedure 7 is not available in program 0x186a3 version 3 at rdma://server:20049");
 	}
 
 	@Test

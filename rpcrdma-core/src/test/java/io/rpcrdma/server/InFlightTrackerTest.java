@@ -95,7 +95,7 @@ class InFlightTrackerTest {
 		assertThat(report.stragglers()).extracting(InFlightTracker.Straggler::clientKey)
 			.containsExactlyInAnyOrder("client-81", "client-82");
 		assertThat(report.toString()).contains("2 calls still running after the grace period")
-			.contains("program 100099 version 1 procedure 1 xid 0x00000051 from client-81");
+			.contains("program 0x18703 version 1 procedure 1 xid 0x00000051 from client-81");
 	}
 
 	@Test

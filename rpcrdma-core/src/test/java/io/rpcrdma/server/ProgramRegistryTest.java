@@ -95,7 +95,7 @@ class ProgramRegistryTest {
 
 		assertThatThrownBy(() -> registry.register(PROGRAM, 1, 1, HANDLER))
 			.isInstanceOf(DuplicateRegistrationException.class)
-			.hasMessageContaining("program 100099 version 1 procedure 1 is already registered");
+			.hasMessageContaining("program 0x18703 version 1 procedure 1 is already registered");
 		assertThat(((RegisteredProcedure) registry.resolve(PROGRAM, 1, 1)).handler()).isSameAs(HANDLER);
 	}
 

@@ -25,6 +25,7 @@ import io.rpcrdma.client.ReplyCallback;
 import io.rpcrdma.client.RetryPolicy;
 import io.rpcrdma.client.RpcCaller;
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.oncrpc.ProgramNumberText;
 
 /**
  * Calls spread over the instances of a server set, one {@link RpcClientPool} each.
@@ -356,7 +357,7 @@ public final class BalancedCaller implements RpcCaller, AutoCloseable {
 
 	NoInstanceAvailableException noInstance(CallBody arguments, int program, int version, int procedure,
 			Throwable lastFailure) {
-		String numbers = "program " + Integer.toUnsignedString(program) + " version " + Integer.toUnsignedString(version)
+		String numbers = "program " + ProgramNumberText.hex(program) + " version " + Integer.toUnsignedString(version)
 				+ " procedure " + Integer.toUnsignedString(procedure);
 		String named = (arguments != null) ? arguments.procedureName() : null;
 		return new NoInstanceAvailableException(this.name, (named != null) ? named + " (" + numbers + ")" : numbers,

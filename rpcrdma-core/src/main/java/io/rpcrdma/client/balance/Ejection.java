@@ -3,6 +3,7 @@ package io.rpcrdma.client.balance;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.rpcrdma.Durations;
 import io.rpcrdma.client.Backoff;
 
 /**
@@ -26,7 +27,7 @@ public record Ejection(int consecutiveFailures, Backoff probe, Duration probeTim
 		Objects.requireNonNull(probe, "probe");
 		Objects.requireNonNull(probeTimeout, "probeTimeout");
 		if (probeTimeout.isNegative() || probeTimeout.isZero()) {
-			throw new IllegalArgumentException("probeTimeout must be positive, got " + probeTimeout);
+			throw new IllegalArgumentException("probeTimeout must be positive, got " + Durations.written(probeTimeout));
 		}
 	}
 

@@ -1,5 +1,7 @@
 package io.rpcrdma.discovery.rpcbind;
 
+import io.rpcrdma.oncrpc.ProgramNumberText;
+
 /**
  * rpcbind holds no RPC-over-RDMA mapping (netid {@code rdma} or {@code rdma6}, RFC 5666 §12)
  * for the program version asked for.
@@ -13,7 +15,7 @@ public final class ProgramNotRegisteredException extends RpcbindException {
 	private final int version;
 
 	ProgramNotRegisteredException(String rpcbind, int program, int version, String registered) {
-		super("Program " + Integer.toUnsignedString(program) + " version " + Integer.toUnsignedString(version)
+		super("Program " + ProgramNumberText.hex(program) + " version " + Integer.toUnsignedString(version)
 				+ " is not registered for RPC-over-RDMA (netid rdma or rdma6) with rpcbind at " + rpcbind + "; "
 				+ registered + ". Is the server running there, and does it register with rpcbind?", null);
 		this.program = program;

@@ -1,5 +1,7 @@
 package io.rpcrdma.discovery.rpcbind;
 
+import io.rpcrdma.oncrpc.ProgramNumberText;
+
 /**
  * A program version a server exports, which it registers with rpcbind. The numbers are
  * {@code unsigned int}s held as their 32 bits (RFC 5531 §9).
@@ -11,7 +13,7 @@ public record ProgramVersion(int program, int version) {
 
 	@Override
 	public String toString() {
-		return "program " + Integer.toUnsignedString(this.program) + " version " + Integer.toUnsignedString(this.version);
+		return "program " + ProgramNumberText.hex(this.program) + " version " + Integer.toUnsignedString(this.version);
 	}
 
 }

@@ -20,6 +20,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import io.rpcrdma.Durations;
 import io.rpcrdma.oncrpc.AcceptStatus;
 import io.rpcrdma.oncrpc.AcceptedReply;
 import io.rpcrdma.oncrpc.DeniedReply;
@@ -122,7 +123,7 @@ public final class RpcbindClient implements AutoCloseable {
 	public static RpcbindClient connect(InetSocketAddress rpcbind, Duration timeout) {
 		Objects.requireNonNull(rpcbind, "rpcbind");
 		if (timeout.isNegative() || timeout.isZero()) {
-			throw new IllegalArgumentException("timeout must be positive but was " + timeout);
+			throw new IllegalArgumentException("timeout must be positive but was " + Durations.written(timeout));
 		}
 		if (rpcbind.isUnresolved()) {
 			throw new RpcbindUnavailableException(rpcbind, "the host name does not resolve", null);
@@ -135,7 +136,7 @@ public final class RpcbindClient implements AutoCloseable {
 		}
 		catch (SocketTimeoutException ex) {
 			closeQuietly(socket);
-			throw new RpcbindUnavailableException(rpcbind, "no connection within " + timeout, ex);
+			throw new RpcbindUnavailableException(rpcbind, "no connection within " + Durations.written(timeout), ex);
 		}
 		catch (IOException ex) {
 			closeQuietly(socket);

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rpcrdma.client.balance.InstanceSource;
 import io.rpcrdma.client.balance.ServerInstance;
+import io.rpcrdma.oncrpc.ProgramNumberText;
 
 /**
  * The servers of one program version, found through the rpcbind of each host (RFC 5666 §10):
@@ -165,7 +166,7 @@ public final class RpcbindInstanceSource implements InstanceSource {
 				}
 				catch (RuntimeException ex) {
 					// The caller keeps the instances it had and probes the ejected one.
-					logger.log(Level.WARNING, () -> "Looking again for program " + Integer.toUnsignedString(this.program)
+					logger.log(Level.WARNING, () -> "Looking again for program " + ProgramNumberText.hex(this.program)
 							+ " version " + Integer.toUnsignedString(this.version) + " after an ejection failed: "
 							+ ex.getMessage());
 				}
@@ -177,7 +178,7 @@ public final class RpcbindInstanceSource implements InstanceSource {
 	@Override
 	public String toString() {
 		return "rpcbind " + this.rpcbinds.stream().map(RpcbindClient::text).toList() + " program "
-				+ Integer.toUnsignedString(this.program) + " version " + Integer.toUnsignedString(this.version);
+				+ ProgramNumberText.hex(this.program) + " version " + Integer.toUnsignedString(this.version);
 	}
 
 }

@@ -3,6 +3,8 @@ package io.rpcrdma.discovery.rpcbind;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
+import io.rpcrdma.oncrpc.ProgramNumberText;
+
 /**
  * One rpcbind mapping, the {@code rpcb} structure of RFC 1833 §2.2.1: a program version, the
  * transport it is reached over and where.
@@ -75,7 +77,7 @@ public record RpcbindMapping(int program, int version, String netid, String addr
 
 	@Override
 	public String toString() {
-		return "program " + unsignedProgram() + " version " + unsignedVersion() + " netid " + this.netid + " at '"
+		return "program " + ProgramNumberText.hex(this.program) + " version " + unsignedVersion() + " netid " + this.netid + " at '"
 				+ UniversalAddress.printable(this.address) + "' (owner '" + UniversalAddress.printable(this.owner) + "')";
 	}
 

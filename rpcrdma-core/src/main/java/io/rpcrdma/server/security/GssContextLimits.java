@@ -3,6 +3,8 @@ package io.rpcrdma.server.security;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.rpcrdma.Durations;
+
 /**
  * How many RPCSEC_GSS contexts a server holds, and for how long (ARCHITECTURE.md, "Memory":
  * every budget gives each peer a bounded share). A context costs the server a Kerberos session
@@ -43,10 +45,10 @@ public record GssContextLimits(int maxContexts, int maxPerConnection, int maxPer
 		}
 		if (creationTimeout.isNegative() || creationTimeout.isZero()) {
 			throw new IllegalArgumentException(
-					"the RPCSEC_GSS context creation timeout must be positive, not " + creationTimeout);
+					"the RPCSEC_GSS context creation timeout must be positive, not " + Durations.written(creationTimeout));
 		}
 		if (idleLimit.isNegative()) {
-			throw new IllegalArgumentException("the RPCSEC_GSS context idle limit must not be negative, not " + idleLimit);
+			throw new IllegalArgumentException("the RPCSEC_GSS context idle limit must not be negative, not " + Durations.written(idleLimit));
 		}
 	}
 

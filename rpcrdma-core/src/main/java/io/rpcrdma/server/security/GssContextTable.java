@@ -15,6 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
+import io.rpcrdma.Durations;
+
 /**
  * The server's RPCSEC_GSS contexts, each bound to the connection that created it and, once
  * established, counted against its principal, within {@link GssContextLimits}:
@@ -114,7 +116,7 @@ final class GssContextTable<V> {
 						throw new GssContextRefusedException(GssContextRefusedException.Limit.PER_CONNECTION,
 								"the connection already holds " + share.entries.size()
 										+ " RPCSEC_GSS contexts, the most one connection may (" + PROPERTIES
-										+ "per-connection), none unused for " + written(this.limits.idleLimit())
+										+ "per-connection), none unused for " + Durations.written(this.limits.idleLimit())
 										+ ": it must destroy contexts it no longer uses (RFC 2203 §5.4) before it"
 										+ " creates more",
 								first);
@@ -197,7 +199,7 @@ final class GssContextTable<V> {
 						throw new GssContextRefusedException(GssContextRefusedException.Limit.PER_PRINCIPAL,
 								principal + " already holds " + share.entries.size()
 										+ " RPCSEC_GSS contexts, the most one principal may (" + PROPERTIES
-										+ "per-principal), none unused for " + written(this.limits.idleLimit())
+										+ "per-principal), none unused for " + Durations.written(this.limits.idleLimit())
 										+ ": its clients must destroy contexts they no longer use (RFC 2203 §5.4)"
 										+ " before they create more",
 								first);
@@ -361,7 +363,7 @@ final class GssContextTable<V> {
 			this.fullWarned = true;
 			throw new GssContextRefusedException(GssContextRefusedException.Limit.TABLE_FULL,
 					"the RPCSEC_GSS context table is full (" + this.byId.size() + " contexts, " + PROPERTIES
-							+ "max): every holder has one context and each was used within " + written(this.limits.idleLimit())
+							+ "max): every holder has one context and each was used within " + Durations.written(this.limits.idleLimit())
 							+ "; raise " + PROPERTIES + "max if this many clients are expected",
 					first);
 		}
@@ -440,31 +442,6 @@ final class GssContextTable<V> {
 		for (V value : discarded) {
 			this.discard.accept(value);
 		}
-	}
-
-	/** A duration as the properties are written: 30s, 1h, 250ms. */
-	static String written(Duration duration) {
-		long millis;
-		try {
-			millis = duration.toMillis();
-		}
-		catch (ArithmeticException ex) {
-			return duration.toString();
-		}
-		if (!duration.equals(Duration.ofMillis(millis))) {
-			return duration.toString();
-		}
-		if (millis == 0) {
-			return "0s";
-		}
-		long[] units = { 86_400_000L, 3_600_000L, 60_000L, 1000L };
-		String[] names = { "d", "h", "m", "s" };
-		for (int i = 0; i < units.length; i++) {
-			if (millis % units[i] == 0) {
-				return (millis / units[i]) + names[i];
-			}
-		}
-		return millis + "ms";
 	}
 
 	private static long saturatedNanos(Duration duration) {

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
+import io.rpcrdma.Durations;
 import io.rpcrdma.oncrpc.AuthFlavor;
 import io.rpcrdma.oncrpc.AuthStat;
 import io.rpcrdma.oncrpc.OpaqueAuth;
@@ -275,7 +276,7 @@ public final class RpcSecGssServer {
 		try {
 			if (reserved.removed()) {
 				return unavailable(xid, client, "its context in creation was forgotten before the server's executor"
-						+ " took its step (creation timeout " + GssContextTable.written(this.contexts.limits().creationTimeout())
+						+ " took its step (creation timeout " + Durations.written(this.contexts.limits().creationTimeout())
 						+ " passed, the connection closed, or it gave way to a new context)", false);
 			}
 			Context context = new Context(GssSession.accept(this.acceptor), new SequenceWindow(this.window));
@@ -318,7 +319,7 @@ public final class RpcSecGssServer {
 			try {
 				if (!this.contexts.establish(entry, principal)) {
 					return unavailable(xid, client, "the context of " + principal + " was forgotten during its step"
-							+ " (creation timeout " + GssContextTable.written(this.contexts.limits().creationTimeout())
+							+ " (creation timeout " + Durations.written(this.contexts.limits().creationTimeout())
 							+ " passed, the connection closed, or it gave way to a new context)", false);
 				}
 			}

@@ -12,6 +12,7 @@ import io.rpcrdma.oncrpc.AuthFlavor;
 import io.rpcrdma.oncrpc.AuthStat;
 import io.rpcrdma.oncrpc.AuthSys;
 import io.rpcrdma.oncrpc.OpaqueAuth;
+import io.rpcrdma.oncrpc.ProgramNumberText;
 
 /**
  * Which {@link SecurityFlavor}s a server accepts, for all programs, per program and per
@@ -222,10 +223,10 @@ public final class SecurityPolicy {
 		StringJoiner rules = new StringJoiner(", ", "SecurityPolicy[", "]");
 		rules.add("default " + flavors(this.byDefault));
 		for (int i = 0; i < this.programRules.length; i++) {
-			rules.add("program " + Integer.toUnsignedString(this.programRules[i]) + " " + flavors(this.programMasks[i]));
+			rules.add("program " + ProgramNumberText.hex(this.programRules[i]) + " " + flavors(this.programMasks[i]));
 		}
 		for (int i = 0; i < this.procedurePrograms.length; i++) {
-			rules.add("program " + Integer.toUnsignedString(this.procedurePrograms[i]) + " version "
+			rules.add("program " + ProgramNumberText.hex(this.procedurePrograms[i]) + " version "
 					+ (this.procedureVersionsAndNumbers[i] >>> 16) + " procedure "
 					+ (this.procedureVersionsAndNumbers[i] & 0xFFFF) + " " + flavors(this.procedureMasks[i]));
 		}
@@ -278,7 +279,7 @@ public final class SecurityPolicy {
 		 * @return this builder
 		 */
 		public Builder program(int program, Set<SecurityFlavor> flavors) {
-			int mask = checked(flavors, "for program " + Integer.toUnsignedString(program));
+			int mask = checked(flavors, "for program " + ProgramNumberText.hex(program));
 			this.programs.removeIf((rule) -> rule[0] == program);
 			this.programs.add(new int[] { program, mask });
 			this.configured = true;
@@ -299,7 +300,7 @@ public final class SecurityPolicy {
 						+ " to 65535 (NULL, 0, accepts every flavor the server can check), got version "
 						+ Integer.toUnsignedString(version) + " procedure " + Integer.toUnsignedString(procedure));
 			}
-			int mask = checked(flavors, "for program " + Integer.toUnsignedString(program) + " procedure " + procedure);
+			int mask = checked(flavors, "for program " + ProgramNumberText.hex(program) + " procedure " + procedure);
 			int key = (version << 16) | procedure;
 			this.procedures.removeIf((rule) -> rule[0] == program && rule[1] == key);
 			this.procedures.add(new int[] { program, key, mask });
@@ -329,10 +330,10 @@ public final class SecurityPolicy {
 			int supported = (this.rpcsecGss != null) ? SUPPORTED_WITH_GSS : SUPPORTED;
 			supported(this.byDefault, supported, "by default");
 			for (int[] rule : this.programs) {
-				supported(rule[1], supported, "for program " + Integer.toUnsignedString(rule[0]));
+				supported(rule[1], supported, "for program " + ProgramNumberText.hex(rule[0]));
 			}
 			for (int[] rule : this.procedures) {
-				supported(rule[2], supported, "for program " + Integer.toUnsignedString(rule[0]) + " procedure "
+				supported(rule[2], supported, "for program " + ProgramNumberText.hex(rule[0]) + " procedure "
 						+ (rule[1] & 0xFFFF));
 			}
 			return new SecurityPolicy(!this.configured, this.rpcsecGss, this.configured ? this.byDefault : supported,

@@ -390,7 +390,7 @@ class BalancedCallerTest {
 
 		Throwable failure = failure(call);
 		assertThat(failure).isInstanceOf(NoInstanceAvailableException.class)
-			.hasMessageContaining("No instance of test client can take program " + PROGRAM + " version 1 procedure 1")
+			.hasMessageContaining("No instance of test client can take program 0x" + Integer.toHexString(PROGRAM) + " version 1 procedure 1")
 			.hasMessageContaining("a (balance-a:" + a.address.getPort() + ") EJECTED after 1 consecutive failures");
 		assertThat(((NoInstanceAvailableException) failure).instances()).singleElement()
 			.satisfies((stats) -> assertThat(stats.state()).isIn(InstanceState.EJECTED, InstanceState.PROBING));

@@ -130,7 +130,7 @@ class RpcbindDaemonTest {
 			assertThatExceptionOfType(RpcbindRegistrationException.class)
 				.isThrownBy(() -> RpcbindRegistration.register(rpcbind.address(), TIMEOUT, at("127.0.0.1", 40005),
 						List.of(new ProgramVersion(fresh, 1), new ProgramVersion(held, 1)), "rpcrdma"))
-				.withMessageContaining("refused to register program " + Integer.toUnsignedString(held))
+				.withMessageContaining("refused to register program 0x" + Integer.toHexString(held))
 				.withMessageContaining("it maps it to 127.0.0.1.156.68 already");
 			String listed = rpcbind.rpcinfo("127.0.0.1");
 			assertThat(listed).doesNotContain(Integer.toUnsignedString(fresh))

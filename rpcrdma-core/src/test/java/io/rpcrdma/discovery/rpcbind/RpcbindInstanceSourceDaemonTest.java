@@ -212,7 +212,7 @@ class RpcbindInstanceSourceDaemonTest {
 			.isThrownBy(() -> call.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS))
 			.havingCause()
 			.isInstanceOf(ProgramNotRegisteredException.class)
-			.withMessageContaining("Program " + this.program + " version 2 is not registered")
+			.withMessageContaining("Program 0x" + Integer.toHexString(this.program) + " version 2 is not registered")
 			.withMessageContaining("127.0.0.1:" + rpcbind.address().getPort())
 			.withMessageContaining("it has only version 1 over rdma");
 	}

@@ -122,7 +122,7 @@ class RpcbindInstanceSourceTest {
 		gone.close();
 
 		assertThatExceptionOfType(RpcbindLookupException.class).isThrownBy(() -> source(otherVersion, gone).instances())
-			.withMessageContaining("No rpcbind of the 2 hosts asked maps program " + PROGRAM + " version 1")
+			.withMessageContaining("No rpcbind of the 2 hosts asked maps program 0x" + Integer.toHexString(PROGRAM) + " version 1")
 			.withMessageContaining("it has only version 2 over rdma")
 			.withMessageContaining("rpcbind is not reachable at 127.0.0.1:" + gone.address().getPort())
 			.satisfies((ex) -> assertThat(ex.getSuppressed()).hasSize(2));

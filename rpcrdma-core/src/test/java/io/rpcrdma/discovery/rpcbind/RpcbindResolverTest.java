@@ -47,7 +47,7 @@ class RpcbindResolverTest {
 
 		assertThatExceptionOfType(ProgramNotRegisteredException.class)
 			.isThrownBy(() -> RpcbindResolver.pick(RPCBIND, 400100, 2, dump))
-			.withMessageContaining("Program 400100 version 2 is not registered for RPC-over-RDMA")
+			.withMessageContaining("Program 0x61ae4 version 2 is not registered for RPC-over-RDMA")
 			.withMessageContaining("192.0.2.9:111")
 			.withMessageContaining("it has only version 1 over rdma, version 2 over tcp")
 			.satisfies((ex) -> assertThat(ex.program()).isEqualTo(400100));

@@ -61,7 +61,7 @@ class GssContextTableTest {
 			})
 			.withMessageContaining("already holds 3 RPCSEC_GSS contexts")
 			.withMessageContaining("rpcrdma.server.security.kerberos.contexts.per-connection")
-			.withMessageContaining("none unused for 1h");
+			.withMessageContaining("none unused for 1 h");
 		assertThatExceptionOfType(GssContextRefusedException.class)
 			.isThrownBy(() -> table.reserve("mallory-conn", null))
 			.satisfies((ex) -> assertThat(ex.first()).as("later ones are not: a flood must not flood the log").isFalse());

@@ -81,7 +81,7 @@ class SecurityPolicyTest {
 		assertThatExceptionOfType(UnsupportedSecurityFlavorException.class)
 			.isThrownBy(() -> SecurityPolicy.builder().program(STORE, EnumSet.of(SecurityFlavor.KRB5I)).build())
 			.withMessageContaining("krb5i")
-			.withMessageContaining("program " + Integer.toUnsignedString(STORE));
+			.withMessageContaining("program 0x" + Integer.toHexString(STORE));
 	}
 
 	@Test
@@ -90,7 +90,7 @@ class SecurityPolicyTest {
 		assertThatExceptionOfType(UnsupportedSecurityFlavorException.class).isThrownBy(builder::build)
 			.withMessageContaining("krb5")
 			.withMessageContaining("rpcsecGss")
-			.withMessageContaining("program " + Integer.toUnsignedString(STORE));
+			.withMessageContaining("program 0x" + Integer.toHexString(STORE));
 	}
 
 	@Test

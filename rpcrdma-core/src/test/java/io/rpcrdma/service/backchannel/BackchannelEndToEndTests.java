@@ -306,7 +306,7 @@ public abstract class BackchannelEndToEndTests {
 		Watcher back = this.store.watchers.get(0);
 
 		assertThatExceptionOfType(ProgramUnavailableException.class).isThrownBy(() -> back.changed("x"))
-			.withMessageContaining(Integer.toUnsignedString(0x20000c01))
+			.withMessageContaining("0x20000c01")
 			.withMessageContaining("backward direction");
 		// One at a time, each told at once; the forward direction is untouched.
 		assertThatExceptionOfType(ProgramUnavailableException.class).isThrownBy(() -> back.changed("y"));

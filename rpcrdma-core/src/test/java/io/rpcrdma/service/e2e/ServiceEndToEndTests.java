@@ -273,7 +273,7 @@ abstract class ServiceEndToEndTests {
 		assertThatExceptionOfType(InventoryException.class)
 			.isThrownBy(() -> inventory.put(new Inventory.Item("N-1", "n", -5, Set.of(), null)))
 			.withMessage("price of N-1 must not be negative")
-			.satisfies((ex) -> assertThat(ex.getSuppressed()).singleElement()
+			.satisfies((ex) -> assertThat(ex.getSuppressed()[0]).as("first the remote details, then where the client produced it")
 				.isInstanceOfSatisfying(RemoteRpcException.class, (remote) -> {
 					assertThat(remote.code()).isEqualTo(4001);
 					assertThat(remote.getMessage()).contains("Inventory.put at " + this.pool.endpoint());

@@ -314,8 +314,10 @@ public class RpcClientFactory implements AutoCloseable {
 	private InstancePools pools(RpcClientSpec spec) {
 		RpcClientPool.Config settings = spec.pool();
 		// With other servers to go to, a call waiting for a connection that fails to open goes
-		// to one of them rather than waiting its deadline out; a lone server is waited for.
-		// A discovery service may list several at any time.
+		// to one of them rather than waiting its deadline out. Without retries of its own the
+		// pool fails its waiting calls at the first failed attempt for a lone server too, and
+		// the balanced caller's retry policy decides whether to try again. A discovery service
+		// may list several at any time.
 		boolean others = spec.discovered() || spec.addresses().size() + spec.rpcbinds().size() > 1;
 		RpcClientPool.Config withoutRetry = new RpcClientPool.Config(settings.minConnections(),
 				settings.maxConnections(), settings.maxWaiting(), settings.reconnect(), RetryPolicy.none(),
@@ -327,10 +329,10 @@ public class RpcClientFactory implements AutoCloseable {
 			}
 			CallbackServices served = this.callbacks;
 			if (served == null) {
-				return RpcClientPool.connect(this.provider, this.memory, instance.address(), spec.transport(),
+				return RpcClientPool.connect(spec.name(), this.provider, this.memory, instance.address(), spec.transport(),
 						spec.maxPendingPerConnection(), withoutRetry);
 			}
-			return new RpcClientPool(instance.address().toString(),
+			return new RpcClientPool(spec.name(), instance.address().toString(),
 					() -> RpcClient.connect(this.provider, this.memory, instance.address(), spec.transport(),
 							spec.maxPendingPerConnection(), served.handler(), served.credits()),
 					withoutRetry, CallTimer.shared());

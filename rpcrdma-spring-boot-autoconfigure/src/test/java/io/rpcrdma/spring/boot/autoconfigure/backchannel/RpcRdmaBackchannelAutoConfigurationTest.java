@@ -58,7 +58,7 @@ class RpcRdmaBackchannelAutoConfigurationTest {
 			assertThatExceptionOfType(RemoteRpcException.class)
 				.isThrownBy(() -> context.getBean(Notices.class).publish("nobody"))
 				.withMessageContaining(ProgramUnavailableException.class.getName())
-				.withMessageContaining(Integer.toUnsignedString(0x20000c11))
+				.withMessageContaining("program 0x20000c11")
 				.withMessageContaining("@RpcCallbackService")
 				.withMessageContaining("backward direction");
 		});

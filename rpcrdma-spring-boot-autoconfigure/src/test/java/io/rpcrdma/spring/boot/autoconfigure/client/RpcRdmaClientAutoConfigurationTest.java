@@ -3,10 +3,13 @@ package io.rpcrdma.spring.boot.autoconfigure.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.tuple;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
@@ -190,6 +193,32 @@ class RpcRdmaClientAutoConfigurationTest {
 				assertThat(spec.pool().maxConnections()).isEqualTo(2);
 				assertThat(spec.options().timeout()).isEqualTo(Duration.ofSeconds(10));
 				assertThat(spec.options().ddpThreshold()).isEqualTo(16 << 10);
+			});
+	}
+
+	@Test
+	void aCallToAServerThatIsNotRunningFailsWithinASecondNamingClientServiceMethodAndAddress() throws IOException {
+		int port;
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			port = socket.getLocalPort();
+		}
+		this.runner.withPropertyValues("rpcrdma.server.enabled=false", "rpcrdma.client.greeter.address=127.0.0.1:" + port)
+			.run((context) -> {
+				Greeter greeter = context.getBean(RpcClientFactory.class).createClient(Greeter.class, "greeter");
+				long start = System.nanoTime();
+				Throwable thrown = catchThrowable(() -> greeter.greet("nobody"));
+				Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+				assertThat(took).as("the refused port ends the call, not its timeout").isLessThan(Duration.ofSeconds(1));
+				assertThat(thrown).isInstanceOf(PoolExhaustedException.class)
+					.hasMessageContaining("client 'greeter'")
+					.hasMessageContaining("Greeter.greet")
+					.hasMessageContaining("127.0.0.1")
+					.hasMessageContaining(":" + port)
+					.hasMessageNotContaining("PT")
+					.hasMessageContaining("was not sent")
+					.hasStackTraceContaining("aCallToAServerThatIsNotRunningFailsWithinASecondNamingClientServiceMethodAndAddress");
+				assertThat(thrown.getCause()).as("the refused attempt").isNotNull();
 			});
 	}
 

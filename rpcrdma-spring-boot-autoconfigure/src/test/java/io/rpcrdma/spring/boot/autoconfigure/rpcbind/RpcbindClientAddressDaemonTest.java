@@ -66,7 +66,7 @@ class RpcbindClientAddressDaemonTest {
 			Greeter greeter = context.getBean(RpcClientFactory.class).createClient(Greeter.class, "greeters");
 
 			assertThatThrownBy(() -> greeter.greet("nobody")).isInstanceOf(ProgramNotRegisteredException.class)
-				.hasMessageContaining("Program 536872960 version 1 is not registered for RPC-over-RDMA")
+				.hasMessageContaining("Program 0x20000800 version 1 is not registered for RPC-over-RDMA")
 				.hasMessageContaining("with rpcbind at 127.0.0.1:111")
 				.hasMessageContaining("it has no mapping of that program at all");
 		});
