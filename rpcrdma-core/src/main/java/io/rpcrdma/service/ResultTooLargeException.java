@@ -11,6 +11,15 @@ public class ResultTooLargeException extends RuntimeException {
 	private static final long serialVersionUID = 1L;
 
 	/**
+	 * What to do, ending every message: the setting is named as users set it, the Spring Boot
+	 * property first (docs/troubleshooting.md quotes this text).
+	 */
+	public static final String REMEDY = "mark the method @Bulk(maxBytes = ...) so the result travels in a Write "
+			+ "chunk (any result over the client's max-reply-size, 64 KiB by default, needs it), or raise the client's "
+			+ "rpcrdma.client.<name>.max-reply-size (ServiceClientOptions.maxReplySize without Spring Boot) so it "
+			+ "offers a larger Reply chunk";
+
+	/**
 	 * @param message the sizes and what to do
 	 */
 	public ResultTooLargeException(String message) {

@@ -230,8 +230,7 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 				results.buffer().position(start);
 				failure = new ResultTooLargeException("The result of " + this.qualifiedName + " does not fit in the "
 						+ results.buffer().limit() + "-byte reply the caller made room for (" + ex.getMessage()
-						+ "); mark the method @Bulk(maxBytes = ...) so the result travels in a Write chunk, or raise the"
-						+ " client's maxReplySize so it offers a larger Reply chunk");
+						+ "); " + ResultTooLargeException.REMEDY);
 			}
 			catch (RuntimeException ex) {
 				results.buffer().position(start);

@@ -20,8 +20,7 @@ public enum DisniRequirement {
 	/** The JNI library behind DiSNI's native methods, which is not on Maven Central. */
 	LIBDISNI("the libdisni JNI library (libdisni.so) on java.library.path",
 			"build rpcrdma's libdisni with rpcrdma-disni-native/build.sh from the rpcrdma sources (needs gcc, make "
-					+ "and a JDK; it prints the library's path), or take libdisni.so from the release, then start the "
-					+ "JVM with -Djava.library.path=<its directory> (docs/hardware.md)"),
+					+ "and a JDK; it prints the library's path), then start the JVM with -Djava.library.path=<its directory> (docs/hardware.md)"),
 
 	/** An RDMA adapter, or a software RDMA device, known to the kernel. */
 	RDMA_DEVICE("an RDMA device under /sys/class/infiniband",

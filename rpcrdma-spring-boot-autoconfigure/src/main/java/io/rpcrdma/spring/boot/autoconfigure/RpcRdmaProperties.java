@@ -54,6 +54,14 @@ public class RpcRdmaProperties implements Validator {
 
 	private final Backchannel backchannel = new Backchannel();
 
+	/**
+	 * Whether an rpcrdma.* property that no setting of this starter has (a misspelt key, such
+	 * as rpcrdma.server.prot) stops the application at start-up. Otherwise each is logged as a
+	 * warning naming the nearest valid key. A misspelt key of a client without an address
+	 * stops it either way: that client would call the application's own server.
+	 */
+	private boolean failOnUnknownProperties = false;
+
 	public String getProvider() {
 		return this.provider;
 	}
@@ -84,6 +92,14 @@ public class RpcRdmaProperties implements Validator {
 
 	public Conveyance getConveyance() {
 		return this.conveyance;
+	}
+
+	public boolean isFailOnUnknownProperties() {
+		return this.failOnUnknownProperties;
+	}
+
+	public void setFailOnUnknownProperties(boolean failOnUnknownProperties) {
+		this.failOnUnknownProperties = failOnUnknownProperties;
 	}
 
 	@Override

@@ -34,6 +34,10 @@ import org.springframework.core.env.PropertySource;
  * <li>Starts listening once the context is refreshed (the last lifecycle phase to start), so
  * no call reaches a bean that is not ready, and only when something is exported: a
  * client-only application does not listen.</li>
+ * <li>Keeps the JVM alive while it listens, as Spring Boot's web servers do: a non-daemon
+ * thread waits until the server stops, so an application that serves RPC and nothing else
+ * (no web starter) does not exit once {@code main} returns. The server's own threads are
+ * daemons, so that a server left unstopped never holds a JVM that is meant to exit.</li>
  * <li>Publishes the bound port as {@value #PORT_PROPERTY} in the environment (like
  * {@code local.server.port}), useful with {@code rpcrdma.server.port=0}.</li>
  * <li>Tells {@link RpcServerLifecycleListener} beans once it listens (a listener that throws
@@ -73,6 +77,9 @@ public final class RpcRdmaServerLifecycle implements SmartLifecycle {
 	private volatile RpcServer.Config settings;
 
 	private volatile boolean running;
+
+	/** Keeps the JVM alive while the server listens; {@code null} when it does not. */
+	private ServerAwait await;
 
 	/**
 	 * @param config the server's settings, built when it starts
@@ -133,6 +140,7 @@ public final class RpcRdmaServerLifecycle implements SmartLifecycle {
 		this.settings = settings;
 		this.server = started;
 		this.running = true;
+		this.await = ServerAwait.start("rpcrdma-server-" + started.localAddress().getPort());
 		int port = started.localAddress().getPort();
 		publishPort(port);
 		logger.log(Level.INFO, () -> "RPC-over-RDMA server listening on " + started.localAddress() + " (provider "
@@ -202,6 +210,10 @@ public final class RpcRdmaServerLifecycle implements SmartLifecycle {
 		}
 		this.server = null;
 		this.running = false;
+		if (this.await != null) {
+			this.await.release();
+			this.await = null;
+		}
 		return done;
 	}
 
