@@ -2,6 +2,8 @@ package io.rpcrdma.service;
 
 import java.nio.charset.StandardCharsets;
 
+import io.rpcrdma.oncrpc.ProgramNumberText;
+
 /**
  * Derives a program number from a service interface's name, for interfaces whose
  * {@link RpcProgram} gives none.
@@ -57,7 +59,7 @@ public final class ProgramNumbers {
 	 * @return it as unsigned hexadecimal, e.g. {@code 0x2a3f0001}
 	 */
 	public static String hex(int number) {
-		return io.rpcrdma.oncrpc.ProgramNumberText.hex(number);
+		return ProgramNumberText.hex(number);
 	}
 
 }
