@@ -29,6 +29,16 @@ public interface CallBody {
 	}
 
 	/**
+	 * The caller's W3C trace context, which the transport offers to a Version Two responder
+	 * that supports it ({@link io.rpcrdma.protocol.TraceContextOption}). Asked once the
+	 * arguments are written, so an observer started before may have filled it in.
+	 * @return the context, or {@code null} (the default: nothing is offered)
+	 */
+	default io.rpcrdma.protocol.TraceContext traceContext() {
+		return null;
+	}
+
+	/**
 	 * The credential the call carries (RFC 5531 §8.2).
 	 * @return AUTH_NONE unless the body says otherwise
 	 */

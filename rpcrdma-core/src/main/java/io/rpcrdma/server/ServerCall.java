@@ -78,6 +78,16 @@ public final class ServerCall {
 		this.client = client;
 	}
 
+	/**
+	 * The requester's W3C trace context, for a tracer to continue the requester's trace
+	 * (extracted by the Spring Boot layer's observation), if the call carried one
+	 * ({@link io.rpcrdma.protocol.TraceContextOption}).
+	 * @return the context, or {@code null}
+	 */
+	public io.rpcrdma.protocol.TraceContext traceContext() {
+		return this.offer.traceContext();
+	}
+
 	void origin(ReplySink sink) {
 		this.origin = sink;
 	}

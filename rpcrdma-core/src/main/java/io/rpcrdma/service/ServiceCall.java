@@ -73,6 +73,12 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 	}
 
 	@Override
+	public io.rpcrdma.protocol.TraceContext traceContext() {
+		ServiceCallObserver.Observation observed = this.observation;
+		return (observed != null) ? observed.traceContext() : null;
+	}
+
+	@Override
 	public String procedureName() {
 		return this.caller.name();
 	}

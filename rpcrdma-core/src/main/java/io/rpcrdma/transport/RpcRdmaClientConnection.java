@@ -22,6 +22,7 @@ import io.rpcrdma.protocol.Rdma2ErrInvalOption;
 import io.rpcrdma.protocol.Rdma2Msg;
 import io.rpcrdma.protocol.Rdma2Nomsg;
 import io.rpcrdma.protocol.Rdma2Optional;
+import io.rpcrdma.protocol.TraceContextOption;
 import io.rpcrdma.protocol.RdmaDone;
 import io.rpcrdma.protocol.RdmaErrChunk;
 import io.rpcrdma.protocol.RdmaErrorHeader;
@@ -93,6 +94,12 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 
 	/** Whether a message went out before any reply confirmed the version. */
 	private volatile boolean unconfirmedSent;
+
+	/**
+	 * Whether the responder answered the trace-context option with RDMA_ERR_INVAL_OPTION
+	 * (draft-cel-nfsv4-rpcrdma-version-two-00 §3.1): it is not offered again on this connection.
+	 */
+	private volatile boolean traceContextRefused;
 
 	/** Serves backward-direction calls (RFC 8167), or {@code null} to answer them PROG_UNAVAIL. */
 	private final BackwardCallHandler backwardHandler;
@@ -519,9 +526,20 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			// The common small call: RDMA_MSG with three empty chunk lists (RFC 8166 §4.1.2),
 			// its reply expected inline, written without building a header.
 			pc.readChunksSent = false;
+			if (call.traceContext() != null && offersTraceContext(vers)) {
+				Rdma2Optional traced = new Rdma2Optional(pc.xid, this.config.creditsRequested(),
+						TraceContextOption.OPTION_TYPE, TraceContextOption.encode(call.traceContext()));
+				if (TransportHeaderEncoder.encodedLength(traced) + message.remaining() <= threshold) {
+					pc.traceContextOffered = true;
+					sendMessage(traced, message, 0, null);
+					return;
+				}
+			}
+			pc.traceContextOffered = false;
 			sendChunkless(pc.xid, vers, this.config.creditsRequested(), message);
 			return;
 		}
+		pc.traceContextOffered = false;
 		int base = message.position();
 		List<RegisteredItem> registered = pc.call.registeredItems();
 		List<ReadSegment> reads = (pc.call.readChunkItems().isEmpty() && registered.isEmpty()) ? List.of()
@@ -632,6 +650,21 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		}
 		out.put(message.slice(base + from, message.remaining() - from));
 		return out.flip();
+	}
+
+	/**
+	 * The trace-context option is an optional feature of Version Two (draft §3.1), offered only
+	 * once a reply confirmed Version Two (a Version One responder, Linux's among them, never
+	 * sees it, and the first message of version negotiation stays plain, draft §5) and only
+	 * until the responder refuses it.
+	 */
+	private boolean offersTraceContext(int vers) {
+		return vers == RpcRdmaConstants.VERSION_2 && this.versionConfirmed && !this.traceContextRefused;
+	}
+
+	/** @return whether calls on this connection still offer their trace context to the responder */
+	public boolean offersTraceContext() {
+		return offersTraceContext(this.version);
 	}
 
 	private TransportHeader chunked(int xid, int vers, boolean nomsg, ChunkLists lists) {
@@ -776,6 +809,16 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		}
 		if (header instanceof ErrVers errVers) {
 			onErrVers(pc, errVers);
+			return;
+		}
+		if (header instanceof Rdma2ErrInvalOption && pc.traceContextOffered) {
+			// draft §3.1: the responder does not know the trace-context option and did not
+			// execute the call. Sent again as RDMA_MSG, keeping its credit, and the option is
+			// not offered on this connection again.
+			this.traceContextRefused = true;
+			pc.traceContextOffered = false;
+			pc.releaseBuffers();
+			send(pc);
 			return;
 		}
 		if (header instanceof RdmaErrorHeader error) {
@@ -1150,6 +1193,9 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		/** Whether the header sent last carried Read chunks (Position-Zero included). */
 		volatile boolean readChunksSent;
 
+		/** Whether the message sent last was the trace-context option (TraceContextOption). */
+		volatile boolean traceContextOffered;
+
 		volatile boolean creditHeld;
 
 		volatile int version;
@@ -1179,6 +1225,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			this.xid = copy.getInt(0);
 			this.recyclable = true;
 			this.readChunksSent = false;
+			this.traceContextOffered = false;
 			this.creditHeld = false;
 		}
 

@@ -18,6 +18,7 @@ import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.protocol.ChunkLists;
 import io.rpcrdma.protocol.ChunkedHeader;
 import io.rpcrdma.protocol.HeaderDecodeResult;
+import io.rpcrdma.protocol.InvalidOptionInfoException;
 import io.rpcrdma.protocol.Rdma2Msg;
 import io.rpcrdma.protocol.Rdma2Nomsg;
 import io.rpcrdma.protocol.Rdma2Optional;
@@ -31,6 +32,8 @@ import io.rpcrdma.protocol.RdmaSegment;
 import io.rpcrdma.protocol.ReadChunk;
 import io.rpcrdma.protocol.ReadSegment;
 import io.rpcrdma.protocol.RpcRdmaConstants;
+import io.rpcrdma.protocol.TraceContext;
+import io.rpcrdma.protocol.TraceContextOption;
 import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
 import io.rpcrdma.protocol.WriteChunk;
@@ -221,6 +224,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	private void onValid(HeaderDecodeResult.Valid valid, ByteBuffer message) {
 		TransportHeader header = valid.header();
+		TraceContext trace = null;
 		if (header instanceof RdmaDone done) {
 			this.counters.doneReceived.increment();
 			DoneWait wait = this.awaitingDone.remove(done.xid());
@@ -230,9 +234,19 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			return;
 		}
 		if (header instanceof Rdma2Optional optional) {
-			// No optional features are implemented, so every type is unknown (draft §3.1).
-			sendError(RdmaErrorReplies.forInvalidOption(optional, grantFor(0)));
-			return;
+			if (optional.optionType() != TraceContextOption.OPTION_TYPE) {
+				// The one optional feature known here is the trace context; every other type is
+				// unknown (draft §3.1).
+				sendError(RdmaErrorReplies.forInvalidOption(optional, grantFor(0)));
+				return;
+			}
+			trace = traceContext(optional, message, valid);
+			if (trace == null) {
+				sendError(RdmaErrorReplies.forMalformed(RpcRdmaConstants.VERSION_2, optional.xid(), grantFor(0)));
+				return;
+			}
+			// From here on the call is what RDMA2_MSG with three empty chunk lists would be.
+			header = new Rdma2Msg(optional.xid(), optional.credits(), ChunkLists.EMPTY);
 		}
 		if (header instanceof RdmaErrorHeader error) {
 			this.counters.errorReceived(error);
@@ -274,7 +288,8 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			return;
 		}
 		try {
-			receiveCall(call, message.slice(valid.payloadOffset(), valid.payloadLength()), RdmaMsgpPadding.of(header, valid));
+			receiveCall(call, message.slice(valid.payloadOffset(), valid.payloadLength()), RdmaMsgpPadding.of(header, valid),
+					trace);
 		}
 		catch (TransportException ex) {
 			answerWithError(header.version(), header.xid());
@@ -380,7 +395,26 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	}
 
 
-	private void receiveCall(ChunkedHeader header, ByteBuffer payload, OpaquePadding padding) {
+	/**
+	 * The trace context of a {@link TraceContextOption} message, or {@code null} if it is not one
+	 * such option defines: well-formed rdma_optinfo and an RPC call, whose XID is rdma_xid,
+	 * following it (the option's "MUST follow", draft §3.2).
+	 */
+	private static TraceContext traceContext(Rdma2Optional optional, ByteBuffer message, HeaderDecodeResult.Valid valid) {
+		int at = valid.payloadOffset();
+		if (valid.payloadLength() < 8 || message.getInt(at) != optional.xid()
+				|| BackwardDirection.messageType(message, at, valid.payloadLength()) != BackwardDirection.CALL) {
+			return null;
+		}
+		try {
+			return TraceContextOption.decode(optional.optionInfo());
+		}
+		catch (InvalidOptionInfoException ex) {
+			return null;
+		}
+	}
+
+	private void receiveCall(ChunkedHeader header, ByteBuffer payload, OpaquePadding padding, TraceContext trace) {
 		ChunkLists lists = header.chunkLists();
 		ChunkAssembler.checkNoOverlap(lists);
 		boolean nomsg = header instanceof RdmaNomsg || header instanceof Rdma2Nomsg;
@@ -389,6 +423,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		List<ReadChunk> chunks = lists.readChunks();
 		CallContext context = new CallContext(header, padding);
+		context.traceContext = trace;
 		if (chunks.isEmpty()) {
 			if (this.config.inBandCcp() != CcpMode.DISABLED && CcpExchange.isCcpCall(payload)) {
 				answerInBandConfiguration(context, payload);
@@ -612,7 +647,8 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		WriteChunk reply = context.lists.replyChunk();
 		context.call = new InboundCall(context.xid, context.version, message, capacities,
-				(reply != null) ? reply.totalLength() : 0, context.padding, context.lists.readList().size());
+				(reply != null) ? reply.totalLength() : 0, context.padding, context.lists.readList().size(),
+				context.traceContext);
 		try {
 			// The context is the task: no lambda per call.
 			this.executor.execute(context);
@@ -884,6 +920,9 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 		OpaquePadding padding;
 
+		/** The requester's trace context (TraceContextOption), or {@code null}. */
+		TraceContext traceContext;
+
 		InboundCall call;
 
 		private final AtomicBoolean answered = new AtomicBoolean();
@@ -946,6 +985,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			this.version = version;
 			this.lists = ChunkLists.EMPTY;
 			this.padding = null;
+			this.traceContext = null;
 			this.call = null;
 			this.answered.set(false);
 			this.released.set(false);
