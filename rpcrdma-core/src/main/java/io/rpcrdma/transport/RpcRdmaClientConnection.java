@@ -653,13 +653,16 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	}
 
 	/**
-	 * The trace-context option is an optional feature of Version Two (draft §3.1), offered only
-	 * once a reply confirmed Version Two (a Version One responder, Linux's among them, never
-	 * sees it, and the first message of version negotiation stays plain, draft §5) and only
-	 * until the responder refuses it.
+	 * The trace-context option is an optional feature of Version Two (draft §3.1), offered in
+	 * Version Two messages only, until the responder refuses it. It may go in the first message
+	 * of version negotiation (draft §5 asks for a valid Version Two message, which it is): a
+	 * Version One responder, Linux's among them, answers that message ERR_VERS on its version
+	 * alone (RFC 8166 §4.3.1) without reading further, and the call goes again in Version One,
+	 * where the option is never offered; a Version Two responder that does not know the option
+	 * answers RDMA_ERR_INVAL_OPTION and the call goes again plain.
 	 */
 	private boolean offersTraceContext(int vers) {
-		return vers == RpcRdmaConstants.VERSION_2 && this.versionConfirmed && !this.traceContextRefused;
+		return vers == RpcRdmaConstants.VERSION_2 && !this.traceContextRefused;
 	}
 
 	/** @return whether calls on this connection still offer their trace context to the responder */

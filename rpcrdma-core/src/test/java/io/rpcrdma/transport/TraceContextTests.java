@@ -48,20 +48,21 @@ abstract class TraceContextTests extends RpcRdmaTransportKit {
 	}
 
 	@Test
-	void aVersionTwoServerReceivesTheCallersContextOnceTheVersionIsConfirmed() throws Exception {
+	void aVersionTwoServerReceivesTheCallersContextFromTheFirstCallOn() throws Exception {
 		List<String> seen = new CopyOnWriteArrayList<>();
 		RpcRdmaServer server = recordingServer(config(), seen);
 		RpcRdmaClientConnection client = client(server, config());
 		byte[] data = RpcWorkload.pattern(100, 1);
 
-		// The first message of version negotiation stays plain (draft §5).
 		assertThat(RpcWorkload.opaqueResult(await(client.call(traced(1, data))))).isEqualTo(data);
-		assertThat(client.offersTraceContext()).isTrue();
 		assertThat(RpcWorkload.opaqueResult(await(client.call(traced(2, data))))).isEqualTo(data);
 		// A call that carries no context is a plain RDMA2_MSG, as before.
 		assertThat(RpcWorkload.opaqueResult(await(client.call(RpcWorkload.echo(3, data, false, 0, 0))))).isEqualTo(data);
 
-		assertThat(seen).containsExactly("none", CONTEXT.toString(), "none");
+		assertThat(client.version()).isEqualTo(2);
+		assertThat(client.offersTraceContext()).isTrue();
+		assertThat(seen).containsExactly(CONTEXT.toString(), CONTEXT.toString(), "none");
+		assertThat(onlyConnection(server).stats().rdmaErrorsSent()).isZero();
 	}
 
 	@Test
@@ -94,12 +95,8 @@ abstract class TraceContextTests extends RpcRdmaTransportKit {
 		RawPeer server = accepted.get(deadline().toMillis(), TimeUnit.MILLISECONDS);
 		byte[] data = RpcWorkload.pattern(40, 3);
 
-		CompletableFuture<InboundReply> first = client.call(traced(0x41, data));
-		assertThat(header(server.receive())).isInstanceOf(Rdma2Msg.class);
-		answer(server, 0x41, data);
-		await(first);
-
-		CompletableFuture<InboundReply> second = client.call(traced(0x42, data));
+		// The first call, which also negotiates the version (draft §5), offers the option.
+		CompletableFuture<InboundReply> first = client.call(traced(0x42, data));
 		TransportHeader offered = header(server.receive());
 		assertThat(offered).isInstanceOf(Rdma2Optional.class);
 		assertThat(((Rdma2Optional) offered).optionType()).isEqualTo(TraceContextOption.OPTION_TYPE);
@@ -110,13 +107,13 @@ abstract class TraceContextTests extends RpcRdmaTransportKit {
 		assertThat(header(again)).isEqualTo(new Rdma2Msg(0x42, 8, ChunkLists.EMPTY));
 		assertThat(payload(again).getInt(0)).isEqualTo(0x42);
 		answer(server, 0x42, data);
-		assertThat(RpcWorkload.opaqueResult(await(second))).isEqualTo(data);
+		assertThat(RpcWorkload.opaqueResult(await(first))).isEqualTo(data);
 		assertThat(client.offersTraceContext()).isFalse();
 
-		CompletableFuture<InboundReply> third = client.call(traced(0x43, data));
+		CompletableFuture<InboundReply> second = client.call(traced(0x43, data));
 		assertThat(header(server.receive())).isInstanceOf(Rdma2Msg.class);
 		answer(server, 0x43, data);
-		await(third);
+		await(second);
 	}
 
 	private static void answer(RawPeer server, int xid, byte[] data) {
