@@ -17,12 +17,12 @@ import io.rpcrdma.protocol.ChunkLists;
 import io.rpcrdma.protocol.ChunkedHeader;
 import io.rpcrdma.protocol.ErrVers;
 import io.rpcrdma.protocol.HeaderDecodeResult;
+import io.rpcrdma.protocol.HeaderLimits;
 import io.rpcrdma.protocol.Rdma2ErrBadHeader;
 import io.rpcrdma.protocol.Rdma2ErrInvalOption;
 import io.rpcrdma.protocol.Rdma2Msg;
 import io.rpcrdma.protocol.Rdma2Nomsg;
 import io.rpcrdma.protocol.Rdma2Optional;
-import io.rpcrdma.protocol.TraceContextOption;
 import io.rpcrdma.protocol.RdmaDone;
 import io.rpcrdma.protocol.RdmaErrChunk;
 import io.rpcrdma.protocol.RdmaErrorHeader;
@@ -35,6 +35,7 @@ import io.rpcrdma.protocol.ReadSegment;
 import io.rpcrdma.protocol.RpcRdmaConstants;
 import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
+import io.rpcrdma.protocol.TraceContextOption;
 import io.rpcrdma.oncrpc.VersionRange;
 import io.rpcrdma.protocol.WriteChunk;
 import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
@@ -526,20 +527,14 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			// The common small call: RDMA_MSG with three empty chunk lists (RFC 8166 §4.1.2),
 			// its reply expected inline, written without building a header.
 			pc.readChunksSent = false;
-			if (call.traceContext() != null && offersTraceContext(vers)) {
-				Rdma2Optional traced = new Rdma2Optional(pc.xid, this.config.creditsRequested(),
-						TraceContextOption.OPTION_TYPE, TraceContextOption.encode(call.traceContext()));
-				if (TransportHeaderEncoder.encodedLength(traced) + message.remaining() <= threshold) {
-					pc.traceContextOffered = true;
-					sendMessage(traced, message, 0, null);
-					return;
-				}
+			if (call.traceContext() != null && offersTraceContext(vers)
+					&& sendTraced(pc, chunked(pc.xid, vers, false, ChunkLists.EMPTY), message, threshold)) {
+				return;
 			}
 			pc.traceContextOffered = false;
 			sendChunkless(pc.xid, vers, this.config.creditsRequested(), message);
 			return;
 		}
-		pc.traceContextOffered = false;
 		int base = message.position();
 		List<RegisteredItem> registered = pc.call.registeredItems();
 		List<ReadSegment> reads = (pc.call.readChunkItems().isEmpty() && registered.isEmpty()) ? List.of()
@@ -581,7 +576,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		int headerLength = TransportHeaderEncoder.encodedLength(header);
 		ByteBuffer inline = inlineStream(pc, inlineLength);
 		if (headerLength + inlineLength <= threshold) {
-			sendMessage(header, inline, 0, null);
+			sendCall(pc, header, inline, threshold);
 			return;
 		}
 		// RFC 8166 §3.5.3 Long Call: the whole Payload stream goes in a Position-Zero Read
@@ -599,7 +594,38 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			throw new MessageTooLargeException("The transport header of XID 0x" + Integer.toHexString(pc.xid) + " takes "
 					+ headerLength + " bytes, more than the " + threshold + "-byte inline threshold; use fewer chunks");
 		}
-		sendMessage(header, null, 0, null);
+		sendCall(pc, header, null, threshold);
+	}
+
+	/** Sends a call with its header, wrapped in the trace-context option where it is offered. */
+	private void sendCall(PendingCall pc, TransportHeader header, ByteBuffer payload, int threshold) {
+		if (pc.call.traceContext() != null && offersTraceContext(header.version())
+				&& sendTraced(pc, header, payload, threshold)) {
+			return;
+		}
+		pc.traceContextOffered = false;
+		sendMessage(header, payload, 0, null);
+	}
+
+	/**
+	 * Sends {@code header} wrapped in the trace-context option (TraceContextOption) if the
+	 * wrapped message still fits the inline threshold and its rdma_optinfo the default bound a
+	 * receiver puts on it; else sends nothing: the call then goes untraced across the wire.
+	 * @return whether it was sent
+	 */
+	private boolean sendTraced(PendingCall pc, TransportHeader header, ByteBuffer payload, int threshold) {
+		byte[] info = TraceContextOption.encode(pc.call.traceContext(), header);
+		if (info.length > HeaderLimits.DEFAULT_MAX_OPTIONAL_INFO_LENGTH) {
+			return false;
+		}
+		Rdma2Optional traced = new Rdma2Optional(pc.xid, header.credits(), TraceContextOption.OPTION_TYPE, info);
+		int payloadLength = (payload != null) ? payload.remaining() : 0;
+		if (TransportHeaderEncoder.encodedLength(traced) + payloadLength > threshold) {
+			return false;
+		}
+		pc.traceContextOffered = true;
+		sendMessage(traced, payload, 0, null);
+		return true;
 	}
 
 	/**

@@ -222,7 +222,9 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 	}
 
-	private void onValid(HeaderDecodeResult.Valid valid, ByteBuffer message) {
+	private void onValid(HeaderDecodeResult.Valid received, ByteBuffer receivedMessage) {
+		HeaderDecodeResult.Valid valid = received;
+		ByteBuffer message = receivedMessage;
 		TransportHeader header = valid.header();
 		TraceContext trace = null;
 		if (header instanceof RdmaDone done) {
@@ -240,13 +242,17 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 				sendError(RdmaErrorReplies.forInvalidOption(optional, grantFor(0)));
 				return;
 			}
-			trace = traceContext(optional, message, valid);
-			if (trace == null) {
+			// From here on the call is the RDMA2_MSG or RDMA2_NOMSG the option wraps, followed
+			// by the payload the option's message carries.
+			TraceContextOption.TracedCall traced = unwrap(optional, message, valid);
+			if (traced == null) {
 				sendError(RdmaErrorReplies.forMalformed(RpcRdmaConstants.VERSION_2, optional.xid(), grantFor(0)));
 				return;
 			}
-			// From here on the call is what RDMA2_MSG with three empty chunk lists would be.
-			header = new Rdma2Msg(optional.xid(), optional.credits(), ChunkLists.EMPTY);
+			trace = traced.context();
+			message = unwrapped(traced, message, valid);
+			valid = (HeaderDecodeResult.Valid) this.decoder.decode(message.duplicate());
+			header = valid.header();
 		}
 		if (header instanceof RdmaErrorHeader error) {
 			this.counters.errorReceived(error);
@@ -396,22 +402,41 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 
 	/**
-	 * The trace context of a {@link TraceContextOption} message, or {@code null} if it is not one
-	 * such option defines: well-formed rdma_optinfo and an RPC call, whose XID is rdma_xid,
-	 * following it (the option's "MUST follow", draft §3.2).
+	 * What a {@link TraceContextOption} message carries, or {@code null} if it is not what the
+	 * option defines: a well-formed trace context, then a Version Two RDMA_MSG or RDMA_NOMSG
+	 * header of the same rdma_xid that is valid with the payload that follows (draft §3.2).
 	 */
-	private static TraceContext traceContext(Rdma2Optional optional, ByteBuffer message, HeaderDecodeResult.Valid valid) {
-		int at = valid.payloadOffset();
-		if (valid.payloadLength() < 8 || message.getInt(at) != optional.xid()
-				|| BackwardDirection.messageType(message, at, valid.payloadLength()) != BackwardDirection.CALL) {
-			return null;
-		}
+	private TraceContextOption.TracedCall unwrap(Rdma2Optional optional, ByteBuffer message,
+			HeaderDecodeResult.Valid valid) {
+		TraceContextOption.TracedCall traced;
 		try {
-			return TraceContextOption.decode(optional.optionInfo());
+			traced = TraceContextOption.decode(optional.optionInfo());
 		}
 		catch (InvalidOptionInfoException ex) {
 			return null;
 		}
+		HeaderDecodeResult inner = this.decoder.decode(unwrapped(traced, message, valid));
+		if (!(inner instanceof HeaderDecodeResult.Valid call)
+				|| !(call.header() instanceof Rdma2Msg || call.header() instanceof Rdma2Nomsg)
+				|| call.header().xid() != optional.xid()) {
+			return null;
+		}
+		if (call.header() instanceof Rdma2Msg && BackwardDirection.messageType(message, valid.payloadOffset(),
+				valid.payloadLength()) != BackwardDirection.CALL) {
+			// Only calls carry a trace context; a reply in the backward direction does not.
+			return null;
+		}
+		return traced;
+	}
+
+	/** The wrapped call header and the payload after it, as one message in memory this side owns. */
+	private static ByteBuffer unwrapped(TraceContextOption.TracedCall traced, ByteBuffer message,
+			HeaderDecodeResult.Valid valid) {
+		ByteBuffer header = traced.callHeader();
+		ByteBuffer out = ByteBuffer.allocate(header.remaining() + valid.payloadLength());
+		out.put(header.duplicate());
+		out.put(message.slice(valid.payloadOffset(), valid.payloadLength()));
+		return out.flip();
 	}
 
 	private void receiveCall(ChunkedHeader header, ByteBuffer payload, OpaquePadding padding, TraceContext trace) {

@@ -34,7 +34,10 @@ abstract class TraceContextTests extends RpcRdmaTransportKit {
 			"congo=t61rcWkgMzE");
 
 	private static OutboundCall traced(int xid, byte[] data) {
-		OutboundCall call = RpcWorkload.echo(xid, data, false, 0, 0);
+		return traced(RpcWorkload.echo(xid, data, false, 0, 0));
+	}
+
+	private static OutboundCall traced(OutboundCall call) {
 		return new OutboundCall(call.message(), call.readChunkItems(), call.writeChunkSizes(), call.maxReplySize(),
 				call.registeredItems(), CONTEXT);
 	}
@@ -58,10 +61,19 @@ abstract class TraceContextTests extends RpcRdmaTransportKit {
 		assertThat(RpcWorkload.opaqueResult(await(client.call(traced(2, data))))).isEqualTo(data);
 		// A call that carries no context is a plain RDMA2_MSG, as before.
 		assertThat(RpcWorkload.opaqueResult(await(client.call(RpcWorkload.echo(3, data, false, 0, 0))))).isEqualTo(data);
+		// Chunks travel in the wrapped header: an argument in a Read chunk, a Reply chunk for
+		// a reply larger than the inline threshold, and a Long Call (RDMA2_NOMSG).
+		byte[] large = RpcWorkload.pattern(20_000, 4);
+		assertThat(RpcWorkload.opaqueResult(await(client.call(traced(RpcWorkload.echo(4, large, true, 0, 30_000))))))
+			.isEqualTo(large);
+		byte[] longCall = RpcWorkload.pattern(6000, 5);
+		assertThat(RpcWorkload.opaqueResult(await(client.call(traced(RpcWorkload.echo(5, longCall, false, 0, 10_000))))))
+			.isEqualTo(longCall);
 
 		assertThat(client.version()).isEqualTo(2);
 		assertThat(client.offersTraceContext()).isTrue();
-		assertThat(seen).containsExactly(CONTEXT.toString(), CONTEXT.toString(), "none");
+		assertThat(seen).containsExactly(CONTEXT.toString(), CONTEXT.toString(), "none", CONTEXT.toString(),
+				CONTEXT.toString());
 		assertThat(onlyConnection(server).stats().rdmaErrorsSent()).isZero();
 	}
 
@@ -100,7 +112,7 @@ abstract class TraceContextTests extends RpcRdmaTransportKit {
 		TransportHeader offered = header(server.receive());
 		assertThat(offered).isInstanceOf(Rdma2Optional.class);
 		assertThat(((Rdma2Optional) offered).optionType()).isEqualTo(TraceContextOption.OPTION_TYPE);
-		assertThat(TraceContextOption.decode(((Rdma2Optional) offered).optionInfo())).isEqualTo(CONTEXT);
+		assertThat(TraceContextOption.decode(((Rdma2Optional) offered).optionInfo()).context()).isEqualTo(CONTEXT);
 		// A responder that knows no optional feature (draft §3.1).
 		server.send(new Rdma2ErrInvalOption(0x42, 8), null);
 		ByteBuffer again = server.receive();
@@ -133,12 +145,14 @@ abstract class TraceContextTests extends RpcRdmaTransportKit {
 		assertThat(refused.xid()).isEqualTo(0x61);
 
 		// The option without the call that MUST follow it.
-		raw.send(new Rdma2Optional(0x62, 1, TraceContextOption.OPTION_TYPE, TraceContextOption.encode(CONTEXT)), null);
+		raw.send(new Rdma2Optional(0x62, 1, TraceContextOption.OPTION_TYPE, TraceContextOption.encode(CONTEXT,
+				new Rdma2Msg(0x62, 1, ChunkLists.EMPTY))), null);
 		assertThat(header(raw.receive())).isInstanceOf(Rdma2ErrBadHeader.class);
 
 		// A well-formed one is served as the call it carries.
 		ByteBuffer good = RpcWorkload.call(0x63, RpcWorkload.ECHO, new byte[] { 1, 2, 3, 4 });
-		raw.send(new Rdma2Optional(0x63, 1, TraceContextOption.OPTION_TYPE, TraceContextOption.encode(CONTEXT)), good);
+		raw.send(new Rdma2Optional(0x63, 1, TraceContextOption.OPTION_TYPE, TraceContextOption.encode(CONTEXT,
+				new Rdma2Msg(0x63, 1, ChunkLists.EMPTY))), good);
 		ByteBuffer reply = raw.receive();
 		assertThat(header(reply)).isInstanceOf(Rdma2Msg.class).isNotInstanceOf(RdmaMsg.class);
 		assertThat(header(reply).xid()).isEqualTo(0x63);

@@ -683,6 +683,12 @@ public final class RpcSecGssClient implements ConnectionProtection {
 			return this.body.procedureName();
 		}
 
+		@Override
+		public io.rpcrdma.protocol.TraceContext traceContext() {
+			// The trace context travels in the transport header, outside what GSS protects.
+			return this.body.traceContext();
+		}
+
 		String procedureNameOrNumbers() {
 			String name = this.body.procedureName();
 			return (name != null) ? name : "the call";
