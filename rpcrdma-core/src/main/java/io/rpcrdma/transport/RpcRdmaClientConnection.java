@@ -624,6 +624,9 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			return false;
 		}
 		pc.traceContextOffered = true;
+		// Counted as the call it wraps (inline message, chunks); sendMessage counts nothing
+		// for an RDMA_OPTIONAL.
+		count(header, payloadLength);
 		sendMessage(traced, payload, 0, null);
 		return true;
 	}

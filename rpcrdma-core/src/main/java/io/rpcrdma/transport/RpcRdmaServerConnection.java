@@ -244,14 +244,14 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			}
 			// From here on the call is the RDMA2_MSG or RDMA2_NOMSG the option wraps, followed
 			// by the payload the option's message carries.
-			TraceContextOption.TracedCall traced = unwrap(optional, message, valid);
-			if (traced == null) {
+			Unwrapped call = unwrap(optional, message, valid);
+			if (call == null) {
 				sendError(RdmaErrorReplies.forMalformed(RpcRdmaConstants.VERSION_2, optional.xid(), grantFor(0)));
 				return;
 			}
-			trace = traced.context();
-			message = unwrapped(traced, message, valid);
-			valid = (HeaderDecodeResult.Valid) this.decoder.decode(message.duplicate());
+			trace = call.context();
+			message = call.message();
+			valid = call.valid();
 			header = valid.header();
 		}
 		if (header instanceof RdmaErrorHeader error) {
@@ -406,8 +406,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	 * option defines: a well-formed trace context, then a Version Two RDMA_MSG or RDMA_NOMSG
 	 * header of the same rdma_xid that is valid with the payload that follows (draft §3.2).
 	 */
-	private TraceContextOption.TracedCall unwrap(Rdma2Optional optional, ByteBuffer message,
-			HeaderDecodeResult.Valid valid) {
+	private Unwrapped unwrap(Rdma2Optional optional, ByteBuffer message, HeaderDecodeResult.Valid valid) {
 		TraceContextOption.TracedCall traced;
 		try {
 			traced = TraceContextOption.decode(optional.optionInfo());
@@ -415,7 +414,8 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		catch (InvalidOptionInfoException ex) {
 			return null;
 		}
-		HeaderDecodeResult inner = this.decoder.decode(unwrapped(traced, message, valid));
+		ByteBuffer unwrapped = unwrapped(traced, message, valid);
+		HeaderDecodeResult inner = this.decoder.decode(unwrapped.duplicate());
 		if (!(inner instanceof HeaderDecodeResult.Valid call)
 				|| !(call.header() instanceof Rdma2Msg || call.header() instanceof Rdma2Nomsg)
 				|| call.header().xid() != optional.xid()) {
@@ -426,7 +426,11 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			// Only calls carry a trace context; a reply in the backward direction does not.
 			return null;
 		}
-		return traced;
+		return new Unwrapped(traced.context(), unwrapped, call);
+	}
+
+	/** A call unwrapped from the trace-context option: its context, its message and its header. */
+	private record Unwrapped(TraceContext context, ByteBuffer message, HeaderDecodeResult.Valid valid) {
 	}
 
 	/** The wrapped call header and the payload after it, as one message in memory this side owns. */
