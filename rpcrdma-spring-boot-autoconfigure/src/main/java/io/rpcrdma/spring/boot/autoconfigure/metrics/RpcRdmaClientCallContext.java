@@ -1,8 +1,5 @@
 package io.rpcrdma.spring.boot.autoconfigure.metrics;
 
-import java.util.HashMap;
-import java.util.Map;
-
 import io.micrometer.observation.transport.Kind;
 import io.micrometer.observation.transport.SenderContext;
 import io.rpcrdma.protocol.TraceContext;
@@ -13,24 +10,25 @@ import io.rpcrdma.service.ProcedureDescriptor;
 import io.rpcrdma.service.ServiceDescriptor;
 
 /**
- * A client call's observation context: a {@link SenderContext} whose carrier collects the
- * W3C {@code traceparent} and {@code tracestate} a tracer's propagator injects when the
- * observation starts, which the call then carries to the server
+ * A client call's observation context: a {@link SenderContext} that is its own carrier,
+ * collecting the W3C {@code traceparent} and {@code tracestate} a tracer's propagator injects
+ * when the observation starts, which the call then carries to the server
  * ({@link io.rpcrdma.protocol.TraceContextOption}). Without a tracer nothing is injected and
- * nothing is carried.
+ * nothing is carried; being its own carrier, the context allocates nothing more for it.
  */
-public final class RpcRdmaClientCallContext extends SenderContext<Map<String, String>> implements RpcRdmaCallContext {
+public final class RpcRdmaClientCallContext extends SenderContext<RpcRdmaClientCallContext>
+		implements RpcRdmaCallContext {
 
 	private final CallFacts facts;
 
+	private volatile String traceparent;
+
+	private volatile String tracestate;
+
 	RpcRdmaClientCallContext(ServiceDescriptor service, ProcedureDescriptor procedure, String endpoint) {
-		super((carrier, key, value) -> {
-			if (carrier != null && key != null && value != null) {
-				carrier.put(key, value);
-			}
-		}, Kind.CLIENT);
+		super(RpcRdmaClientCallContext::header, Kind.CLIENT);
 		this.facts = new CallFacts(CallSide.CLIENT, service, procedure, endpoint);
-		setCarrier(new HashMap<>(4));
+		setCarrier(this);
 		setRemoteServiceName(service.name());
 		Endpoints.HostPort server = Endpoints.parse(endpoint);
 		if (server != null) {
@@ -43,18 +41,30 @@ public final class RpcRdmaClientCallContext extends SenderContext<Map<String, St
 	 * @return the context, or {@code null} if no tracer injected a valid {@code traceparent}
 	 */
 	public TraceContext traceContext() {
-		Map<String, String> carrier = getCarrier();
-		String parent = (carrier != null) ? carrier.get("traceparent") : null;
+		String parent = this.traceparent;
 		if (parent == null) {
 			return null;
 		}
 		try {
-			return new TraceContext(parent, carrier.get("tracestate"));
+			return new TraceContext(parent, this.tracestate);
 		}
 		catch (IllegalArgumentException ex) {
 			// A tracestate beyond what the option carries (or a malformed value): the call goes
 			// untraced across the wire rather than failing.
 			return null;
+		}
+	}
+
+	/** The propagator's setter: keeps the two headers the wire carries, ignores others (baggage, B3). */
+	private static void header(RpcRdmaClientCallContext carrier, String key, String value) {
+		if (carrier == null || key == null) {
+			return;
+		}
+		switch (key) {
+			case "traceparent" -> carrier.traceparent = value;
+			case "tracestate" -> carrier.tracestate = value;
+			default -> {
+			}
 		}
 	}
 
