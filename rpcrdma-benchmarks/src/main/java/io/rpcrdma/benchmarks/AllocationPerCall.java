@@ -3,6 +3,8 @@ package io.rpcrdma.benchmarks;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 
+import io.rpcrdma.benchmarks.compare.CompareServer;
+
 /**
  * Bytes allocated per small call on the client, counted exactly rather than sampled: the
  * server runs in a child JVM ({@link SmallCallBenchmark} with {@code server=process}), and
@@ -50,7 +52,7 @@ public final class AllocationPerCall {
 	 * @throws Exception if the server or the client cannot be started or a call fails
 	 */
 	public static long measureServer(int calls) throws Exception {
-		try (io.rpcrdma.benchmarks.compare.CompareServer server = new io.rpcrdma.benchmarks.compare.CompareServer("siw",
+		try (CompareServer server = new CompareServer("siw",
 				new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
 				SmallCallClient client = new SmallCallClient(server.address())) {
 			client.serviceCalls(3 * calls);

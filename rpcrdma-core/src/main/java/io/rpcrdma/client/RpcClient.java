@@ -13,8 +13,10 @@ import io.rpcrdma.oncrpc.AuthNone;
 import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.oncrpc.RpcCall;
 import io.rpcrdma.oncrpc.RpcMessageCodec;
+import io.rpcrdma.transport.BackwardCallHandler;
 import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.transport.OutboundCall;
+import io.rpcrdma.transport.PeerVersionCache;
 import io.rpcrdma.transport.RegisteredItem;
 import io.rpcrdma.transport.RpcRdmaClientConnection;
 import io.rpcrdma.transport.RpcTransport;
@@ -88,21 +90,25 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 	}
 
 	/**
-	 * Connects to a server and serves it {@code callbacks} on the same connection: the server's
-	 * handlers reach them through {@code ServerCall#backchannel()} (RFC 8167).
+	 * Connects to a server and serves it backward-direction calls on the same connection
+	 * (RFC 8167): the server's handlers reach them through {@code Backchannels#callerOf(ServerCall)}.
+	 * {@code io.rpcrdma.backchannel.CallbackServices} makes the handler of a set of programs.
 	 * @param provider the RDMA provider
 	 * @param pool registered memory
 	 * @param address the server
 	 * @param config the transport settings
 	 * @param maxPending the most calls awaiting replies at once
-	 * @param callbacks the programs served to the server
+	 * @param backwardHandler serves the server's calls
+	 * @param backwardCredits the backward-direction credits granted (RFC 8167 §4.1), 1 to
+	 * {@link io.rpcrdma.transport.RpcRdmaServerConnection#MAX_BACKWARD_CREDITS}
 	 * @return completes with the client once connected
 	 */
 	public static CompletableFuture<RpcClient> connect(RdmaProvider provider, RegisteredMemoryPool pool,
-			InetSocketAddress address, TransportConfig config, int maxPending, CallbackServices callbacks) {
+			InetSocketAddress address, TransportConfig config, int maxPending, BackwardCallHandler backwardHandler,
+			int backwardCredits) {
+		Objects.requireNonNull(backwardHandler, "backwardHandler");
 		return RpcRdmaClientConnection
-			.connect(provider, pool, address, config, io.rpcrdma.transport.PeerVersionCache.shared(),
-					new BackwardDispatcher(callbacks), callbacks.credits())
+			.connect(provider, pool, address, config, PeerVersionCache.shared(), backwardHandler, backwardCredits)
 			.thenApply((connection) -> new RpcClient(connection, address.toString(), maxPending, CallTimer.shared()));
 	}
 

@@ -3,6 +3,9 @@ package io.rpcrdma.server;
 import java.nio.ByteBuffer;
 import java.util.List;
 
+import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
+import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
+import io.rpcrdma.transport.BackwardCalls;
 import io.rpcrdma.transport.DdpRange;
 
 /**
@@ -55,11 +58,11 @@ public interface ReplySink {
 	}
 
 	/**
-	 * The caller of the programs the client serves, on the connection the call came on
-	 * (RFC 8167 backward direction).
-	 * @return the caller, or {@code null} when the connection has no backward direction
+	 * The backward direction of the connection the call came on (RFC 8167), to call the
+	 * programs the client serves.
+	 * @return the backward direction, or {@code null} when the connection has none
 	 */
-	default io.rpcrdma.client.RpcCaller backchannel() {
+	default BackwardCalls backwardCalls() {
 		return null;
 	}
 
@@ -82,7 +85,7 @@ public interface ReplySink {
 	 * @param request the requester's values
 	 * @return this side's values, or {@code null} when the call came over no such connection
 	 */
-	default io.rpcrdma.protocol.ccp.ConfigRdmaReply configureInBand(io.rpcrdma.protocol.ccp.ConfigRdmaRequest request) {
+	default ConfigRdmaReply configureInBand(ConfigRdmaRequest request) {
 		return null;
 	}
 

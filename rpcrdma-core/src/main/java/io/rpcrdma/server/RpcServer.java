@@ -86,8 +86,6 @@ public final class RpcServer implements AutoCloseable {
 	/** Replies handed to the transport and not yet sent, so a shutdown lets them go out first. */
 	private final UnsentReplies unsent = new UnsentReplies();
 
-	private final Backchannels backchannels = new Backchannels();
-
 	private RpcServer(Config config, ProgramRegistry registry) {
 		this.config = config;
 		this.handlers = config.executor().create();
@@ -166,8 +164,7 @@ public final class RpcServer implements AutoCloseable {
 				&& call.readChunks() == 0 && call.traceContext() == null) ? ChunkOffer.nothing(call.version())
 						: new ChunkOffer(call.version(), call.writeChunkCapacities(), call.replyChunkCapacity(),
 								call.readChunks(), call.traceContext());
-		TransportCall exchange = new TransportCall(sender, message, capacity, this.replyBuffers, this.unsent,
-				this.backchannels);
+		TransportCall exchange = new TransportCall(sender, message, capacity, this.replyBuffers, this.unsent);
 		CompletableFuture<DispatchOutcome> outcome;
 		try {
 			outcome = this.dispatcher.dispatch(message, call.padding(), key, offer, exchange, exchange);
@@ -345,7 +342,7 @@ public final class RpcServer implements AutoCloseable {
 	 * worth of {@link TransportConfig#creditsGranted()}
 	 * @param security which security flavors each procedure accepts (RFC 5531 §9 AUTH_ERROR for the rest)
 	 * @param backwardCredits the most calls the server has outstanding to one connected client
-	 * at once in the backward direction (RFC 8167; {@link ServerCall#backchannel()}), each a
+	 * at once in the backward direction (RFC 8167; {@link ServerCall#backwardCalls()}), each a
 	 * receive posted per connection for its reply; 0 (the default) for no backward direction
 	 */
 	public record Config(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress bindAddress,

@@ -11,6 +11,7 @@ import io.rpcrdma.oncrpc.RpcCall;
 import io.rpcrdma.server.security.AnonymousPrincipal;
 import io.rpcrdma.server.security.RpcPrincipal;
 import io.rpcrdma.server.security.SecurityPolicy;
+import io.rpcrdma.transport.BackwardCalls;
 import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.xdr.XdrEncoder;
 
@@ -98,23 +99,22 @@ public final class ServerCall {
 	}
 
 	/**
-	 * The client that sent this call, as a callee: calls on the returned caller travel back on
-	 * the connection this call came on (RFC 8167, the backward direction) to the programs the
-	 * client serves. Usable during and after this call while the connection lives; once it is
-	 * gone, calls fail with {@code ConnectionLostException}.
-	 * @return a caller of the client's programs
+	 * The backward direction of the connection this call came on (RFC 8167), to call the
+	 * programs the client serves; {@code io.rpcrdma.backchannel.Backchannels#callerOf} makes
+	 * it an RPC caller. Usable during and after this call while the connection lives.
+	 * @return the connection's backward direction
 	 * @throws BackwardDirectionUnavailableException if the connection has no backward
 	 * direction (the server was started without backward-direction credits, or the call did
 	 * not come over RPC-over-RDMA)
 	 */
-	public io.rpcrdma.client.RpcCaller backchannel() {
-		io.rpcrdma.client.RpcCaller caller = (this.origin != null) ? this.origin.backchannel() : null;
-		if (caller == null) {
+	public BackwardCalls backwardCalls() {
+		BackwardCalls calls = (this.origin != null) ? this.origin.backwardCalls() : null;
+		if (calls == null) {
 			throw new BackwardDirectionUnavailableException("The call from " + this.client + " came on a connection"
 					+ " without a backward direction: start the server with backward-direction credits"
 					+ " (RpcServer.Config#withBackwardCredits, rpcrdma.server.backchannel.credits)");
 		}
-		return caller;
+		return calls;
 	}
 
 	/**

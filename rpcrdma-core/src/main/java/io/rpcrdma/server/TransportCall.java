@@ -4,6 +4,9 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.BiConsumer;
 
+import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
+import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
+import io.rpcrdma.transport.BackwardCalls;
 import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.transport.OutboundReply;
 import io.rpcrdma.transport.ReplySender;
@@ -27,19 +30,14 @@ final class TransportCall implements ReplyBufferSupplier, ReplySink, BiConsumer<
 
 	private final UnsentReplies unsent;
 
-	private final Backchannels backchannels;
-
 	/**
 	 * @param sender the transport's sender of this call's reply
 	 * @param message the call's message
 	 * @param capacity the reply buffer's size ({@link RpcServer#replyCapacity})
 	 * @param buffers where reply buffers come from
 	 * @param unsent counts the replies handed to the transport and not yet sent
-	 * @param backchannels the server's callers of its clients
 	 */
-	TransportCall(ReplySender sender, ByteBuffer message, int capacity, ReplyBufferPool buffers, UnsentReplies unsent,
-			Backchannels backchannels) {
-		this.backchannels = backchannels;
+	TransportCall(ReplySender sender, ByteBuffer message, int capacity, ReplyBufferPool buffers, UnsentReplies unsent) {
 		this.sender = sender;
 		this.message = message;
 		this.capacity = capacity;
@@ -48,9 +46,8 @@ final class TransportCall implements ReplyBufferSupplier, ReplySink, BiConsumer<
 	}
 
 	@Override
-	public io.rpcrdma.client.RpcCaller backchannel() {
-		io.rpcrdma.transport.BackwardCalls calls = this.sender.backwardCalls();
-		return (calls != null) ? this.backchannels.callerFor(calls) : null;
+	public BackwardCalls backwardCalls() {
+		return this.sender.backwardCalls();
 	}
 
 	@Override
@@ -64,7 +61,7 @@ final class TransportCall implements ReplyBufferSupplier, ReplySink, BiConsumer<
 	}
 
 	@Override
-	public io.rpcrdma.protocol.ccp.ConfigRdmaReply configureInBand(io.rpcrdma.protocol.ccp.ConfigRdmaRequest request) {
+	public ConfigRdmaReply configureInBand(ConfigRdmaRequest request) {
 		return this.sender.configureInBand(request);
 	}
 

@@ -7,7 +7,7 @@ import io.rpcrdma.server.ServerCall;
 /**
  * The call an exported service's method is running for, on the thread that runs it: its
  * header, principal and the connection it came on, so that the method can call the client
- * back ({@link ServerCall#backchannel()}, {@link ServiceClientFactory#callback(Class)}).
+ * back ({@code io.rpcrdma.backchannel.Backchannels#callerOf}, {@link ServiceClientFactory#callback(Class)}).
  * Set for the synchronous part of the method only: an asynchronous method takes what it
  * needs before it returns its future.
  */

@@ -11,10 +11,10 @@ import io.rpcrdma.client.CallTimeoutException;
 import io.rpcrdma.client.ConnectionLostException;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.ReplyCallback;
+import io.rpcrdma.client.SynchronousWait;
 import io.rpcrdma.oncrpc.AuthNone;
 import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.service.codec.XdrCodec;
-import io.rpcrdma.verbs.WaitingCaller;
 import io.rpcrdma.xdr.XdrEncoder;
 
 /**
@@ -139,7 +139,7 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 
 	/**
 	 * A synchronous method's call: the calling thread waits until the outcome arrives, reading
-	 * the reply itself where the provider lets it ({@link WaitingCaller}), else parked. Each
+	 * the reply itself where the provider lets it ({@link SynchronousWait}), else parked. Each
 	 * thread reuses one, so a synchronous call allocates nothing here.
 	 */
 	static final class Waiting extends ServiceCall {
@@ -162,8 +162,8 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 
 		private volatile int state;
 
-		// The thread as a caller that may read its own reply; set before the call is posted.
-		private volatile WaitingCaller receive;
+		// The thread as a caller that may read its own reply; expected before the call is posted.
+		private final SynchronousWait receive = new SynchronousWait();
 
 		private boolean busy;
 
@@ -181,7 +181,7 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 			waiting.value = null;
 			waiting.failure = null;
 			waiting.state = WAITING;
-			waiting.receive = WaitingCaller.expect();
+			waiting.receive.expect();
 			return waiting;
 		}
 
@@ -198,11 +198,8 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 		}
 
 		private void arrived() {
-			WaitingCaller caller = this.receive;
 			if (STATE.compareAndSet(this, WAITING, DONE)) {
-				if (caller != null) {
-					caller.outcomeArrived();
-				}
+				this.receive.outcomeArrived();
 				if (Thread.currentThread() != this.owner) {
 					LockSupport.unpark(this.owner);
 				}
@@ -218,9 +215,8 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 		 */
 		Object await() throws Throwable {
 			boolean interrupted = false;
-			WaitingCaller caller = this.receive;
 			while (this.state == WAITING) {
-				if (caller != null && caller.receiveUntil(this.outcomeArrived)) {
+				if (this.receive.receiveUntil(this.outcomeArrived)) {
 					break;
 				}
 				if (this.state != WAITING) {
@@ -250,11 +246,7 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 
 		/** The thread is done with it. */
 		void release() {
-			WaitingCaller caller = this.receive;
-			if (caller != null) {
-				caller.end();
-				this.receive = null;
-			}
+			this.receive.end();
 			this.busy = false;
 			this.value = null;
 			this.failure = null;

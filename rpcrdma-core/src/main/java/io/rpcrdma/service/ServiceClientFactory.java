@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.rpcrdma.backchannel.Backchannels;
 import io.rpcrdma.client.RpcCaller;
 
 /**
@@ -64,7 +65,7 @@ public final class ServiceClientFactory {
 	 * backward direction
 	 */
 	public <T> T callback(Class<T> callbackInterface) {
-		return create(callbackInterface, RpcCallContext.current().backchannel());
+		return create(callbackInterface, Backchannels.callerOf(RpcCallContext.current()));
 	}
 
 	/**

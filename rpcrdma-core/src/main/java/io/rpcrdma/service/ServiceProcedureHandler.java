@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionStage;
 
 import io.rpcrdma.server.CallRejectedException;
 import io.rpcrdma.server.ProcedureHandler;
+import io.rpcrdma.server.RequesterAddress;
 import io.rpcrdma.server.ServerCall;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrEncoder;
@@ -184,7 +185,7 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 	/** The caller's address for the observer; formatted only when someone observes. */
 	private static String caller(ServerCall call) {
 		Object client = (call != null) ? call.client() : null;
-		if (client instanceof io.rpcrdma.server.RequesterAddress requester) {
+		if (client instanceof RequesterAddress requester) {
 			// The host alone, as before ports were part of the key: observers tag calls by client.
 			return requester.hostString();
 		}

@@ -32,7 +32,31 @@ final class BackwardDirection {
 	 */
 	static final int CREDITS_WITHOUT_HANDLER = 1;
 
+	/** The most backward-direction credits a connection provisions receives for. */
+	static final int MAX_CREDITS = 1024;
+
 	private BackwardDirection() {
+	}
+
+	/**
+	 * RFC 8167 §4.3: an endpoint posts receives for what the other side may send it in both
+	 * directions; a backward-direction call (at the requester) or reply (at the responder)
+	 * takes one like a forward message. Both connection roles size their receives here.
+	 * @param config the forward direction's settings
+	 * @param backwardCredits the backward-direction credits, 0 for none
+	 * @return the settings with a receive added per backward credit
+	 * @throws IllegalArgumentException if the credits are negative or above {@link #MAX_CREDITS}
+	 */
+	static TransportConfig withBackwardReceives(TransportConfig config, int backwardCredits) {
+		if (backwardCredits < 0 || backwardCredits > MAX_CREDITS) {
+			throw new IllegalArgumentException(
+					"backwardCredits must be within 0 and " + MAX_CREDITS + ", got " + backwardCredits);
+		}
+		if (backwardCredits == 0) {
+			return config;
+		}
+		return config.withCredits(config.creditsRequested(), config.creditsGranted(),
+				config.receiveCount() + backwardCredits);
 	}
 
 	/**

@@ -3,6 +3,9 @@ package io.rpcrdma.transport;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 
+import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
+import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
+
 /**
  * Sends the reply to one {@link InboundCall}, once. May be called from any thread.
  */
@@ -113,7 +116,7 @@ public interface ReplySender {
 	 * @return this side's values, or {@code null} when the call came over no connection that
 	 * CCP configures
 	 */
-	default io.rpcrdma.protocol.ccp.ConfigRdmaReply configureInBand(io.rpcrdma.protocol.ccp.ConfigRdmaRequest request) {
+	default ConfigRdmaReply configureInBand(ConfigRdmaRequest request) {
 		return null;
 	}
 

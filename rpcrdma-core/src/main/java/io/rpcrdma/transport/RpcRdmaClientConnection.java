@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
 import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.oncrpc.VersionRange;
 import io.rpcrdma.protocol.ChunkLists;
 import io.rpcrdma.protocol.ChunkedHeader;
 import io.rpcrdma.protocol.ErrVers;
@@ -26,17 +27,18 @@ import io.rpcrdma.protocol.Rdma2Optional;
 import io.rpcrdma.protocol.RdmaDone;
 import io.rpcrdma.protocol.RdmaErrChunk;
 import io.rpcrdma.protocol.RdmaErrorHeader;
+import io.rpcrdma.protocol.RdmaErrorReplies;
 import io.rpcrdma.protocol.RdmaMsg;
 import io.rpcrdma.protocol.RdmaMsgp;
 import io.rpcrdma.protocol.RdmaNomsg;
 import io.rpcrdma.protocol.RdmaSegment;
 import io.rpcrdma.protocol.ReadChunk;
 import io.rpcrdma.protocol.ReadSegment;
+import io.rpcrdma.protocol.Rfc8797PrivateData;
 import io.rpcrdma.protocol.RpcRdmaConstants;
 import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
 import io.rpcrdma.protocol.TraceContextOption;
-import io.rpcrdma.oncrpc.VersionRange;
 import io.rpcrdma.protocol.WriteChunk;
 import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
 import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
@@ -213,7 +215,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			throw new IllegalArgumentException("backwardCredits must be at least 1 for a connection that serves backward"
 					+ " calls, got " + credits);
 		}
-		return RpcRdmaServerConnection.withBackwardReceives(config, credits);
+		return BackwardDirection.withBackwardReceives(config, credits);
 	}
 
 	// ---- in-band connection configuration (RFC 5666 §6) --------------------------------------
@@ -291,7 +293,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	 * receiver supports (RFC 8166 §3.3.2): a broken peer, whose other values are not trusted either
 	 */
 	public boolean applyInBandConfiguration(ConfigRdmaReply reply) {
-		if (reply.maxCallSendSize() < io.rpcrdma.protocol.Rfc8797PrivateData.MIN_SIZE) {
+		if (reply.maxCallSendSize() < Rfc8797PrivateData.MIN_SIZE) {
 			return false;
 		}
 		applyInBandReply(reply);
@@ -767,7 +769,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		int xid = header.xid();
 		ChunkLists lists = header.chunkLists();
 		if (!lists.readList().isEmpty() || !lists.writeList().isEmpty() || lists.replyChunk() != null) {
-			sendMessage(io.rpcrdma.protocol.RdmaErrorReplies.forMalformed(header.version(), xid, this.backwardGrant),
+			sendMessage(RdmaErrorReplies.forMalformed(header.version(), xid, this.backwardGrant),
 					null, 0, null);
 			return;
 		}
@@ -907,7 +909,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	private RdmaErrorReceivedException refusal(PendingCall pc, RdmaErrorHeader error) {
 		if ((error instanceof RdmaErrChunk || error instanceof Rdma2ErrBadHeader) && !pc.readChunksSent) {
 			return new ReplyTooLargeException(error, receiveThreshold(pc.version),
-					(pc.replyBuffer != null) ? pc.call.maxReplySize() : 0);
+					(pc.replyBuffer != null) ? pc.call.maxReplySize() : 0, !pc.writeBuffers.isEmpty());
 		}
 		return new RdmaErrorReceivedException(error);
 	}

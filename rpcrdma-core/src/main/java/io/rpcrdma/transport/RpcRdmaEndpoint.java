@@ -22,12 +22,13 @@ import io.rpcrdma.protocol.RdmaDone;
 import io.rpcrdma.protocol.RdmaErrorHeader;
 import io.rpcrdma.protocol.RdmaSegment;
 import io.rpcrdma.protocol.ReadChunk;
-import io.rpcrdma.protocol.RpcRdmaConstants;
 import io.rpcrdma.protocol.Rfc8797PrivateData;
+import io.rpcrdma.protocol.RpcRdmaConstants;
 import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.protocol.TransportHeaderDecoder;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
 import io.rpcrdma.verbs.CompletionQueue;
+import io.rpcrdma.verbs.CompletionStatus;
 import io.rpcrdma.verbs.ConnectionEvent;
 import io.rpcrdma.verbs.ConnectionEventType;
 import io.rpcrdma.verbs.PrivateData;
@@ -38,6 +39,7 @@ import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.ReceiveWorkRequest;
 import io.rpcrdma.verbs.RemoteAddress;
 import io.rpcrdma.verbs.ScatterGatherEntry;
+import io.rpcrdma.verbs.SendOpcode;
 import io.rpcrdma.verbs.SendWorkRequest;
 import io.rpcrdma.verbs.WorkCompletion;
 import io.rpcrdma.xdr.XdrEncoder;
@@ -540,7 +542,7 @@ abstract class RpcRdmaEndpoint {
 					"Posting a " + request.opcode() + " failed: " + ex.getMessage(), ex);
 			if (operation != null) {
 				complete(operation, new WorkCompletion().set(request.wrId(), null,
-						io.rpcrdma.verbs.CompletionStatus.GENERAL_ERR, 0, 0, false, 0, ex.getMessage()));
+						CompletionStatus.GENERAL_ERR, 0, 0, false, 0, ex.getMessage()));
 			}
 			throw failure;
 		}
@@ -675,7 +677,7 @@ abstract class RpcRdmaEndpoint {
 					|| request.sgList().get(0).offset() != buffer.offset()
 					|| this.operations.get(request.wrId()) != null) {
 				// The record's canonical constructor with List.of(one): no varargs array.
-				request = new SendWorkRequest(this.nextWrId.getAndIncrement(), io.rpcrdma.verbs.SendOpcode.SEND,
+				request = new SendWorkRequest(this.nextWrId.getAndIncrement(), SendOpcode.SEND,
 						List.of(ScatterGatherEntry.of(buffer.region(), buffer.offset(), length)), null, 0, true);
 				this.chunklessSends.remove(buffer.address());
 				this.chunklessSends.putIfAbsent(buffer.address(), request);

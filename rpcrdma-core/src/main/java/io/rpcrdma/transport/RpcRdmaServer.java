@@ -9,13 +9,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 
+import io.rpcrdma.log.RefusalLog;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.verbs.ConnectionRequest;
 import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.RdmaListener;
 import io.rpcrdma.verbs.RdmaProvider;
-import io.rpcrdma.verbs.support.RefusalLog;
 
 /**
  * Listens for RPC-over-RDMA requesters and runs a {@link RpcRdmaServerConnection} for each:
@@ -65,7 +65,7 @@ public final class RpcRdmaServer implements AutoCloseable {
 			TransportConfig config, CreditBudget budget, Executor executor, InboundCallHandler handler,
 			int backwardCredits) {
 		// Checked before listening, so a bad value fails the start, not every connection.
-		RpcRdmaServerConnection.withBackwardReceives(config, backwardCredits);
+		BackwardDirection.withBackwardReceives(config, backwardCredits);
 		this.backwardCredits = backwardCredits;
 		this.provider = provider;
 		this.pool = pool;

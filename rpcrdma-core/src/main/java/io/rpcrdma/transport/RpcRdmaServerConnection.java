@@ -38,7 +38,9 @@ import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
 import io.rpcrdma.protocol.WriteChunk;
 import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
+import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
 import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.WorkCompletion;
 import io.rpcrdma.xdr.OpaquePadding;
 
 /**
@@ -117,7 +119,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
 			CreditBudget budget, Executor executor, InboundCallHandler handler, InetSocketAddress remote,
 			int backwardCredits, FifoAdmission placements) {
-		super(provider, pool, withBackwardReceives(config, backwardCredits));
+		super(provider, pool, BackwardDirection.withBackwardReceives(config, backwardCredits));
 		this.placements = placements;
 		this.handler = handler;
 		this.executor = executor;
@@ -127,24 +129,8 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		this.backward = (backwardCredits > 0) ? new BackwardCalls(this, backwardCredits) : null;
 	}
 
-	/**
-	 * RFC 8167 §4.3: an endpoint posts receives for what the other side may send it in both
-	 * directions; a backward-direction reply takes one like a forward call.
-	 */
-	static TransportConfig withBackwardReceives(TransportConfig config, int backwardCredits) {
-		if (backwardCredits < 0 || backwardCredits > MAX_BACKWARD_CREDITS) {
-			throw new IllegalArgumentException("backwardCredits must be within 0 and " + MAX_BACKWARD_CREDITS + ", got "
-					+ backwardCredits);
-		}
-		if (backwardCredits == 0) {
-			return config;
-		}
-		return config.withCredits(config.creditsRequested(), config.creditsGranted(),
-				config.receiveCount() + backwardCredits);
-	}
-
 	/** The most backward-direction credits a connection provisions receives for. */
-	public static final int MAX_BACKWARD_CREDITS = 1024;
+	public static final int MAX_BACKWARD_CREDITS = BackwardDirection.MAX_CREDITS;
 
 	/**
 	 * @return the backward direction (RFC 8167), for calls to the requester; empty when the
@@ -638,7 +624,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	 * private data and returns this side's; whether the transport answered the call itself or
 	 * the RPC layer did under a security flavor (§11, {@link ReplySender#configureInBand}).
 	 */
-	private ConfigRdmaReply configureInBand(io.rpcrdma.protocol.ccp.ConfigRdmaRequest request) {
+	private ConfigRdmaReply configureInBand(ConfigRdmaRequest request) {
 		applyInBandSizes(CcpExchange.size(request.maxCallSendSize()), CcpExchange.size(request.maxReplySendSize()));
 		applyPeerReadDepth(request.maxRdmaRead());
 		this.negotiatedInBand = true;
@@ -1160,7 +1146,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 		/** The reply's Send completed, failed or was flushed: on the completion thread. */
 		@Override
-		public void accept(io.rpcrdma.verbs.WorkCompletion wc) {
+		public void accept(WorkCompletion wc) {
 			RegisteredBuffer buffer = this.sendBuffer;
 			this.sendBuffer = null;
 			this.sendCompleted = true;
@@ -1233,7 +1219,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 
 		@Override
-		public ConfigRdmaReply configureInBand(io.rpcrdma.protocol.ccp.ConfigRdmaRequest request) {
+		public ConfigRdmaReply configureInBand(ConfigRdmaRequest request) {
 			return RpcRdmaServerConnection.this.configureInBand(request);
 		}
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.MemoryPoolConfig;
+import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.memory.SizeClass;
 import io.rpcrdma.protocol.ChunkLists;
@@ -204,6 +205,31 @@ class WireLevelAttackTest extends RpcRdmaTransportKit {
 			eventually("the third call waits for the server's budget", () -> server.stats().bulkShareWaits() == 1);
 			assertThat(localBulkLeased(small)).isEqualTo(4 << 20);
 		}
+	}
+
+	@Test
+	void aResultTheServerHasNoMemoryToWriteFromSaysSo() throws Exception {
+		// A server of 3 MiB, 1 MiB of it pre-registered for sends and the rest held by other
+		// work: no room for the 1 MiB buffer a result's Write chunk is written from.
+		RegisteredMemoryPool tiny = closeAfterTest(new RegisteredMemoryPool(this.serverProvider.allocateProtectionDomain(),
+				smallPool(3 << 20)));
+		RegisteredBuffer held = tiny.lease(BufferRole.LOCAL_BULK, 1 << 20);
+		RegisteredBuffer alsoHeld = tiny.lease(BufferRole.LOCAL_BULK, 1 << 20);
+		RpcRdmaServer server = closeAfterTest(RpcRdmaServer.listen(this.serverProvider, tiny, listenAddress(), config(),
+				CreditBudget.unlimited(), this.executor, RpcWorkload::serve));
+		RpcRdmaClientConnection client = client(server, config());
+
+		Throwable failure = failure(client.call(RpcWorkload.generate(11, 1 << 20, (1 << 20) + 64, 0)));
+
+		// RFC 8166 §4.5.3 gives the responder one answer for both: the requester names both.
+		assertThat(failure).isInstanceOf(ReplyTooLargeException.class)
+			.hasMessageContaining("offered Write chunks")
+			.hasMessageContaining("out of memory")
+			.hasMessageContaining("rpcrdma.memory.max-registered");
+		held.release();
+		assertThat(RpcWorkload.opaqueResult(await(client.call(RpcWorkload.generate(12, 1 << 20, (1 << 20) + 64, 0)))))
+			.as("the same call once the memory is back").hasSize(1 << 20);
+		alsoHeld.release();
 	}
 
 	private static MemoryPoolConfig smallPool(long maxRegisteredBytes) {

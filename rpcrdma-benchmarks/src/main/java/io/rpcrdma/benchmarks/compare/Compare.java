@@ -106,22 +106,23 @@ public final class Compare {
 		}
 		for (int threads : THREADS) {
 			for (Contender c : contenders) {
-				results.addAll(report(progress, List.of(workload.throughput(c, threads))));
+				results.addAll(report(progress, workload.throughput(c, threads)));
 			}
 		}
 		if (ClientThreads.VIRTUAL.available()) {
 			// Side by side, contender by contender: does a blocking caller on a virtual
 			// thread give up throughput?
 			for (Contender c : contenders) {
-				results.addAll(report(progress, List.of(
-						workload.throughput(c, BLOCKING_THREADS, ClientThreads.PLATFORM, Measurement.BLOCKING_PLATFORM),
-						workload.throughput(c, BLOCKING_THREADS, ClientThreads.VIRTUAL, Measurement.BLOCKING_VIRTUAL))));
+				results.addAll(report(progress,
+						workload.throughput(c, BLOCKING_THREADS, ClientThreads.PLATFORM, Measurement.BLOCKING_PLATFORM)));
+				results.addAll(report(progress,
+						workload.throughput(c, BLOCKING_THREADS, ClientThreads.VIRTUAL, Measurement.BLOCKING_VIRTUAL)));
 			}
 		}
 		for (boolean argument : List.of(true, false)) {
 			for (int size : BULK_SIZES) {
 				for (Contender c : contenders) {
-					results.addAll(report(progress, List.of(workload.bulk(c, argument, size))));
+					results.addAll(report(progress, workload.bulk(c, argument, size)));
 				}
 			}
 		}
@@ -132,7 +133,7 @@ public final class Compare {
 			}
 			for (Contender c : contenders) {
 				results.addAll(report(progress,
-						List.of(workload.throughput(c, BUSY_THREADS, ClientThreads.PLATFORM, Measurement.THROUGHPUT_BUSY))));
+						workload.throughput(c, BUSY_THREADS, ClientThreads.PLATFORM, Measurement.THROUGHPUT_BUSY)));
 			}
 		}
 		return results;

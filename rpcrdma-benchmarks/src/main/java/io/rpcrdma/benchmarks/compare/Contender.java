@@ -1,5 +1,7 @@
 package io.rpcrdma.benchmarks.compare;
 
+import java.util.Optional;
+
 /**
  * One way of making a remote call that the comparison measures: its server is running once
  * the contender is open, and each client thread gets a {@link Session} of its own.
@@ -15,6 +17,14 @@ interface Contender extends AutoCloseable {
 	 * @throws Exception if it cannot connect
 	 */
 	Session openSession() throws Exception;
+
+	/**
+	 * @return the process the server runs in, when it is not the measuring JVM, so that its
+	 * CPU time is counted apart ({@link CpuTime})
+	 */
+	default Optional<ProcessHandle> serverProcess() {
+		return Optional.empty();
+	}
 
 	/** Stops the server and frees what the contender holds. */
 	@Override

@@ -99,8 +99,8 @@ public final class FlavorCost {
 					List<Measurement> measured = new ArrayList<>();
 					for (Contender contender : contenders) {
 						measured.add(p50(workload.latency(contender)));
-						measured.add(workload.bulk(contender, true, MEBIBYTE));
-						measured.add(workload.bulk(contender, false, MEBIBYTE));
+						measured.add(workload.bulk(contender, true, MEBIBYTE).get(0));
+						measured.add(workload.bulk(contender, false, MEBIBYTE).get(0));
 					}
 					rounds.add(measured);
 				}

@@ -213,7 +213,7 @@ public final class Growth {
 		for (boolean argument : List.of(true, false)) {
 			for (int size : cases.sizes()) {
 				for (Contender c : shared) {
-					results.addAll(Compare.report(progress, List.of(workload.bulk(c, argument, size))));
+					results.addAll(Compare.report(progress, workload.bulk(c, argument, size)));
 				}
 			}
 		}
@@ -361,7 +361,7 @@ public final class Growth {
 			out.append("A ").append(run.pace().name())
 				.append(" run: its figures are rough and decide nothing; record a full run.\n\n");
 		}
-		out.append("#### 64-byte calls over one connection per client thread: calls/s (p99 µs)\n\n");
+		out.append("#### 64-byte calls over one connection per client thread: calls/s (p99 µs; CPU µs per call)\n\n");
 		out.append("| connections |");
 		contenders.forEach((c) -> out.append(' ').append(c).append(" |"));
 		out.append('\n').append("|---|");
@@ -376,14 +376,18 @@ public final class Growth {
 				String p99 = Target.find(results, c, Measurement.CONNECTIONS, connections, "p99")
 					.map(Reports::number)
 					.orElse("–");
-				out.append(' ').append(rate).append(" (").append(p99).append(") |");
+				String cpu = Target.find(results, c, Measurement.CONNECTIONS, connections, Workload.CPU_PER_CALL)
+					.map(Reports::number)
+					.orElse("–");
+				out.append(' ').append(rate).append(" (").append(p99).append("; ").append(cpu).append(") |");
 			}
 			out.append('\n');
 		}
 		for (String scenario : List.of(Measurement.BULK_ARGUMENT, Measurement.BULK_RESULT)) {
 			out.append('\n')
-				.append(scenario.equals(Measurement.BULK_ARGUMENT) ? "#### Bulk arguments by size (MB/s, 1 thread)"
-						: "#### Bulk results by size (MB/s, 1 thread)")
+				.append(scenario.equals(Measurement.BULK_ARGUMENT)
+						? "#### Bulk arguments by size (MB/s, 1 thread; CPU ms per MiB moved)"
+						: "#### Bulk results by size (MB/s, 1 thread; CPU ms per MiB moved)")
 				.append("\n\n| size |");
 			contenders.forEach((c) -> out.append(' ').append(c).append(" |"));
 			out.append('\n').append("|---|");
@@ -394,7 +398,11 @@ public final class Growth {
 				for (String c : contenders) {
 					out.append(' ')
 						.append(Target.find(results, c, scenario, size, "MB/s").map(Reports::number).orElse("–"))
-						.append(" |");
+						.append(" (")
+						.append(Target.find(results, c, scenario, size, Workload.CPU_PER_MEBIBYTE)
+							.map(Reports::number)
+							.orElse("–"))
+						.append(") |");
 				}
 				out.append('\n');
 			}

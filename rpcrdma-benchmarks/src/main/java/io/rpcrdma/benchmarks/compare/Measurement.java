@@ -38,4 +38,7 @@ record Measurement(String scenario, String contender, long parameter, String met
 	/** {@link #THROUGHPUT} while {@link BusyMachine} keeps every core busy. */
 	static final String THROUGHPUT_BUSY = "throughput-busy-machine";
 
+	/** What the scenarios measured on a busy machine end with. */
+	static final String BUSY_SUFFIX = "-busy-machine";
+
 }

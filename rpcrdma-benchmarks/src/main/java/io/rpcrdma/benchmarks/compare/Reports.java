@@ -180,6 +180,8 @@ final class Reports {
 			}
 		}
 
+		appendCpu(out, run, contenders);
+
 		out.append("\n### Targets\n\nThe median of the per-round ratios and their interquartile range; a target is met"
 				+ " only when the whole range meets it.\n\n| target | median ratio | interquartile range | rounds | bound | met |\n"
 				+ "|---|---|---|---|---|---|\n");
@@ -190,6 +192,49 @@ final class Reports {
 				.append(" |\n");
 		}
 		return out.toString();
+	}
+
+	/**
+	 * CPU time per 64-byte call and per MiB moved: what each call costs the machine, client and
+	 * server together; where the server runs in a process of its own, its share in brackets.
+	 */
+	private static void appendCpu(StringBuilder out, Run run, List<String> contenders) {
+		List<Long> threads = parameters(run.results(), Measurement.THROUGHPUT);
+		if (Target.find(run.results(), contenders.get(0), Measurement.LATENCY, Workload.SMALL, Workload.CPU_PER_CALL)
+			.isEmpty()) {
+			return;
+		}
+		out.append("\n### CPU time per 64-byte call (µs, client and server together; the server's share in brackets"
+				+ " where it runs in a process of its own)\n\n| contender | 1 thread, one call at a time |");
+		threads.forEach((t) -> out.append(' ').append(t).append(t == 1 ? " thread |" : " threads |"));
+		out.append("\n|---|---|").append("---|".repeat(threads.size())).append('\n');
+		for (String c : contenders) {
+			out.append("| ").append(c).append(" | ").append(cpuCell(run, c, Measurement.LATENCY, Workload.SMALL))
+				.append(" |");
+			threads.forEach((t) -> out.append(' ').append(cpuCell(run, c, Measurement.THROUGHPUT, t)).append(" |"));
+			out.append('\n');
+		}
+		List<Long> sizes = parameters(run.results(), Measurement.BULK_ARGUMENT);
+		out.append("\n### CPU time per MiB moved (ms, client and server together, 1 thread)\n\n| contender |");
+		for (String scenario : List.of(Measurement.BULK_ARGUMENT, Measurement.BULK_RESULT)) {
+			String what = Measurement.BULK_ARGUMENT.equals(scenario) ? " arguments |" : " results |";
+			sizes.forEach((size) -> out.append(' ').append(size(size)).append(what));
+		}
+		out.append("\n|---|").append("---|".repeat(2 * sizes.size())).append('\n');
+		for (String c : contenders) {
+			out.append("| ").append(c).append(" |");
+			for (String scenario : List.of(Measurement.BULK_ARGUMENT, Measurement.BULK_RESULT)) {
+				sizes.forEach((size) -> out.append(' ').append(cell(run, c, scenario, size, Workload.CPU_PER_MEBIBYTE))
+					.append(" |"));
+			}
+			out.append('\n');
+		}
+	}
+
+	private static String cpuCell(Run run, String contender, String scenario, long parameter) {
+		String total = cell(run, contender, scenario, parameter, Workload.CPU_PER_CALL);
+		Optional<Double> server = Target.find(run.results(), contender, scenario, parameter, Workload.SERVER_CPU_PER_CALL);
+		return server.map((value) -> total + " (" + number(value) + ")").orElse(total);
 	}
 
 	/**

@@ -3,6 +3,7 @@ package io.rpcrdma.benchmarks.compare;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 import io.rpcrdma.client.RetryPolicy;
@@ -187,6 +188,11 @@ final class RpcRdmaContender implements Contender {
 	@Override
 	public String name() {
 		return this.name;
+	}
+
+	@Override
+	public Optional<ProcessHandle> serverProcess() {
+		return (this.server instanceof ServerProcess child) ? Optional.of(child.handle()) : Optional.empty();
 	}
 
 	@Override

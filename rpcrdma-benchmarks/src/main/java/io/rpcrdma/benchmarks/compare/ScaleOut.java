@@ -106,7 +106,7 @@ public final class ScaleOut {
 				for (int round = 0; round < pace.rounds(); round++) {
 					Map<String, Double> measured = new LinkedHashMap<>();
 					for (CallerContender contender : balanced.values()) {
-						measured.put(contender.name(), workload.throughput(contender, THREADS).value());
+						measured.put(contender.name(), workload.throughput(contender, THREADS).get(0).value());
 					}
 					// Alternating which goes first within the round, so neither always follows the load.
 					List<CallerContender> pair = (round % 2 == 0) ? List.of(fixed, oneBalanced) : List.of(oneBalanced, fixed);

@@ -69,6 +69,11 @@ public final class ServerProcess implements AutoCloseable {
 		return this.child.pid();
 	}
 
+	/** @return the child, for its CPU time */
+	public ProcessHandle handle() {
+		return this.child.toHandle();
+	}
+
 	/**
 	 * Asks the child what it holds.
 	 * @return registered bytes, leased bytes and open connections

@@ -46,6 +46,9 @@ record Target(String description, double ratio, double q1, double q3, int rounds
 				"16-thread throughput");
 		add(targets, rounds, subject, Contenders.SOCKET, Measurement.LATENCY_BUSY, Workload.SMALL, "p50", 2, true,
 				"64-byte p50 latency on a busy machine");
+		// What a call costs the machine, steadier than its time on a shared host (issue #36).
+		add(targets, rounds, subject, Contenders.SOCKET, Measurement.LATENCY, Workload.SMALL, Workload.CPU_PER_CALL, 1.2,
+				true, "CPU time per 64-byte call, 1 thread");
 		for (String scenario : List.of(Measurement.BULK_ARGUMENT, Measurement.BULK_RESULT)) {
 			String what = "1 MiB " + direction(scenario) + " MB/s";
 			add(targets, rounds, subject, Contenders.SOCKET, scenario, 1 << 20, "MB/s", 0.7, false, what);

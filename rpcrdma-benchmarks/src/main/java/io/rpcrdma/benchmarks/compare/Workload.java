@@ -22,6 +22,18 @@ final class Workload {
 	/** Calls slower than this are recorded as this (HdrHistogram's trackable range). */
 	private static final long LONGEST_NANOS = TimeUnit.SECONDS.toNanos(60);
 
+	/** CPU time per call, client and server together (µs). */
+	static final String CPU_PER_CALL = "cpu/call";
+
+	/** The client's CPU time per call when the server runs in a process of its own (µs). */
+	static final String CLIENT_CPU_PER_CALL = "client cpu/call";
+
+	/** The server process's CPU time per call (µs). */
+	static final String SERVER_CPU_PER_CALL = "server cpu/call";
+
+	/** CPU time per MiB of bulk data moved, client and server together (ms). */
+	static final String CPU_PER_MEBIBYTE = "cpu/MiB";
+
 	private final Pace pace;
 
 	private final byte[] small = Payloads.filled(SMALL);
@@ -70,6 +82,7 @@ final class Workload {
 	 */
 	List<Measurement> latency(Contender contender, String scenario) throws Exception {
 		Histogram histogram = new Histogram(LONGEST_NANOS, 3);
+		CpuTime cpu;
 		try (Contender.Session session = contender.openSession()) {
 			long warmEnd = System.nanoTime() + this.pace.warmup().toNanos();
 			do {
@@ -79,6 +92,7 @@ final class Workload {
 			long end = System.nanoTime() + this.pace.latencyMeasure().toNanos();
 			long calls = 0;
 			long now;
+			CpuTime before = CpuTime.sample(contender);
 			do {
 				long start = System.nanoTime();
 				session.echo(this.small);
@@ -87,13 +101,37 @@ final class Workload {
 				calls++;
 			}
 			while (now < end || calls < this.pace.minCalls());
+			cpu = CpuTime.sample(contender).since(before);
 		}
 		long calls = histogram.getTotalCount();
 		String name = contender.name();
-		return List.of(
+		List<Measurement> figures = new ArrayList<>(List.of(
 				new Measurement(scenario, name, SMALL, "p50", micros(histogram.getValueAtPercentile(50)), "us", calls),
 				new Measurement(scenario, name, SMALL, "p99", micros(histogram.getValueAtPercentile(99)), "us", calls),
-				new Measurement(scenario, name, SMALL, "mean", histogram.getMean() / 1000.0, "us", calls));
+				new Measurement(scenario, name, SMALL, "mean", histogram.getMean() / 1000.0, "us", calls)));
+		figures.addAll(cpuPerCall(scenario, name, SMALL, cpu, calls));
+		return figures;
+	}
+
+	/**
+	 * CPU time per call, both sides together ({@link #CPU_PER_CALL}), and each side apart when
+	 * the server runs in a process of its own. None on a busy machine, whose spinning threads
+	 * run in the measuring JVM.
+	 */
+	static List<Measurement> cpuPerCall(String scenario, String contender, long parameter, CpuTime cpu, long calls) {
+		if (calls == 0 || scenario.endsWith(Measurement.BUSY_SUFFIX)) {
+			return List.of();
+		}
+		List<Measurement> figures = new ArrayList<>(3);
+		figures.add(new Measurement(scenario, contender, parameter, CPU_PER_CALL, micros(cpu.totalNanos()) / calls, "us",
+				calls));
+		if (cpu.serverApart()) {
+			figures.add(new Measurement(scenario, contender, parameter, CLIENT_CPU_PER_CALL,
+					micros(cpu.clientNanos()) / calls, "us", calls));
+			figures.add(new Measurement(scenario, contender, parameter, SERVER_CPU_PER_CALL,
+					micros(cpu.serverNanos()) / calls, "us", calls));
+		}
+		return figures;
 	}
 
 	/**
@@ -103,7 +141,7 @@ final class Workload {
 	 * @return calls per second over the measured window
 	 * @throws Exception if a call fails
 	 */
-	Measurement throughput(Contender contender, int threads) throws Exception {
+	List<Measurement> throughput(Contender contender, int threads) throws Exception {
 		return throughput(contender, threads, ClientThreads.PLATFORM, Measurement.THROUGHPUT);
 	}
 
@@ -114,16 +152,17 @@ final class Workload {
 	 * @param threads client threads
 	 * @param kind platform or virtual threads
 	 * @param scenario what the measurement is called
-	 * @return calls per second over the measured window
+	 * @return calls per second over the measured window, then the CPU time per call
 	 * @throws Exception if a call fails
 	 */
-	Measurement throughput(Contender contender, int threads, ClientThreads kind, String scenario) throws Exception {
+	List<Measurement> throughput(Contender contender, int threads, ClientThreads kind, String scenario)
+			throws Exception {
 		List<Contender.Session> sessions = new ArrayList<>(threads);
 		try {
 			for (int i = 0; i < threads; i++) {
 				sessions.add(contender.openSession());
 			}
-			Window window = new Window(threads);
+			Window window = new Window(threads, contender);
 			List<Thread> workers = new ArrayList<>(threads);
 			for (int i = 0; i < threads; i++) {
 				Contender.Session session = sessions.get(i);
@@ -134,7 +173,10 @@ final class Workload {
 			}
 			long calls = window.measure(this.pace, workers);
 			double perSecond = calls / (window.measuredNanos / 1e9);
-			return new Measurement(scenario, contender.name(), threads, "calls/s", perSecond, "calls/s", calls);
+			List<Measurement> figures = new ArrayList<>(4);
+			figures.add(new Measurement(scenario, contender.name(), threads, "calls/s", perSecond, "calls/s", calls));
+			figures.addAll(cpuPerCall(scenario, contender.name(), threads, window.cpu, calls));
+			return figures;
 		}
 		finally {
 			for (Contender.Session session : sessions) {
@@ -158,7 +200,7 @@ final class Workload {
 			for (int i = 0; i < connections; i++) {
 				sessions.add(contender.openSession());
 			}
-			Window window = new Window(connections);
+			Window window = new Window(connections, contender);
 			List<Histogram> histograms = new ArrayList<>(connections);
 			List<Thread> workers = new ArrayList<>(connections);
 			for (int i = 0; i < connections; i++) {
@@ -182,11 +224,13 @@ final class Workload {
 				all.add(histogram);
 			}
 			double perSecond = calls / (window.measuredNanos / 1e9);
-			return List.of(
+			List<Measurement> figures = new ArrayList<>(List.of(
 					new Measurement(Measurement.CONNECTIONS, contender.name(), connections, "calls/s", perSecond, "calls/s",
 							calls),
 					new Measurement(Measurement.CONNECTIONS, contender.name(), connections, "p99",
-							micros(all.getValueAtPercentile(99)), "us", all.getTotalCount()));
+							micros(all.getValueAtPercentile(99)), "us", all.getTotalCount())));
+			figures.addAll(cpuPerCall(Measurement.CONNECTIONS, contender.name(), connections, window.cpu, calls));
+			return figures;
 		}
 		finally {
 			for (Contender.Session session : sessions) {
@@ -200,10 +244,10 @@ final class Workload {
 	 * @param contender who is measured
 	 * @param argument whether the bulk data is the argument (put) or the result (get)
 	 * @param size bytes per call
-	 * @return MB/s (10^6 bytes per second) of payload
+	 * @return MB/s (10^6 bytes per second) of payload, then the CPU time per MiB moved
 	 * @throws Exception if a call fails
 	 */
-	Measurement bulk(Contender contender, boolean argument, int size) throws Exception {
+	List<Measurement> bulk(Contender contender, boolean argument, int size) throws Exception {
 		try (Contender.Session session = contender.openSession()) {
 			Call call = argument ? () -> session.put(size) : () -> session.get(size);
 			call.run();
@@ -211,6 +255,7 @@ final class Workload {
 			while (System.nanoTime() < warmEnd) {
 				call.run();
 			}
+			CpuTime before = CpuTime.sample(contender);
 			long start = System.nanoTime();
 			long end = start + this.pace.measure().toNanos();
 			long calls = 0;
@@ -221,9 +266,14 @@ final class Workload {
 				now = System.nanoTime();
 			}
 			while (now < end || calls < this.pace.minCalls());
+			CpuTime cpu = CpuTime.sample(contender).since(before);
 			double megabytesPerSecond = (double) calls * size / ((now - start) / 1e9) / 1e6;
-			return new Measurement(argument ? Measurement.BULK_ARGUMENT : Measurement.BULK_RESULT, contender.name(), size,
-					"MB/s", megabytesPerSecond, "MB/s", calls);
+			String scenario = argument ? Measurement.BULK_ARGUMENT : Measurement.BULK_RESULT;
+			double mebibytes = (double) calls * size / (1 << 20);
+			return List.of(
+					new Measurement(scenario, contender.name(), size, "MB/s", megabytesPerSecond, "MB/s", calls),
+					new Measurement(scenario, contender.name(), size, CPU_PER_MEBIBYTE, cpu.totalNanos() / 1e6 / mebibytes,
+							"ms", calls));
 		}
 	}
 
@@ -259,10 +309,16 @@ final class Workload {
 
 		private volatile int phase = WARMING;
 
+		private final Contender contender;
+
 		private long measuredNanos;
 
-		Window(int threads) {
+		/** The CPU time the measured window took. */
+		private CpuTime cpu;
+
+		Window(int threads, Contender contender) {
 			this.started = new CountDownLatch(threads);
+			this.contender = contender;
 		}
 
 		/** @return whether calls ending now are counted */
@@ -295,6 +351,7 @@ final class Workload {
 				throw new IllegalStateException("The client threads did not start within 60 s");
 			}
 			TimeUnit.NANOSECONDS.sleep(pace.warmup().toNanos());
+			CpuTime before = CpuTime.sample(this.contender);
 			long start = System.nanoTime();
 			if (this.phase == WARMING) {
 				this.phase = MEASURING;
@@ -308,6 +365,7 @@ final class Workload {
 			long total = this.calls.sum();
 			this.measuredNanos = System.nanoTime() - start;
 			this.phase = STOPPED;
+			this.cpu = CpuTime.sample(this.contender).since(before);
 			for (Thread worker : workers) {
 				worker.join(TimeUnit.SECONDS.toMillis(90));
 				if (worker.isAlive()) {

@@ -47,10 +47,29 @@ class CompareSmokeTest {
 			}
 			assertMeasured(results, contender, Measurement.LATENCY_BUSY, Workload.SMALL, "p50");
 			assertMeasured(results, contender, Measurement.THROUGHPUT_BUSY, Compare.BUSY_THREADS, "calls/s");
+			// What the calls cost in CPU time, beside what they took.
+			assertMeasured(results, contender, Measurement.LATENCY, Workload.SMALL, Workload.CPU_PER_CALL);
+			for (int threads : Compare.THREADS) {
+				assertMeasured(results, contender, Measurement.THROUGHPUT, threads, Workload.CPU_PER_CALL);
+			}
+			for (int size : Compare.BULK_SIZES) {
+				assertMeasured(results, contender, Measurement.BULK_ARGUMENT, size, Workload.CPU_PER_MEBIBYTE);
+				assertMeasured(results, contender, Measurement.BULK_RESULT, size, Workload.CPU_PER_MEBIBYTE);
+			}
+			assertThat(Target.find(results, contender, Measurement.LATENCY_BUSY, Workload.SMALL, Workload.CPU_PER_CALL))
+				.as("no CPU time on a busy machine, whose spinning threads are the measuring JVM's").isEmpty();
 		}
-		// Twelve targets for each rpcrdma contender: two latency, one throughput, eight bulk (1 MiB
-		// and 64 KiB), one latency on a busy machine.
-		assertThat(run.targets()).hasSize(36)
+		// The server in a process of its own: its CPU time is counted, and apart.
+		// (A smoke run's few calls may take the child less than the operating system's tick of CPU time.)
+		assertThat(Target.find(results, Contenders.SIW_PROCESS, Measurement.LATENCY, Workload.SMALL,
+				Workload.SERVER_CPU_PER_CALL)).hasValueSatisfying((value) -> assertThat(value).isNotNegative());
+		assertThat(Target.find(results, Contenders.SIW_PROCESS, Measurement.LATENCY, Workload.SMALL,
+				Workload.CLIENT_CPU_PER_CALL)).hasValueSatisfying((value) -> assertThat(value).isPositive());
+		assertThat(Target.find(results, Contenders.SIW, Measurement.LATENCY, Workload.SMALL, Workload.SERVER_CPU_PER_CALL))
+			.as("an in-JVM server's time is the JVM's").isEmpty();
+		// Thirteen targets for each rpcrdma contender: two latency, one throughput, eight bulk (1 MiB
+		// and 64 KiB), one latency on a busy machine, one CPU time per call.
+		assertThat(run.targets()).hasSize(39)
 			.anySatisfy((t) -> assertThat(t.description()).isEqualTo("64-byte p50 latency: rpcrdma-siw / socket"))
 			.allSatisfy((t) -> assertThat(t.rounds()).isEqualTo(2));
 		// Two rounds, each with every case; the results are one median per case.

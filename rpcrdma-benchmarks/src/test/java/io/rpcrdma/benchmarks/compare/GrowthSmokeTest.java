@@ -38,10 +38,17 @@ class GrowthSmokeTest {
 			for (int connections : cases.connections()) {
 				assertPositive(results, contender, Measurement.CONNECTIONS, connections, "calls/s");
 				assertPositive(results, contender, Measurement.CONNECTIONS, connections, "p99");
+				// CPU time is counted in ticks of the operating system: a smoke window may take less than one.
+				assertThat(Target.find(results, contender, Measurement.CONNECTIONS, connections, Workload.CPU_PER_CALL))
+					.as("%s CPU per call over %d connections", contender, connections)
+					.hasValueSatisfying((value) -> assertThat(value).isNotNegative());
 			}
 			for (int size : cases.sizes()) {
 				assertPositive(results, contender, Measurement.BULK_ARGUMENT, size, "MB/s");
 				assertPositive(results, contender, Measurement.BULK_RESULT, size, "MB/s");
+				assertThat(Target.find(results, contender, Measurement.BULK_RESULT, size, Workload.CPU_PER_MEBIBYTE))
+					.as("%s CPU per MiB of %d-byte results", contender, size)
+					.hasValueSatisfying((value) -> assertThat(value).isNotNegative());
 			}
 		}
 

@@ -7,6 +7,7 @@ import java.util.Objects;
 import io.rpcrdma.oncrpc.AuthFlavor;
 import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.oncrpc.RawAuth;
+import io.rpcrdma.xdr.Xdr;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrEncoder;
 import io.rpcrdma.xdr.XdrException;
@@ -69,7 +70,7 @@ public record GssCredential(GssProcedure procedure, int sequence, GssService ser
 
 	/** @return the credential as an {@code opaque_auth} of flavor RPCSEC_GSS */
 	public RawAuth toAuth() {
-		ByteBuffer body = ByteBuffer.allocate(20 + (int) io.rpcrdma.xdr.Xdr.pad(this.handle.length));
+		ByteBuffer body = ByteBuffer.allocate(20 + (int) Xdr.pad(this.handle.length));
 		new XdrEncoder(body).writeInt(VERSION_1)
 			.writeInt(this.procedure.code())
 			.writeInt(this.sequence)

@@ -19,6 +19,7 @@ import io.rpcrdma.verbs.ConnectionEvent;
 import io.rpcrdma.verbs.ConnectionEventListener;
 import io.rpcrdma.verbs.ConnectionEventType;
 import io.rpcrdma.verbs.ConnectionFailedException;
+import io.rpcrdma.verbs.ConnectionRejectedException;
 import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.RdmaConnection;
@@ -297,7 +298,7 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 		}
 		this.qp.connectFailed(failure.getMessage());
 		this.provider.connectionClosed(this);
-		PrivateData data = (failure instanceof io.rpcrdma.verbs.ConnectionRejectedException rejected)
+		PrivateData data = (failure instanceof ConnectionRejectedException rejected)
 				? rejected.privateData() : PrivateData.EMPTY;
 		this.provider.events().execute(() -> {
 			try {

@@ -3,7 +3,7 @@ package io.rpcrdma.verbs.siw;
 import java.net.SocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.rpcrdma.verbs.support.RefusalLog;
+import io.rpcrdma.log.RefusalLog;
 
 /**
  * The TCP connections a provider's listeners accepted that are not iWARP connections yet,

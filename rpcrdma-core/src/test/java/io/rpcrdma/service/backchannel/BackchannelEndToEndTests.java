@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import io.rpcrdma.client.CallbackServices;
+import io.rpcrdma.backchannel.CallbackServices;
 import io.rpcrdma.client.ConnectionLostException;
 import io.rpcrdma.client.ProgramUnavailableException;
 import io.rpcrdma.client.RpcClient;
@@ -345,8 +345,9 @@ public abstract class BackchannelEndToEndTests {
 		new ServiceExporter(this.introspector, callbacks).export(watcher);
 		ServerExecutor executor = ServerExecutor.boundedPool(CLIENT_CREDITS, 16, "callbacks");
 		this.closeables.add(executor);
+		CallbackServices services = new CallbackServices(callbacks, executor, CLIENT_CREDITS);
 		RpcClient client = RpcClient.connect(this.provider, this.pool, this.server.localAddress(),
-				TransportConfig.defaults(), 16, new CallbackServices(callbacks, executor, CLIENT_CREDITS)).join();
+				TransportConfig.defaults(), 16, services.handler(), services.credits()).join();
 		this.closeables.add(client);
 		Store store = new ServiceClientFactory(this.introspector).create(Store.class, client,
 				ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE));

@@ -2,6 +2,7 @@ package io.rpcrdma.spring.boot;
 
 import java.util.Objects;
 
+import io.rpcrdma.backchannel.Backchannels;
 import io.rpcrdma.service.RpcCallContext;
 import io.rpcrdma.service.ServiceClientFactory;
 
@@ -33,7 +34,7 @@ public final class RpcCallbacks {
 	 * started without backward-direction credits ({@code rpcrdma.server.backchannel.credits=0})
 	 */
 	public <T> T forCaller(Class<T> callbackInterface) {
-		return this.proxies.create(callbackInterface, RpcCallContext.current().backchannel());
+		return this.proxies.create(callbackInterface, Backchannels.callerOf(RpcCallContext.current()));
 	}
 
 }

@@ -13,8 +13,11 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.rpcrdma.backchannel.CallbackServices;
 import io.rpcrdma.client.CallTimer;
 import io.rpcrdma.client.RetryPolicy;
+import io.rpcrdma.client.RpcCaller;
+import io.rpcrdma.client.RpcClient;
 import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.client.balance.BalancedCaller;
 import io.rpcrdma.client.balance.InstancePools;
@@ -26,6 +29,7 @@ import io.rpcrdma.discovery.rpcbind.RpcbindInstanceSource;
 import io.rpcrdma.discovery.rpcbind.RpcbindResolver;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.service.ServiceClientFactory;
+import io.rpcrdma.service.ServiceDescriptor;
 import io.rpcrdma.verbs.RdmaProvider;
 
 /**
@@ -61,7 +65,7 @@ public class RpcClientFactory implements AutoCloseable {
 	private volatile boolean closed;
 
 	/** What connections serve their server in the backward direction (RFC 8167), or {@code null}. */
-	private volatile io.rpcrdma.client.CallbackServices callbacks;
+	private volatile CallbackServices callbacks;
 
 	/** Looks up the servers of discovery:/// clients, or {@code null} without Spring Cloud. */
 	private volatile RpcClientDiscovery discovery;
@@ -89,7 +93,7 @@ public class RpcClientFactory implements AutoCloseable {
 	 * @param services the programs served, their executor and credits; {@code null} for none
 	 * @return this factory
 	 */
-	public RpcClientFactory serving(io.rpcrdma.client.CallbackServices services) {
+	public RpcClientFactory serving(CallbackServices services) {
 		this.callbacks = services;
 		return this;
 	}
@@ -135,7 +139,7 @@ public class RpcClientFactory implements AutoCloseable {
 	}
 
 	/** What protects each connection of a client's pools: nothing, or its {@link RpcCallerSecurity}. */
-	private static java.util.function.UnaryOperator<io.rpcrdma.client.RpcCaller> protection(RpcCallerSecurity security) {
+	private static java.util.function.UnaryOperator<RpcCaller> protection(RpcCallerSecurity security) {
 		return (security == RpcCallerSecurity.NONE) ? BalancedCaller.UNPROTECTED : security::protect;
 	}
 
@@ -145,7 +149,7 @@ public class RpcClientFactory implements AutoCloseable {
 	 */
 	private record CallerKey(String name, int program, int version, boolean perProgram) {
 
-		static CallerKey of(String name, io.rpcrdma.service.ServiceDescriptor service) {
+		static CallerKey of(String name, ServiceDescriptor service) {
 			return new CallerKey(name, service.program(), service.version(), true);
 		}
 
@@ -321,14 +325,14 @@ public class RpcClientFactory implements AutoCloseable {
 				throw new IllegalStateException("rpcrdma client '" + spec.name() + "' is closed: the application "
 						+ "context is shutting down");
 			}
-			io.rpcrdma.client.CallbackServices served = this.callbacks;
+			CallbackServices served = this.callbacks;
 			if (served == null) {
 				return RpcClientPool.connect(this.provider, this.memory, instance.address(), spec.transport(),
 						spec.maxPendingPerConnection(), withoutRetry);
 			}
 			return new RpcClientPool(instance.address().toString(),
-					() -> io.rpcrdma.client.RpcClient.connect(this.provider, this.memory, instance.address(), spec.transport(),
-							spec.maxPendingPerConnection(), served),
+					() -> RpcClient.connect(this.provider, this.memory, instance.address(), spec.transport(),
+							spec.maxPendingPerConnection(), served.handler(), served.credits()),
 					withoutRetry, CallTimer.shared());
 		};
 	}

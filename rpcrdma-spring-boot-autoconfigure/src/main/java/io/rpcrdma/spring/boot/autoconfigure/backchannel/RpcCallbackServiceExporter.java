@@ -2,7 +2,7 @@ package io.rpcrdma.spring.boot.autoconfigure.backchannel;
 
 import java.util.Map;
 
-import io.rpcrdma.client.CallbackServices;
+import io.rpcrdma.backchannel.CallbackServices;
 import io.rpcrdma.service.ServiceCallObserver;
 import io.rpcrdma.service.ServiceExporter;
 import io.rpcrdma.service.ServiceIntrospector;

@@ -1,6 +1,6 @@
 package io.rpcrdma.spring.boot.autoconfigure.backchannel;
 
-import io.rpcrdma.client.CallbackServices;
+import io.rpcrdma.backchannel.CallbackServices;
 import io.rpcrdma.server.ProgramRegistry;
 import io.rpcrdma.server.ServerExecutor;
 import io.rpcrdma.service.ServiceCallObserver;

@@ -2,7 +2,7 @@ package io.rpcrdma.spring.boot.autoconfigure.client;
 
 import java.util.Optional;
 
-import io.rpcrdma.client.CallbackServices;
+import io.rpcrdma.backchannel.CallbackServices;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.service.RpcClientInterceptor;
 import io.rpcrdma.service.ServiceCallObserver;

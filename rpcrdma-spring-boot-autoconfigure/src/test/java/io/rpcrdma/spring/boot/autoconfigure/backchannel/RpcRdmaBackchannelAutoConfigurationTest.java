@@ -8,7 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 
-import io.rpcrdma.client.CallbackServices;
+import io.rpcrdma.backchannel.CallbackServices;
 import io.rpcrdma.client.ProgramUnavailableException;
 import io.rpcrdma.server.BackwardDirectionUnavailableException;
 import io.rpcrdma.service.RemoteRpcException;

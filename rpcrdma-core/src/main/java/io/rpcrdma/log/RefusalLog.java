@@ -1,4 +1,4 @@
-package io.rpcrdma.verbs.support;
+package io.rpcrdma.log;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,4 +1,4 @@
-package io.rpcrdma.client;
+package io.rpcrdma.backchannel;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
