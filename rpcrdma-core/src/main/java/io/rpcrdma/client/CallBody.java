@@ -2,6 +2,7 @@ package io.rpcrdma.client;
 
 import io.rpcrdma.oncrpc.AuthNone;
 import io.rpcrdma.oncrpc.OpaqueAuth;
+import io.rpcrdma.protocol.TraceContext;
 import io.rpcrdma.xdr.XdrEncoder;
 
 /**
@@ -34,7 +35,7 @@ public interface CallBody {
 	 * arguments are written, so an observer started before may have filled it in.
 	 * @return the context, or {@code null} (the default: nothing is offered)
 	 */
-	default io.rpcrdma.protocol.TraceContext traceContext() {
+	default TraceContext traceContext() {
 		return null;
 	}
 

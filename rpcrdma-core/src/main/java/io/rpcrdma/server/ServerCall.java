@@ -8,6 +8,7 @@ import java.util.Objects;
 import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.oncrpc.RpcCall;
+import io.rpcrdma.protocol.TraceContext;
 import io.rpcrdma.server.security.AnonymousPrincipal;
 import io.rpcrdma.server.security.RpcPrincipal;
 import io.rpcrdma.server.security.SecurityPolicy;
@@ -85,7 +86,7 @@ public final class ServerCall {
 	 * ({@link io.rpcrdma.protocol.TraceContextOption}).
 	 * @return the context, or {@code null}
 	 */
-	public io.rpcrdma.protocol.TraceContext traceContext() {
+	public TraceContext traceContext() {
 		return this.offer.traceContext();
 	}
 

@@ -14,6 +14,7 @@ import io.rpcrdma.client.ReplyCallback;
 import io.rpcrdma.client.SynchronousWait;
 import io.rpcrdma.oncrpc.AuthNone;
 import io.rpcrdma.oncrpc.OpaqueAuth;
+import io.rpcrdma.protocol.TraceContext;
 import io.rpcrdma.service.codec.XdrCodec;
 import io.rpcrdma.xdr.XdrEncoder;
 
@@ -73,7 +74,7 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 	}
 
 	@Override
-	public io.rpcrdma.protocol.TraceContext traceContext() {
+	public TraceContext traceContext() {
 		ServiceCallObserver.Observation observed = this.observation;
 		return (observed != null) ? observed.traceContext() : null;
 	}
