@@ -2,6 +2,7 @@ package io.rpcrdma.client;
 
 import io.rpcrdma.oncrpc.AuthNone;
 import io.rpcrdma.oncrpc.OpaqueAuth;
+import io.rpcrdma.protocol.TraceContext;
 import io.rpcrdma.xdr.XdrEncoder;
 
 /**
@@ -25,6 +26,16 @@ public interface CallBody {
 	 * @return the name, or {@code null}
 	 */
 	default String procedureName() {
+		return null;
+	}
+
+	/**
+	 * The caller's W3C trace context, which the transport offers to a Version Two responder
+	 * that supports it ({@link io.rpcrdma.protocol.TraceContextOption}). Asked once the
+	 * arguments are written, so an observer started before may have filled it in.
+	 * @return the context, or {@code null} (the default: nothing is offered)
+	 */
+	default TraceContext traceContext() {
 		return null;
 	}
 

@@ -247,7 +247,8 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 			RegisteredItem item = registeredArguments.get(i);
 			registered.add(new RegisteredItem(header + item.offset(), item.buffer(), item.length()));
 		}
-		return new OutboundCall(encoder.buffer().flip(), items, shape.writeChunkSizes(), shape.maxReplySize(), registered);
+		return new OutboundCall(encoder.buffer().flip(), items, shape.writeChunkSizes(), shape.maxReplySize(), registered,
+				arguments.traceContext());
 	}
 
 	/** @return the server, as named in exceptions */

@@ -56,7 +56,13 @@ public enum HeaderFault {
 	NOMSG_WITHOUT_MESSAGE_CHUNK("RFC 8166 §4.5.2"),
 
 	/** A message that carries its RPC message inline also has a Position-Zero Read chunk. */
-	POSITION_ZERO_WITH_INLINE_MESSAGE("RFC 8166 §3.5.3");
+	POSITION_ZERO_WITH_INLINE_MESSAGE("RFC 8166 §3.5.3"),
+
+	/**
+	 * The rdma_optinfo of an option this receiver supports is not what the option defines
+	 * (draft-cel-nfsv4-rpcrdma-version-two-00 §3.2; {@link TraceContextOption}).
+	 */
+	INVALID_OPTION_INFO("draft-cel-nfsv4-rpcrdma-version-two-00 §3.2");
 
 	private final String reference;
 

@@ -2,6 +2,8 @@ package io.rpcrdma.server;
 
 import java.util.List;
 
+import io.rpcrdma.protocol.TraceContext;
+
 /**
  * What the requester of one call offered for its reply, as its transport header said:
  * Write chunks for DDP-eligible results (RFC 8166 §3.4.6), a Reply chunk for a long reply
@@ -14,8 +16,11 @@ import java.util.List;
  * @param replyChunkCapacity the capacity of the Reply chunk, 0 if none was offered
  * @param readChunks how many Read chunks carried the call itself (RFC 8166 §3.4.5, a
  * Position-Zero chunk included), for metrics
+ * @param traceContext the requester's W3C trace context, carried with the call by the
+ * {@link io.rpcrdma.protocol.TraceContextOption} optional feature, or {@code null}
  */
-public record ChunkOffer(int rdmaVersion, List<Long> writeChunkCapacities, long replyChunkCapacity, int readChunks) {
+public record ChunkOffer(int rdmaVersion, List<Long> writeChunkCapacities, long replyChunkCapacity, int readChunks,
+		TraceContext traceContext) {
 
 	/** Nothing offered: every result travels inline. */
 	public static final ChunkOffer NONE = new ChunkOffer(0, List.of(), 0, 0);
@@ -32,6 +37,17 @@ public record ChunkOffer(int rdmaVersion, List<Long> writeChunkCapacities, long 
 	public static ChunkOffer nothing(int rdmaVersion) {
 		return (rdmaVersion >= 0 && rdmaVersion < NOTHING_IN.length) ? NOTHING_IN[rdmaVersion]
 				: new ChunkOffer(rdmaVersion, List.of(), 0, 0);
+	}
+
+	/**
+	 * An offer without a trace context.
+	 * @param rdmaVersion the RPC-over-RDMA version the call arrived in
+	 * @param writeChunkCapacities the capacity of each Write chunk offered
+	 * @param replyChunkCapacity the capacity of the Reply chunk, 0 if none
+	 * @param readChunks how many Read chunks carried the call
+	 */
+	public ChunkOffer(int rdmaVersion, List<Long> writeChunkCapacities, long replyChunkCapacity, int readChunks) {
+		this(rdmaVersion, writeChunkCapacities, replyChunkCapacity, readChunks, null);
 	}
 
 	/**

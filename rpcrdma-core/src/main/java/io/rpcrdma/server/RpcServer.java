@@ -161,9 +161,9 @@ public final class RpcServer implements AutoCloseable {
 				this.config.pool().largestBufferSize(BufferRole.LOCAL_BULK));
 		// A call that offered no chunk, the common small call, shares its offer.
 		ChunkOffer offer = (call.writeChunkCapacities().isEmpty() && call.replyChunkCapacity() == 0
-				&& call.readChunks() == 0) ? ChunkOffer.nothing(call.version())
+				&& call.readChunks() == 0 && call.traceContext() == null) ? ChunkOffer.nothing(call.version())
 						: new ChunkOffer(call.version(), call.writeChunkCapacities(), call.replyChunkCapacity(),
-								call.readChunks());
+								call.readChunks(), call.traceContext());
 		TransportCall exchange = new TransportCall(sender, message, capacity, this.replyBuffers, this.unsent);
 		CompletableFuture<DispatchOutcome> outcome;
 		try {

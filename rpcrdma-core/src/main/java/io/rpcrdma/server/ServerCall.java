@@ -8,6 +8,7 @@ import java.util.Objects;
 import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.oncrpc.RpcCall;
+import io.rpcrdma.protocol.TraceContext;
 import io.rpcrdma.server.security.AnonymousPrincipal;
 import io.rpcrdma.server.security.RpcPrincipal;
 import io.rpcrdma.server.security.SecurityPolicy;
@@ -77,6 +78,16 @@ public final class ServerCall {
 		this.header = Objects.requireNonNull(header, "header");
 		this.offer = Objects.requireNonNull(offer, "offer");
 		this.client = client;
+	}
+
+	/**
+	 * The requester's W3C trace context, for a tracer to continue the requester's trace
+	 * (extracted by the Spring Boot layer's observation), if the call carried one
+	 * ({@link io.rpcrdma.protocol.TraceContextOption}).
+	 * @return the context, or {@code null}
+	 */
+	public TraceContext traceContext() {
+		return this.offer.traceContext();
 	}
 
 	void origin(ReplySink sink) {

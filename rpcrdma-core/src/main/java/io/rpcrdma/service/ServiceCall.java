@@ -14,6 +14,7 @@ import io.rpcrdma.client.ReplyCallback;
 import io.rpcrdma.client.SynchronousWait;
 import io.rpcrdma.oncrpc.AuthNone;
 import io.rpcrdma.oncrpc.OpaqueAuth;
+import io.rpcrdma.protocol.TraceContext;
 import io.rpcrdma.service.codec.XdrCodec;
 import io.rpcrdma.xdr.XdrEncoder;
 
@@ -70,6 +71,12 @@ abstract class ServiceCall implements CallBody, ReplyCallback {
 				((XdrCodec<Object>) procedure.parameters().get(i).codec()).encode(this.arguments[i], encoder);
 			}
 		}
+	}
+
+	@Override
+	public TraceContext traceContext() {
+		ServiceCallObserver.Observation observed = this.observation;
+		return (observed != null) ? observed.traceContext() : null;
 	}
 
 	@Override

@@ -1,5 +1,8 @@
 package io.rpcrdma.service;
 
+import io.rpcrdma.protocol.TraceContext;
+import io.rpcrdma.protocol.TraceContextOption;
+
 /**
  * Watches service calls on either side, for metrics and tracing: {@link #start} when a call
  * begins, {@link Observation#stop} exactly once when it ends. Implementations must be cheap
@@ -22,6 +25,21 @@ public interface ServiceCallObserver {
 	 */
 	Observation start(CallSide side, ServiceDescriptor service, ProcedureDescriptor procedure, String endpoint);
 
+	/**
+	 * A call begins on the server with the requester's trace context, for a tracer to continue
+	 * the requester's trace. By default the context is ignored.
+	 * @param side {@link CallSide#SERVER}
+	 * @param service the program version called
+	 * @param procedure the procedure called
+	 * @param endpoint the client's address
+	 * @param incoming the trace context the call carried, or {@code null} if none
+	 * @return what to stop when the call ends
+	 */
+	default Observation start(CallSide side, ServiceDescriptor service, ProcedureDescriptor procedure, String endpoint,
+			TraceContext incoming) {
+		return start(side, service, procedure, endpoint);
+	}
+
 	/** One call being observed. */
 	interface Observation {
 
@@ -37,6 +55,16 @@ public interface ServiceCallObserver {
 		 * else {@code null}
 		 */
 		void stop(CallOutcome outcome, Conveyance conveyance, Throwable failure);
+
+		/**
+		 * The trace context a client call carries to the server, read after {@link #start}
+		 * returns and before the call is sent (W3C Trace Context; the transport offers it only
+		 * to Version Two servers that support it, {@link TraceContextOption}).
+		 * @return the context, or {@code null} (the default) to send none
+		 */
+		default TraceContext traceContext() {
+			return null;
+		}
 
 	}
 

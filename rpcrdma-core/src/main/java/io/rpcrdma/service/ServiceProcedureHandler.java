@@ -60,7 +60,8 @@ final class ServiceProcedureHandler implements ProcedureHandler {
 	private CompletionStage<Void> handleCurrent(ServerCall call, XdrDecoder arguments, XdrEncoder results) {
 		ServiceCallObserver.Observation observation = (this.observer == ServiceCallObserver.NONE)
 				? ServiceCallObserver.Observation.NONE
-				: this.observer.start(CallSide.SERVER, this.invoker.service(), this.procedure, caller(call));
+				: this.observer.start(CallSide.SERVER, this.invoker.service(), this.procedure, caller(call),
+						(call != null) ? call.traceContext() : null);
 		Object[] values;
 		try {
 			values = this.procedure.decodeArguments(arguments);

@@ -3,6 +3,7 @@ package io.rpcrdma.transport;
 import java.nio.ByteBuffer;
 import java.util.List;
 
+import io.rpcrdma.protocol.TraceContext;
 import io.rpcrdma.xdr.OpaquePadding;
 import io.rpcrdma.xdr.XdrDecoder;
 
@@ -27,9 +28,26 @@ import io.rpcrdma.xdr.XdrDecoder;
  * decoder must skip ({@link #decoder()} does), or {@code null}
  * @param readChunks how many Read chunks carried the call (RFC 8166 §3.4.5, a Position-Zero
  * chunk included); 0 for a call that arrived inline
+ * @param traceContext the requester's trace context, if the call came as the
+ * {@link io.rpcrdma.protocol.TraceContextOption} optional feature; else {@code null}
  */
 public record InboundCall(int xid, int version, ByteBuffer message, List<Long> writeChunkCapacities,
-		long replyChunkCapacity, OpaquePadding padding, int readChunks) {
+		long replyChunkCapacity, OpaquePadding padding, int readChunks, TraceContext traceContext) {
+
+	/**
+	 * A call without a trace context.
+	 * @param xid the call's XID
+	 * @param version the RPC-over-RDMA version it arrived in
+	 * @param message the whole RPC call
+	 * @param writeChunkCapacities the capacity of each Write chunk offered
+	 * @param replyChunkCapacity the capacity of the Reply chunk, 0 if none
+	 * @param padding RDMA_MSGP padding, or {@code null}
+	 * @param readChunks how many Read chunks carried the call
+	 */
+	public InboundCall(int xid, int version, ByteBuffer message, List<Long> writeChunkCapacities,
+			long replyChunkCapacity, OpaquePadding padding, int readChunks) {
+		this(xid, version, message, writeChunkCapacities, replyChunkCapacity, padding, readChunks, null);
+	}
 
 	/**
 	 * A call that arrived without Read chunks.

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
+import io.rpcrdma.protocol.TraceContext;
+
 import io.rpcrdma.xdr.XdrEncoder;
 
 /**
@@ -24,9 +26,12 @@ import io.rpcrdma.xdr.XdrEncoder;
  * buffers, not in {@code message}: each is advertised as a Read chunk read straight from the
  * caller's memory (zero copy); offsets increasing, outside every {@code readChunkItems} range;
  * the buffers must stay leased and unchanged until the call completes. Empty for none
+ * @param traceContext the caller's trace context, offered to a Version Two responder with the
+ * {@link io.rpcrdma.protocol.TraceContextOption} optional feature; {@code null} when nothing traces the call (then
+ * nothing is offered and the call costs what it did before)
  */
 public record OutboundCall(ByteBuffer message, List<DdpRange> readChunkItems, List<Integer> writeChunkSizes,
-		int maxReplySize, List<RegisteredItem> registeredItems) {
+		int maxReplySize, List<RegisteredItem> registeredItems, TraceContext traceContext) {
 
 	/**
 	 * Validates the call.
@@ -76,6 +81,19 @@ public record OutboundCall(ByteBuffer message, List<DdpRange> readChunkItems, Li
 				}
 			}
 		}
+	}
+
+	/**
+	 * A call that carries no trace context.
+	 * @param message the encoded RPC call
+	 * @param readChunkItems DDP-eligible argument items
+	 * @param writeChunkSizes Write chunk capacities to offer
+	 * @param maxReplySize the largest expected reply
+	 * @param registeredItems items read straight from the caller's registered buffers
+	 */
+	public OutboundCall(ByteBuffer message, List<DdpRange> readChunkItems, List<Integer> writeChunkSizes,
+			int maxReplySize, List<RegisteredItem> registeredItems) {
+		this(message, readChunkItems, writeChunkSizes, maxReplySize, registeredItems, null);
 	}
 
 	/**

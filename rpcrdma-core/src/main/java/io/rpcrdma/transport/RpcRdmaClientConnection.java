@@ -18,6 +18,7 @@ import io.rpcrdma.protocol.ChunkLists;
 import io.rpcrdma.protocol.ChunkedHeader;
 import io.rpcrdma.protocol.ErrVers;
 import io.rpcrdma.protocol.HeaderDecodeResult;
+import io.rpcrdma.protocol.HeaderLimits;
 import io.rpcrdma.protocol.Rdma2ErrBadHeader;
 import io.rpcrdma.protocol.Rdma2ErrInvalOption;
 import io.rpcrdma.protocol.Rdma2Msg;
@@ -37,6 +38,7 @@ import io.rpcrdma.protocol.Rfc8797PrivateData;
 import io.rpcrdma.protocol.RpcRdmaConstants;
 import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
+import io.rpcrdma.protocol.TraceContextOption;
 import io.rpcrdma.protocol.WriteChunk;
 import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
 import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
@@ -95,6 +97,12 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 
 	/** Whether a message went out before any reply confirmed the version. */
 	private volatile boolean unconfirmedSent;
+
+	/**
+	 * Whether the responder answered the trace-context option with RDMA_ERR_INVAL_OPTION
+	 * (draft-cel-nfsv4-rpcrdma-version-two-00 §3.1): it is not offered again on this connection.
+	 */
+	private volatile boolean traceContextRefused;
 
 	/** Serves backward-direction calls (RFC 8167), or {@code null} to answer them PROG_UNAVAIL. */
 	private final BackwardCallHandler backwardHandler;
@@ -521,6 +529,11 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			// The common small call: RDMA_MSG with three empty chunk lists (RFC 8166 §4.1.2),
 			// its reply expected inline, written without building a header.
 			pc.readChunksSent = false;
+			if (call.traceContext() != null && offersTraceContext(vers)
+					&& sendTraced(pc, chunked(pc.xid, vers, false, ChunkLists.EMPTY), message, threshold)) {
+				return;
+			}
+			pc.traceContextOffered = false;
 			sendChunkless(pc.xid, vers, this.config.creditsRequested(), message);
 			return;
 		}
@@ -565,7 +578,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		int headerLength = TransportHeaderEncoder.encodedLength(header);
 		ByteBuffer inline = inlineStream(pc, inlineLength);
 		if (headerLength + inlineLength <= threshold) {
-			sendMessage(header, inline, 0, null);
+			sendCall(pc, header, inline, threshold);
 			return;
 		}
 		// RFC 8166 §3.5.3 Long Call: the whole Payload stream goes in a Position-Zero Read
@@ -583,7 +596,41 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			throw new MessageTooLargeException("The transport header of XID 0x" + Integer.toHexString(pc.xid) + " takes "
 					+ headerLength + " bytes, more than the " + threshold + "-byte inline threshold; use fewer chunks");
 		}
-		sendMessage(header, null, 0, null);
+		sendCall(pc, header, null, threshold);
+	}
+
+	/** Sends a call with its header, wrapped in the trace-context option where it is offered. */
+	private void sendCall(PendingCall pc, TransportHeader header, ByteBuffer payload, int threshold) {
+		if (pc.call.traceContext() != null && offersTraceContext(header.version())
+				&& sendTraced(pc, header, payload, threshold)) {
+			return;
+		}
+		pc.traceContextOffered = false;
+		sendMessage(header, payload, 0, null);
+	}
+
+	/**
+	 * Sends {@code header} wrapped in the trace-context option (TraceContextOption) if the
+	 * wrapped message still fits the inline threshold and its rdma_optinfo the default bound a
+	 * receiver puts on it; else sends nothing: the call then goes untraced across the wire.
+	 * @return whether it was sent
+	 */
+	private boolean sendTraced(PendingCall pc, TransportHeader header, ByteBuffer payload, int threshold) {
+		byte[] info = TraceContextOption.encode(pc.call.traceContext(), header);
+		if (info.length > HeaderLimits.DEFAULT_MAX_OPTIONAL_INFO_LENGTH) {
+			return false;
+		}
+		Rdma2Optional traced = new Rdma2Optional(pc.xid, header.credits(), TraceContextOption.OPTION_TYPE, info);
+		int payloadLength = (payload != null) ? payload.remaining() : 0;
+		if (TransportHeaderEncoder.encodedLength(traced) + payloadLength > threshold) {
+			return false;
+		}
+		pc.traceContextOffered = true;
+		// Counted as the call it wraps (inline message, chunks); sendMessage counts nothing
+		// for an RDMA_OPTIONAL.
+		count(header, payloadLength);
+		sendMessage(traced, payload, 0, null);
+		return true;
 	}
 
 	/**
@@ -634,6 +681,24 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		}
 		out.put(message.slice(base + from, message.remaining() - from));
 		return out.flip();
+	}
+
+	/**
+	 * The trace-context option is an optional feature of Version Two (draft §3.1), offered in
+	 * Version Two messages only, until the responder refuses it. It may go in the first message
+	 * of version negotiation (draft §5 asks for a valid Version Two message, which it is): a
+	 * Version One responder, Linux's among them, answers that message ERR_VERS on its version
+	 * alone (RFC 8166 §4.3.1) without reading further, and the call goes again in Version One,
+	 * where the option is never offered; a Version Two responder that does not know the option
+	 * answers RDMA_ERR_INVAL_OPTION and the call goes again plain.
+	 */
+	private boolean offersTraceContext(int vers) {
+		return vers == RpcRdmaConstants.VERSION_2 && !this.traceContextRefused;
+	}
+
+	/** @return whether calls on this connection still offer their trace context to the responder */
+	public boolean offersTraceContext() {
+		return offersTraceContext(this.version);
 	}
 
 	private TransportHeader chunked(int xid, int vers, boolean nomsg, ChunkLists lists) {
@@ -778,6 +843,16 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		}
 		if (header instanceof ErrVers errVers) {
 			onErrVers(pc, errVers);
+			return;
+		}
+		if (header instanceof Rdma2ErrInvalOption && pc.traceContextOffered) {
+			// draft §3.1: the responder does not know the trace-context option and did not
+			// execute the call. Sent again as RDMA_MSG, keeping its credit, and the option is
+			// not offered on this connection again.
+			this.traceContextRefused = true;
+			pc.traceContextOffered = false;
+			pc.releaseBuffers();
+			send(pc);
 			return;
 		}
 		if (header instanceof RdmaErrorHeader error) {
@@ -1152,6 +1227,9 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		/** Whether the header sent last carried Read chunks (Position-Zero included). */
 		volatile boolean readChunksSent;
 
+		/** Whether the message sent last was the trace-context option (TraceContextOption). */
+		volatile boolean traceContextOffered;
+
 		volatile boolean creditHeld;
 
 		volatile int version;
@@ -1181,6 +1259,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			this.xid = copy.getInt(0);
 			this.recyclable = true;
 			this.readChunksSent = false;
+			this.traceContextOffered = false;
 			this.creditHeld = false;
 		}
 

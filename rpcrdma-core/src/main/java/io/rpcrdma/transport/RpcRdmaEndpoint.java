@@ -687,7 +687,8 @@ abstract class RpcRdmaEndpoint {
 		}
 	}
 
-	private void count(TransportHeader header, int payloadLength) {
+	/** Counts a message sent, by its header: errors, RDMA_DONE, inline messages and chunks. */
+	void count(TransportHeader header, int payloadLength) {
 		if (header instanceof RdmaErrorHeader error) {
 			this.counters.errorSent(error);
 		}

@@ -18,6 +18,7 @@ import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.protocol.ChunkLists;
 import io.rpcrdma.protocol.ChunkedHeader;
 import io.rpcrdma.protocol.HeaderDecodeResult;
+import io.rpcrdma.protocol.InvalidOptionInfoException;
 import io.rpcrdma.protocol.Rdma2Msg;
 import io.rpcrdma.protocol.Rdma2Nomsg;
 import io.rpcrdma.protocol.Rdma2Optional;
@@ -31,6 +32,8 @@ import io.rpcrdma.protocol.RdmaSegment;
 import io.rpcrdma.protocol.ReadChunk;
 import io.rpcrdma.protocol.ReadSegment;
 import io.rpcrdma.protocol.RpcRdmaConstants;
+import io.rpcrdma.protocol.TraceContext;
+import io.rpcrdma.protocol.TraceContextOption;
 import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
 import io.rpcrdma.protocol.WriteChunk;
@@ -205,8 +208,11 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 	}
 
-	private void onValid(HeaderDecodeResult.Valid valid, ByteBuffer message) {
+	private void onValid(HeaderDecodeResult.Valid received, ByteBuffer receivedMessage) {
+		HeaderDecodeResult.Valid valid = received;
+		ByteBuffer message = receivedMessage;
 		TransportHeader header = valid.header();
+		TraceContext trace = null;
 		if (header instanceof RdmaDone done) {
 			this.counters.doneReceived.increment();
 			DoneWait wait = this.awaitingDone.remove(done.xid());
@@ -216,9 +222,23 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			return;
 		}
 		if (header instanceof Rdma2Optional optional) {
-			// No optional features are implemented, so every type is unknown (draft §3.1).
-			sendError(RdmaErrorReplies.forInvalidOption(optional, grantFor(0)));
-			return;
+			if (optional.optionType() != TraceContextOption.OPTION_TYPE) {
+				// The one optional feature known here is the trace context; every other type is
+				// unknown (draft §3.1).
+				sendError(RdmaErrorReplies.forInvalidOption(optional, grantFor(0)));
+				return;
+			}
+			// From here on the call is the RDMA2_MSG or RDMA2_NOMSG the option wraps, followed
+			// by the payload the option's message carries.
+			Unwrapped call = unwrap(optional, message, valid);
+			if (call == null) {
+				sendError(RdmaErrorReplies.forMalformed(RpcRdmaConstants.VERSION_2, optional.xid(), grantFor(0)));
+				return;
+			}
+			trace = call.context();
+			message = call.message();
+			valid = call.valid();
+			header = valid.header();
 		}
 		if (header instanceof RdmaErrorHeader error) {
 			this.counters.errorReceived(error);
@@ -260,7 +280,8 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			return;
 		}
 		try {
-			receiveCall(call, message.slice(valid.payloadOffset(), valid.payloadLength()), RdmaMsgpPadding.of(header, valid));
+			receiveCall(call, message.slice(valid.payloadOffset(), valid.payloadLength()), RdmaMsgpPadding.of(header, valid),
+					trace);
 		}
 		catch (TransportException ex) {
 			answerWithError(header.version(), header.xid());
@@ -366,7 +387,49 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	}
 
 
-	private void receiveCall(ChunkedHeader header, ByteBuffer payload, OpaquePadding padding) {
+	/**
+	 * What a {@link TraceContextOption} message carries, or {@code null} if it is not what the
+	 * option defines: a well-formed trace context, then a Version Two RDMA_MSG or RDMA_NOMSG
+	 * header of the same rdma_xid that is valid with the payload that follows (draft §3.2).
+	 */
+	private Unwrapped unwrap(Rdma2Optional optional, ByteBuffer message, HeaderDecodeResult.Valid valid) {
+		TraceContextOption.TracedCall traced;
+		try {
+			traced = TraceContextOption.decode(optional.optionInfo());
+		}
+		catch (InvalidOptionInfoException ex) {
+			return null;
+		}
+		ByteBuffer unwrapped = unwrapped(traced, message, valid);
+		HeaderDecodeResult inner = this.decoder.decode(unwrapped.duplicate());
+		if (!(inner instanceof HeaderDecodeResult.Valid call)
+				|| !(call.header() instanceof Rdma2Msg || call.header() instanceof Rdma2Nomsg)
+				|| call.header().xid() != optional.xid()) {
+			return null;
+		}
+		if (call.header() instanceof Rdma2Msg && BackwardDirection.messageType(message, valid.payloadOffset(),
+				valid.payloadLength()) != BackwardDirection.CALL) {
+			// Only calls carry a trace context; a reply in the backward direction does not.
+			return null;
+		}
+		return new Unwrapped(traced.context(), unwrapped, call);
+	}
+
+	/** A call unwrapped from the trace-context option: its context, its message and its header. */
+	private record Unwrapped(TraceContext context, ByteBuffer message, HeaderDecodeResult.Valid valid) {
+	}
+
+	/** The wrapped call header and the payload after it, as one message in memory this side owns. */
+	private static ByteBuffer unwrapped(TraceContextOption.TracedCall traced, ByteBuffer message,
+			HeaderDecodeResult.Valid valid) {
+		ByteBuffer header = traced.callHeader();
+		ByteBuffer out = ByteBuffer.allocate(header.remaining() + valid.payloadLength());
+		out.put(header.duplicate());
+		out.put(message.slice(valid.payloadOffset(), valid.payloadLength()));
+		return out.flip();
+	}
+
+	private void receiveCall(ChunkedHeader header, ByteBuffer payload, OpaquePadding padding, TraceContext trace) {
 		ChunkLists lists = header.chunkLists();
 		ChunkAssembler.checkNoOverlap(lists);
 		boolean nomsg = header instanceof RdmaNomsg || header instanceof Rdma2Nomsg;
@@ -375,6 +438,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		List<ReadChunk> chunks = lists.readChunks();
 		CallContext context = new CallContext(header, padding);
+		context.traceContext = trace;
 		if (chunks.isEmpty()) {
 			if (this.config.inBandCcp() != CcpMode.DISABLED && CcpExchange.isCcpCall(payload)) {
 				answerInBandConfiguration(context, payload);
@@ -598,7 +662,8 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		WriteChunk reply = context.lists.replyChunk();
 		context.call = new InboundCall(context.xid, context.version, message, capacities,
-				(reply != null) ? reply.totalLength() : 0, context.padding, context.lists.readList().size());
+				(reply != null) ? reply.totalLength() : 0, context.padding, context.lists.readList().size(),
+				context.traceContext);
 		try {
 			// The context is the task: no lambda per call.
 			this.executor.execute(context);
@@ -870,6 +935,9 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 		OpaquePadding padding;
 
+		/** The requester's trace context (TraceContextOption), or {@code null}. */
+		TraceContext traceContext;
+
 		InboundCall call;
 
 		private final AtomicBoolean answered = new AtomicBoolean();
@@ -932,6 +1000,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			this.version = version;
 			this.lists = ChunkLists.EMPTY;
 			this.padding = null;
+			this.traceContext = null;
 			this.call = null;
 			this.answered.set(false);
 			this.released.set(false);

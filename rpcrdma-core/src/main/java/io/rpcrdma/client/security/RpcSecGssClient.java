@@ -34,6 +34,7 @@ import io.rpcrdma.oncrpc.gss.GssProtectedBody;
 import io.rpcrdma.oncrpc.gss.GssService;
 import io.rpcrdma.oncrpc.gss.GssSession;
 import io.rpcrdma.oncrpc.gss.KerberosCredentials;
+import io.rpcrdma.protocol.TraceContext;
 import io.rpcrdma.protocol.ccp.ConfigRdmaCodec;
 import io.rpcrdma.protocol.ccp.ConfigRdmaProgram;
 import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
@@ -681,6 +682,12 @@ public final class RpcSecGssClient implements ConnectionProtection {
 		@Override
 		public String procedureName() {
 			return this.body.procedureName();
+		}
+
+		@Override
+		public TraceContext traceContext() {
+			// The trace context travels in the transport header, outside what GSS protects.
+			return this.body.traceContext();
 		}
 
 		String procedureNameOrNumbers() {

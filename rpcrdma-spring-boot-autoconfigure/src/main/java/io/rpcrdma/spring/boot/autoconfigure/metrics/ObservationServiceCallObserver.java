@@ -5,7 +5,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.transport.ReceiverContext;
+import io.micrometer.observation.transport.SenderContext;
+import io.rpcrdma.protocol.TraceContext;
+import io.rpcrdma.service.CallOutcome;
 import io.rpcrdma.service.CallSide;
+import io.rpcrdma.service.Conveyance;
 import io.rpcrdma.service.ProcedureDescriptor;
 import io.rpcrdma.service.ServiceCallObserver;
 import io.rpcrdma.service.ServiceDescriptor;
@@ -49,25 +54,87 @@ public final class ObservationServiceCallObserver implements ServiceCallObserver
 	@Override
 	public Observation start(CallSide side, ServiceDescriptor service, ProcedureDescriptor procedure,
 			String endpoint) {
+		return start(side, service, procedure, endpoint, null);
+	}
+
+	/**
+	 * Starts the call's observation. On the client the context is a {@link SenderContext} a
+	 * tracer injects the trace context into, which the call then carries; on the server a
+	 * {@link ReceiverContext} holding what the call carried, which a tracer continues.
+	 */
+	@Override
+	public Observation start(CallSide side, ServiceDescriptor service, ProcedureDescriptor procedure, String endpoint,
+			TraceContext incoming) {
 		boolean newEndpoint = side == CallSide.CLIENT && endpoint != null && !this.clientEndpoints.contains(endpoint);
 		if (this.registry.isNoop()) {
 			return newEndpoint ? (outcome, conveyance, failure) -> ended(endpoint) : Observation.NONE;
 		}
-		RpcRdmaCallContext context = new RpcRdmaCallContext(side, service, procedure, endpoint);
+		if (side == CallSide.CLIENT) {
+			RpcRdmaClientCallContext context = new RpcRdmaClientCallContext(service, procedure, endpoint);
+			io.micrometer.observation.Observation observation = started(side, context);
+			// Read once, after start: the tracer injected what it will inject by then.
+			TraceContext outgoing = context.traceContext();
+			return new Observed(observation, outgoing, newEndpoint ? endpoint : null) {
+
+				@Override
+				void ended(CallOutcome outcome, Conveyance conveyance) {
+					context.ended(outcome, conveyance);
+				}
+
+			};
+		}
+		RpcRdmaServerCallContext context = new RpcRdmaServerCallContext(service, procedure, endpoint, incoming);
+		return new Observed(started(side, context), null, null) {
+
+			@Override
+			void ended(CallOutcome outcome, Conveyance conveyance) {
+				context.ended(outcome, conveyance);
+			}
+
+		};
+	}
+
+	private io.micrometer.observation.Observation started(CallSide side, io.micrometer.observation.Observation.Context context) {
 		// The interface's own Observation type shadows Micrometer's here.
-		io.micrometer.observation.Observation observation = io.micrometer.observation.Observation
+		return io.micrometer.observation.Observation
 			.createNotStarted(null, DefaultRpcRdmaCallObservationConvention.of(side), () -> context, this.registry)
 			.start();
-		return (outcome, conveyance, failure) -> {
-			context.ended(outcome, conveyance);
+	}
+
+	/** A running call's observation: stopped once, with what the call carries to the server. */
+	private abstract class Observed implements Observation {
+
+		private final io.micrometer.observation.Observation observation;
+
+		private final TraceContext outgoing;
+
+		private final String newEndpoint;
+
+		Observed(io.micrometer.observation.Observation observation, TraceContext outgoing, String newEndpoint) {
+			this.observation = observation;
+			this.outgoing = outgoing;
+			this.newEndpoint = newEndpoint;
+		}
+
+		abstract void ended(CallOutcome outcome, Conveyance conveyance);
+
+		@Override
+		public void stop(CallOutcome outcome, Conveyance conveyance, Throwable failure) {
+			ended(outcome, conveyance);
 			if (failure != null) {
-				observation.error(failure);
+				this.observation.error(failure);
 			}
-			observation.stop();
-			if (newEndpoint) {
-				ended(endpoint);
+			this.observation.stop();
+			if (this.newEndpoint != null) {
+				ObservationServiceCallObserver.this.ended(this.newEndpoint);
 			}
-		};
+		}
+
+		@Override
+		public TraceContext traceContext() {
+			return this.outgoing;
+		}
+
 	}
 
 	/** A call to an endpoint not seen before ended: its pool exists now. */

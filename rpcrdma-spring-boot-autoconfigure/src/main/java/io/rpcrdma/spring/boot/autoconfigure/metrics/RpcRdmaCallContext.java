@@ -1,8 +1,5 @@
 package io.rpcrdma.spring.boot.autoconfigure.metrics;
 
-import java.util.Objects;
-
-import io.micrometer.observation.Observation;
 import io.rpcrdma.service.CallOutcome;
 import io.rpcrdma.service.CallSide;
 import io.rpcrdma.service.Conveyance;
@@ -11,65 +8,33 @@ import io.rpcrdma.service.ServiceDescriptor;
 
 /**
  * One service call as Micrometer Observation sees it: who called what, and once it ended, how
- * it ended and how its data travelled.
+ * it ended and how its data travelled. The client's context is a Micrometer
+ * {@code SenderContext} ({@link RpcRdmaClientCallContext}), into which a tracer injects the
+ * trace context the call carries; the server's a {@code ReceiverContext}
+ * ({@link RpcRdmaServerCallContext}), from which a tracer extracts it, so both spans of a call
+ * join in one trace, as Micrometer's request-reply contexts do for HTTP.
  */
-public final class RpcRdmaCallContext extends Observation.Context {
-
-	private final CallSide side;
-
-	private final ServiceDescriptor service;
-
-	private final ProcedureDescriptor procedure;
-
-	private final String endpoint;
-
-	private volatile CallOutcome outcome;
-
-	private volatile Conveyance conveyance;
-
-	RpcRdmaCallContext(CallSide side, ServiceDescriptor service, ProcedureDescriptor procedure, String endpoint) {
-		this.side = Objects.requireNonNull(side, "side");
-		this.service = Objects.requireNonNull(service, "service");
-		this.procedure = Objects.requireNonNull(procedure, "procedure");
-		this.endpoint = endpoint;
-	}
-
-	void ended(CallOutcome outcome, Conveyance conveyance) {
-		this.outcome = outcome;
-		this.conveyance = conveyance;
-	}
+public sealed interface RpcRdmaCallContext permits RpcRdmaClientCallContext, RpcRdmaServerCallContext {
 
 	/** @return client or server */
-	public CallSide side() {
-		return this.side;
-	}
+	CallSide side();
 
 	/** @return the program version called */
-	public ServiceDescriptor service() {
-		return this.service;
-	}
+	ServiceDescriptor service();
 
 	/** @return the procedure called */
-	public ProcedureDescriptor procedure() {
-		return this.procedure;
-	}
+	ProcedureDescriptor procedure();
 
 	/**
 	 * @return the server's endpoint (client side) or the client's address (server side), may be
 	 * {@code null}
 	 */
-	public String endpoint() {
-		return this.endpoint;
-	}
+	String endpoint();
 
 	/** @return how the call ended, {@code null} while it runs */
-	public CallOutcome outcome() {
-		return this.outcome;
-	}
+	CallOutcome outcome();
 
 	/** @return how the call's data travelled, {@code null} while it runs */
-	public Conveyance conveyance() {
-		return this.conveyance;
-	}
+	Conveyance conveyance();
 
 }
