@@ -234,8 +234,9 @@ public final class RpcSecGssClient implements ConnectionProtection {
 		}
 		Context current = this.context;
 		if (current == null || current.exhausted()) {
-			return renew(current, program, version).thenCompose((renewed) -> send(renewed, program, version, procedure, arguments, shape,
-					idempotent, timeout, false));
+			// The server still holds an exhausted context: the new one's arrival destroys it there.
+			return renew(current, program, version, true).thenCompose((renewed) -> send(renewed, program, version,
+					procedure, arguments, shape, idempotent, timeout, false));
 		}
 		return send(current, program, version, procedure, arguments, shape, idempotent, timeout, true);
 	}
@@ -272,8 +273,8 @@ public final class RpcSecGssClient implements ConnectionProtection {
 				// RFC 2203 §5.3.3.3: the server no longer knows the context; the call did not run.
 				logger.log(Level.DEBUG, () -> "RPCSEC_GSS context with " + this.service + " refused ("
 						+ refused.authStat() + "); creating a new one");
-				return renew(with, program, version).thenCompose((renewed) -> send(renewed, program, version, procedure, arguments, shape,
-						idempotent, timeout, false));
+				return renew(with, program, version, false).thenCompose((renewed) -> send(renewed, program, version,
+						procedure, arguments, shape, idempotent, timeout, false));
 			}
 			return CompletableFuture.<ReceivedReply>failedFuture(cause);
 		}).thenCompose((next) -> next);
@@ -299,8 +300,15 @@ public final class RpcSecGssClient implements ConnectionProtection {
 		return new IllegalStateException("The RPCSEC_GSS client for " + this.service + " is closed");
 	}
 
-	/** Starts (or joins) the creation of a context to replace {@code stale} ({@code null}: the first). */
-	private synchronized CompletableFuture<Context> renew(Context stale, int program, int version) {
+	/**
+	 * Starts (or joins) the creation of a context to replace {@code stale} ({@code null}: the
+	 * first).
+	 * @param destroyStale whether the server still holds {@code stale} (it ran out of sequence
+	 * numbers or its ticket ended) and is to be sent RPCSEC_GSS_DESTROY once replaced; not when
+	 * the server refused it (it no longer knows it, RFC 2203 §5.3.3.3)
+	 */
+	private synchronized CompletableFuture<Context> renew(Context stale, int program, int version,
+			boolean destroyStale) {
 		if (this.closed) {
 			return CompletableFuture.failedFuture(closedException());
 		}
@@ -311,24 +319,36 @@ public final class RpcSecGssClient implements ConnectionProtection {
 		if (this.renewal == null) {
 			CompletableFuture<Context> created = create(program, version);
 			this.renewal = created;
-			created.whenComplete((fresh, failure) -> replaced(stale, created, fresh));
+			created.whenComplete((fresh, failure) -> replaced(stale, created, fresh, destroyStale));
 		}
 		return this.renewal;
 	}
 
-	private synchronized void replaced(Context stale, CompletableFuture<Context> creation, Context fresh) {
-		if (this.renewal == creation) {
-			this.renewal = null;
+	private void replaced(Context stale, CompletableFuture<Context> creation, Context fresh, boolean destroyStale) {
+		boolean retired;
+		synchronized (this) {
+			if (this.renewal == creation) {
+				this.renewal = null;
+			}
+			if (fresh == null) {
+				return;
+			}
+			if (this.closed) {
+				fresh.session.close();
+				return;
+			}
+			retired = this.context == stale && stale != null;
+			if (this.context == stale) {
+				this.context = fresh;
+			}
 		}
-		if (fresh == null) {
-			return;
-		}
-		if (this.closed) {
-			fresh.session.close();
-		}
-		else if (this.context == stale) {
-			this.context = fresh;
-			if (stale != null) {
+		if (retired) {
+			if (destroyStale) {
+				// RFC 2203 §5.4: a context no longer used is destroyed, or the server keeps it
+				// (and counts it against this connection's and principal's shares) until idle.
+				destroy(stale);
+			}
+			else {
 				stale.session.close();
 			}
 		}
@@ -495,6 +515,15 @@ public final class RpcSecGssClient implements ConnectionProtection {
 		if (closing == null) {
 			return CompletableFuture.completedFuture(null);
 		}
+		return destroy(closing);
+	}
+
+	/**
+	 * Sends RPCSEC_GSS_DESTROY for a context (RFC 2203 §5.4), waiting up to
+	 * {@link #DESTROY_WAIT}, then disposes of it here.
+	 * @return completes, never exceptionally, when the server confirmed or the wait is over
+	 */
+	private CompletableFuture<Void> destroy(Context closing) {
 		CompletableFuture<ReceivedReply> destroyed;
 		try {
 			ProtectedCall destroy = new ProtectedCall(closing, CallBody.NONE, GssProcedure.DESTROY, GssService.NONE, 0,

@@ -181,6 +181,13 @@ class RpcSecGssEndToEndTest {
 		assertThat(this.ledger.runs).hasValue(2);
 		assertThat(this.principals).hasSize(2)
 			.allSatisfy((principal) -> assertThat(principal.getName()).isEqualTo(MitKdc.qualified("gss-brief")));
+		// RFC 2203 §5.4: the ended context is destroyed once replaced, so the server holds only
+		// the new one (it was kept until idle, counting against the client's shares).
+		long destroyDeadline = System.nanoTime() + RpcSecGssClient.DESTROY_WAIT.multipliedBy(5).toNanos();
+		while (this.rpcsecGss.contexts() > 1 && System.nanoTime() < destroyDeadline) {
+			Thread.sleep(10);
+		}
+		assertThat(this.rpcsecGss.contexts()).as("contexts the server holds after the renewal").isEqualTo(1);
 	}
 
 	@ParameterizedTest
