@@ -2,7 +2,7 @@ package io.rpcrdma.client;
 
 import java.time.Duration;
 
-import io.rpcrdma.Durations;
+import io.rpcrdma.log.Durations;
 
 /**
  * No reply arrived within the call's timeout. The server may still execute the call.

@@ -21,7 +21,7 @@ import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
 
-import io.rpcrdma.Durations;
+import io.rpcrdma.log.Durations;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.transport.CreditWindow;
 import io.rpcrdma.transport.RpcRdmaClientConnection;

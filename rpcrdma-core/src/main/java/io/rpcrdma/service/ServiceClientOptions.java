@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
-import io.rpcrdma.Durations;
+import io.rpcrdma.log.Durations;
 
 /**
  * How a service proxy calls.

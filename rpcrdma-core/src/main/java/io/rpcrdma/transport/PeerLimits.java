@@ -3,7 +3,7 @@ package io.rpcrdma.transport;
 import java.time.Duration;
 import java.util.Objects;
 
-import io.rpcrdma.Durations;
+import io.rpcrdma.log.Durations;
 
 /**
  * What one connection's peer may make this side wait for or hold, so that a peer that stops

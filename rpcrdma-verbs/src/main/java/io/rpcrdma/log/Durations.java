@@ -1,4 +1,4 @@
-package io.rpcrdma;
+package io.rpcrdma.log;
 
 import java.time.Duration;
 import java.util.Locale;

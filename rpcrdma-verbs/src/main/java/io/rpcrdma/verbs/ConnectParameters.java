@@ -4,7 +4,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 
-import io.rpcrdma.Durations;
+import io.rpcrdma.log.Durations;
 
 /**
  * How to connect (rdma_cm {@code rdma_resolve_addr} + {@code rdma_connect} with

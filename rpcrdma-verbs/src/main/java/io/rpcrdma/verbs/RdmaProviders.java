@@ -26,6 +26,13 @@ public final class RdmaProviders {
 	/** The provider names the project defines, whether or not they are on the class path. */
 	public static final List<String> WELL_KNOWN_NAMES = List.of("loopback", "siw", "disni");
 
+	/**
+	 * The artifact that brings each well-known provider: loopback is in this module; siw and
+	 * disni are modules of their own, which an application adds (the starter brings siw).
+	 */
+	private static final Map<String, String> ARTIFACTS = Map.of("loopback", "io.rpcrdma:rpcrdma-verbs", "siw",
+			"io.rpcrdma:rpcrdma-siw", "disni", "io.rpcrdma:rpcrdma-disni");
+
 	private static final System.Logger logger = System.getLogger(RdmaProviders.class.getName());
 
 	private RdmaProviders() {
@@ -81,6 +88,11 @@ public final class RdmaProviders {
 			return best.get();
 		}
 		RdmaProviderFactory factory = factories.get(wanted);
+		if (factory == null && ARTIFACTS.containsKey(wanted)) {
+			throw new ProviderUnavailableException("RDMA provider '" + wanted + "' is not on the class path: add "
+					+ ARTIFACTS.get(wanted) + " to the application's dependencies, or choose an available provider: "
+					+ availableNames(factories), wanted, List.of(moduleMissing(wanted)), availableList(factories));
+		}
 		if (factory == null) {
 			throw new ProviderUnavailableException("Unknown RDMA provider '" + name + "'; known providers are "
 					+ knownNames() + " (" + describe() + ")");
@@ -91,6 +103,14 @@ public final class RdmaProviders {
 					wanted, factory.missingRequirements(), availableList(factories));
 		}
 		return factory;
+	}
+
+	/** A well-known provider whose module the application did not add, as a requirement it misses. */
+	private static MissingRequirement moduleMissing(String name) {
+		String artifact = ARTIFACTS.get(name);
+		return new MissingRequirement("the " + name + " provider's module " + artifact + " on the class path",
+				"no RdmaProviderFactory named '" + name + "' found by ServiceLoader",
+				"add the dependency " + artifact + " (its version comes from rpcrdma-bom)");
 	}
 
 	/**
@@ -123,7 +143,8 @@ public final class RdmaProviders {
 		for (String name : names) {
 			RdmaProviderFactory factory = factories.get(name);
 			if (factory == null) {
-				joiner.add(name + ": not installed (no RdmaProviderFactory named '" + name + "' on the class path)");
+				joiner.add(name + ": not installed (" + ((ARTIFACTS.containsKey(name)) ? ARTIFACTS.get(name) + " is not"
+						: "no RdmaProviderFactory named '" + name + "' is") + " on the class path)");
 			}
 			else if (factory.isAvailable()) {
 				joiner.add(name + ": available");

@@ -3,7 +3,7 @@ package io.rpcrdma.client.balance;
 import java.time.Duration;
 import java.util.Objects;
 
-import io.rpcrdma.Durations;
+import io.rpcrdma.log.Durations;
 import io.rpcrdma.client.Backoff;
 
 /**

@@ -20,7 +20,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
-import io.rpcrdma.Durations;
+import io.rpcrdma.log.Durations;
 import io.rpcrdma.oncrpc.AcceptStatus;
 import io.rpcrdma.oncrpc.AcceptedReply;
 import io.rpcrdma.oncrpc.DeniedReply;

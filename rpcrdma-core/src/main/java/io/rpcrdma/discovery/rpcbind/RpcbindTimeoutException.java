@@ -3,7 +3,7 @@ package io.rpcrdma.discovery.rpcbind;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 
-import io.rpcrdma.Durations;
+import io.rpcrdma.log.Durations;
 
 /**
  * rpcbind accepted the connection but did not answer a call within the deadline. The

@@ -3,7 +3,7 @@ package io.rpcrdma.server.security;
 import java.time.Duration;
 import java.util.Objects;
 
-import io.rpcrdma.Durations;
+import io.rpcrdma.log.Durations;
 
 /**
  * How many RPCSEC_GSS contexts a server holds, and for how long (ARCHITECTURE.md, "Memory":

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
-import io.rpcrdma.Durations;
+import io.rpcrdma.log.Durations;
 import io.rpcrdma.oncrpc.AuthFlavor;
 import io.rpcrdma.oncrpc.AuthStat;
 import io.rpcrdma.oncrpc.OpaqueAuth;

@@ -26,8 +26,8 @@ import io.rpcrdma.verbs.WorkCompletion;
  * Measures the loopback provider: 64-byte Send/Receive ping-pong latency and RDMA Read
  * bandwidth. Not a test (surefire does not run it); run it with
  * <pre>
- * ./mvnw -q -pl rpcrdma-core test-compile
- * java -cp rpcrdma-core/target/classes:rpcrdma-core/target/test-classes \
+ * ./mvnw -q -pl rpcrdma-core -am test-compile
+ * java -cp rpcrdma-verbs/target/classes:rpcrdma-siw/target/classes:rpcrdma-core/target/test-classes \
  *     io.rpcrdma.verbs.loopback.LoopbackBenchmark [pingPongIterations]
  * </pre>
  * The ping-pong client is the main thread: it posts a receive and a Send, then busy-polls

@@ -41,8 +41,8 @@ import io.rpcrdma.verbs.WorkCompletion;
  * {@link SocketChannel} vs siw 1 MiB RDMA Reads re-posted from the completion handler, 16
  * in flight in both). Not a test; run with
  * <pre>
- * ./mvnw -q -pl rpcrdma-core test-compile
- * java -cp rpcrdma-core/target/classes:rpcrdma-core/target/test-classes \
+ * ./mvnw -q -pl rpcrdma-core -am test-compile
+ * java -cp rpcrdma-verbs/target/classes:rpcrdma-siw/target/classes:rpcrdma-core/target/test-classes \
  *     io.rpcrdma.verbs.siw.SiwBenchmark [pingPongIterationsPerRound]
  * </pre>
  * The build machine is shared and its load changes from second to second, so the

@@ -1,4 +1,4 @@
-package io.rpcrdma;
+package io.rpcrdma.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
