@@ -9,8 +9,8 @@ public enum DisniRequirement {
 
 	/** DiSNI's Java classes. */
 	DISNI_JAR("the DiSNI jar (com.ibm.disni:disni:2.1) on the class path",
-			"add the dependency com.ibm.disni:disni:2.1 to the application (rpcrdma-core declares it optional), "
-					+ "excluding org.slf4j:slf4j-log4j12 and commons-cli"),
+			"depend on io.rpcrdma:rpcrdma-disni, which brings com.ibm.disni:disni:2.1, without excluding DiSNI "
+					+ "(rpcrdma-disni already excludes its org.slf4j:slf4j-log4j12 and commons-cli)"),
 
 	/** The user-space verbs and connection manager libraries libdisni links against. */
 	RDMA_CORE("rdma-core's libibverbs.so.1 and librdmacm.so.1",
