@@ -39,7 +39,7 @@ class DisniDetectionTest {
 			.doesNotContain("\n");
 		assertThat(message).contains("(1) the DiSNI jar (com.ibm.disni:disni:2.1) on the class path",
 				"class com.ibm.disni.verbs.RdmaProvider is not on the class path",
-				"excluding org.slf4j:slf4j-log4j12 and commons-cli");
+				"depend on io.rpcrdma:rpcrdma-disni, which brings com.ibm.disni:disni:2.1, without excluding DiSNI");
 		assertThat(message).contains("(2) rdma-core's libibverbs.so.1 and librdmacm.so.1",
 				"not found: libibverbs.so.1, librdmacm.so.1",
 				"apt-get install rdma-core ibverbs-providers libibverbs-dev librdmacm-dev");
