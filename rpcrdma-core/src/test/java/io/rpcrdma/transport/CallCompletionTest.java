@@ -1,0 +1,36 @@
+package io.rpcrdma.transport;
+
+import java.net.InetSocketAddress;
+
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.SoftwareProvider;
+
+/** {@link CallCompletionTests} on each software provider. */
+@ParameterizedClass
+@EnumSource(SoftwareProvider.class)
+class CallCompletionTest extends CallCompletionTests {
+
+	@Parameter
+	SoftwareProvider provider;
+
+	@Override
+	protected RdmaProvider openProvider() {
+		return this.provider.open();
+	}
+
+	@Override
+	protected InetSocketAddress listenAddress() {
+		return this.provider.listenAddress("transport-callcompletion");
+	}
+
+	/** siw's client and server providers each have their own receive threads; loopback's share one. */
+	@Override
+	boolean clientCompletionsHaveTheirOwnThread() {
+		return this.provider == SoftwareProvider.SIW;
+	}
+
+}
