@@ -15,14 +15,14 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 @Deprecated(since = "0.1.0", forRemoval = true)
 public final class RpcServiceBeanExporter implements SmartInitializingSingleton {
 
-	private final io.rpcrdma.spring.boot.RpcServiceBeanExporter delegate;
+	private final SmartInitializingSingleton delegate;
 
 	/**
 	 * @param beanFactory where the {@code @RpcService} beans are
 	 * @param exporter what serves them
 	 */
 	public RpcServiceBeanExporter(ListableBeanFactory beanFactory, ServiceExporter exporter) {
-		this.delegate = new io.rpcrdma.spring.boot.RpcServiceBeanExporter(beanFactory, exporter);
+		this.delegate = MovedExporter.of(beanFactory, exporter);
 	}
 
 	@Override

@@ -8,7 +8,7 @@ package io.rpcrdma.spring.boot.autoconfigure.export;
  * @deprecated since 0.1.0, use {@link io.rpcrdma.spring.boot.RpcServiceExportFailedException}
  */
 @Deprecated(since = "0.1.0", forRemoval = true)
-public class RpcServiceExportFailedException extends io.rpcrdma.spring.boot.RpcServiceExportFailedException {
+public class RpcServiceExportFailedException extends MovedExportFailure {
 
 	private static final long serialVersionUID = 1L;
 
