@@ -11,6 +11,7 @@ import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.transport.PeerLimits;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
@@ -50,7 +51,9 @@ public class RpcRdmaProperties implements Validator {
 	 */
 	private final Map<String, Client> client = new LinkedHashMap<>();
 
-	private final Conveyance conveyance = new Conveyance();
+	private final Ddp ddp = new Ddp();
+
+	private final Conveyance conveyance = new Conveyance().forwardingTo(this.ddp);
 
 	private final Backchannel backchannel = new Backchannel();
 
@@ -90,6 +93,15 @@ public class RpcRdmaProperties implements Validator {
 		return this.backchannel;
 	}
 
+	public Ddp getDdp() {
+		return this.ddp;
+	}
+
+	/**
+	 * @return the old name of {@link #getDdp()}, bound for applications that still set it
+	 * @deprecated since 0.1.0, use {@link #getDdp()}
+	 */
+	@Deprecated(since = "0.1.0")
 	public Conveyance getConveyance() {
 		return this.conveyance;
 	}
@@ -1170,21 +1182,69 @@ public class RpcRdmaProperties implements Validator {
 
 	}
 
-	/** Which values travel inline and which by RDMA (RFC 8166 §6, DDP-eligibility). */
+	/**
+	 * Which DDP-eligible values travel in chunks rather than inline (RFC 8166 §6: the
+	 * Upper-Layer Binding marks data items DDP-eligible; the sender decides whether each goes
+	 * inline or in a Read or Write chunk).
+	 */
+	public static class Ddp {
+
+		/**
+		 * Size from which DDP-eligible byte[] and ByteBuffer arguments and results not marked
+		 * @Bulk go in a Read or Write chunk instead of inline, 0B to 1GB.
+		 */
+		private DataSize chunkThreshold = DataSize.ofKilobytes(4);
+
+		/** Whether rpcrdma.ddp.chunk-threshold was set, so that the old key does not override it. */
+		private boolean chunkThresholdSet;
+
+		public DataSize getChunkThreshold() {
+			return this.chunkThreshold;
+		}
+
+		public void setChunkThreshold(DataSize chunkThreshold) {
+			this.chunkThreshold = chunkThreshold;
+			this.chunkThresholdSet = true;
+		}
+
+		void setChunkThresholdFromOldKey(DataSize chunkThreshold) {
+			if (!this.chunkThresholdSet) {
+				this.chunkThreshold = chunkThreshold;
+			}
+		}
+
+	}
+
+	/**
+	 * The keys {@code rpcrdma.conveyance.*}, the old names of {@code rpcrdma.ddp.*}: still bound,
+	 * marked deprecated in the metadata so that IDEs and Boot's properties migrator point to the
+	 * new name. A value set here applies unless the new key is set too.
+	 *
+	 * @deprecated since 0.1.0, use {@link Ddp}
+	 */
+	@Deprecated(since = "0.1.0")
 	public static class Conveyance {
 
 		/**
-		 * Size from which byte[] and ByteBuffer arguments and results not marked @Bulk move by
-		 * RDMA Read/Write instead of inline, 0B to 1GB.
+		 * Where the old key's value goes. Set after construction, not through a constructor
+		 * parameter, so that binding and the configuration processor treat this class as a
+		 * JavaBean with the one property {@code ddp-threshold}.
 		 */
-		private DataSize ddpThreshold = DataSize.ofKilobytes(4);
+		private Ddp target;
 
+		Conveyance forwardingTo(Ddp ddp) {
+			this.target = ddp;
+			return this;
+		}
+
+		@DeprecatedConfigurationProperty(replacement = "rpcrdma.ddp.chunk-threshold", since = "0.1.0",
+				reason = "RFC 8166 vocabulary: DDP-eligible values go in chunks")
 		public DataSize getDdpThreshold() {
-			return this.ddpThreshold;
+			return this.target.getChunkThreshold();
 		}
 
 		public void setDdpThreshold(DataSize ddpThreshold) {
-			this.ddpThreshold = ddpThreshold;
+			this.target.setChunkThresholdFromOldKey(ddpThreshold);
 		}
 
 	}

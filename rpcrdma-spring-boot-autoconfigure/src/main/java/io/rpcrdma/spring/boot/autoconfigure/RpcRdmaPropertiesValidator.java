@@ -49,7 +49,7 @@ final class RpcRdmaPropertiesValidator {
 		for (Map.Entry<String, RpcRdmaProperties.Client> entry : this.properties.getClient().entrySet()) {
 			checkClient("rpcrdma.client." + entry.getKey(), entry.getValue());
 		}
-		checkSize("rpcrdma.conveyance.ddp-threshold", this.properties.getConveyance().getDdpThreshold(), 0, GB);
+		checkSize("rpcrdma.ddp.chunk-threshold", this.properties.getDdp().getChunkThreshold(), 0, GB);
 		RpcRdmaProperties.Backchannel backchannel = this.properties.getBackchannel();
 		checkInt("rpcrdma.backchannel.credits", backchannel.getCredits(), 1, 1024);
 		checkInt("rpcrdma.backchannel.threads", backchannel.getThreads(), 1, 1024);

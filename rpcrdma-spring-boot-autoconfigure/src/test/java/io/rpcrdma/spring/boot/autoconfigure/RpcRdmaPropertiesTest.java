@@ -2,8 +2,16 @@ package io.rpcrdma.spring.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
 
+import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -36,7 +44,7 @@ class RpcRdmaPropertiesTest {
 			assertThat(properties.getServer().getInlineThresholdV2()).isEqualTo(DataSize.ofBytes(4096));
 			assertThat(properties.getServer().getExecutor().getKind()).isEqualTo(RpcServer.ExecutorKind.BOUNDED_POOL);
 			assertThat(properties.getMemory().getMaxRegistered()).isEqualTo(DataSize.ofMegabytes(256));
-			assertThat(properties.getConveyance().getDdpThreshold()).isEqualTo(DataSize.ofKilobytes(4));
+			assertThat(properties.getDdp().getChunkThreshold()).isEqualTo(DataSize.ofKilobytes(4));
 			assertThat(properties.getClient()).isEmpty();
 			RpcRdmaProperties.GssContexts contexts = properties.getServer().getSecurity().getKerberos().getContexts();
 			GssContextLimits limits = GssContextLimits.DEFAULTS;
@@ -62,7 +70,7 @@ class RpcRdmaPropertiesTest {
 				"rpcrdma.client.orders.address=a.example:20049,b.example:20050", "rpcrdma.client.orders.retries=0",
 				"rpcrdma.client.orders.call-timeout=250ms", "rpcrdma.client.orders.balancer=power-of-two-choices",
 				"rpcrdma.client.orders.ejection.consecutive-failures=2", "rpcrdma.client.orders.ejection.probe-timeout=300ms",
-				"rpcrdma.conveyance.ddp-threshold=16KB")
+				"rpcrdma.ddp.chunk-threshold=16KB")
 			.run((context) -> {
 				RpcRdmaProperties properties = context.getBean(RpcRdmaProperties.class);
 				assertThat(properties.getProvider()).isEqualTo("siw");
@@ -81,8 +89,60 @@ class RpcRdmaPropertiesTest {
 				assertThat(orders.getEjection().getConsecutiveFailures()).isEqualTo(2);
 				assertThat(orders.getEjection().getProbeTimeout()).isEqualTo(Duration.ofMillis(300));
 				assertThat(orders.getEjection().getProbeInterval()).as("default").isEqualTo(Duration.ofMillis(500));
-				assertThat(properties.getConveyance().getDdpThreshold()).isEqualTo(DataSize.ofKilobytes(16));
+				assertThat(properties.getDdp().getChunkThreshold()).isEqualTo(DataSize.ofKilobytes(16));
 			});
+	}
+
+	@Test
+	void theOldNameOfTheChunkThresholdStillBinds() {
+		this.runner.withPropertyValues("rpcrdma.conveyance.ddp-threshold=16KB")
+			.run((context) -> assertThat(context.getBean(RpcRdmaProperties.class).getDdp().getChunkThreshold())
+				.isEqualTo(DataSize.ofKilobytes(16)));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@CsvSource(delimiter = '|', textBlock = """
+			new key first | rpcrdma.ddp.chunk-threshold=8KB      | rpcrdma.conveyance.ddp-threshold=16KB
+			old key first | rpcrdma.conveyance.ddp-threshold=16KB | rpcrdma.ddp.chunk-threshold=8KB
+			""")
+	void theNewNameWinsWhenBothAreSet(String order, String first, String second) {
+		this.runner.withPropertyValues(first, second)
+			.run((context) -> assertThat(context.getBean(RpcRdmaProperties.class).getDdp().getChunkThreshold())
+				.isEqualTo(DataSize.ofKilobytes(8)));
+	}
+
+	@Test
+	void theMetadataMarksTheOldNameDeprecatedWithItsReplacement() throws IOException {
+		String metadata = ownMetadata();
+		List<Map<String, Object>> old = JsonPath.read(metadata,
+				"$.properties[?(@.name == 'rpcrdma.conveyance.ddp-threshold')]");
+		assertThat(old).singleElement().satisfies((property) -> {
+			assertThat(property).containsKey("deprecation");
+			@SuppressWarnings("unchecked")
+			Map<String, Object> deprecation = (Map<String, Object>) property.get("deprecation");
+			assertThat(deprecation).containsEntry("replacement", "rpcrdma.ddp.chunk-threshold");
+		});
+		List<Map<String, Object>> current = JsonPath.read(metadata,
+				"$.properties[?(@.name == 'rpcrdma.ddp.chunk-threshold')]");
+		assertThat(current).singleElement().satisfies((property) -> {
+			assertThat(property).doesNotContainKey("deprecation");
+			assertThat(property).containsEntry("defaultValue", "4KB");
+		});
+	}
+
+	/** The metadata the configuration processor wrote for this module, among those on the classpath. */
+	private static String ownMetadata() throws IOException {
+		Enumeration<URL> resources = RpcRdmaPropertiesTest.class.getClassLoader()
+			.getResources("META-INF/spring-configuration-metadata.json");
+		while (resources.hasMoreElements()) {
+			try (InputStream in = resources.nextElement().openStream()) {
+				String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+				if (json.contains(RpcRdmaProperties.class.getName())) {
+					return json;
+				}
+			}
+		}
+		throw new AssertionError("no spring-configuration-metadata.json describes " + RpcRdmaProperties.class.getName());
 	}
 
 	@ParameterizedTest(name = "{0}={1}")
@@ -123,7 +183,8 @@ class RpcRdmaPropertiesTest {
 			rpcrdma.client.orders.ejection.max-probe-interval | 100ms      | rpcrdma.client.orders.ejection.max-probe-interval must be between 500ms and 1d, got 100ms
 			rpcrdma.client.orders.ejection.probe-timeout      | 2h         | rpcrdma.client.orders.ejection.probe-timeout must be between 1ms and 1h, got 2h
 			rpcrdma.client.orders.balancer                    | random     | random
-			rpcrdma.conveyance.ddp-threshold                  | 2GB        | rpcrdma.conveyance.ddp-threshold must be between 0B and 1GB, got 2GB
+			rpcrdma.ddp.chunk-threshold                       | 2GB        | rpcrdma.ddp.chunk-threshold must be between 0B and 1GB, got 2GB
+			rpcrdma.conveyance.ddp-threshold                  | 2GB        | rpcrdma.ddp.chunk-threshold must be between 0B and 1GB, got 2GB
 			""")
 	void invalidValueFailsStartUpNamingThePropertyAndTheRange(String property, String value, String message) {
 		this.runner.withPropertyValues(property + "=" + value).run((context) -> {

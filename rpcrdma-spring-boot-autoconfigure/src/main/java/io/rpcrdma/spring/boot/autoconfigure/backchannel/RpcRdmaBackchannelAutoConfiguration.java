@@ -7,6 +7,7 @@ import io.rpcrdma.service.ServiceCallObserver;
 import io.rpcrdma.service.ServiceClientFactory;
 import io.rpcrdma.service.ServiceIntrospector;
 import io.rpcrdma.spring.boot.RpcCallbackService;
+import io.rpcrdma.spring.boot.RpcCallbackServiceExporter;
 import io.rpcrdma.spring.boot.RpcCallbacks;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaProperties;
 import io.rpcrdma.spring.boot.autoconfigure.client.RpcRdmaClientAutoConfiguration;

@@ -30,7 +30,7 @@ import io.rpcrdma.transport.TransportConfig;
 
 /**
  * Builds a named client's settings from {@code rpcrdma.client.<name>.*} (the defaults for a
- * name that is not configured) and {@code rpcrdma.conveyance.*}, then applies the
+ * name that is not configured) and {@code rpcrdma.ddp.*}, then applies the
  * {@link RpcClientCustomizer}s. Every client gets the application's {@link RpcClientInterceptor}
  * beans, in their order; a customizer may add or remove some for one client.
  */
@@ -82,7 +82,7 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 		RpcClientPool.Config pool = new RpcClientPool.Config(client.getMinConnections(), client.getMaxConnections(),
 				client.getMaxWaiting(), BACKOFF, new RetryPolicy(client.getRetries() + 1, BACKOFF));
 		ServiceClientOptions options = new ServiceClientOptions(client.getCallTimeout(),
-				(int) client.getMaxReplySize().toBytes(), (int) this.properties.getConveyance().getDdpThreshold().toBytes(),
+				(int) client.getMaxReplySize().toBytes(), (int) this.properties.getDdp().getChunkThreshold().toBytes(),
 				withCredential(client.getSecurity(), this.interceptors));
 		RpcRdmaProperties.ClientEjection ejection = client.getEjection();
 		BalancedCaller.Config balancing = new BalancedCaller.Config(client.getBalancer(),

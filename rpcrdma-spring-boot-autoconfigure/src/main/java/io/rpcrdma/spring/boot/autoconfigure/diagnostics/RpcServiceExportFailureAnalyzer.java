@@ -5,7 +5,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 
 import io.rpcrdma.service.ServiceDefinitionException;
 import io.rpcrdma.service.ServiceExportException;
-import io.rpcrdma.spring.boot.autoconfigure.export.RpcServiceExportFailedException;
+import io.rpcrdma.spring.boot.RpcServiceExportFailedException;
 
 /**
  * An {@code @RpcService} bean cannot be served: its interface has methods the service binding

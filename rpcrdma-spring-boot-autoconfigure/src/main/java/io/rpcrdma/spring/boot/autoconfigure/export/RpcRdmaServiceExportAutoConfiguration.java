@@ -5,6 +5,7 @@ import io.rpcrdma.service.RpcServerInterceptor;
 import io.rpcrdma.service.ServiceCallObserver;
 import io.rpcrdma.service.ServiceExporter;
 import io.rpcrdma.service.ServiceIntrospector;
+import io.rpcrdma.spring.boot.RpcServiceBeanExporter;
 import io.rpcrdma.spring.boot.autoconfigure.service.RpcRdmaServiceAutoConfiguration;
 
 import org.springframework.beans.factory.ListableBeanFactory;

@@ -1,15 +1,16 @@
 package io.rpcrdma.spring.boot.autoconfigure.export;
 
 /**
- * An {@link io.rpcrdma.spring.boot.RpcService @RpcService} bean could not be served: it
- * implements no {@code @RpcProgram} interface, an interface is not a valid service, or a
- * program version it implements is already served by another bean.
+ * The export failure at its old name. The exporter now throws
+ * {@link io.rpcrdma.spring.boot.RpcServiceExportFailedException}, the supertype of this one,
+ * so a {@code catch} of this type no longer sees it: catch the new type.
+ *
+ * @deprecated since 0.1.0, use {@link io.rpcrdma.spring.boot.RpcServiceExportFailedException}
  */
-public class RpcServiceExportFailedException extends IllegalStateException {
+@Deprecated(since = "0.1.0", forRemoval = true)
+public class RpcServiceExportFailedException extends MovedExportFailure {
 
 	private static final long serialVersionUID = 1L;
-
-	private final String beanName;
 
 	/**
 	 * @param beanName the bean that could not be exported
@@ -17,13 +18,7 @@ public class RpcServiceExportFailedException extends IllegalStateException {
 	 * @param cause the exporter's exception
 	 */
 	public RpcServiceExportFailedException(String beanName, String message, Throwable cause) {
-		super(message, cause);
-		this.beanName = beanName;
-	}
-
-	/** @return the bean that could not be exported */
-	public String getBeanName() {
-		return this.beanName;
+		super(beanName, message, cause);
 	}
 
 }

@@ -182,7 +182,7 @@ class RpcRdmaClientAutoConfigurationTest {
 		this.runner
 			.withPropertyValues("rpcrdma.client.orders.address=orders-host:20049", "rpcrdma.client.orders.credits=8",
 					"rpcrdma.client.orders.max-connections=2", "rpcrdma.client.orders.call-timeout=5s",
-					"rpcrdma.conveyance.ddp-threshold=16KB")
+					"rpcrdma.ddp.chunk-threshold=16KB")
 			.withUserConfiguration(LongerTimeouts.class)
 			.run((context) -> {
 				RpcClientSpec spec = context.getBean(RpcClientFactory.class).spec("orders");

@@ -1,4 +1,4 @@
-package io.rpcrdma.spring.boot.autoconfigure.backchannel;
+package io.rpcrdma.spring.boot;
 
 import java.util.Map;
 
@@ -6,7 +6,6 @@ import io.rpcrdma.backchannel.CallbackServices;
 import io.rpcrdma.service.ServiceCallObserver;
 import io.rpcrdma.service.ServiceExporter;
 import io.rpcrdma.service.ServiceIntrospector;
-import io.rpcrdma.spring.boot.RpcCallbackService;
 
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -20,7 +19,7 @@ import org.springframework.context.ApplicationContextAware;
  * {@link CallbackServices} once every singleton exists, so a callback bean may itself depend
  * on client proxies.
  */
-final class RpcCallbackServiceExporter implements SmartInitializingSingleton, ApplicationContextAware {
+public final class RpcCallbackServiceExporter implements SmartInitializingSingleton, ApplicationContextAware {
 
 	private final ObjectProvider<CallbackServices> callbacks;
 
@@ -30,7 +29,12 @@ final class RpcCallbackServiceExporter implements SmartInitializingSingleton, Ap
 
 	private ListableBeanFactory beans;
 
-	RpcCallbackServiceExporter(ObjectProvider<CallbackServices> callbacks, ObjectProvider<ServiceIntrospector> introspector,
+	/**
+	 * @param callbacks the backward-direction programs the exported beans join
+	 * @param introspector reads each bean's {@code @RpcProgram} interfaces
+	 * @param observer watches the calls, if the application has one
+	 */
+	public RpcCallbackServiceExporter(ObjectProvider<CallbackServices> callbacks, ObjectProvider<ServiceIntrospector> introspector,
 			ObjectProvider<ServiceCallObserver> observer) {
 		this.callbacks = callbacks;
 		this.introspector = introspector;
