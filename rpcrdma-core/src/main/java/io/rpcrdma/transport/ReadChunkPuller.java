@@ -121,7 +121,7 @@ final class ReadChunkPuller {
 
 	private void fetchCall(ChunkedHeader header, CallContext context, List<ReadChunk> chunks, ByteBuffer payload,
 			long bytes) {
-		this.connection.fetch(chunks, (data) -> {
+		this.connection.transfers().fetch(chunks, (data) -> {
 			// The chunks were copied out and their buffers released.
 			release(bytes);
 			try {
@@ -183,7 +183,7 @@ final class ReadChunkPuller {
 		if (!chunks.get(0).isPositionZero()) {
 			placement.copyInline(payload, chunks, message);
 		}
-		this.connection.readInto(chunks, placement, target, () -> {
+		this.connection.transfers().readInto(chunks, placement, target, () -> {
 			if (message.remaining() < RpcRdmaConstants.MIN_RPC_MESSAGE_LENGTH || message.getInt(0) != header.xid()) {
 				target.release();
 				release(bytes);

@@ -93,6 +93,7 @@ final class ReplyMarshaller {
 		if (!this.connection.isUsable()) {
 			throw this.connection.failure();
 		}
+		ChunkTransfers transfers = this.connection.transfers();
 		ByteBuffer message = reply.message();
 		List<WriteChunk> offered = context.lists.writeList();
 		List<DdpRange> items = reply.ddpItems();
@@ -111,13 +112,13 @@ final class ReplyMarshaller {
 				// registered memory; the RDMA Write then goes from there. One already in this
 				// connection's registered memory is written from where it is.
 				RegisteredBuffer source = item.registered();
-				if (source != null && this.connection.usableHere(source)) {
-					returned.add(new WriteChunk(this.connection.writeFrom(source, item.length(), offered.get(i).segments())));
+				if (source != null && transfers.usableHere(source)) {
+					returned.add(new WriteChunk(transfers.writeFrom(source, item.length(), offered.get(i).segments())));
 				}
 				else {
 					RegisteredBuffer bulk = this.connection.lease(BufferRole.LOCAL_BULK, item.length());
 					buffers.add(bulk);
-					returned.add(new WriteChunk(this.connection.writeInto(item.data(message), offered.get(i).segments(), bulk)));
+					returned.add(new WriteChunk(transfers.writeInto(item.data(message), offered.get(i).segments(), bulk)));
 				}
 				moved.add(item);
 			}
@@ -183,7 +184,7 @@ final class ReplyMarshaller {
 				// RFC 8166 §3.5.4 Long Reply: the whole reply goes into the Reply chunk.
 				RegisteredBuffer bulk = this.connection.lease(BufferRole.LOCAL_BULK, inline.remaining());
 				buffers.add(bulk);
-				WriteChunk written = new WriteChunk(this.connection.writeInto(inline, replyChunk.segments(), bulk));
+				WriteChunk written = new WriteChunk(transfers.writeInto(inline, replyChunk.segments(), bulk));
 				this.connection.counters.writeChunksFilled.decrement();
 				this.connection.counters.replyChunksFilled.increment();
 				header = (context.version == RpcRdmaConstants.VERSION_1)

@@ -154,7 +154,7 @@ final class ReplyUnmarshaller {
 		// The callbacks below outlive the reply's handling: this call is never reused.
 		pc.recyclable = false;
 		List<ReadChunk> chunks = lists.readChunks();
-		this.connection.fetch(chunks, (data) -> {
+		this.connection.transfers().fetch(chunks, (data) -> {
 			ByteBuffer whole;
 			try {
 				ByteBuffer inline = payload;

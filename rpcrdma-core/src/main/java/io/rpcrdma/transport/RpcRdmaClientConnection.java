@@ -145,7 +145,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 				throw new TransportClosedException("Connecting to " + remote + " failed: " + error.getMessage());
 			}
 			client.acceptPeerPrivateData(connection.remotePrivateData());
-			client.connection = connection;
+			client.established(connection);
 			if (!connection.isConnected()) {
 				client.fail(new TransportClosedException("The connection to " + remote + " went down at once"));
 			}
@@ -343,7 +343,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 
 	@Override
 	public boolean isOpen() {
-		return isUsable() && this.connection != null;
+		return isUsable() && wasEstablished();
 	}
 
 	@Override
