@@ -299,7 +299,8 @@ final class CallContext implements ReplySender, Runnable, RpcRdmaEndpoint.SendOw
 		// RDMA_ERROR at once rather than dropped.
 		this.connection.answerWithError(this.version, this.xid);
 		releaseHold();
-		return this.connection.isUsable() ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(this.connection.failure());
+		return this.connection.isUsable() ? CompletableFuture.completedFuture(null)
+				: CompletableFuture.failedFuture(this.connection.failure());
 	}
 
 	@Override

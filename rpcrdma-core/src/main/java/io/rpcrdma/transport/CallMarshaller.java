@@ -96,7 +96,8 @@ final class CallMarshaller {
 			RegisteredBuffer buffer = this.endpoint.lease(BufferRole.READ_CHUNK, item.length());
 			pc.add(buffer);
 			buffer.buffer().put(0, message, base + item.offset(), item.length());
-			reads.add(new ReadSegment(item.offset() + registeredBefore(registered, item.offset()), this.endpoint.advertise(buffer),
+			reads.add(new ReadSegment(item.offset() + registeredBefore(registered, item.offset()),
+					this.endpoint.advertise(buffer),
 					item.length(), buffer.address()));
 			moved += item.paddedLength();
 		}
@@ -190,7 +191,8 @@ final class CallMarshaller {
 		for (RegisteredItem item : registered) {
 			if (item.length() > 0) {
 				RegisteredBuffer buffer = item.buffer();
-				reads.add(new ReadSegment(item.offset() + before, this.endpoint.advertise(buffer), item.length(), buffer.address()));
+				reads.add(new ReadSegment(item.offset() + before, this.endpoint.advertise(buffer), item.length(),
+						buffer.address()));
 			}
 			before += item.paddedLength();
 		}

@@ -89,7 +89,8 @@ final class OperationWatch {
 				: this.limits.operationTimeout();
 		if (now - this.stalledSince >= timeout.toNanos()) {
 			this.counters.operationTimeouts.increment();
-			this.endpoint.fail(new PeerTimeoutException("The peer left work this side posted unanswered for " + timeout.toMillis()
+			this.endpoint.fail(new PeerTimeoutException("The peer left work this side posted unanswered for "
+					+ timeout.toMillis()
 					+ " ms (an RDMA Read of its chunk, or the Read that confirms a Send); the connection was failed and "
 					+ "its buffers reclaimed. If the peer is just slow, raise PeerLimits.operationTimeout "
 					+ "(rpcrdma.*.peer.operation-timeout)"));

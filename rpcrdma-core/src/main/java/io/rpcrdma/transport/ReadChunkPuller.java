@@ -93,7 +93,10 @@ final class ReadChunkPuller {
 		this.connection.bulkShare.release(bytes);
 	}
 
-	/** What the copying path's buffers take from the pool: one local bulk buffer per chunk ({@link RpcRdmaEndpoint#fetch}). */
+	/**
+	 * What the copying path's buffers take from the pool: one local bulk buffer per chunk
+	 * ({@link ChunkTransfers#fetch}).
+	 */
 	private long leasedLength(List<ReadChunk> chunks) {
 		long total = 0;
 		for (ReadChunk chunk : chunks) {
@@ -160,7 +163,7 @@ final class ReadChunkPuller {
 	 * Plans the whole call in one registered buffer when it fits the largest local bulk
 	 * buffer: Read chunks at non-zero positions around the Payload stream, or a lone
 	 * Position-Zero Read chunk. A Position-Zero chunk with further chunks, or a larger message,
-	 * takes the copying path ({@link RpcRdmaEndpoint#fetch}).
+	 * takes the copying path ({@link ChunkTransfers#fetch}).
 	 */
 	private DirectPlacement directPlacement(List<ReadChunk> chunks, ByteBuffer payload) {
 		int largest = this.connection.pool.largestBufferSize(BufferRole.LOCAL_BULK);

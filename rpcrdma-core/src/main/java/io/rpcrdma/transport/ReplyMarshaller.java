@@ -193,7 +193,8 @@ final class ReplyMarshaller {
 				payload = null;
 			}
 		}
-		int invalidate = (this.connection.peerAcceptsInvalidate() && readBuffers.isEmpty()) ? context.firstAdvertisedStag() : 0;
+		int invalidate = (this.connection.peerAcceptsInvalidate() && readBuffers.isEmpty())
+				? context.firstAdvertisedStag() : 0;
 		boolean awaitDone = !readBuffers.isEmpty();
 		if (awaitDone) {
 			DoneWait wait = new DoneWait(this.connection, context.xid, readBuffers, done);
@@ -259,7 +260,7 @@ final class ReplyMarshaller {
 	 * @param items every item, in order
 	 * @param moved those moved into chunks, in the same order
 	 */
-	private static ByteBuffer removeItems(ByteBuffer message, List<DdpRange> items, List<DdpRange> moved) {
+	static ByteBuffer removeItems(ByteBuffer message, List<DdpRange> items, List<DdpRange> moved) {
 		int size = message.remaining();
 		int next = 0;
 		for (DdpRange item : items) {
