@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import io.rpcrdma.memory.BufferRole;
@@ -16,7 +15,6 @@ import io.rpcrdma.protocol.HeaderDecodeResult;
 import io.rpcrdma.protocol.RdmaDone;
 import io.rpcrdma.protocol.RdmaErrorHeader;
 import io.rpcrdma.protocol.ReadChunk;
-import io.rpcrdma.protocol.RpcRdmaConstants;
 import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.protocol.TransportHeaderDecoder;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
@@ -28,7 +26,6 @@ import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.QueuePairAttributes;
 import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.RdmaProvider;
-import io.rpcrdma.verbs.ReceiveWorkRequest;
 import io.rpcrdma.verbs.ScatterGatherEntry;
 import io.rpcrdma.verbs.SendWorkRequest;
 import io.rpcrdma.verbs.WorkCompletion;
@@ -39,13 +36,11 @@ import io.rpcrdma.xdr.XdrEncoder;
  * queue, the posted receives (RFC 5666 §3.3: one per credit, reposted as soon as a message
  * was copied out), Sends, and connection failure. Completions of one connection are handled
  * one at a time on the provider's thread, which never blocks here. The rest is composed:
- * {@link WorkRequests} tracks work requests by wr_id, {@link InlineSizes} the RFC 8797 inline
+ * {@link ReceiveQueue} keeps the receives posted, {@link WorkRequests} tracks work requests by wr_id, {@link InlineSizes} the RFC 8797 inline
  * thresholds, {@link ChunkTransfers} moves chunk data with RDMA Read and Write, and
  * {@link OperationWatch} fails a connection whose peer leaves work unanswered.
  */
 abstract class RpcRdmaEndpoint {
-
-	private static final long RECEIVE_TAG = 1L << 62;
 
 	private static final int SEND_QUEUE_DEPTH = 512;
 
@@ -53,7 +48,7 @@ abstract class RpcRdmaEndpoint {
 	 * rdma_xid, rdma_vers, rdma_credit, rdma_proc and three empty chunk lists: the header of
 	 * every inline message without chunks (RFC 8166 §4.1.2, draft §4.2).
 	 */
-	static final int CHUNKLESS_HEADER_LENGTH = RpcRdmaConstants.FIXED_HEADER_LENGTH + 12;
+	static final int CHUNKLESS_HEADER_LENGTH = ChunklessHeader.LENGTH;
 
 	final TransportConfig config;
 
@@ -87,11 +82,8 @@ abstract class RpcRdmaEndpoint {
 	/** RDMA Reads of the peer's Read chunks and RDMA Writes into its Write and Reply chunks. */
 	private final ChunkTransfers transfers;
 
-	private final RegisteredBuffer[] receives;
-
-	private final ReceiveWorkRequest[] receiveRequests;
-
-	private final AtomicInteger postedReceives = new AtomicInteger();
+	/** The receives kept posted, one per credit (RFC 5666 §3.3). */
+	private final ReceiveQueue receives;
 
 	/** Outstanding work requests by wr_id, and the Sends kept for reposting. */
 	private final WorkRequests workRequests;
@@ -131,33 +123,19 @@ abstract class RpcRdmaEndpoint {
 		}
 		this.workRequests = new WorkRequests(this.qp);
 		this.transfers = new ChunkTransfers(pool, config, this.counters, this.readThrottle, this.workRequests);
-		this.receives = new RegisteredBuffer[count];
-		this.receiveRequests = new ReceiveWorkRequest[count];
+		ReceiveQueue queue = null;
 		try {
-			for (int i = 0; i < count; i++) {
-				RegisteredBuffer buffer = pool.tryLease(BufferRole.RECEIVE, receiveSize);
-				if (buffer == null) {
-					throw new TransportResourceException("The memory pool has no receive buffer left for receive " + i
-							+ " of " + count + "; raise its limit or lower receiveCount", null);
-				}
-				this.receives[i] = buffer;
-				this.receiveRequests[i] = ReceiveWorkRequest.of(RECEIVE_TAG | i,
-						ScatterGatherEntry.of(buffer.region(), buffer.offset(), receiveSize));
-			}
+			queue = new ReceiveQueue(this.qp, pool, count, receiveSize);
+			this.receives = queue;
 			this.cq.requestNotification();
-			for (int i = 0; i < count; i++) {
-				this.postedReceives.incrementAndGet();
-				this.qp.postRecv(this.receiveRequests[i]);
-			}
+			queue.postAll();
 			this.watch = new OperationWatch(this, config.peerLimits(), this.counters);
 		}
 		catch (RuntimeException ex) {
 			this.qp.close();
 			this.cq.close();
-			for (RegisteredBuffer buffer : this.receives) {
-				if (buffer != null) {
-					buffer.release();
-				}
+			if (queue != null) {
+				queue.releaseAll();
 			}
 			throw ex;
 		}
@@ -265,7 +243,7 @@ abstract class RpcRdmaEndpoint {
 			dispatchOne(wc);
 		}
 		finally {
-			if (this.failed.get() && this.postedReceives.get() == 0 && this.workRequests.isEmpty()) {
+			if (this.failed.get() && this.receives.posted() == 0 && this.workRequests.isEmpty()) {
 				// Everything was flushed and its buffers released: the queue has no more use.
 				this.cq.close();
 				this.released.complete(null);
@@ -275,8 +253,8 @@ abstract class RpcRdmaEndpoint {
 
 	private void dispatchOne(WorkCompletion wc) {
 		long wrId = wc.wrId();
-		if ((wrId & RECEIVE_TAG) != 0) {
-			onReceive((int) (wrId & ~RECEIVE_TAG), wc);
+		if (ReceiveQueue.isReceive(wrId)) {
+			onReceive(ReceiveQueue.index(wrId), wc);
 			return;
 		}
 		Object operation = this.workRequests.remove(wrId);
@@ -297,11 +275,9 @@ abstract class RpcRdmaEndpoint {
 	}
 
 	private void onReceive(int index, WorkCompletion wc) {
-		this.postedReceives.decrementAndGet();
-		RegisteredBuffer buffer = this.receives[index];
+		RegisteredBuffer buffer = this.receives.completed(index);
 		if (!wc.isSuccess()) {
-			this.receives[index] = null;
-			buffer.release();
+			this.receives.drop(index);
 			if (!this.failed.get()) {
 				fail(new TransportClosedException("A receive failed: " + wc.status()
 						+ ((wc.detail() != null) ? " (" + wc.detail() + ")" : "")));
@@ -310,20 +286,20 @@ abstract class RpcRdmaEndpoint {
 		}
 		int length = wc.byteLength();
 		boolean invalidated = wc.withInvalidate();
-		if (!invalidated && isChunklessMessage(buffer.buffer(), length)) {
+		if (!invalidated && ChunklessHeader.matches(buffer.buffer(), length, this.config.supportedVersions())) {
 			boolean consumed;
 			try {
 				consumed = acceptChunkless(buffer.buffer(), length);
 			}
 			catch (RuntimeException ex) {
-				repost(index, buffer);
+				repost(index);
 				fail(new TransportClosedException("Handling a received message failed: " + ex));
 				return;
 			}
 			if (consumed) {
 				// The subclass copied what it needed straight out of the registered buffer:
 				// repost (RFC 5666 §3.3: the credit is a posted receive), then tell the upper layer.
-				repost(index, buffer);
+				repost(index);
 				try {
 					deliverChunkless();
 				}
@@ -338,7 +314,7 @@ abstract class RpcRdmaEndpoint {
 		byte[] copy = new byte[length];
 		buffer.buffer().get(0, copy, 0, length);
 		int invalidatedStag = wc.invalidatedStag();
-		if (!repost(index, buffer)) {
+		if (!repost(index)) {
 			return;
 		}
 		ByteBuffer message = ByteBuffer.wrap(copy);
@@ -354,47 +330,24 @@ abstract class RpcRdmaEndpoint {
 	}
 
 	/** @return whether the receive was reposted (or released because the connection failed) */
-	private boolean repost(int index, RegisteredBuffer buffer) {
+	private boolean repost(int index) {
 		if (this.failed.get()) {
-			this.receives[index] = null;
-			buffer.release();
+			this.receives.drop(index);
 			return true;
 		}
 		try {
-			this.postedReceives.incrementAndGet();
-			this.qp.postRecv(this.receiveRequests[index]);
+			this.receives.repost(index);
 			return true;
 		}
 		catch (RuntimeException ex) {
-			this.postedReceives.decrementAndGet();
-			this.receives[index] = null;
-			buffer.release();
+			this.receives.drop(index);
 			fail(new TransportClosedException("Reposting a receive failed: " + ex.getMessage()));
 			return false;
 		}
 	}
 
 	/**
-	 * Whether a received message is RDMA_MSG (Version 1, RFC 8166 §4.1.2) or RDMA2_MSG
-	 * (draft-cel-nfsv4-rpcrdma-version-two §4.2) of a supported version with three empty chunk
-	 * lists, followed by an RPC message whose XID matches rdma_xid (RFC 5666 §4.1). Read in
-	 * place, without allocating; what this accepts {@link TransportHeaderDecoder} would decode
-	 * to the same header, and everything else goes to it.
-	 */
-	private boolean isChunklessMessage(ByteBuffer received, int length) {
-		if (length < CHUNKLESS_HEADER_LENGTH + RpcRdmaConstants.MIN_RPC_MESSAGE_LENGTH) {
-			return false;
-		}
-		ByteBuffer in = received.order(java.nio.ByteOrder.BIG_ENDIAN);
-		int version = in.getInt(4);
-		return in.getInt(12) == RpcRdmaConstants.RDMA_MSG && in.getInt(16) == 0 && in.getInt(20) == 0
-				&& in.getInt(24) == 0 && in.getInt(CHUNKLESS_HEADER_LENGTH) == in.getInt(0)
-				&& (version == RpcRdmaConstants.VERSION_1 || version == RpcRdmaConstants.VERSION_2)
-				&& this.config.supportedVersions().contains(version);
-	}
-
-	/**
-	 * A chunk-less RDMA_MSG arrived (see {@link #isChunklessMessage}); the receive buffer is
+	 * A chunk-less RDMA_MSG arrived (see {@link ChunklessHeader#matches}); the receive buffer is
 	 * reposted as soon as this returns, so whatever is kept must be copied out now. Runs on the
 	 * completion thread. If it returns {@code true}, {@link #deliverChunkless()} runs next, after
 	 * the repost.
@@ -522,14 +475,8 @@ abstract class RpcRdmaEndpoint {
 		int payloadLength = payload.remaining();
 		int length = CHUNKLESS_HEADER_LENGTH + payloadLength;
 		RegisteredBuffer buffer = lease(BufferRole.SEND, length);
-		ByteBuffer out = buffer.buffer().order(java.nio.ByteOrder.BIG_ENDIAN);
-		out.putInt(0, xid)
-			.putInt(4, version)
-			.putInt(8, credits)
-			.putInt(12, RpcRdmaConstants.RDMA_MSG)
-			.putInt(16, 0)
-			.putInt(20, 0)
-			.putInt(24, 0);
+		ByteBuffer out = buffer.buffer();
+		ChunklessHeader.write(out, xid, version, credits);
 		out.put(CHUNKLESS_HEADER_LENGTH, payload, payload.position(), payloadLength);
 		if (payloadLength > 0) {
 			this.counters.inlineMessages.increment();
@@ -638,7 +585,7 @@ abstract class RpcRdmaEndpoint {
 			// Destroying the queue pair flushes every posted receive and work request; their
 			// completions release the buffers.
 			this.qp.close();
-			if (this.postedReceives.get() == 0 && this.workRequests.isEmpty()) {
+			if (this.receives.posted() == 0 && this.workRequests.isEmpty()) {
 				// Nothing left to flush: no completion will come to say so.
 				this.released.complete(null);
 			}
@@ -675,7 +622,7 @@ abstract class RpcRdmaEndpoint {
 
 	/** @return the number of receives currently posted */
 	int postedReceives() {
-		return this.postedReceives.get();
+		return this.receives.posted();
 	}
 
 }

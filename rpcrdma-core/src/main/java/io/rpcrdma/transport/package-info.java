@@ -14,8 +14,8 @@
  * per-call deadlines and retransmission belong to the RPC layer.
  * <p>
  * Inside, the work is split by job as Linux splits xprtrdma and svcrdma. What both ends share
- * ({@code RpcRdmaEndpoint}: receives, Sends, failure) composes {@code WorkRequests} (work
- * requests by wr_id), {@code InlineSizes} (RFC 8797 thresholds), {@code ChunkTransfers} (RDMA
+ * ({@code RpcRdmaEndpoint}: completions, Sends, failure) composes {@code ReceiveQueue} (the
+ * posted receives), {@code WorkRequests} (work requests by wr_id), {@code InlineSizes} (RFC 8797 thresholds), {@code ChunkTransfers} (RDMA
  * Read of Read chunks, RDMA Write into Write and Reply chunks; {@code svc_rdma_rw.c}) and
  * {@code OperationWatch}. The requester composes {@code OutstandingCalls} (calls by XID),
  * {@code CallMarshaller} and {@code ReplyUnmarshaller} ({@code rpc_rdma.c}),
