@@ -192,8 +192,8 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	private CompletableFuture<RpcRdmaClientConnection> negotiateInBand() {
 		int xid = java.util.concurrent.ThreadLocalRandom.current().nextInt();
 		ConfigRdmaRequest request = inBandRequest();
-		OutboundCall call = new OutboundCall(CcpExchange.call(xid, request), List.of(), List.of(),
-				CcpExchange.MAX_REPLY_SIZE);
+		OutboundCall call = new OutboundCall(ConfigRdmaMessages.call(xid, request), List.of(), List.of(),
+				ConfigRdmaMessages.MAX_REPLY_SIZE);
 		return call(call).orTimeout(this.config.ccpTimeout().toNanos(), TimeUnit.NANOSECONDS)
 			.handle((reply, error) -> {
 				if (error != null) {
@@ -201,7 +201,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 					abandon(xid, error);
 				}
 				else {
-					CcpExchange.readReply(reply.message(), xid).ifPresent(this::applyInBandReply);
+					ConfigRdmaMessages.readReply(reply.message(), xid).ifPresent(this::applyInBandReply);
 				}
 				TransportException failure = failure();
 				if (failure != null) {
@@ -214,7 +214,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	private void applyInBandReply(ConfigRdmaReply reply) {
 		// The responder sends no more than the maxreply_sendsize this side asked for, which is
 		// its own receive size; it receives up to the maxcall_sendsize it returned (§6.2).
-		applyInBandSizes(this.config.receiveBufferSize(), CcpExchange.size(reply.maxCallSendSize()));
+		applyInBandSizes(this.config.receiveBufferSize(), ConfigRdmaMessages.size(reply.maxCallSendSize()));
 		applyPeerReadDepth(reply.maxRdmaRead());
 		this.negotiatedInBand = true;
 	}

@@ -339,7 +339,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		CallContext context = takeContext();
 		context.reuse(xid, vers, received, CHUNKLESS_HEADER_LENGTH, length - CHUNKLESS_HEADER_LENGTH);
-		if (this.config.inBandCcp() != CcpMode.DISABLED && CcpExchange.isCcpCall(context.inline)) {
+		if (this.config.inBandCcp() != CcpMode.DISABLED && ConfigRdmaMessages.isCcpCall(context.inline)) {
 			this.outstanding.decrementAndGet();
 			giveBack(context);
 			return false;
@@ -446,7 +446,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		CallContext context = new CallContext(this, header, padding);
 		context.traceContext = trace;
 		if (chunks.isEmpty()) {
-			if (this.config.inBandCcp() != CcpMode.DISABLED && CcpExchange.isCcpCall(payload)) {
+			if (this.config.inBandCcp() != CcpMode.DISABLED && ConfigRdmaMessages.isCcpCall(payload)) {
 				answerInBandConfiguration(context, payload);
 				return;
 			}
@@ -462,7 +462,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	 * before the reply goes out, so the requester's next call already meets them.
 	 */
 	private void answerInBandConfiguration(CallContext context, ByteBuffer call) {
-		ByteBuffer reply = CcpExchange.answer(call, this::configureInBand);
+		ByteBuffer reply = ConfigRdmaMessages.answer(call, this::configureInBand);
 		context.reply(OutboundReply.inline(reply));
 	}
 
@@ -472,7 +472,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	 * the RPC layer did under a security flavor (§11, {@link ReplySender#configureInBand}).
 	 */
 	ConfigRdmaReply configureInBand(ConfigRdmaRequest request) {
-		applyInBandSizes(CcpExchange.size(request.maxCallSendSize()), CcpExchange.size(request.maxReplySendSize()));
+		applyInBandSizes(ConfigRdmaMessages.size(request.maxCallSendSize()), ConfigRdmaMessages.size(request.maxReplySendSize()));
 		applyPeerReadDepth(request.maxRdmaRead());
 		this.negotiatedInBand = true;
 		// align: this side pads nothing beyond XDR's four bytes.
