@@ -115,20 +115,7 @@ final class ChunkTransfers {
 			this.counters.readChunksPulled.add(chunks.size());
 			for (int i = 0; i < chunks.size(); i++) {
 				RegisteredBuffer buffer = buffers.get(i);
-				int offset = 0;
-				for (RdmaSegment segment : chunks.get(i).segments()) {
-					int length = segment.length();
-					if (length != 0) {
-						pending.incrementAndGet();
-						RemoteAddress source = new RemoteAddress(segment.offset(), segment.handle());
-						ScatterGatherEntry sink = ScatterGatherEntry.of(buffer.region(), buffer.offset() + offset, length);
-						this.readThrottle.submit(new ReadThrottle.Read(() -> startRead(source, sink, broken, finish), () -> {
-							broken.set(true);
-							finish.run();
-						}));
-					}
-					offset += length;
-				}
+				readChunk(chunks.get(i), buffer, buffer.offset(), pending, broken, finish);
 			}
 		}
 		catch (TransportException ex) {
@@ -145,6 +132,34 @@ final class ChunkTransfers {
 			return;
 		}
 		finish.run();
+	}
+
+	/**
+	 * Submits the RDMA Reads of one chunk's segments to the {@link ReadThrottle} (the ORD
+	 * bounds every RDMA Read), landing them one after the other in {@code target}.
+	 * @param chunk the peer's chunk
+	 * @param target the local buffer
+	 * @param offset where in {@code target}'s region the chunk's first byte lands
+	 * @param pending counts one more for each Read submitted
+	 * @param broken set if a Read fails or is refused
+	 * @param finish run once per Read when it is done
+	 */
+	private void readChunk(ReadChunk chunk, RegisteredBuffer target, int offset, AtomicInteger pending,
+			AtomicBoolean broken, Runnable finish) {
+		int at = offset;
+		for (RdmaSegment segment : chunk.segments()) {
+			int length = segment.length();
+			if (length != 0) {
+				pending.incrementAndGet();
+				RemoteAddress source = new RemoteAddress(segment.offset(), segment.handle());
+				ScatterGatherEntry sink = ScatterGatherEntry.of(target.region(), at, length);
+				this.readThrottle.submit(new ReadThrottle.Read(() -> startRead(source, sink, broken, finish), () -> {
+					broken.set(true);
+					finish.run();
+				}));
+			}
+			at += length;
+		}
 	}
 
 	/** Posts one RDMA Read admitted by the {@link ReadThrottle}; its completion frees the slot. */
@@ -199,21 +214,7 @@ final class ChunkTransfers {
 			}
 			this.counters.readChunksPulled.add(chunks.size());
 			for (int i = 0; i < chunks.size(); i++) {
-				int offset = target.offset() + placement.chunkOffset(i);
-				for (RdmaSegment segment : chunks.get(i).segments()) {
-					int length = segment.length();
-					if (length != 0) {
-						pending.incrementAndGet();
-						RemoteAddress source = new RemoteAddress(segment.offset(), segment.handle());
-						ScatterGatherEntry sink = ScatterGatherEntry.of(target.region(), offset, length);
-						// Through the same throttle as fetch: the ORD bounds every RDMA Read.
-						this.readThrottle.submit(new ReadThrottle.Read(() -> startRead(source, sink, broken, finish), () -> {
-							broken.set(true);
-							finish.run();
-						}));
-					}
-					offset += length;
-				}
+				readChunk(chunks.get(i), target, target.offset() + placement.chunkOffset(i), pending, broken, finish);
 			}
 		}
 		catch (TransportException ex) {
