@@ -310,7 +310,7 @@ final class CallContext implements ReplySender, Runnable, RpcRdmaEndpoint.SendOw
 
 	@Override
 	public BackwardCalls backwardCalls() {
-		return this.connection.backwardCalls().orElse(null);
+		return this.connection.backward();
 	}
 
 	@Override

@@ -134,6 +134,11 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		return java.util.Optional.ofNullable(this.backward);
 	}
 
+	/** @return the backward direction, or {@code null} when the server makes no calls back */
+	BackwardCalls backward() {
+		return this.backward;
+	}
+
 	/** @return the requester's address */
 	public InetSocketAddress remoteAddress() {
 		return this.remote;
