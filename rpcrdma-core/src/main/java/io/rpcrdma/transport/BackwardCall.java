@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class BackwardCall {
 
-	private final RpcRdmaClientConnection connection;
+	private final BackwardCallReceiver receiver;
 
 	private final int xid;
 
@@ -22,8 +22,8 @@ public final class BackwardCall {
 
 	private final AtomicBoolean answered = new AtomicBoolean();
 
-	BackwardCall(RpcRdmaClientConnection connection, int xid, int version, ByteBuffer message) {
-		this.connection = connection;
+	BackwardCall(BackwardCallReceiver receiver, int xid, int version, ByteBuffer message) {
+		this.receiver = receiver;
 		this.xid = xid;
 		this.version = version;
 		this.message = message;
@@ -46,14 +46,14 @@ public final class BackwardCall {
 
 	/** @return the largest RPC reply that can go back inline: the responder's receive size less the header */
 	public int replyLimit() {
-		return this.connection.sendThreshold(this.version) - RpcRdmaEndpoint.CHUNKLESS_HEADER_LENGTH;
+		return this.receiver.replyLimit(this.version);
 	}
 
 	/**
 	 * @return the responder's address
 	 */
 	public java.net.InetSocketAddress peerAddress() {
-		return this.connection.remoteAddress();
+		return this.receiver.remoteAddress();
 	}
 
 	/**
@@ -69,7 +69,7 @@ public final class BackwardCall {
 			throw new IllegalStateException("Backward-direction call XID 0x" + Integer.toHexString(this.xid)
 					+ " was answered already");
 		}
-		this.connection.sendBackwardReply(this, reply);
+		this.receiver.sendReply(this, reply);
 	}
 
 	/**
@@ -78,7 +78,7 @@ public final class BackwardCall {
 	 */
 	public void drop() {
 		if (this.answered.compareAndSet(false, true)) {
-			this.connection.backwardCallDone();
+			this.receiver.done();
 		}
 	}
 

@@ -143,7 +143,7 @@ public final class RpcRdmaServer implements AutoCloseable {
 		try {
 			RdmaConnection established = request.accept(connection.qp, connection.localPrivateData(),
 					connection::onConnectionEvent);
-			connection.connection = established;
+			connection.established(established);
 			this.connections.add(connection);
 			connection.closeFuture.whenComplete((ignored, error) -> retire(connection));
 		}

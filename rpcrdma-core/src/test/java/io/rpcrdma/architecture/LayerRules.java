@@ -1,6 +1,7 @@
 package io.rpcrdma.architecture;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -46,9 +47,17 @@ final class LayerRules {
 			Map.entry("io.rpcrdma.protocol", 3), Map.entry("io.rpcrdma.transport", 4), Map.entry("io.rpcrdma.client", 5),
 			Map.entry("io.rpcrdma.server", 5), Map.entry("io.rpcrdma.backchannel", 6), Map.entry("io.rpcrdma.service", 6), Map.entry("io.rpcrdma.discovery", 6));
 
+	/** The requester role of one transport: its connection and the parts it is made of. */
+	private static final List<String> REQUESTER = List.of("RpcRdmaClientConnection", "CallMarshaller",
+			"ReplyUnmarshaller", "VersionNegotiation", "OutstandingCalls", "PendingCall", "BackwardCallReceiver",
+			"BackwardCall");
+
+	/** The responder role of one transport: its connection and the parts it is made of. */
+	private static final List<String> RESPONDER = List.of("RpcRdmaServerConnection", "CallContext", "DoneWait",
+			"ReadChunkPuller", "ReplyMarshaller", "BackwardCalls");
+
 	/** The two connection roles of one transport: each stands on the endpoint, not on the other. */
-	private static final Map<String, String> ROLES = Map.of("io.rpcrdma.transport.RpcRdmaClientConnection",
-			"RpcRdmaServerConnection", "io.rpcrdma.transport.RpcRdmaServerConnection", "RpcRdmaClientConnection");
+	private static final Map<String, List<String>> ROLES = roles();
 
 	private LayerRules() {
 	}
@@ -78,15 +87,23 @@ final class LayerRules {
 					found.add(new Violation(UPWARD, source.className(), type));
 				}
 			}
-			String otherRole = ROLES.get(source.className());
-			if (otherRole != null && source.mentions(otherRole)) {
-				found.add(new Violation(SIDEWAYS, source.className(), "io.rpcrdma.transport." + otherRole));
+			for (String otherRole : ROLES.getOrDefault(source.className(), List.of())) {
+				if (source.mentions(otherRole)) {
+					found.add(new Violation(SIDEWAYS, source.className(), "io.rpcrdma.transport." + otherRole));
+				}
 			}
 			if (source.code().contains("org.springframework")) {
 				found.add(new Violation(SPRING_IN_CORE, source.className(), "org.springframework"));
 			}
 		}
 		return found;
+	}
+
+	private static Map<String, List<String>> roles() {
+		Map<String, List<String>> roles = new HashMap<>();
+		REQUESTER.forEach((name) -> roles.put("io.rpcrdma.transport." + name, RESPONDER));
+		RESPONDER.forEach((name) -> roles.put("io.rpcrdma.transport." + name, REQUESTER));
+		return roles;
 	}
 
 	/** Project types named fully qualified in code, where an import would show the dependency. */

@@ -25,7 +25,7 @@ import io.rpcrdma.xdr.XdrException;
  * ignored (requester) so that both sides keep the version defaults; nothing here throws on
  * peer input.
  */
-final class CcpExchange {
+final class ConfigRdmaMessages {
 
 	/** Offsets of the call header words RFC 5531 §9 fixes: msg_type, rpcvers, prog. */
 	private static final int MSG_TYPE = 4;
@@ -37,7 +37,7 @@ final class CcpExchange {
 	/** A successful CONF_RDMA reply with an AUTH_NONE verifier: six header words and three result words. */
 	static final int MAX_REPLY_SIZE = 24 + ConfigRdmaCodec.ENCODED_LENGTH;
 
-	private CcpExchange() {
+	private ConfigRdmaMessages() {
 	}
 
 	/**

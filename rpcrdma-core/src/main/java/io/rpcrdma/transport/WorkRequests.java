@@ -1,0 +1,140 @@
+package io.rpcrdma.transport;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import io.rpcrdma.memory.RegisteredBuffer;
+import io.rpcrdma.verbs.CompletionStatus;
+import io.rpcrdma.verbs.QueuePair;
+import io.rpcrdma.verbs.ScatterGatherEntry;
+import io.rpcrdma.verbs.SendOpcode;
+import io.rpcrdma.verbs.SendWorkRequest;
+import io.rpcrdma.verbs.WorkCompletion;
+
+/**
+ * The send-queue work requests of one connection outstanding by wr_id (Sends, RDMA Reads and
+ * RDMA Writes), and who is told when each completes. Posting, completion and the flush of a
+ * failed connection all go through here, so every buffer a work request holds comes back
+ * exactly once.
+ */
+final class WorkRequests {
+
+	private final QueuePair qp;
+
+	/**
+	 * Outstanding work requests by wr_id, guarded by itself: a {@code Consumer<WorkCompletion>}
+	 * to tell, or a SEND buffer that its completion only releases, success, failure or flush
+	 * alike (no lambda per Send).
+	 */
+	private final LongKeyTable<Object> operations = new LongKeyTable<>(64);
+
+	/**
+	 * The last chunk-less Send posted from each SEND buffer, by the buffer's address, guarded
+	 * by the same lock. A work request is immutable and may be posted again (see
+	 * {@link SendWorkRequest}); its wr_id is unique while outstanding because the buffer stays
+	 * leased until its completion. So a buffer that sends the same length again, as small
+	 * calls do, posts the same request without allocating. One entry per buffer of the pool.
+	 */
+	private final LongKeyTable<SendWorkRequest> chunklessSends = new LongKeyTable<>(16);
+
+	private final AtomicLong nextWrId = new AtomicLong(1);
+
+	WorkRequests(QueuePair qp) {
+		this.qp = qp;
+	}
+
+	/**
+	 * @param wrId a completed work request's wr_id
+	 * @return its operation, now forgotten, or {@code null} if none was registered
+	 */
+	Object remove(long wrId) {
+		synchronized (this.operations) {
+			return this.operations.remove(wrId);
+		}
+	}
+
+	/**
+	 * @param operation told the completion, success, failure or flush alike
+	 * @return the wr_id to post the work request with
+	 */
+	long register(Consumer<WorkCompletion> operation) {
+		return track(operation);
+	}
+
+	/**
+	 * Tracks an operation whose completion is only to release a SEND buffer, allocating nothing.
+	 * @param operation a {@code Consumer<WorkCompletion>}, or a {@link RegisteredBuffer} to release
+	 * @return its wr_id
+	 */
+	long track(Object operation) {
+		long wrId = this.nextWrId.getAndIncrement();
+		synchronized (this.operations) {
+			this.operations.putIfAbsent(wrId, operation);
+		}
+		return wrId;
+	}
+
+	@SuppressWarnings("unchecked")
+	/** Tells an operation its completion: releases a SEND buffer, or calls the consumer. */
+	static void complete(Object operation, WorkCompletion wc) {
+		if (operation instanceof RegisteredBuffer sendBuffer) {
+			sendBuffer.release();
+		}
+		else {
+			((Consumer<WorkCompletion>) operation).accept(wc);
+		}
+	}
+
+	/** @return whether no work request is outstanding */
+	boolean isEmpty() {
+		synchronized (this.operations) {
+			return this.operations.isEmpty();
+		}
+	}
+
+	/**
+	 * Posts a work request registered here; if posting fails, its operation is told a failed
+	 * completion at once.
+	 * @param request the request
+	 * @throws TransportResourceException if the queue pair refused it
+	 */
+	void post(SendWorkRequest request) {
+		try {
+			this.qp.postSend(request);
+		}
+		catch (RuntimeException ex) {
+			Object operation;
+			synchronized (this.operations) {
+				operation = this.operations.remove(request.wrId());
+			}
+			TransportException failure = new TransportResourceException(
+					"Posting a " + request.opcode() + " failed: " + ex.getMessage(), ex);
+			if (operation != null) {
+				complete(operation, new WorkCompletion().set(request.wrId(), null,
+						CompletionStatus.GENERAL_ERR, 0, 0, false, 0, ex.getMessage()));
+			}
+			throw failure;
+		}
+	}
+
+	/** The Send of {@code length} bytes from {@code buffer}, reused if it sent as many last time. */
+	SendWorkRequest chunklessSend(RegisteredBuffer buffer, int length, Object operation) {
+		synchronized (this.operations) {
+			SendWorkRequest request = this.chunklessSends.get(buffer.address());
+			if (request == null || request.sgList().get(0).length() != length
+					|| request.sgList().get(0).region() != buffer.region()
+					|| request.sgList().get(0).offset() != buffer.offset()
+					|| this.operations.get(request.wrId()) != null) {
+				// The record's canonical constructor with List.of(one): no varargs array.
+				request = new SendWorkRequest(this.nextWrId.getAndIncrement(), SendOpcode.SEND,
+						List.of(ScatterGatherEntry.of(buffer.region(), buffer.offset(), length)), null, 0, true);
+				this.chunklessSends.remove(buffer.address());
+				this.chunklessSends.putIfAbsent(buffer.address(), request);
+			}
+			this.operations.putIfAbsent(request.wrId(), operation);
+			return request;
+		}
+	}
+
+}
