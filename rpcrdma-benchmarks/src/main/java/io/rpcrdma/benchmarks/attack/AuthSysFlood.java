@@ -25,22 +25,9 @@ final class AuthSysFlood extends WireAttack {
 	private final AtomicInteger nextXid = new AtomicInteger();
 
 	AuthSysFlood(int processes) {
-		super(processes);
-	}
-
-	@Override
-	public String key() {
-		return Attacks.AUTH_SYS_FLOOD;
-	}
-
-	@Override
-	public String description() {
-		return "(5) AUTH_SYS calls flooding from other source ports, XIDs colliding within a range of " + XID_RANGE;
-	}
-
-	@Override
-	public Evidence evidence() {
-		return Evidence.REPLIES;
+		super(Attacks.AUTH_SYS_FLOOD,
+				"(5) AUTH_SYS calls flooding from other source ports, XIDs colliding within a range of " + XID_RANGE,
+				Evidence.REPLIES, processes);
 	}
 
 	@Override

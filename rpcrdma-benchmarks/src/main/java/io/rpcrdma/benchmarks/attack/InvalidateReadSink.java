@@ -19,22 +19,9 @@ final class InvalidateReadSink extends WireAttack {
 	private static final int LENGTH = 64 << 10;
 
 	InvalidateReadSink(int threads) {
-		super(threads);
-	}
-
-	@Override
-	public String key() {
-		return Attacks.INVALIDATE_SINK;
-	}
-
-	@Override
-	public String description() {
-		return "(1) Send With Invalidate of the server's Read sink STag, learned from its Read Request";
-	}
-
-	@Override
-	public Evidence evidence() {
-		return Evidence.DROPS;
+		super(Attacks.INVALIDATE_SINK,
+				"(1) Send With Invalidate of the server's Read sink STag, learned from its Read Request", Evidence.DROPS,
+				threads);
 	}
 
 	@Override

@@ -26,22 +26,9 @@ final class ReusedXids extends WireAttack {
 	static final int RESULT = 512;
 
 	ReusedXids(int threads) {
-		super(threads);
-	}
-
-	@Override
-	public String key() {
-		return Attacks.REUSED_XIDS;
-	}
-
-	@Override
-	public String description() {
-		return "(4) calls for " + RESULT + "-byte bulk results without a Write chunk, answered by Read chunk, never RDMA_DONE, all one XID";
-	}
-
-	@Override
-	public Evidence evidence() {
-		return Evidence.REPLIES;
+		super(Attacks.REUSED_XIDS, "(4) calls for " + RESULT
+				+ "-byte bulk results without a Write chunk, answered by Read chunk, never RDMA_DONE, all one XID",
+				Evidence.REPLIES, threads);
 	}
 
 	@Override

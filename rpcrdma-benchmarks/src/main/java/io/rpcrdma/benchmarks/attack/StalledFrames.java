@@ -24,23 +24,11 @@ final class StalledFrames extends WireAttack {
 	static final int SENT = 6;
 
 	StalledFrames(int connections) {
-		super(connections);
-	}
-
-	@Override
-	public String key() {
-		return Attacks.STALLED_FRAMES;
-	}
-
-	@Override
-	public String description() {
-		return "(7) connections that send the first " + SENT + " bytes of an FPDU of a 60 KiB RDMA Write, and stop";
-	}
-
-	@Override
-	public Evidence evidence() {
-		// Today the server neither answers nor ends a connection stalled mid-frame.
-		return Evidence.ATTEMPTS;
+		// Counted by attempts: a connection stalled mid-frame gets no reply, only its end at
+		// siw.fpdu-timeout-millis.
+		super(Attacks.STALLED_FRAMES,
+				"(7) connections that send the first " + SENT + " bytes of an FPDU of a 60 KiB RDMA Write, and stop",
+				Evidence.ATTEMPTS, connections);
 	}
 
 	@Override

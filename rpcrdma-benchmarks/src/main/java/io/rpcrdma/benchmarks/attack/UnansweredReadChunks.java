@@ -36,24 +36,11 @@ final class UnansweredReadChunks extends WireAttack {
 	 * @param operationTimeout the server's operation timeout
 	 */
 	UnansweredReadChunks(int connections, Duration operationTimeout) {
-		super(connections);
+		super(Attacks.UNANSWERED_READS,
+				"(2) calls with 8 MiB Read chunks whose RDMA Reads are never answered (nothing read from the server for the"
+						+ " operation timeout), " + CALLS + " per connection, several connections at once",
+				Evidence.DROPS, connections);
 		this.silence = operationTimeout.plusSeconds(2);
-	}
-
-	@Override
-	public String key() {
-		return Attacks.UNANSWERED_READS;
-	}
-
-	@Override
-	public String description() {
-		return "(2) calls with 8 MiB Read chunks whose RDMA Reads are never answered (nothing read from the server for the"
-				+ " operation timeout), " + CALLS + " per connection, several connections at once";
-	}
-
-	@Override
-	public Evidence evidence() {
-		return Evidence.DROPS;
 	}
 
 	@Override

@@ -14,22 +14,9 @@ import io.rpcrdma.verbs.siw.SiwWirePeer;
 final class UnofferedStags extends WireAttack {
 
 	UnofferedStags(int threads) {
-		super(threads);
-	}
-
-	@Override
-	public String key() {
-		return Attacks.UNOFFERED_STAGS;
-	}
-
-	@Override
-	public String description() {
-		return "(6) RDMA Read Requests and RDMA Writes of STags never offered, a new connection after each";
-	}
-
-	@Override
-	public Evidence evidence() {
-		return Evidence.DROPS;
+		super(Attacks.UNOFFERED_STAGS,
+				"(6) RDMA Read Requests and RDMA Writes of STags never offered, a new connection after each",
+				Evidence.DROPS, threads);
 	}
 
 	@Override

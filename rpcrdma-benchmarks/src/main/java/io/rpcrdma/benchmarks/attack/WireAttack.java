@@ -26,6 +26,12 @@ abstract class WireAttack implements Attack {
 	/** How long one read from the server may take before the thread looks whether it should stop. */
 	static final Duration READ_DEADLINE = Duration.ofSeconds(5);
 
+	private final String key;
+
+	private final String description;
+
+	private final Evidence evidence;
+
 	private final int threads;
 
 	private final List<Thread> running = new ArrayList<>();
@@ -58,10 +64,31 @@ abstract class WireAttack implements Attack {
 	private volatile long stoppedAt;
 
 	/**
+	 * @param key the attack's key ({@link Attacks})
+	 * @param description what the attack does, for the report
+	 * @param evidence what shows the attack working
 	 * @param threads connections played at once, a thread each
 	 */
-	WireAttack(int threads) {
+	WireAttack(String key, String description, Evidence evidence, int threads) {
+		this.key = key;
+		this.description = description;
+		this.evidence = evidence;
 		this.threads = threads;
+	}
+
+	@Override
+	public final String key() {
+		return this.key;
+	}
+
+	@Override
+	public final String description() {
+		return this.description;
+	}
+
+	@Override
+	public final Evidence evidence() {
+		return this.evidence;
 	}
 
 	/**

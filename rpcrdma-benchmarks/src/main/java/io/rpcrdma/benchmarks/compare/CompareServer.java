@@ -36,6 +36,9 @@ public final class CompareServer implements AutoCloseable {
 	/** The argument of {@link #main} for the library's default settings. */
 	static final String LIBRARY_DEFAULTS = "--library-defaults";
 
+	/** The prefix of a provider setting on {@link #main}'s command line. */
+	static final String PROVIDER_SETTING = "--provider:";
+
 	private final RdmaProvider provider;
 
 	private final RegisteredMemoryPool pool;
@@ -138,7 +141,8 @@ public final class CompareServer implements AutoCloseable {
 	 * {@code PORT <n>} once listening, and answers each {@code STATS} line on standard input
 	 * with {@link #stats()}.
 	 * @param args {@code --library-defaults} for the library's default transport and memory
-	 * pool settings
+	 * pool settings, {@code --provider:<key>=<value>} for a provider setting (such as
+	 * {@code --provider:siw.max-queue-pairs=8})
 	 * @throws IOException if standard input fails
 	 */
 	public static void main(String[] args) throws IOException {
@@ -149,8 +153,15 @@ public final class CompareServer implements AutoCloseable {
 			handler.setLevel(java.util.logging.Level.WARNING);
 		}
 		boolean libraryDefaults = List.of(args).contains(LIBRARY_DEFAULTS);
+		RdmaProviderConfig settings = RdmaProviderConfig.defaults();
+		for (String arg : args) {
+			if (arg.startsWith(PROVIDER_SETTING) && arg.indexOf('=') > PROVIDER_SETTING.length()) {
+				int equals = arg.indexOf('=');
+				settings = settings.with(arg.substring(PROVIDER_SETTING.length(), equals), arg.substring(equals + 1));
+			}
+		}
 		try (CompareServer server = new CompareServer("siw", new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-				SecurityPolicy.permitAll(), libraryDefaults, RdmaProviderConfig.defaults())) {
+				SecurityPolicy.permitAll(), libraryDefaults, settings)) {
 			System.out.println("PORT " + server.address().getPort());
 			System.out.flush();
 			BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -2,7 +2,6 @@ package io.rpcrdma.benchmarks.compare;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -15,18 +14,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import io.rpcrdma.client.RpcClientPool;
-import io.rpcrdma.memory.MemoryPoolConfig;
-import io.rpcrdma.memory.RegisteredMemoryPool;
-import io.rpcrdma.transport.TransportConfig;
-import io.rpcrdma.verbs.RdmaProvider;
-import io.rpcrdma.verbs.RdmaProviders;
+import io.rpcrdma.verbs.RdmaProviderConfig;
+
 
 /**
  * How cost grows with connections and sizes (issue 16's growth curves), in one run on one
  * machine, contenders side by side:
  * <ul>
- * <li><b>connections</b>: calls/s and p99 of 64-byte echoes over 1, 4, 16, 64 and 256 client
+ * <li><b>connections</b>: calls/s and p99 of 64-byte echoes over 1, 4, 16, 64, 256 and 1,024 client
  * connections to one server, one blocking client thread per connection: plain sockets,
  * gRPC-java with a channel per thread, rpcrdma over software iWARP with a connection (a pool of
  * one) per thread;</li>
@@ -34,8 +29,9 @@ import io.rpcrdma.verbs.RdmaProviders;
  * through the contenders as {@link Compare} has them (gRPC's channel and rpcrdma's
  * connection shared and warm);</li>
  * <li><b>idle connections</b>: an rpcrdma server with the library's defaults in a child JVM,
- * and what it holds (resident memory, registered bytes, threads) as 0 to 1,000 idle
- * connections open to it, with the client's registered bytes and threads beside.</li>
+ * and what it holds (resident memory, registered bytes, threads) as 0 to 10,000 idle
+ * connections open to it from client JVMs of their own ({@link IdleClients}), with the clients'
+ * registered bytes and threads beside; a step refused ends the curve, and the run says why.</li>
  * </ul>
  * The curves run in rounds, contenders interleaved; each figure is the median of the rounds.
  * Writes {@code growth.csv}, {@code growth-rounds.csv}, {@code growth-idle.csv},
@@ -47,14 +43,20 @@ import io.rpcrdma.verbs.RdmaProviders;
 public final class Growth {
 
 	/** Client connections of the connection curve. */
-	static final List<Integer> CONNECTIONS = List.of(1, 4, 16, 64, 256);
+	static final List<Integer> CONNECTIONS = List.of(1, 4, 16, 64, 256, 1024);
 
 	/** Payload sizes of the size curves. */
 	static final List<Integer> SIZES = List.of(64, 1 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20,
 			BenchService.MAX_BULK);
 
-	/** Idle connections open when the server is sampled. */
-	static final List<Integer> IDLE = List.of(0, 10, 100, 250, 500, 1000);
+	/** Idle connections open when the server is sampled (issue #34 asks for 10,000). */
+	static final List<Integer> IDLE = List.of(0, 10, 100, 1000, 2500, 5000, 10_000);
+
+	/**
+	 * Idle connections one client JVM holds at most: the client side runs in JVMs of its own,
+	 * so that the measuring JVM and the server hold only their own side.
+	 */
+	static final int CONNECTIONS_PER_CLIENT = 2_500;
 
 	/** The contenders of the curves, as {@link Contenders} names them. */
 	static final List<String> CONTENDERS = List.of(Contenders.SOCKET, Contenders.GRPC, Contenders.SIW);
@@ -70,8 +72,11 @@ public final class Growth {
 	static final List<String> CHARTS = List.of("growth-connections.png", "growth-connections-p99.png",
 			"growth-arguments.png", "growth-results.png", "growth-idle-memory.png", "growth-idle-threads.png");
 
-	/** The longest the idle connections of one step may take to reach the server. */
-	private static final long IDLE_SETTLE_NANOS = TimeUnit.SECONDS.toNanos(120);
+	/** How long the idle connections of one step may take to reach the server, at least. */
+	private static final long IDLE_SETTLE_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+	/** And how much longer for each connection of the step. */
+	private static final long IDLE_SETTLE_NANOS_PER_CONNECTION = TimeUnit.MILLISECONDS.toNanos(10);
 
 	/** Held, so that the level set on it is not lost with a collected logger. */
 	private static final Logger LIBRARY_LOG = Logger.getLogger("io.rpcrdma");
@@ -113,12 +118,22 @@ public final class Growth {
 	}
 
 	/**
+	 * The idle-connection curve.
+	 *
+	 * @param samples the samples, fewest connections first
+	 * @param stop why the curve ended before its last step, or {@code null} if it did not
+	 */
+	record IdleCurve(List<IdleSample> samples, String stop) {
+	}
+
+	/**
 	 * A finished growth run.
 	 *
 	 * @param curves the connection and size curves, as a comparison run
 	 * @param idle the idle-connection samples, fewest connections first
+	 * @param idleStop why the idle curve ended before its last step, or {@code null}
 	 */
-	record Result(Run curves, List<IdleSample> idle) {
+	record Result(Run curves, List<IdleSample> idle, String idleStop) {
 	}
 
 	/**
@@ -183,9 +198,9 @@ public final class Growth {
 				perConnection.get(i).close();
 			}
 		}
-		List<IdleSample> idle = idle(cases.idle(), progress);
+		IdleCurve idle = idle(cases.idle(), RdmaProviderConfig.defaults(), progress);
 		Run curves = new Run(options.pace(), machine.ended(), Rounds.medians(rounds), rounds, List.of());
-		Result result = new Result(curves, idle);
+		Result result = new Result(curves, idle.samples(), idle.stop());
 		write(options.output(), result);
 		return result;
 	}
@@ -222,55 +237,98 @@ public final class Growth {
 
 	/**
 	 * Opens idle connections step by step to a server in a child JVM with the library's
-	 * defaults, and samples both sides once the server counts them all.
+	 * defaults, from client JVMs of their own holding at most {@link #CONNECTIONS_PER_CLIENT}
+	 * each, and samples the server and the clients once the server counts them all. A step the
+	 * server or the machine refuses ends the curve there; the run goes on and says why.
 	 */
-	static List<IdleSample> idle(List<Integer> steps, PrintStream progress) throws Exception {
+	static IdleCurve idle(List<Integer> steps, RdmaProviderConfig serverSettings, PrintStream progress)
+			throws Exception {
 		List<IdleSample> samples = new ArrayList<>();
-		List<RpcClientPool> open = new ArrayList<>();
-		try (ServerProcess server = new ServerProcess(true);
-				RdmaProvider provider = RdmaProviders.open("siw");
-				RegisteredMemoryPool memory = new RegisteredMemoryPool(provider.allocateProtectionDomain(),
-						MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2))) {
+		List<IdleClientProcess> clients = new ArrayList<>();
+		try (ServerProcess server = new ServerProcess(true, serverSettings)) {
 			try {
 				for (int step : steps) {
-					while (open.size() < step) {
-						open.add(RpcClientPool.connect(provider, memory, server.address(), TransportConfig.defaults(), 16,
-								RpcClientPool.Config.of(1, 1)));
+					long[] stats;
+					try {
+						hold(clients, server, step);
+						stats = settled(server, step);
 					}
-					long[] stats = settled(server, step);
+					catch (IdleClientProcess.IdleConnectionRefusedException | IdleStepUnsettledException refused) {
+						String stop = "stopped before " + step + " idle connections: " + refused.getMessage();
+						progress.println("idle curve " + stop);
+						return new IdleCurve(samples, stop);
+					}
 					long[] process = processStatus(server.pid());
+					long clientRegistered = 0;
+					int clientThreads = 0;
+					for (IdleClientProcess client : clients) {
+						long[] figures = client.stats();
+						clientRegistered += figures[0];
+						clientThreads += (int) figures[1];
+					}
 					IdleSample sample = new IdleSample((int) stats[2], process[0], (int) process[1], stats[0], stats[1],
-							memory.stats().registeredBytes(), ManagementFactory.getThreadMXBean().getThreadCount());
+							clientRegistered, clientThreads);
 					samples.add(sample);
 					progress.printf(Locale.ROOT,
-							"idle %5d connections: server RSS %s, %d threads, registered %s (leased %s); client registered %s, %d threads%n",
+							"idle %5d connections: server RSS %s, %d threads, registered %s (leased %s); %d client processes registered %s, %d threads%n",
 							sample.connections(), mebibytes(sample.serverRssBytes()), sample.serverThreads(),
-							mebibytes(sample.serverRegisteredBytes()), mebibytes(sample.serverLeasedBytes()),
+							mebibytes(sample.serverRegisteredBytes()), mebibytes(sample.serverLeasedBytes()), clients.size(),
 							mebibytes(sample.clientRegisteredBytes()), sample.clientThreads());
 				}
 			}
 			finally {
-				for (RpcClientPool pool : open) {
-					pool.close();
+				for (IdleClientProcess client : clients) {
+					client.close();
 				}
 			}
 		}
-		return samples;
+		return new IdleCurve(samples, null);
 	}
 
-	/** The server's stats once it counts {@code connections} connections. */
+	/** Spreads {@code total} connections over client processes, starting more as needed. */
+	private static void hold(List<IdleClientProcess> clients, ServerProcess server, int total) throws IOException {
+		int remaining = total;
+		for (int i = 0; remaining > 0 || i < clients.size(); i++) {
+			if (i == clients.size()) {
+				clients.add(new IdleClientProcess(server.address().getPort()));
+			}
+			int share = Math.min(remaining, CONNECTIONS_PER_CLIENT);
+			IdleClientProcess client = clients.get(i);
+			if (client.held() < share) {
+				client.hold(share);
+			}
+			remaining -= Math.max(share, client.held());
+		}
+	}
+
+	/**
+	 * The server's stats once it counts {@code connections} connections: within 10 s and 10 ms
+	 * more per connection (a client whose connection is refused retries it rather than failing).
+	 */
 	private static long[] settled(ServerProcess server, int connections) throws IOException, InterruptedException {
-		long deadline = System.nanoTime() + IDLE_SETTLE_NANOS;
+		long allowed = IDLE_SETTLE_NANOS + connections * IDLE_SETTLE_NANOS_PER_CONNECTION;
+		long deadline = System.nanoTime() + allowed;
 		long[] stats = server.stats();
 		while (stats[2] != connections) {
 			if (System.nanoTime() > deadline) {
-				throw new IllegalStateException("The server counts " + stats[2] + " connections, not " + connections
-						+ ", after " + TimeUnit.NANOSECONDS.toSeconds(IDLE_SETTLE_NANOS) + " s");
+				throw new IdleStepUnsettledException("the server counts " + stats[2] + " connections, not "
+						+ connections + ", after " + TimeUnit.NANOSECONDS.toSeconds(allowed) + " s");
 			}
 			TimeUnit.MILLISECONDS.sleep(20);
 			stats = server.stats();
 		}
 		return stats;
+	}
+
+	/** The server did not count a step's connections in time: where the idle curve stops. */
+	static final class IdleStepUnsettledException extends IOException {
+
+		private static final long serialVersionUID = 1L;
+
+		IdleStepUnsettledException(String message) {
+			super(message);
+		}
+
 	}
 
 	/**
@@ -407,7 +465,9 @@ public final class Growth {
 				out.append('\n');
 			}
 		}
-		out.append("\n#### Idle connections to one rpcrdma server (library defaults, software iWARP)\n\n");
+		out.append("\n#### Idle connections to one rpcrdma server (library defaults, software iWARP; clients in JVMs of their own, at most ")
+			.append(CONNECTIONS_PER_CLIENT)
+			.append(" connections each)\n\n");
 		out.append("| connections | server RSS | server registered (leased) | server threads | client registered | client threads |\n");
 		out.append("|---|---|---|---|---|---|\n");
 		for (IdleSample s : result.idle()) {
@@ -415,6 +475,9 @@ public final class Growth {
 					mebibytes(s.serverRssBytes()), mebibytes(s.serverRegisteredBytes()),
 					mebibytes(s.serverLeasedBytes()), s.serverThreads(), mebibytes(s.clientRegisteredBytes()),
 					s.clientThreads()));
+		}
+		if (result.idleStop() != null) {
+			out.append("\nThe idle curve ").append(result.idleStop()).append('\n');
 		}
 		double[] each = perConnection(result.idle());
 		if (each.length > 0) {

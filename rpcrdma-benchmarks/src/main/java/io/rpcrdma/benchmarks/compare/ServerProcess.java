@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.rpcrdma.verbs.RdmaProviderConfig;
+
 /**
  * A {@link CompareServer} in a child JVM on this class path, so that the measured JVM holds
  * the client alone. It lives until its standard input is closed.
@@ -41,12 +43,25 @@ public final class ServerProcess implements AutoCloseable {
 	 * @throws IOException if it cannot be started
 	 */
 	public ServerProcess(boolean libraryDefaults) throws IOException {
+		this(libraryDefaults, RdmaProviderConfig.defaults());
+	}
+
+	/**
+	 * Starts a {@link CompareServer} in a child JVM and waits until it listens.
+	 * @param libraryDefaults whether it has the library's default transport and memory pool
+	 * settings rather than the benchmarks'
+	 * @param providerSettings the child's provider settings
+	 * @throws IOException if it cannot be started
+	 */
+	public ServerProcess(boolean libraryDefaults, RdmaProviderConfig providerSettings) throws IOException {
 		String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
 		List<String> command = new ArrayList<>(List.of(java, "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED", "-cp",
 				System.getProperty("java.class.path"), CompareServer.class.getName()));
 		if (libraryDefaults) {
 			command.add(CompareServer.LIBRARY_DEFAULTS);
 		}
+		providerSettings.properties()
+			.forEach((key, value) -> command.add(CompareServer.PROVIDER_SETTING + key + "=" + value));
 		this.child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
 		this.output = new BufferedReader(new InputStreamReader(this.child.getInputStream(), StandardCharsets.UTF_8));
 		this.commands = new PrintStream(this.child.getOutputStream(), true, StandardCharsets.UTF_8);
