@@ -42,7 +42,9 @@ import io.rpcrdma.verbs.siw.wire.TerminateMessage;
 /**
  * One end of an iWARP connection: a TCP connection that carries the MPA exchange (RFC 5044
  * §7.1 with RFC 6581's IRD/ORD) and then RDMAP messages, with a receive thread (MPA setup,
- * then {@link RdmapReceiver}) and a transmit thread ({@link RdmapTransmitter}).
+ * then {@link RdmapReceiver}); what posting threads cannot transmit at once
+ * ({@link RdmapTransmitter}) is finished by one of the provider's shared I/O threads
+ * ({@link SiwIoThread}).
  * <p>
  * The SPI's private data travels as the MPA ULP private data, after the 4 IRD/ORD bytes.
  * Errors end the stream with a Terminate (RFC 5040 §4.8, §5.3) and close it; events go to
@@ -423,9 +425,10 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		}
 		RdmapTransmitter tx = new RdmapTransmitter(this, this.qp, this.channel, this.mpa.crc(), Mpa.mulpdu(mss),
 				new OutboundReadQueue(Math.max(1, Math.min(this.settings.ord(), this.peerIrd))),
-				new InboundReadQueue(this.settings.ird()), this.settings.fenceDelay().toNanos());
+				new InboundReadQueue(this.settings.ird()), this.settings.fenceDelay().toNanos(),
+				this.provider.ioThreads().assign());
 		this.transmitter = tx;
-		tx.start("siw-tx-" + this.qp.queuePairNumber());
+		tx.start();
 	}
 
 	OutboundReadQueue outboundReads() {

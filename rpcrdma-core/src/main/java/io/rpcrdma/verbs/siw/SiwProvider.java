@@ -24,8 +24,9 @@ import io.rpcrdma.verbs.support.ProviderObjects;
  * The software iWARP provider: one instance is one software RNIC with its own memory region
  * table. Connections are TCP connections carrying MPA, DDP and RDMAP (RFC 5044, 5041, 5040,
  * with RFC 6581's enhanced connection setup), wire-compatible with Linux siw; each
- * connection has a receive thread and a transmit thread. Settings are described by
- * {@link SiwSettings}.
+ * connection has a receive thread, and shares the provider's I/O threads
+ * ({@code siw.io-threads}) for what its posting threads cannot transmit at once. Settings are
+ * described by {@link SiwSettings}.
  */
 public final class SiwProvider implements RdmaProvider {
 
@@ -43,6 +44,8 @@ public final class SiwProvider implements RdmaProvider {
 	 */
 	private final PendingPassiveConnections pending;
 
+	private final SiwIoThreads ioThreads;
+
 	/**
 	 * Opens a provider; prefer {@code RdmaProviders.open("siw")}.
 	 * @param settings the settings
@@ -50,6 +53,12 @@ public final class SiwProvider implements RdmaProvider {
 	public SiwProvider(SiwSettings settings) {
 		this.settings = Objects.requireNonNull(settings, "settings");
 		this.pending = new PendingPassiveConnections(settings.maxQueuePairs());
+		this.ioThreads = new SiwIoThreads(settings.ioThreads());
+	}
+
+	/** @return the I/O threads the provider's connections share */
+	SiwIoThreads ioThreads() {
+		return this.ioThreads;
 	}
 
 	/**
@@ -78,7 +87,7 @@ public final class SiwProvider implements RdmaProvider {
 	/**
 	 * {@inheritDoc}
 	 * @throws QueuePairLimitException if {@link SiwSettings#maxQueuePairs()} are open: each
-	 * connection's queue pair comes with two threads, and this bounds them
+	 * connection's queue pair comes with a receive thread, and this bounds them
 	 */
 	@Override
 	public QueuePair createQueuePair(QueuePairAttributes attributes) {
@@ -211,7 +220,11 @@ public final class SiwProvider implements RdmaProvider {
 
 	@Override
 	public void close() {
-		this.objects.close();
+		if (this.objects.close()) {
+			// The connections' streams close on the I/O threads, after their last bytes (and a
+			// Terminate) or within the linger: the threads end once all have.
+			this.ioThreads.shutdown(RdmapTransmitter.CLOSE_LINGER_NANOS + SiwIoThread.TICK_NANOS);
+		}
 	}
 
 	void queuePairClosed(SiwQueuePair qp) {

@@ -1,0 +1,150 @@
+package io.rpcrdma.verbs.siw;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.rpcrdma.verbs.CompletionQueue;
+import io.rpcrdma.verbs.CompletionStatus;
+import io.rpcrdma.verbs.ConnectParameters;
+import io.rpcrdma.verbs.ConnectionEventListener;
+import io.rpcrdma.verbs.PrivateData;
+import io.rpcrdma.verbs.RdmaConnection;
+import io.rpcrdma.verbs.RdmaListener;
+import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.RdmaProviderConfig;
+import io.rpcrdma.verbs.RdmaProviders;
+import io.rpcrdma.verbs.ScatterGatherEntry;
+import io.rpcrdma.verbs.SendWorkRequest;
+import io.rpcrdma.verbs.WorkCompletion;
+
+/**
+ * The provider's connections share its {@code siw.io-threads} I/O threads for what posting
+ * threads cannot transmit at once, instead of a transmit thread each: opening many
+ * connections adds their receive threads only, and the I/O threads stay as many as set.
+ */
+class SiwIoThreadsTest {
+
+	private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+	private static final int CONNECTIONS = 150;
+
+	private static final int IO_THREADS = 2;
+
+	private final RdmaProviderConfig config = RdmaProviderConfig.defaults()
+		.with(SiwSettings.IO_THREADS, Integer.toString(IO_THREADS));
+
+	private final RdmaProvider serverSide = RdmaProviders.open("siw", this.config);
+
+	private final RdmaProvider clientSide = RdmaProviders.open("siw", this.config);
+
+	@AfterEach
+	void close() {
+		this.clientSide.close();
+		this.serverSide.close();
+	}
+
+	@Test
+	void connectionsShareTheProvidersIoThreadsInsteadOfATransmitThreadEach() throws Exception {
+		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+		int before = threads.getThreadCount();
+		List<Peer> clients = new ArrayList<>();
+		LinkedBlockingQueue<Peer> servers = new LinkedBlockingQueue<>();
+		try (RdmaListener listener = this.serverSide.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+				(request) -> {
+					Peer server = new Peer(this.serverSide);
+					server.connection = request.accept(server.qp, PrivateData.EMPTY, ConnectionEventListener.NONE);
+					servers.add(server);
+				})) {
+			List<CompletableFuture<RdmaConnection>> connecting = new ArrayList<>();
+			for (int i = 0; i < CONNECTIONS; i++) {
+				Peer client = new Peer(this.clientSide);
+				clients.add(client);
+				connecting.add(this.clientSide.connect(client.qp, ConnectParameters.to(listener.localAddress())));
+			}
+			for (int i = 0; i < CONNECTIONS; i++) {
+				clients.get(i).connection = connecting.get(i).get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			}
+		}
+		// Each connection end has its receive thread (two per connection here, both ends in
+		// this JVM); the transmit side adds the I/O threads of the two providers, not one
+		// thread per end. A little slack for whatever else the JVM starts meanwhile.
+		int grown = threads.getThreadCount() - before;
+		assertThat(grown).as("threads added by %d connections", CONNECTIONS)
+			.isLessThanOrEqualTo(2 * CONNECTIONS + 2 * IO_THREADS + 8);
+		assertThat(namedThreads("siw-tx-")).as("transmit threads").isZero();
+		assertThat(namedThreads("siw-io-")).as("I/O threads of both providers").isLessThanOrEqualTo(2 * IO_THREADS);
+		// Every connection still carries a call each way.
+		for (Peer client : clients) {
+			client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(client.outbox, 0, 8)));
+		}
+		for (Peer client : clients) {
+			client.awaitSendCompletions(1, DEADLINE);
+		}
+		for (int i = 0; i < CONNECTIONS; i++) {
+			Peer server = servers.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			assertThat(server).as("accepted connection %d", i).isNotNull();
+			server.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(server.outbox, 0, 8)));
+			server.awaitSendCompletions(1, DEADLINE);
+		}
+		assertThat(clients).allMatch((c) -> c.failedSends.get() == 0);
+	}
+
+	@Test
+	void ioThreadsEndWhenTheProviderCloses() throws Exception {
+		Peer server = new Peer(this.serverSide);
+		Peer client = new Peer(this.clientSide);
+		SiwTestPeer.connect(server, client, DEADLINE);
+		List<Thread> io = Thread.getAllStackTraces().keySet().stream()
+			.filter((t) -> t.getName().startsWith("siw-io-"))
+			.toList();
+		assertThat(io).as("I/O threads started by the connection's two ends").isNotEmpty();
+		this.clientSide.close();
+		this.serverSide.close();
+		long end = System.nanoTime() + DEADLINE.toNanos();
+		for (Thread thread : io) {
+			thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())));
+			assertThat(thread.isAlive()).as("%s after its provider closed", thread.getName()).isFalse();
+		}
+	}
+
+	private static long namedThreads(String prefix) {
+		return Thread.getAllStackTraces().keySet().stream().filter((t) -> t.getName().startsWith(prefix)).count();
+	}
+
+	private static final class Peer extends SiwTestPeer {
+
+		private final WorkCompletion[] polled = new WorkCompletion[8];
+
+		Peer(RdmaProvider provider) {
+			super(provider);
+		}
+
+		@Override
+		void receiveCompletions(CompletionQueue cq) {
+			int n;
+			while ((n = cq.poll(this.polled)) > 0) {
+				for (int i = 0; i < n; i++) {
+					// Flushed receives are not reposted: the queue pair is closing.
+					if (this.polled[i].status() == CompletionStatus.SUCCESS) {
+						repost((int) this.polled[i].wrId());
+					}
+				}
+			}
+		}
+
+	}
+
+}
