@@ -106,7 +106,14 @@ final class RdmapTransmitter {
 	// threads at once; the batch state orders the increments.
 	private volatile long batchesLeftToReceiver;
 
-	private final ByteBuffer out = ByteBuffer.allocateDirect(4 * Mpa.fpduLength(Mpa.MAX_ULPDU_LENGTH));
+	// Borrowed from the provider's transmit buffers while the connection transmits, given back
+	// once it has been idle for one look of the I/O thread: null meanwhile. Under txLock.
+	private ByteBuffer out;
+
+	private final TransmitBuffers buffers;
+
+	// Looks of the I/O thread since the last transmission.
+	private volatile int idleLooks;
 
 	private final SgCursor gatherCursor = new SgCursor();
 
@@ -224,9 +231,11 @@ final class RdmapTransmitter {
 	private volatile long transmitThreadBytes;
 
 	RdmapTransmitter(SiwConnection connection, SiwQueuePair qp, SocketChannel channel, boolean crc, int mulpdu,
-			OutboundReadQueue orq, InboundReadQueue irq, long fenceDelayNanos, SiwIoThread io) {
+			OutboundReadQueue orq, InboundReadQueue irq, long fenceDelayNanos, SiwIoThread io,
+			TransmitBuffers buffers) {
 		this.connection = connection;
 		this.io = io;
+		this.buffers = buffers;
 		this.qp = qp;
 		this.channel = channel;
 		this.writer = new FpduWriter(crc);
@@ -390,6 +399,36 @@ final class RdmapTransmitter {
 		if (this.workPending.get() && !this.stopped && !this.txLock.isLocked()) {
 			wake();
 		}
+		else if (this.out != null && this.idleLooks++ >= 1 && this.txLock.tryLock()) {
+			try {
+				releaseIdleBuffer();
+			}
+			finally {
+				this.txLock.unlock();
+			}
+		}
+	}
+
+	/** Under txLock: gives the transmit buffer back if nothing in it or in progress needs it. */
+	private void releaseIdleBuffer() {
+		ByteBuffer buffer = this.out;
+		if (buffer != null && buffer.position() == 0 && !this.inMessage && !this.closing) {
+			this.out = null;
+			this.buffers.give(buffer);
+		}
+	}
+
+	/** @return whether the connection holds a transmit buffer now; for tests */
+	boolean holdsTransmitBuffer() {
+		return this.out != null;
+	}
+
+	/** Under txLock: the transmit buffer, borrowed if the connection has none. */
+	private void haveBuffer() {
+		this.idleLooks = 0;
+		if (this.out == null) {
+			this.out = this.buffers.take();
+		}
 	}
 
 	/**
@@ -454,11 +493,34 @@ final class RdmapTransmitter {
 			// The holder sees workPending (set by close) and wakes this thread again.
 			return;
 		}
+		ByteBuffer released = null;
 		try {
-			long now = System.nanoTime();
-			if (this.lingerDeadline == 0) {
-				this.lingerDeadline = now + CLOSE_LINGER_NANOS;
+			if (!lingerFinished()) {
+				this.io.whenWritable(this.channel, this.turn);
+				this.io.at(this.lingerDeadline, this.turn);
+				return;
 			}
+			released = this.out;
+			this.out = null;
+			this.stopped = true;
+		}
+		finally {
+			this.txLock.unlock();
+		}
+		// What the linger left unwritten goes with the stream.
+		this.buffers.give(released.clear());
+		closeChannel();
+		this.io.leave(this);
+	}
+
+	/** Under txLock: writes what it can of the last bytes; whether the stream may close now. */
+	private boolean lingerFinished() {
+		haveBuffer();
+		long now = System.nanoTime();
+		if (this.lingerDeadline == 0) {
+			this.lingerDeadline = now + CLOSE_LINGER_NANOS;
+		}
+		try {
 			boolean drained = drain();
 			if (drained && !this.terminateFramed) {
 				this.terminateFramed = true;
@@ -469,9 +531,7 @@ final class RdmapTransmitter {
 				}
 			}
 			if (!drained && now - this.lingerDeadline < 0) {
-				this.io.whenWritable(this.channel, this.turn);
-				this.io.at(this.lingerDeadline, this.turn);
-				return;
+				return false;
 			}
 			if (drained) {
 				this.channel.shutdownOutput();
@@ -480,12 +540,7 @@ final class RdmapTransmitter {
 		catch (IOException | RuntimeException ex) {
 			logger.log(System.Logger.Level.DEBUG, "Closing the iWARP stream did not complete: " + ex);
 		}
-		finally {
-			this.txLock.unlock();
-		}
-		this.stopped = true;
-		closeChannel();
-		this.io.leave(this);
+		return true;
 	}
 
 	/**
@@ -497,7 +552,9 @@ final class RdmapTransmitter {
 		if (!this.broken) {
 			this.broken = true;
 			logger.log(System.Logger.Level.DEBUG, "Writing to the iWARP stream failed: " + ex);
-			this.out.clear();
+			if (this.out != null) {
+				this.out.clear();
+			}
 			this.connection.wakeReceiver();
 		}
 	}
@@ -535,6 +592,7 @@ final class RdmapTransmitter {
 		if (this.broken) {
 			return true;
 		}
+		haveBuffer();
 		while (!this.closing) {
 			if (this.inMessage) {
 				if (!continueMessage(ioThread)) {

@@ -426,7 +426,7 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		RdmapTransmitter tx = new RdmapTransmitter(this, this.qp, this.channel, this.mpa.crc(), Mpa.mulpdu(mss),
 				new OutboundReadQueue(Math.max(1, Math.min(this.settings.ord(), this.peerIrd))),
 				new InboundReadQueue(this.settings.ird()), this.settings.fenceDelay().toNanos(),
-				this.provider.ioThreads().assign());
+				this.provider.ioThreads().assign(), this.provider.transmitBuffers());
 		this.transmitter = tx;
 		tx.start();
 	}

@@ -46,6 +46,8 @@ public final class SiwProvider implements RdmaProvider {
 
 	private final SiwIoThreads ioThreads;
 
+	private final TransmitBuffers transmitBuffers;
+
 	/**
 	 * Opens a provider; prefer {@code RdmaProviders.open("siw")}.
 	 * @param settings the settings
@@ -54,6 +56,14 @@ public final class SiwProvider implements RdmaProvider {
 		this.settings = Objects.requireNonNull(settings, "settings");
 		this.pending = new PendingPassiveConnections(settings.maxQueuePairs());
 		this.ioThreads = new SiwIoThreads(settings.ioThreads());
+		// A few free buffers per I/O thread spare busy connections an allocation each time
+		// they come back from idle.
+		this.transmitBuffers = new TransmitBuffers(4 * settings.ioThreads());
+	}
+
+	/** @return the transmit buffers the provider's connections borrow while they transmit */
+	TransmitBuffers transmitBuffers() {
+		return this.transmitBuffers;
 	}
 
 	/** @return the I/O threads the provider's connections share */

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,8 @@ import io.rpcrdma.verbs.WorkCompletion;
 /**
  * The provider's connections share its {@code siw.io-threads} I/O threads for what posting
  * threads cannot transmit at once, instead of a transmit thread each: opening many
- * connections adds their receive threads only, and the I/O threads stay as many as set.
+ * connections adds their receive threads only, and the I/O threads stay as many as set. An
+ * idle connection holds no transmit buffer.
  */
 class SiwIoThreadsTest {
 
@@ -118,6 +120,26 @@ class SiwIoThreadsTest {
 			thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())));
 			assertThat(thread.isAlive()).as("%s after its provider closed", thread.getName()).isFalse();
 		}
+	}
+
+	@Test
+	void anIdleConnectionGivesItsTransmitBufferBackAndBorrowsOneWhenItSendsAgain() throws Exception {
+		Peer server = new Peer(this.serverSide);
+		Peer client = new Peer(this.clientSide);
+		SiwTestPeer.connect(server, client, DEADLINE);
+		client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(client.outbox, 0, 8)));
+		client.awaitSendCompletions(1, DEADLINE);
+		// The I/O thread looks every 100 ms; two looks without transmission release the buffer.
+		long end = System.nanoTime() + DEADLINE.toNanos();
+		while (client.transmitter().holdsTransmitBuffer() && System.nanoTime() - end < 0) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+		}
+		assertThat(client.transmitter().holdsTransmitBuffer()).as("an idle connection's transmit buffer").isFalse();
+		assertThat(((SiwProvider) this.clientSide).transmitBuffers().free()).as("buffers kept for the next borrower")
+			.isPositive();
+		client.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(client.outbox, 0, 8)));
+		client.awaitSendCompletions(2, DEADLINE);
+		assertThat(client.failedSends.get()).isZero();
 	}
 
 	private static long namedThreads(String prefix) {
