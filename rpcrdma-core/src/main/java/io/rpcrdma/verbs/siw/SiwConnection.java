@@ -101,6 +101,15 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 
 	private MpaConnectionParameters mpa;
 
+	// A passive connection's MPA Request, read by an I/O thread before the receive thread starts.
+	private MpaFrame receivedRequest;
+
+	// The I/O thread reading a passive connection's MPA Request, and whether that wait ended
+	// (the frame read, the deadline passed, or the connection dropped): its own fields.
+	private volatile SiwIoThread requestReader;
+
+	private boolean requestWaitEnded;
+
 	private int peerIrd;
 
 	private final ReceiveRole receiveRole = new ReceiveRole();
@@ -259,22 +268,110 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		}
 	}
 
-	private boolean answerPassively() {
+	/**
+	 * Waits for the initiator's MPA Request on one of the provider's I/O threads (the
+	 * initiator speaks first, RFC 5044 §7.1.2): a TCP connection that sends nothing, or a byte
+	 * now and then, holds no thread, only its place among the pending connections, until
+	 * {@code siw.mpa-timeout-millis} closes it. The whole frame read, the receive thread starts
+	 * with it. Called on the listener's thread.
+	 * @param io the I/O thread to read on
+	 */
+	void awaitRequest(SiwIoThread io) {
 		SocketChannel ch = this.channel;
-		MpaFrame requestFrame;
 		try {
 			configure(ch);
 			this.remoteAddress = (InetSocketAddress) ch.getRemoteAddress();
 			this.localAddress = (InetSocketAddress) ch.getLocalAddress();
 			ch.configureBlocking(false);
-			openSelector(ch);
-			// The initiator speaks first (RFC 5044 §7.1.2); one deadline for the whole frame, so
-			// a peer that sends nothing, or a byte now and then, gives its thread up in time.
-			long deadline = System.nanoTime() + this.settings.mpaTimeout().toNanos();
-			requestFrame = MpaExchange.receive(ch, this.selector, this.in, MpaFrame.Kind.REQUEST, deadline);
+		}
+		catch (IOException ex) {
+			logger.log(System.Logger.Level.DEBUG, "Dropping a TCP connection that failed at once: " + ex);
+			abandon();
+			this.provider.passiveSetupEnded();
+			return;
+		}
+		this.requestReader = io;
+		// One deadline for the whole frame, however slowly its bytes come.
+		long deadline = System.nanoTime() + this.settings.mpaTimeout().toNanos();
+		io.execute(() -> {
+			io.at(deadline, () -> endRequestWait("no complete MPA Request within " + this.settings.mpaTimeout().toMillis()
+					+ " ms"));
+			readRequest();
+		});
+	}
+
+	/** On the request's I/O thread: reads what has come of the MPA Request. */
+	private void readRequest() {
+		if (this.requestWaitEnded) {
+			return;
+		}
+		SocketChannel ch = this.channel;
+		try {
+			while (true) {
+				this.in.flip();
+				java.util.Optional<MpaFrame> frame;
+				try {
+					frame = MpaExchange.CODEC.decode(this.in, MpaFrame.Kind.REQUEST);
+				}
+				finally {
+					this.in.compact();
+				}
+				if (frame.isPresent()) {
+					this.requestWaitEnded = true;
+					this.receivedRequest = frame.get();
+					startAnswering();
+					return;
+				}
+				int n = ch.read(this.in);
+				if (n < 0) {
+					throw new EOFException("the peer closed the TCP connection during the MPA exchange");
+				}
+				if (n == 0) {
+					this.requestReader.whenReadable(ch, this::readRequest);
+					return;
+				}
+			}
 		}
 		catch (IOException | IwarpWireException ex) {
-			logger.log(System.Logger.Level.DEBUG, "Dropping a TCP connection that sent no valid MPA Request: " + ex);
+			endRequestWait("no valid MPA Request: " + ex);
+		}
+	}
+
+	/** On the request's I/O thread: the wait ends without a request; the connection goes. */
+	private void endRequestWait(String why) {
+		if (this.requestWaitEnded) {
+			return;
+		}
+		this.requestWaitEnded = true;
+		logger.log(System.Logger.Level.DEBUG, "Dropping a TCP connection that sent " + why);
+		abandon();
+		this.provider.passiveSetupEnded();
+	}
+
+	/** The request read: a thread waits for the handler's answer and then reads the stream. */
+	private void startAnswering() {
+		try {
+			Thread thread = new Thread(this, "siw-rx-passive");
+			thread.setDaemon(true);
+			thread.start();
+		}
+		catch (OutOfMemoryError ex) {
+			logger.log(System.Logger.Level.ERROR, "Cannot start a thread for the TCP connection from "
+					+ this.remoteAddress + "; closing it. Lower " + SiwSettings.MAX_QUEUE_PAIRS + " ("
+					+ this.settings.maxQueuePairs() + ") to what this JVM can run", ex);
+			abandon();
+			this.provider.passiveSetupEnded();
+		}
+	}
+
+	private boolean answerPassively() {
+		SocketChannel ch = this.channel;
+		MpaFrame requestFrame = this.receivedRequest;
+		try {
+			openSelector(ch);
+		}
+		catch (IOException ex) {
+			logger.log(System.Logger.Level.DEBUG, "Dropping a TCP connection: " + ex);
 			abandon();
 			return false;
 		}
@@ -590,6 +687,11 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 					req.expire();
 				}
 				abandon();
+				SiwIoThread reader = this.requestReader;
+				if (reader != null) {
+					// Still waiting for its MPA Request: its place is given back now.
+					reader.execute(() -> endRequestWait("nothing before it was closed locally"));
+				}
 				Selector s = this.selector;
 				if (s != null) {
 					s.wakeup();

@@ -119,14 +119,26 @@ final class SiwIoThread implements Runnable {
 	 * A channel closed meanwhile runs it at once: its write then fails and says why.
 	 */
 	void whenWritable(SelectableChannel channel, Runnable action) {
+		when(channel, SelectionKey.OP_WRITE, action);
+	}
+
+	/**
+	 * Runs {@code action} once {@code channel} has bytes to read, or its end (one shot); on this
+	 * thread only. A channel closed meanwhile runs it at once: its read then fails.
+	 */
+	void whenReadable(SelectableChannel channel, Runnable action) {
+		when(channel, SelectionKey.OP_READ, action);
+	}
+
+	private void when(SelectableChannel channel, int ops, Runnable action) {
 		try {
 			SelectionKey key = channel.keyFor(this.selector);
 			if (key == null || !key.isValid()) {
-				channel.register(this.selector, SelectionKey.OP_WRITE, action);
+				channel.register(this.selector, ops, action);
 			}
 			else {
 				key.attach(action);
-				key.interestOps(SelectionKey.OP_WRITE);
+				key.interestOps(ops);
 			}
 		}
 		catch (ClosedChannelException | CancelledKeyException ex) {

@@ -158,8 +158,8 @@ public final class SiwProvider implements RdmaProvider {
 	}
 
 	/**
-	 * Starts answering a TCP connection a listener accepted: its thread reads the MPA Request
-	 * and hands the connection request to the listener's handler.
+	 * Starts answering a TCP connection a listener accepted: an I/O thread reads the MPA
+	 * Request, then a thread of the connection hands the request to the listener's handler.
 	 * @return {@code false} if the provider is closed, or already has
 	 * {@link SiwSettings#maxQueuePairs()} accepted connections waiting for their MPA Request
 	 * or its answer (counted and logged): the caller closes the channel
@@ -174,19 +174,7 @@ public final class SiwProvider implements RdmaProvider {
 		}
 		SiwConnection connection = SiwConnection.passive(this, this.settings, channel, listener);
 		this.objects.connectionOpened(connection);
-		try {
-			start(connection, "siw-rx-passive");
-		}
-		catch (OutOfMemoryError ex) {
-			// No thread to be had: give the place back, or it would never come back, and let
-			// the listener close the channel and go on accepting.
-			this.objects.connectionClosed(connection);
-			this.pending.release();
-			logger.log(System.Logger.Level.ERROR, "Cannot start a thread for the TCP connection from "
-					+ channel.socket().getRemoteSocketAddress() + "; closing it. Lower " + SiwSettings.MAX_QUEUE_PAIRS
-					+ " (" + this.settings.maxQueuePairs() + ") to what this JVM can run", ex);
-			return false;
-		}
+		connection.awaitRequest(this.ioThreads.assign());
 		return true;
 	}
 

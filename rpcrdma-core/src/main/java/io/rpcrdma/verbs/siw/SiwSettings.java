@@ -31,7 +31,8 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * queue pair and a receive thread, so this also bounds the provider's threads:
  * a server whose provider is full refuses new connections, and a client's connect fails with
  * {@link io.rpcrdma.verbs.QueuePairLimitException}. It also bounds the accepted TCP
- * connections waiting for their MPA Request or its answer, which have a thread but no queue
+ * connections waiting for their MPA Request (on the I/O threads, without a thread of their
+ * own) or its answer (on their receive thread), which have no queue
  * pair yet: beyond as many, a listener closes a new TCP connection at once, unread.</li>
  * <li>{@code siw.caller-receives}: {@code true} (default) to let a caller that waits for its
  * reply read it from the socket itself, instead of being woken by the connection's receive
@@ -61,7 +62,8 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * <li>{@code siw.io-threads}: how many I/O threads the provider's connections share (default:
  * the available processors; at most {@value #MAX_IO_THREADS}). They finish what a posting
  * thread could not transmit at once (the socket full, a message beyond 256 KiB), send delayed
- * fences and close streams; a connection has no transmit thread of its own. Threads start as
+ * fences, wait for passive connections' MPA Requests and close streams; a connection has no
+ * transmit thread of its own. Threads start as
  * connections need them.</li>
  * </ul>
  *

@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,8 @@ import io.rpcrdma.verbs.WorkCompletion;
 /**
  * The provider's connections share its {@code siw.io-threads} I/O threads for what posting
  * threads cannot transmit at once, instead of a transmit thread each: opening many
- * connections adds their receive threads only, and the I/O threads stay as many as set. An
+ * connections adds their receive threads only, and the I/O threads stay as many as set.
+ * Connections waiting for their MPA Request wait on the I/O threads too, holding no thread. An
  * idle connection holds no transmit buffer.
  */
 class SiwIoThreadsTest {
@@ -44,6 +46,8 @@ class SiwIoThreadsTest {
 	private static final int CONNECTIONS = 150;
 
 	private static final int IO_THREADS = 2;
+
+	private static final int STALLED = 300;
 
 	private final RdmaProviderConfig config = RdmaProviderConfig.defaults()
 		.with(SiwSettings.IO_THREADS, Integer.toString(IO_THREADS));
@@ -102,6 +106,53 @@ class SiwIoThreadsTest {
 			server.awaitSendCompletions(1, DEADLINE);
 		}
 		assertThat(clients).allMatch((c) -> c.failedSends.get() == 0);
+	}
+
+	@Test
+	void stalledMpaHandshakesHoldNoThreads() throws Exception {
+		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+		List<Socket> stalled = new ArrayList<>();
+		try (RdmaListener listener = this.serverSide.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+				(request) -> request.reject(PrivateData.EMPTY))) {
+			// Warm up: the first accepted connection starts the server's I/O threads.
+			stalled.add(new Socket(InetAddress.getLoopbackAddress(), listener.localAddress().getPort()));
+			awaitPending(1);
+			int before = threads.getThreadCount();
+			for (int i = 1; i < STALLED; i++) {
+				Socket socket = new Socket(InetAddress.getLoopbackAddress(), listener.localAddress().getPort());
+				stalled.add(socket);
+				if (i % 2 == 0) {
+					// Half a key: a handshake that trickles and stops (RFC 5044 §7.1.1's 16-byte key).
+					socket.getOutputStream().write("MPA ID Req".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+					socket.getOutputStream().flush();
+				}
+			}
+			awaitPending(STALLED);
+			assertThat(threads.getThreadCount() - before).as("threads added by %d stalled MPA handshakes", STALLED)
+				.isLessThanOrEqualTo(IO_THREADS + 4);
+			// A real connection still gets through, and carries a call.
+			Peer server = new Peer(this.serverSide);
+			Peer client = new Peer(this.clientSide);
+			SiwTestPeer.connect(server, client, DEADLINE);
+			client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(client.outbox, 0, 8)));
+			client.awaitSendCompletions(1, DEADLINE);
+			assertThat(client.failedSends.get()).isZero();
+		}
+		finally {
+			for (Socket socket : stalled) {
+				socket.close();
+			}
+		}
+		awaitPending(0);
+	}
+
+	private void awaitPending(int count) {
+		SiwProvider provider = (SiwProvider) this.serverSide;
+		long end = System.nanoTime() + DEADLINE.toNanos();
+		while (provider.pendingPassiveConnections() != count && System.nanoTime() - end < 0) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+		}
+		assertThat(provider.pendingPassiveConnections()).as("connections waiting for their MPA Request").isEqualTo(count);
 	}
 
 	@Test
