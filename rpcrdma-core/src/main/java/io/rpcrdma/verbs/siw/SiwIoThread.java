@@ -205,10 +205,13 @@ final class SiwIoThread implements Runnable {
 	}
 
 	private void ready(SelectionKey key) {
-		if (!key.isValid()) {
+		try {
+			key.interestOps(0);
+		}
+		catch (CancelledKeyException ex) {
+			// The channel closed since the select: whoever closed it has told its connection.
 			return;
 		}
-		key.interestOps(0);
 		runSafely((Runnable) key.attachment());
 	}
 
