@@ -82,6 +82,8 @@ final class SiwIoThread implements Runnable {
 
 	void join(RdmapTransmitter member) {
 		this.members.add(member);
+		// A thread without members waits without a timeout: it must start its looks now.
+		this.selector.wakeup();
 	}
 
 	void leave(RdmapTransmitter member) {
