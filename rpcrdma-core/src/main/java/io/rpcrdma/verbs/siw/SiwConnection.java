@@ -31,6 +31,7 @@ import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.WaitingCaller;
 import io.rpcrdma.verbs.siw.wire.IwarpWireException;
 import io.rpcrdma.verbs.siw.wire.Mpa;
+import io.rpcrdma.verbs.siw.wire.MpaCodec;
 import io.rpcrdma.verbs.siw.wire.MpaConnectionParameters;
 import io.rpcrdma.verbs.siw.wire.MpaFrame;
 import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
@@ -75,7 +76,15 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 
 	private final CompletableFuture<RdmaConnection> established = new CompletableFuture<>();
 
-	private final ByteBuffer in = ByteBuffer.allocateDirect(4 * Mpa.fpduLength(Mpa.MAX_ULPDU_LENGTH));
+	/** The receive buffer's size: room for four maximum FPDUs. */
+	private static final int RECEIVE_BUFFER = 4 * Mpa.fpduLength(Mpa.MAX_ULPDU_LENGTH);
+
+	// Allocated once the connection reads its stream: when it connects, or once a passive
+	// connection's MPA Request has arrived, so that one waiting for it holds only the small
+	// requestBytes.
+	private ByteBuffer in;
+
+	private ByteBuffer requestBytes;
 
 	private final ConnectParameters parameters;
 
@@ -192,6 +201,7 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		MpaFrame request = negotiator.request(MpaIrdOrd.of(this.settings.ird(), this.settings.ord()),
 				this.parameters.privateData().bytes());
 		MpaFrame reply = null;
+		this.in = ByteBuffer.allocateDirect(RECEIVE_BUFFER);
 		try {
 			SocketChannel ch = SocketChannel.open();
 			this.channel = ch;
@@ -291,6 +301,7 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 			return;
 		}
 		this.requestReader = io;
+		this.requestBytes = ByteBuffer.allocate(MpaCodec.HEADER_LENGTH + MpaCodec.MAX_PRIVATE_DATA_LENGTH);
 		// One deadline for the whole frame, however slowly its bytes come.
 		long deadline = System.nanoTime() + this.settings.mpaTimeout().toNanos();
 		io.execute(() -> {
@@ -307,22 +318,31 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		}
 		SocketChannel ch = this.channel;
 		try {
+			ByteBuffer bytes = this.requestBytes;
 			while (true) {
-				this.in.flip();
+				bytes.flip();
 				java.util.Optional<MpaFrame> frame;
 				try {
-					frame = MpaExchange.CODEC.decode(this.in, MpaFrame.Kind.REQUEST);
+					frame = MpaExchange.CODEC.decode(bytes, MpaFrame.Kind.REQUEST);
 				}
 				finally {
-					this.in.compact();
+					bytes.compact();
 				}
 				if (frame.isPresent()) {
 					this.requestWaitEnded = true;
 					this.receivedRequest = frame.get();
+					// What followed the frame stays for the FPDU parser.
+					this.in = ByteBuffer.allocateDirect(RECEIVE_BUFFER);
+					this.in.put(bytes.flip());
+					this.requestBytes = null;
 					startAnswering();
 					return;
 				}
-				int n = ch.read(this.in);
+				if (!bytes.hasRemaining()) {
+					// Cannot happen with a valid frame: the codec refuses longer private data.
+					throw new EOFException("an MPA Request longer than " + bytes.capacity() + " bytes");
+				}
+				int n = ch.read(bytes);
 				if (n < 0) {
 					throw new EOFException("the peer closed the TCP connection during the MPA exchange");
 				}
@@ -343,6 +363,7 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 			return;
 		}
 		this.requestWaitEnded = true;
+		this.requestBytes = null;
 		logger.log(System.Logger.Level.DEBUG, "Dropping a TCP connection that sent " + why);
 		abandon();
 		this.provider.passiveSetupEnded();
