@@ -2,15 +2,12 @@ package io.rpcrdma.verbs.siw;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.rpcrdma.verbs.CompletionStatus;
@@ -36,19 +33,21 @@ import io.rpcrdma.verbs.siw.wire.UntaggedHeader;
  * Whoever posts work tries to transmit it at once on its own thread ("inline", no thread
  * hop) if the transmitter is idle and the message is at most {@link #POSTER_LIMIT} long; the
  * receive thread likewise sends the Read Responses that the Read Requests it read ask for. The
- * socket never blocks these threads: what the kernel does not take is left for the transmit
- * thread, which also sends larger messages. The receive thread therefore never waits for a
- * send, however much both directions carry. Work posted while the receive path executes what
- * it read is the exception: it leaves with that path's own output, in one write
- * ({@link #leftToReceiver()}).
+ * socket never blocks these threads: what the kernel does not take is left to the provider's
+ * shared I/O thread that serves this connection ({@link SiwIoThread}), which also sends larger
+ * messages, delayed fences and the closing Terminate, and which waits for {@code OP_WRITE}
+ * rather than for the socket: a connection has no transmit thread of its own. The receive
+ * thread therefore never waits for a send, however much both directions carry. Work posted
+ * while the receive path executes what it read is the exception: it leaves with that path's
+ * own output, in one write ({@link #leftToReceiver()}).
  */
-final class RdmapTransmitter implements Runnable {
+final class RdmapTransmitter {
 
 	/**
 	 * Messages up to this size may be transmitted on the posting thread, without a hop to the
-	 * transmit thread: a 64 KiB Read Response or RDMA Write is written by the thread that read
+	 * I/O thread: a 64 KiB Read Response or RDMA Write is written by the thread that read
 	 * the Read Request or posted the Write. The socket never blocks that thread: what the
-	 * kernel does not take is left to the transmit thread.
+	 * kernel does not take is left to the I/O thread.
 	 */
 	static final int POSTER_LIMIT = 256 * 1024;
 
@@ -65,18 +64,13 @@ final class RdmapTransmitter implements Runnable {
 	 */
 	static final int FENCE_BATCH = 16;
 
-	private static final java.util.function.Consumer<SelectionKey> IGNORE = (key) -> {
-	};
-
 	private static final ReadRequest FENCE_REQUEST = new ReadRequest(0, 0, 0, 0, 0);
 
-	private static final long CLOSE_LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
-
-	private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+	static final long CLOSE_LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
 
 	/**
 	 * How many times a posting thread transmits what others posted while it held the lock,
-	 * before it leaves the rest to the transmit thread and returns to its caller.
+	 * before it leaves the rest to the I/O thread and returns to its caller.
 	 */
 	private static final int COMBINED_ROUNDS = 4;
 
@@ -112,7 +106,14 @@ final class RdmapTransmitter implements Runnable {
 	// threads at once; the batch state orders the increments.
 	private volatile long batchesLeftToReceiver;
 
-	private final ByteBuffer out = ByteBuffer.allocateDirect(4 * Mpa.fpduLength(Mpa.MAX_ULPDU_LENGTH));
+	// Borrowed from the provider's transmit buffers while the connection transmits, given back
+	// once it has been idle for one look of the I/O thread: null meanwhile. Under txLock.
+	private ByteBuffer out;
+
+	private final TransmitBuffers buffers;
+
+	// Looks of the I/O thread since the last transmission.
+	private volatile int idleLooks;
 
 	private final SgCursor gatherCursor = new SgCursor();
 
@@ -133,7 +134,14 @@ final class RdmapTransmitter implements Runnable {
 
 	private final ByteBuffer[] gather = new ByteBuffer[3 * GATHER];
 
-	private volatile Thread thread;
+	private final SiwIoThread io;
+
+	// Whether a turn of the I/O thread is queued: posters wake it once, not once each.
+	private final AtomicBoolean turnQueued = new AtomicBoolean();
+
+	private final Runnable turn = this::ioTurn;
+
+	private final Runnable wakeUp = this::wake;
 
 	private volatile Thread receiveThread;
 
@@ -147,9 +155,10 @@ final class RdmapTransmitter implements Runnable {
 
 	private volatile boolean broken;
 
-	private volatile Selector selector;
+	// Closing: when the last bytes and the Terminate must be out, and whether it is framed.
+	private long lingerDeadline;
 
-	private volatile boolean selecting;
+	private boolean terminateFramed;
 
 	// The message being segmented.
 	private boolean inMessage;
@@ -198,7 +207,7 @@ final class RdmapTransmitter implements Runnable {
 	private boolean signaled;
 
 	// Delayed fences (siw.fence-delay-micros): signaled work transmitted since the last fence,
-	// when the oldest of it was, and when the transmit thread must fence it (0: nothing waits).
+	// when the oldest of it was, and when the I/O thread must fence it (0: nothing waits).
 	private final long fenceDelayNanos;
 
 	private final int fenceBatch;
@@ -212,23 +221,21 @@ final class RdmapTransmitter implements Runnable {
 
 	private volatile long fenceDueAt;
 
-	private volatile boolean idleParked;
-
-	// The transmit thread's own: whether its last wake-up found a fence delayed.
-	private boolean fencesDelayedLately;
-
 	// Written under txLock only.
 	private volatile long fencesSent;
 
-	// Work a posting thread left to the transmit thread: the slow path, so an atomic suffices.
+	// Work a posting thread left to the I/O thread: the slow path, so an atomic suffices.
 	private final AtomicLong handOffs = new AtomicLong();
 
-	// Written by the transmit thread only, under txLock.
+	// Written by the I/O thread only, under txLock.
 	private volatile long transmitThreadBytes;
 
 	RdmapTransmitter(SiwConnection connection, SiwQueuePair qp, SocketChannel channel, boolean crc, int mulpdu,
-			OutboundReadQueue orq, InboundReadQueue irq, long fenceDelayNanos) {
+			OutboundReadQueue orq, InboundReadQueue irq, long fenceDelayNanos, SiwIoThread io,
+			TransmitBuffers buffers) {
 		this.connection = connection;
+		this.io = io;
+		this.buffers = buffers;
 		this.qp = qp;
 		this.channel = channel;
 		this.writer = new FpduWriter(crc);
@@ -256,16 +263,14 @@ final class RdmapTransmitter implements Runnable {
 		this.receiveThread = rx;
 	}
 
-	void start(String name) {
-		Thread t = new Thread(this, name);
-		t.setDaemon(true);
-		this.thread = t;
-		t.start();
+	/** Joins the I/O thread that serves the connection from now on. */
+	void start() {
+		this.io.join(this);
 	}
 
 	/**
 	 * New work: left to the receive path if it is executing what it read, else transmitted
-	 * here if possible, else by the transmit thread.
+	 * here if possible, else by the I/O thread.
 	 */
 	void kick() {
 		if (this.stopped) {
@@ -289,7 +294,7 @@ final class RdmapTransmitter implements Runnable {
 	 * what that execution produces, in the receive path's one write when it goes idle: calls
 	 * posted by callers that its replies woke share a write instead of one each. Set
 	 * {@link #workPending} too, so that a receive path that stalls in a handler leaves the
-	 * work to the transmit thread's next look rather than holding it.
+	 * work to the I/O thread's next look rather than holding it.
 	 * @return whether the receive path takes the work
 	 */
 	private boolean leftToReceiver() {
@@ -336,17 +341,17 @@ final class RdmapTransmitter implements Runnable {
 		if (this.stopped) {
 			return;
 		}
-		if (current == this.thread || this.closing) {
+		if (this.closing) {
 			wake();
 			return;
 		}
 		// Whoever holds the lock transmits this too: it looks at workPending after releasing
-		// the lock (as the transmit thread does before parking), so a poster that finds the
-		// lock taken leaves its work to the holder instead of waking the transmit thread.
+		// the lock (as the I/O thread does after its turn), so a poster that finds the
+		// lock taken leaves its work to the holder instead of waking the I/O thread.
 		this.workPending.set(true);
 		if (this.txLock.isHeldByCurrentThread()) {
 			// Posted from a completion handler that a transmission produced: the running
-			// pump (or the transmit thread) picks the work up.
+			// pump (or the I/O thread) picks the work up.
 			return;
 		}
 		for (int round = 0; round < COMBINED_ROUNDS; round++) {
@@ -377,16 +382,52 @@ final class RdmapTransmitter implements Runnable {
 		wake();
 	}
 
-	/** Wakes the transmit thread. */
+	/** Has the I/O thread look at this connection's work soon. */
 	void wake() {
 		this.workPending.set(true);
-		Thread t = this.thread;
-		if (t != null) {
-			LockSupport.unpark(t);
+		if (this.turnQueued.compareAndSet(false, true)) {
+			this.io.execute(this.turn);
 		}
-		Selector s = this.selector;
-		if (s != null && this.selecting) {
-			s.wakeup();
+	}
+
+	/**
+	 * The I/O thread's periodic look, as a connection's transmit thread once did: work left to
+	 * a receive path that stalls in a handler ({@link #leftToReceiver()}) goes out without
+	 * anyone waking it.
+	 */
+	void look() {
+		if (this.workPending.get() && !this.stopped && !this.txLock.isLocked()) {
+			wake();
+		}
+		else if (this.out != null && this.idleLooks++ >= 1 && this.txLock.tryLock()) {
+			try {
+				releaseIdleBuffer();
+			}
+			finally {
+				this.txLock.unlock();
+			}
+		}
+	}
+
+	/** Under txLock: gives the transmit buffer back if nothing in it or in progress needs it. */
+	private void releaseIdleBuffer() {
+		ByteBuffer buffer = this.out;
+		if (buffer != null && buffer.position() == 0 && !this.inMessage && !this.closing) {
+			this.out = null;
+			this.buffers.give(buffer);
+		}
+	}
+
+	/** @return whether the connection holds a transmit buffer now; for tests */
+	boolean holdsTransmitBuffer() {
+		return this.out != null;
+	}
+
+	/** Under txLock: the transmit buffer, borrowed if the connection has none. */
+	private void haveBuffer() {
+		this.idleLooks = 0;
+		if (this.out == null) {
+			this.out = this.buffers.take();
 		}
 	}
 
@@ -402,87 +443,102 @@ final class RdmapTransmitter implements Runnable {
 		}
 		this.pendingTerminate = terminate;
 		this.closing = true;
-		if (this.thread == null) {
-			closeChannel();
-			this.stopped = true;
-			return;
-		}
 		wake();
 	}
 
-	@Override
-	public void run() {
-		try (Selector s = Selector.open()) {
-			this.channel.register(s, SelectionKey.OP_WRITE);
-			this.selector = s;
-			while (!this.stopped) {
-				if (!this.workPending.getAndSet(false) && !this.closing) {
-					if (!fenceDue()) {
-						continue;
-					}
-					// A delayed fence is due: pump sends it.
-				}
-				this.txLock.lock();
-				try {
-					if (this.closing) {
-						finish();
-						return;
-					}
-					pump(true);
-				}
-				catch (IOException ex) {
-					broken(ex);
-				}
-				finally {
-					this.txLock.unlock();
-				}
-			}
+	/**
+	 * A turn of the I/O thread: transmits what posters left, without ever waiting for the
+	 * socket; what it cannot write waits for {@code OP_WRITE}. A poster holding the lock looks
+	 * at {@link #workPending} once it lets go, so a turn that finds the lock taken leaves the
+	 * work to it.
+	 */
+	private void ioTurn() {
+		this.turnQueued.set(false);
+		if (this.stopped) {
+			return;
 		}
-		catch (IOException | RuntimeException ex) {
-			if (!this.closing) {
-				this.connection.transportFailed(ex);
-			}
+		if (this.closing) {
+			closeTurn();
+			return;
+		}
+		if (!this.txLock.tryLock()) {
+			return;
+		}
+		boolean done;
+		try {
+			this.workPending.set(false);
+			done = pump(true);
+		}
+		catch (IOException ex) {
+			done = true;
+			broken(ex);
 		}
 		finally {
-			this.stopped = true;
-			this.selector = null;
-			closeChannel();
+			this.txLock.unlock();
+		}
+		if (this.closing || (done && this.workPending.get())) {
+			wake();
+		}
+		else if (!done) {
+			this.io.whenWritable(this.channel, this.turn);
 		}
 	}
 
 	/**
-	 * Parks the idle transmit thread until a delayed fence is due, or for long when none
-	 * waits. While fences keep being delayed it wakes once per fence delay: after a wake-up
-	 * that found one delayed, it parks for one delay before it parks for long, so that the
-	 * next batch's fence is looked at without anyone waking it. Whoever delays a fence while
-	 * it parks for long unparks it: once per busy period, not once per batch. Most fences
-	 * ride with messages before it looks.
-	 * @return whether a delayed fence is due now
+	 * Closing, on the I/O thread: the framed bytes, then the Terminate if any, then the end of
+	 * the stream; what the socket does not take within {@link #CLOSE_LINGER_NANOS} is dropped.
 	 */
-	private boolean fenceDue() {
-		long due = this.fenceDueAt;
-		// With every Read credit in use the fence waits for a Read Response, which kicks
-		// this thread.
-		if (due == 0 || this.orq.isFull()) {
-			if (this.fencesDelayedLately) {
-				this.fencesDelayedLately = false;
-				LockSupport.parkNanos(this, this.fenceDelayNanos);
+	private void closeTurn() {
+		if (!this.txLock.tryLock()) {
+			// The holder sees workPending (set by close) and wakes this thread again.
+			return;
+		}
+		ByteBuffer released = null;
+		try {
+			if (!lingerFinished()) {
+				this.io.whenWritable(this.channel, this.turn);
+				this.io.at(this.lingerDeadline, this.turn);
+				return;
+			}
+			released = this.out;
+			this.out = null;
+			this.stopped = true;
+		}
+		finally {
+			this.txLock.unlock();
+		}
+		// What the linger left unwritten goes with the stream.
+		this.buffers.give(released.clear());
+		closeChannel();
+		this.io.leave(this);
+	}
+
+	/** Under txLock: writes what it can of the last bytes; whether the stream may close now. */
+	private boolean lingerFinished() {
+		haveBuffer();
+		long now = System.nanoTime();
+		if (this.lingerDeadline == 0) {
+			this.lingerDeadline = now + CLOSE_LINGER_NANOS;
+		}
+		try {
+			boolean drained = drain();
+			if (drained && !this.terminateFramed) {
+				this.terminateFramed = true;
+				TerminateMessage terminate = this.pendingTerminate;
+				if (terminate != null) {
+					this.writer.writeTerminate(this.out, this.terminateMsn++, terminate);
+					drained = drain();
+				}
+			}
+			if (!drained && now - this.lingerDeadline < 0) {
 				return false;
 			}
-			this.idleParked = true;
-			// Read again after publishing idleParked: a fence delayed in between is seen here,
-			// or its poster sees idleParked and unparks this thread.
-			if (this.fenceDueAt == 0 || this.orq.isFull()) {
-				LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+			if (drained) {
+				this.channel.shutdownOutput();
 			}
-			this.idleParked = false;
-			return false;
 		}
-		this.fencesDelayedLately = true;
-		long wait = due - System.nanoTime();
-		if (wait > 0) {
-			LockSupport.parkNanos(this, wait);
-			return false;
+		catch (IOException | RuntimeException ex) {
+			logger.log(System.Logger.Level.DEBUG, "Closing the iWARP stream did not complete: " + ex);
 		}
 		return true;
 	}
@@ -496,37 +552,21 @@ final class RdmapTransmitter implements Runnable {
 		if (!this.broken) {
 			this.broken = true;
 			logger.log(System.Logger.Level.DEBUG, "Writing to the iWARP stream failed: " + ex);
-			this.out.clear();
+			if (this.out != null) {
+				this.out.clear();
+			}
 			this.connection.wakeReceiver();
 		}
 	}
 
-	private void finish() {
-		long deadline = System.nanoTime() + CLOSE_LINGER_NANOS;
-		try {
-			drain(deadline);
-			TerminateMessage terminate = this.pendingTerminate;
-			if (terminate != null) {
-				this.writer.writeTerminate(this.out, this.terminateMsn++, terminate);
-				drain(deadline);
-			}
-			this.channel.shutdownOutput();
-		}
-		catch (IOException | RuntimeException ex) {
-			logger.log(System.Logger.Level.DEBUG, "Closing the iWARP stream did not complete: " + ex);
-		}
-		finally {
-			this.stopped = true;
-			closeChannel();
-		}
-	}
-
-	private void drain(long deadline) throws IOException {
-		while (this.out.position() > 0 && System.nanoTime() - deadline < 0) {
+	/** @return whether every framed byte is written; never waits */
+	private boolean drain() throws IOException {
+		while (this.out.position() > 0) {
 			if (write() == 0) {
-				this.selector.select(IGNORE, 10);
+				return false;
 			}
 		}
+		return true;
 	}
 
 	private void closeChannel() {
@@ -543,25 +583,25 @@ final class RdmapTransmitter implements Runnable {
 	}
 
 	/**
-	 * Transmits until there is nothing to do.
-	 * @param mayBlock whether this is the transmit thread, which waits for the socket and
-	 * sends large messages
-	 * @return {@code true} when everything was transmitted, {@code false} when the transmit
+	 * Transmits until there is nothing to do, or the socket takes no more.
+	 * @param ioThread whether this is the I/O thread, which sends large messages too
+	 * @return {@code true} when everything was transmitted, {@code false} when the I/O
 	 * thread must continue
 	 */
-	private boolean pump(boolean mayBlock) throws IOException {
+	private boolean pump(boolean ioThread) throws IOException {
 		if (this.broken) {
 			return true;
 		}
+		haveBuffer();
 		while (!this.closing) {
 			if (this.inMessage) {
-				if (!continueMessage(mayBlock)) {
+				if (!continueMessage(ioThread)) {
 					return false;
 				}
 				continue;
 			}
 			if (!this.irq.isEmpty()) {
-				if (!mayBlock && this.irq.headLength() > POSTER_LIMIT) {
+				if (!ioThread && this.irq.headLength() > POSTER_LIMIT) {
 					flush(false);
 					return false;
 				}
@@ -571,17 +611,17 @@ final class RdmapTransmitter implements Runnable {
 			SendWorkRequest wr = this.qp.nextToTransmit();
 			if (wr != null && (wr.opcode() != SendOpcode.RDMA_READ || !this.orq.isFull())) {
 				// A Read Request is small on the wire however large the Read it asks for.
-				if (!mayBlock && wr.opcode() != SendOpcode.RDMA_READ && wr.totalLength() > POSTER_LIMIT) {
+				if (!ioThread && wr.opcode() != SendOpcode.RDMA_READ && wr.totalLength() > POSTER_LIMIT) {
 					flush(false);
 					return false;
 				}
-				if (!startWorkRequest(wr, mayBlock)) {
+				if (!startWorkRequest(wr, ioThread)) {
 					return false;
 				}
 				continue;
 			}
 			if (needsFence() && !this.orq.isFull()) {
-				if (!room(Mpa.fpduLength(ReadRequest.ULPDU_LENGTH), mayBlock)) {
+				if (!room(Mpa.fpduLength(ReadRequest.ULPDU_LENGTH), ioThread)) {
 					return false;
 				}
 				// A zero-length Read after Sends and Writes: its Response proves they were
@@ -594,9 +634,9 @@ final class RdmapTransmitter implements Runnable {
 				fenced();
 				continue;
 			}
-			return flush(mayBlock);
+			return flush(ioThread);
 		}
-		return flush(mayBlock) && !this.closing;
+		return flush(ioThread) && !this.closing;
 	}
 
 	/**
@@ -623,16 +663,19 @@ final class RdmapTransmitter implements Runnable {
 				return true;
 			}
 			// Past half the delay the fence rides with whatever this write carries, so that
-			// while messages flow the transmit thread seldom has to send one on its own.
+			// while messages flow the I/O thread seldom has to send one on its own.
 			long due = this.oldestUnfencedAt + this.fenceDelayNanos;
 			if (System.nanoTime() - (due - this.fenceDelayNanos / 2) >= 0) {
 				return true;
 			}
 			if (this.fenceDueAt == 0) {
 				this.fenceDueAt = due;
-				if (this.idleParked) {
-					// Parked for long: it must wake in time to send the fence if no message does.
-					LockSupport.unpark(this.thread);
+				// The I/O thread sends the fence when it falls due if no message takes it first.
+				if (this.io.inThisThread()) {
+					this.io.at(due, this.wakeUp);
+				}
+				else {
+					this.io.execute(() -> this.io.at(due, this.wakeUp));
 				}
 			}
 			return false;
@@ -649,7 +692,7 @@ final class RdmapTransmitter implements Runnable {
 	/**
 	 * @return how many times a posting thread left work it could not finish (the socket full,
 	 * a message beyond {@link #POSTER_LIMIT}, or others' posts after {@link #COMBINED_ROUNDS}
-	 * rounds) to the transmit thread; not counted: work left to whoever held the lock
+	 * rounds) to the I/O thread; not counted: work left to whoever held the lock
 	 */
 	long handOffs() {
 		return this.handOffs.get();
@@ -664,7 +707,7 @@ final class RdmapTransmitter implements Runnable {
 	}
 
 	/**
-	 * @return bytes the transmit thread wrote to the socket: work a posting thread left to it,
+	 * @return bytes the I/O thread wrote to the socket: work a posting thread left to it,
 	 * or took over while it held the lock
 	 */
 	long transmitThreadBytes() {
@@ -677,7 +720,7 @@ final class RdmapTransmitter implements Runnable {
 		this.fenceDueAt = 0;
 	}
 
-	private boolean startWorkRequest(SendWorkRequest wr, boolean mayBlock) throws IOException {
+	private boolean startWorkRequest(SendWorkRequest wr, boolean ioThread) throws IOException {
 		SendOpcode op = wr.opcode();
 		List<ScatterGatherEntry> sgList = wr.sgList();
 		String problem = this.qp.table().checkLocalAccess(sgList, op == SendOpcode.RDMA_READ, this.qp.pd());
@@ -697,7 +740,7 @@ final class RdmapTransmitter implements Runnable {
 		int length = (int) total;
 		switch (op) {
 			case RDMA_READ -> {
-				if (!room(Mpa.fpduLength(ReadRequest.ULPDU_LENGTH), mayBlock)) {
+				if (!room(Mpa.fpduLength(ReadRequest.ULPDU_LENGTH), ioThread)) {
 					return false;
 				}
 				// RFC 5040 §4.4: the sink is named by STag and tagged offset; responses are
@@ -761,14 +804,15 @@ final class RdmapTransmitter implements Runnable {
 	 * most MULPDU bytes (RFC 5044 §4) and does not cross a scatter/gather entry. CRC off only:
 	 * with CRC the payload passes through the checksum anyway.
 	 * <p>
-	 * A posting thread ({@code mayBlock} false) writes as much as the socket takes at once and
-	 * copies the rest of the segments it framed into the transmit buffer, whose room for four
-	 * maximum FPDUs holds them; the transmit thread writes them out and goes on with the message.
-	 * @param mayBlock whether this is the transmit thread, which waits for the socket
-	 * @return {@code false} when the transmit thread must continue
+	 * Whoever transmits writes as much as the socket takes at once and copies the rest of the
+	 * segments it framed into the transmit buffer, whose room for four maximum FPDUs holds
+	 * them; the I/O thread writes them out when the socket takes bytes again and goes on with
+	 * the message.
+	 * @param ioThread whether this is the I/O thread
+	 * @return {@code false} when the I/O thread must continue
 	 */
-	private boolean continueTaggedWithoutCopy(boolean mayBlock) throws IOException {
-		if (!flush(mayBlock)) {
+	private boolean continueTaggedWithoutCopy(boolean ioThread) throws IOException {
+		if (!flush(ioThread)) {
 			return false;
 		}
 		int count = 0;
@@ -819,7 +863,7 @@ final class RdmapTransmitter implements Runnable {
 			long w;
 			if (guard == null) {
 				w = this.channel.write(this.gather, 0, 3 * count);
-				if (!mayBlock && w == 0) {
+				if (w == 0) {
 					keepUnwritten(count);
 					return false;
 				}
@@ -835,27 +879,15 @@ final class RdmapTransmitter implements Runnable {
 						guard = null;
 					}
 					w = this.channel.write(this.gather, 0, 3 * count);
-					if (!mayBlock && w == 0) {
+					if (w == 0) {
 						keepUnwritten(count);
 						return false;
 					}
 				}
 			}
 			written += w;
-			if (mayBlock) {
+			if (ioThread) {
 				this.transmitThreadBytes += w;
-			}
-			if (w == 0) {
-				this.selecting = true;
-				try {
-					this.selector.select(IGNORE, 100);
-				}
-				finally {
-					this.selecting = false;
-				}
-				if (this.closing) {
-					return false;
-				}
 			}
 		}
 		if (!this.inMessage) {
@@ -867,7 +899,7 @@ final class RdmapTransmitter implements Runnable {
 
 	/**
 	 * Copies what a gathering write left of its {@code count} segments into the empty transmit
-	 * buffer, for the transmit thread to write, and lets go of the views of registered memory
+	 * buffer, for the I/O thread to write, and lets go of the views of registered memory
 	 * if the message is done.
 	 */
 	private void keepUnwritten(int count) {
@@ -928,10 +960,10 @@ final class RdmapTransmitter implements Runnable {
 	 * Writes the current message's next segments, each one FPDU of at most MULPDU bytes
 	 * (RFC 5044 §4); segments do not cross scatter/gather entries.
 	 */
-	private boolean continueMessage(boolean mayBlock) throws IOException {
+	private boolean continueMessage(boolean ioThread) throws IOException {
 		boolean tagged = this.opcode.tagged();
 		if (tagged && !this.writer.crc() && this.remaining >= GATHER_MINIMUM) {
-			return continueTaggedWithoutCopy(mayBlock);
+			return continueTaggedWithoutCopy(ioThread);
 		}
 		int header = tagged ? TaggedHeader.LENGTH : UntaggedHeader.LENGTH;
 		int max = Math.min(this.mulpdu - header, this.remaining);
@@ -948,7 +980,7 @@ final class RdmapTransmitter implements Runnable {
 			source = this.responseMemory;
 			sourceOffset = this.responseOffset;
 		}
-		if (!room(Mpa.fpduLength(header + n), mayBlock)) {
+		if (!room(Mpa.fpduLength(header + n), ioThread)) {
 			return false;
 		}
 		boolean last = n == this.remaining;
@@ -989,37 +1021,25 @@ final class RdmapTransmitter implements Runnable {
 	}
 
 	/** Makes room for an FPDU, writing out what is framed; false if the socket is full. */
-	private boolean room(int needed, boolean mayBlock) throws IOException {
+	private boolean room(int needed, boolean ioThread) throws IOException {
 		if (this.out.remaining() >= needed) {
 			return true;
 		}
-		return flush(mayBlock);
+		return flush(ioThread);
 	}
 
 	/**
 	 * Writes the framed bytes.
 	 * @return {@code true} if all were written
 	 */
-	private boolean flush(boolean mayBlock) throws IOException {
+	private boolean flush(boolean ioThread) throws IOException {
 		while (this.out.position() > 0) {
 			int n = write();
-			if (mayBlock) {
+			if (ioThread) {
 				this.transmitThreadBytes += n;
 			}
-			if (n > 0) {
-				continue;
-			}
-			if (!mayBlock) {
-				return false;
-			}
-			this.selecting = true;
-			try {
-				this.selector.select(IGNORE, 100);
-			}
-			finally {
-				this.selecting = false;
-			}
-			if (this.closing) {
+			if (n == 0) {
+				// The socket is full: the I/O thread goes on when it takes bytes again.
 				return false;
 			}
 		}

@@ -31,6 +31,7 @@ import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.WaitingCaller;
 import io.rpcrdma.verbs.siw.wire.IwarpWireException;
 import io.rpcrdma.verbs.siw.wire.Mpa;
+import io.rpcrdma.verbs.siw.wire.MpaCodec;
 import io.rpcrdma.verbs.siw.wire.MpaConnectionParameters;
 import io.rpcrdma.verbs.siw.wire.MpaFrame;
 import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
@@ -42,7 +43,9 @@ import io.rpcrdma.verbs.siw.wire.TerminateMessage;
 /**
  * One end of an iWARP connection: a TCP connection that carries the MPA exchange (RFC 5044
  * §7.1 with RFC 6581's IRD/ORD) and then RDMAP messages, with a receive thread (MPA setup,
- * then {@link RdmapReceiver}) and a transmit thread ({@link RdmapTransmitter}).
+ * then {@link RdmapReceiver}); what posting threads cannot transmit at once
+ * ({@link RdmapTransmitter}) is finished by one of the provider's shared I/O threads
+ * ({@link SiwIoThread}).
  * <p>
  * The SPI's private data travels as the MPA ULP private data, after the 4 IRD/ORD bytes.
  * Errors end the stream with a Terminate (RFC 5040 §4.8, §5.3) and close it; events go to
@@ -73,7 +76,15 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 
 	private final CompletableFuture<RdmaConnection> established = new CompletableFuture<>();
 
-	private final ByteBuffer in = ByteBuffer.allocateDirect(4 * Mpa.fpduLength(Mpa.MAX_ULPDU_LENGTH));
+	/** The receive buffer's size: room for four maximum FPDUs. */
+	private static final int RECEIVE_BUFFER = 4 * Mpa.fpduLength(Mpa.MAX_ULPDU_LENGTH);
+
+	// Allocated once the connection reads its stream: when it connects, or once a passive
+	// connection's MPA Request has arrived, so that one waiting for it holds only the small
+	// requestBytes.
+	private ByteBuffer in;
+
+	private ByteBuffer requestBytes;
 
 	private final ConnectParameters parameters;
 
@@ -98,6 +109,15 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 	private volatile SiwConnectionRequest request;
 
 	private MpaConnectionParameters mpa;
+
+	// A passive connection's MPA Request, read by an I/O thread before the receive thread starts.
+	private MpaFrame receivedRequest;
+
+	// The I/O thread reading a passive connection's MPA Request, and whether that wait ended
+	// (the frame read, the deadline passed, or the connection dropped): its own fields.
+	private volatile SiwIoThread requestReader;
+
+	private boolean requestWaitEnded;
 
 	private int peerIrd;
 
@@ -181,6 +201,7 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		MpaFrame request = negotiator.request(MpaIrdOrd.of(this.settings.ird(), this.settings.ord()),
 				this.parameters.privateData().bytes());
 		MpaFrame reply = null;
+		this.in = ByteBuffer.allocateDirect(RECEIVE_BUFFER);
 		try {
 			SocketChannel ch = SocketChannel.open();
 			this.channel = ch;
@@ -257,22 +278,121 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		}
 	}
 
-	private boolean answerPassively() {
+	/**
+	 * Waits for the initiator's MPA Request on one of the provider's I/O threads (the
+	 * initiator speaks first, RFC 5044 §7.1.2): a TCP connection that sends nothing, or a byte
+	 * now and then, holds no thread, only its place among the pending connections, until
+	 * {@code siw.mpa-timeout-millis} closes it. The whole frame read, the receive thread starts
+	 * with it. Called on the listener's thread.
+	 * @param io the I/O thread to read on
+	 */
+	void awaitRequest(SiwIoThread io) {
 		SocketChannel ch = this.channel;
-		MpaFrame requestFrame;
 		try {
 			configure(ch);
 			this.remoteAddress = (InetSocketAddress) ch.getRemoteAddress();
 			this.localAddress = (InetSocketAddress) ch.getLocalAddress();
 			ch.configureBlocking(false);
-			openSelector(ch);
-			// The initiator speaks first (RFC 5044 §7.1.2); one deadline for the whole frame, so
-			// a peer that sends nothing, or a byte now and then, gives its thread up in time.
-			long deadline = System.nanoTime() + this.settings.mpaTimeout().toNanos();
-			requestFrame = MpaExchange.receive(ch, this.selector, this.in, MpaFrame.Kind.REQUEST, deadline);
+		}
+		catch (IOException ex) {
+			logger.log(System.Logger.Level.DEBUG, "Dropping a TCP connection that failed at once: " + ex);
+			abandon();
+			this.provider.passiveSetupEnded();
+			return;
+		}
+		this.requestReader = io;
+		this.requestBytes = ByteBuffer.allocate(MpaCodec.HEADER_LENGTH + MpaCodec.MAX_PRIVATE_DATA_LENGTH);
+		// One deadline for the whole frame, however slowly its bytes come.
+		long deadline = System.nanoTime() + this.settings.mpaTimeout().toNanos();
+		io.execute(() -> {
+			io.at(deadline, () -> endRequestWait("no complete MPA Request within " + this.settings.mpaTimeout().toMillis()
+					+ " ms"));
+			readRequest();
+		});
+	}
+
+	/** On the request's I/O thread: reads what has come of the MPA Request. */
+	private void readRequest() {
+		if (this.requestWaitEnded) {
+			return;
+		}
+		SocketChannel ch = this.channel;
+		try {
+			ByteBuffer bytes = this.requestBytes;
+			while (true) {
+				bytes.flip();
+				java.util.Optional<MpaFrame> frame;
+				try {
+					frame = MpaExchange.CODEC.decode(bytes, MpaFrame.Kind.REQUEST);
+				}
+				finally {
+					bytes.compact();
+				}
+				if (frame.isPresent()) {
+					this.requestWaitEnded = true;
+					this.receivedRequest = frame.get();
+					// What followed the frame stays for the FPDU parser.
+					this.in = ByteBuffer.allocateDirect(RECEIVE_BUFFER);
+					this.in.put(bytes.flip());
+					this.requestBytes = null;
+					startAnswering();
+					return;
+				}
+				if (!bytes.hasRemaining()) {
+					// Cannot happen with a valid frame: the codec refuses longer private data.
+					throw new EOFException("an MPA Request longer than " + bytes.capacity() + " bytes");
+				}
+				int n = ch.read(bytes);
+				if (n < 0) {
+					throw new EOFException("the peer closed the TCP connection during the MPA exchange");
+				}
+				if (n == 0) {
+					this.requestReader.whenReadable(ch, this::readRequest);
+					return;
+				}
+			}
 		}
 		catch (IOException | IwarpWireException ex) {
-			logger.log(System.Logger.Level.DEBUG, "Dropping a TCP connection that sent no valid MPA Request: " + ex);
+			endRequestWait("no valid MPA Request: " + ex);
+		}
+	}
+
+	/** On the request's I/O thread: the wait ends without a request; the connection goes. */
+	private void endRequestWait(String why) {
+		if (this.requestWaitEnded) {
+			return;
+		}
+		this.requestWaitEnded = true;
+		this.requestBytes = null;
+		logger.log(System.Logger.Level.DEBUG, "Dropping a TCP connection that sent " + why);
+		abandon();
+		this.provider.passiveSetupEnded();
+	}
+
+	/** The request read: a thread waits for the handler's answer and then reads the stream. */
+	private void startAnswering() {
+		try {
+			Thread thread = new Thread(this, "siw-rx-passive");
+			thread.setDaemon(true);
+			thread.start();
+		}
+		catch (OutOfMemoryError ex) {
+			logger.log(System.Logger.Level.ERROR, "Cannot start a thread for the TCP connection from "
+					+ this.remoteAddress + "; closing it. Lower " + SiwSettings.MAX_QUEUE_PAIRS + " ("
+					+ this.settings.maxQueuePairs() + ") to what this JVM can run", ex);
+			abandon();
+			this.provider.passiveSetupEnded();
+		}
+	}
+
+	private boolean answerPassively() {
+		SocketChannel ch = this.channel;
+		MpaFrame requestFrame = this.receivedRequest;
+		try {
+			openSelector(ch);
+		}
+		catch (IOException ex) {
+			logger.log(System.Logger.Level.DEBUG, "Dropping a TCP connection: " + ex);
 			abandon();
 			return false;
 		}
@@ -423,9 +543,10 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		}
 		RdmapTransmitter tx = new RdmapTransmitter(this, this.qp, this.channel, this.mpa.crc(), Mpa.mulpdu(mss),
 				new OutboundReadQueue(Math.max(1, Math.min(this.settings.ord(), this.peerIrd))),
-				new InboundReadQueue(this.settings.ird()), this.settings.fenceDelay().toNanos());
+				new InboundReadQueue(this.settings.ird()), this.settings.fenceDelay().toNanos(),
+				this.provider.ioThreads().assign(), this.provider.transmitBuffers());
 		this.transmitter = tx;
-		tx.start("siw-tx-" + this.qp.queuePairNumber());
+		tx.start();
 	}
 
 	OutboundReadQueue outboundReads() {
@@ -587,6 +708,11 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 					req.expire();
 				}
 				abandon();
+				SiwIoThread reader = this.requestReader;
+				if (reader != null) {
+					// Still waiting for its MPA Request: its place is given back now.
+					reader.execute(() -> endRequestWait("nothing before it was closed locally"));
+				}
 				Selector s = this.selector;
 				if (s != null) {
 					s.wakeup();

@@ -24,8 +24,9 @@ import io.rpcrdma.verbs.support.ProviderObjects;
  * The software iWARP provider: one instance is one software RNIC with its own memory region
  * table. Connections are TCP connections carrying MPA, DDP and RDMAP (RFC 5044, 5041, 5040,
  * with RFC 6581's enhanced connection setup), wire-compatible with Linux siw; each
- * connection has a receive thread and a transmit thread. Settings are described by
- * {@link SiwSettings}.
+ * connection has a receive thread, and shares the provider's I/O threads
+ * ({@code siw.io-threads}) for what its posting threads cannot transmit at once. Settings are
+ * described by {@link SiwSettings}.
  */
 public final class SiwProvider implements RdmaProvider {
 
@@ -43,6 +44,10 @@ public final class SiwProvider implements RdmaProvider {
 	 */
 	private final PendingPassiveConnections pending;
 
+	private final SiwIoThreads ioThreads;
+
+	private final TransmitBuffers transmitBuffers;
+
 	/**
 	 * Opens a provider; prefer {@code RdmaProviders.open("siw")}.
 	 * @param settings the settings
@@ -50,6 +55,20 @@ public final class SiwProvider implements RdmaProvider {
 	public SiwProvider(SiwSettings settings) {
 		this.settings = Objects.requireNonNull(settings, "settings");
 		this.pending = new PendingPassiveConnections(settings.maxQueuePairs());
+		this.ioThreads = new SiwIoThreads(settings.ioThreads());
+		// A few free buffers per I/O thread spare busy connections an allocation each time
+		// they come back from idle.
+		this.transmitBuffers = new TransmitBuffers(4 * settings.ioThreads());
+	}
+
+	/** @return the transmit buffers the provider's connections borrow while they transmit */
+	TransmitBuffers transmitBuffers() {
+		return this.transmitBuffers;
+	}
+
+	/** @return the I/O threads the provider's connections share */
+	SiwIoThreads ioThreads() {
+		return this.ioThreads;
 	}
 
 	/**
@@ -78,7 +97,7 @@ public final class SiwProvider implements RdmaProvider {
 	/**
 	 * {@inheritDoc}
 	 * @throws QueuePairLimitException if {@link SiwSettings#maxQueuePairs()} are open: each
-	 * connection's queue pair comes with two threads, and this bounds them
+	 * connection's queue pair comes with a receive thread, and this bounds them
 	 */
 	@Override
 	public QueuePair createQueuePair(QueuePairAttributes attributes) {
@@ -139,8 +158,8 @@ public final class SiwProvider implements RdmaProvider {
 	}
 
 	/**
-	 * Starts answering a TCP connection a listener accepted: its thread reads the MPA Request
-	 * and hands the connection request to the listener's handler.
+	 * Starts answering a TCP connection a listener accepted: an I/O thread reads the MPA
+	 * Request, then a thread of the connection hands the request to the listener's handler.
 	 * @return {@code false} if the provider is closed, or already has
 	 * {@link SiwSettings#maxQueuePairs()} accepted connections waiting for their MPA Request
 	 * or its answer (counted and logged): the caller closes the channel
@@ -155,19 +174,7 @@ public final class SiwProvider implements RdmaProvider {
 		}
 		SiwConnection connection = SiwConnection.passive(this, this.settings, channel, listener);
 		this.objects.connectionOpened(connection);
-		try {
-			start(connection, "siw-rx-passive");
-		}
-		catch (OutOfMemoryError ex) {
-			// No thread to be had: give the place back, or it would never come back, and let
-			// the listener close the channel and go on accepting.
-			this.objects.connectionClosed(connection);
-			this.pending.release();
-			logger.log(System.Logger.Level.ERROR, "Cannot start a thread for the TCP connection from "
-					+ channel.socket().getRemoteSocketAddress() + "; closing it. Lower " + SiwSettings.MAX_QUEUE_PAIRS
-					+ " (" + this.settings.maxQueuePairs() + ") to what this JVM can run", ex);
-			return false;
-		}
+		connection.awaitRequest(this.ioThreads.assign());
 		return true;
 	}
 
@@ -211,7 +218,11 @@ public final class SiwProvider implements RdmaProvider {
 
 	@Override
 	public void close() {
-		this.objects.close();
+		if (this.objects.close()) {
+			// The connections' streams close on the I/O threads, after their last bytes (and a
+			// Terminate) or within the linger: the threads end once all have.
+			this.ioThreads.shutdown(RdmapTransmitter.CLOSE_LINGER_NANOS + SiwIoThread.TICK_NANOS);
+		}
 	}
 
 	void queuePairClosed(SiwQueuePair qp) {

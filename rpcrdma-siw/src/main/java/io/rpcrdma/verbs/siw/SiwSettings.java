@@ -28,10 +28,11 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * supports those options), so that a half-open connection fails within about 45 s;</li>
  * <li>{@code siw.max-queue-pairs}: the most queue pairs the provider has open at once (a
  * device's {@code max_qp}; default {@value #DEFAULT_MAX_QUEUE_PAIRS}). Each connection has a
- * queue pair and a receive and a transmit thread, so this also bounds the provider's threads:
+ * queue pair and a receive thread, so this also bounds the provider's threads:
  * a server whose provider is full refuses new connections, and a client's connect fails with
  * {@link io.rpcrdma.verbs.QueuePairLimitException}. It also bounds the accepted TCP
- * connections waiting for their MPA Request or its answer, which have a thread but no queue
+ * connections waiting for their MPA Request (on the I/O threads, without a thread of their
+ * own) or its answer (on their receive thread), which have no queue
  * pair yet: beyond as many, a listener closes a new TCP connection at once, unread.</li>
  * <li>{@code siw.caller-receives}: {@code true} (default) to let a caller that waits for its
  * reply read it from the socket itself, instead of being woken by the connection's receive
@@ -58,6 +59,12 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * or the receive a Send took) for ever. Each FPDU that completes restarts the clock; between
  * messages there is none. A segment of 64 KiB takes microseconds on any link this provider is
  * meant for.</li>
+ * <li>{@code siw.io-threads}: how many I/O threads the provider's connections share (default:
+ * the available processors; at most {@value #MAX_IO_THREADS}). They finish what a posting
+ * thread could not transmit at once (the socket full, a message beyond 256 KiB), send delayed
+ * fences, wait for passive connections' MPA Requests and close streams; a connection has no
+ * transmit thread of its own. Threads start as
+ * connections need them.</li>
  * </ul>
  *
  * @param crcPolicy whether to ask for MPA CRC
@@ -73,10 +80,11 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * @param callerSpin how long a caller reading its own reply polls before it sleeps, zero for
  * not at all
  * @param fpduTimeout how long the rest of an FPDU, or of a DDP message, may take
+ * @param ioThreads how many I/O threads the connections share
  */
 public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Duration rnrGrace, Duration mpaTimeout,
 		boolean keepAlive, int maxQueuePairs, boolean callerReceives, Duration fenceDelay, Duration callerSpin,
-		Duration fpduTimeout) {
+		Duration fpduTimeout, int ioThreads) {
 
 	/** Setting key for the CRC policy. */
 	public static final String CRC = "siw.crc";
@@ -114,6 +122,12 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	/** Setting key for how long the rest of an FPDU, or of a DDP message, may take. */
 	public static final String FPDU_TIMEOUT_MILLIS = "siw.fpdu-timeout-millis";
 
+	/** Setting key for how many I/O threads the provider's connections share. */
+	public static final String IO_THREADS = "siw.io-threads";
+
+	/** The largest {@link #IO_THREADS}: more would only add selectors that wait. */
+	public static final int MAX_IO_THREADS = 256;
+
 	/** The default of {@link #FPDU_TIMEOUT_MILLIS}: ten seconds, as for the MPA Request. */
 	public static final int DEFAULT_FPDU_TIMEOUT_MILLIS = 10_000;
 
@@ -140,7 +154,8 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 
 	/**
 	 * The default of {@link #MAX_QUEUE_PAIRS}: room for thousands of connections, while
-	 * keeping the provider's threads (two per connection) within what a JVM runs well.
+	 * keeping the provider's threads (a receive thread per connection) within what a JVM runs
+	 * well.
 	 */
 	public static final int DEFAULT_MAX_QUEUE_PAIRS = 4096;
 
@@ -165,6 +180,7 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	 * @param callerSpin how long a caller reading its own reply polls before it sleeps, zero
 	 * for not at all
 	 * @param fpduTimeout how long the rest of an FPDU, or of a DDP message, may take
+	 * @param ioThreads how many I/O threads the connections share
 	 */
 	public SiwSettings {
 		if (ird < 1 || ird > MpaIrdOrd.MAX_VALUE || ord < 1 || ord > MpaIrdOrd.MAX_VALUE) {
@@ -193,6 +209,9 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 			throw new IllegalArgumentException(FPDU_TIMEOUT_MILLIS + " must be positive, got " + fpduTimeout.toMillis()
 					+ " ms; it bounds how long a peer may leave an FPDU half sent");
 		}
+		if (ioThreads < 1 || ioThreads > MAX_IO_THREADS) {
+			throw new IllegalArgumentException(IO_THREADS + " must be 1 to " + MAX_IO_THREADS + ", got " + ioThreads);
+		}
 	}
 
 	/**
@@ -200,7 +219,7 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	 * timeout, keepalive on, {@value #DEFAULT_MAX_QUEUE_PAIRS} queue pairs, callers receiving,
 	 * fences delayed by up to {@value #DEFAULT_FENCE_DELAY_MICROS} µs, callers polling for
 	 * {@value #DEFAULT_CALLER_SPIN_MICROS} µs (not at all on one processor), 10 s for the rest of
-	 * an FPDU.
+	 * an FPDU, as many I/O threads as processors.
 	 * @return the defaults
 	 */
 	public static SiwSettings defaults() {
@@ -233,7 +252,8 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 				config.getInt(MAX_QUEUE_PAIRS, DEFAULT_MAX_QUEUE_PAIRS), Boolean.parseBoolean(callerReceives),
 				Duration.ofNanos(config.getInt(FENCE_DELAY_MICROS, DEFAULT_FENCE_DELAY_MICROS) * 1000L),
 				Duration.ofNanos(config.getInt(CALLER_SPIN_MICROS, defaultCallerSpinMicros()) * 1000L),
-				Duration.ofMillis(config.getInt(FPDU_TIMEOUT_MILLIS, DEFAULT_FPDU_TIMEOUT_MILLIS)));
+				Duration.ofMillis(config.getInt(FPDU_TIMEOUT_MILLIS, DEFAULT_FPDU_TIMEOUT_MILLIS)),
+				config.getInt(IO_THREADS, Math.min(MAX_IO_THREADS, Runtime.getRuntime().availableProcessors())));
 	}
 
 	/**

@@ -1,0 +1,229 @@
+package io.rpcrdma.verbs.siw;
+
+import java.io.IOException;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One of a provider's shared I/O threads ({@link SiwIoThreads}): one {@link Selector} serving
+ * many connections, which finishes what their posting threads could not write (the socket
+ * full, a message too large to send inline, Read Responses owed), sends delayed fences when
+ * they fall due and closes streams after their last bytes and Terminate. Nothing it runs
+ * blocks: a connection whose socket is full waits for {@code OP_WRITE}, not on this thread.
+ * <p>
+ * Others hand it work with {@link #execute}; timers and {@code OP_WRITE} interest belong to
+ * this thread alone, so they need no lock.
+ */
+final class SiwIoThread implements Runnable {
+
+	/** How often the thread looks at its members for work left without a wake-up. */
+	static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	private static final System.Logger logger = System.getLogger(SiwIoThread.class.getName());
+
+	private final Selector selector;
+
+	private final Thread thread;
+
+	private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+
+	// Cleared before the tasks are drained, so that a task added after the drain wakes the
+	// next select.
+	private final AtomicBoolean wakeupPending = new AtomicBoolean();
+
+	private final PriorityQueue<Timed> timers = new PriorityQueue<>();
+
+	private final Set<RdmapTransmitter> members = ConcurrentHashMap.newKeySet();
+
+	private long timerSequence;
+
+	private volatile long shutdownDeadline;
+
+	private volatile boolean shuttingDown;
+
+	private record Timed(long at, long sequence, Runnable action) implements Comparable<Timed> {
+
+		@Override
+		public int compareTo(Timed other) {
+			int byTime = Long.compare(this.at - other.at, 0);
+			return (byTime != 0) ? byTime : Long.compare(this.sequence, other.sequence);
+		}
+
+	}
+
+	SiwIoThread(String name) throws IOException {
+		this.selector = Selector.open();
+		this.thread = new Thread(this, name);
+		this.thread.setDaemon(true);
+	}
+
+	void start() {
+		this.thread.start();
+	}
+
+	/** @return the thread, for tests and for checks of who runs */
+	Thread thread() {
+		return this.thread;
+	}
+
+	/** @return the connections this thread serves */
+	int load() {
+		return this.members.size();
+	}
+
+	void join(RdmapTransmitter member) {
+		this.members.add(member);
+		// A thread without members waits without a timeout: it must start its looks now.
+		this.selector.wakeup();
+	}
+
+	void leave(RdmapTransmitter member) {
+		this.members.remove(member);
+		if (this.shuttingDown) {
+			this.selector.wakeup();
+		}
+	}
+
+	boolean inThisThread() {
+		return Thread.currentThread() == this.thread;
+	}
+
+	/**
+	 * Runs {@code task} on this thread soon; from any thread, never blocks.
+	 * @param task the work, which must not block
+	 */
+	void execute(Runnable task) {
+		this.tasks.add(task);
+		if (!inThisThread() && this.wakeupPending.compareAndSet(false, true)) {
+			this.selector.wakeup();
+		}
+	}
+
+	/**
+	 * Runs {@code action} on this thread once {@code System.nanoTime()} reaches {@code at}; on
+	 * this thread only.
+	 */
+	void at(long at, Runnable action) {
+		this.timers.add(new Timed(at, this.timerSequence++, action));
+	}
+
+	/**
+	 * Runs {@code action} once {@code channel} takes bytes again (one shot); on this thread only.
+	 * A channel closed meanwhile runs it at once: its write then fails and says why.
+	 */
+	void whenWritable(SelectableChannel channel, Runnable action) {
+		when(channel, SelectionKey.OP_WRITE, action);
+	}
+
+	/**
+	 * Runs {@code action} once {@code channel} has bytes to read, or its end (one shot); on this
+	 * thread only. A channel closed meanwhile runs it at once: its read then fails.
+	 */
+	void whenReadable(SelectableChannel channel, Runnable action) {
+		when(channel, SelectionKey.OP_READ, action);
+	}
+
+	private void when(SelectableChannel channel, int ops, Runnable action) {
+		try {
+			SelectionKey key = channel.keyFor(this.selector);
+			if (key == null || !key.isValid()) {
+				channel.register(this.selector, ops, action);
+			}
+			else {
+				key.attach(action);
+				key.interestOps(ops);
+			}
+		}
+		catch (ClosedChannelException | CancelledKeyException ex) {
+			execute(action);
+		}
+	}
+
+	/**
+	 * Ends the thread once its connections have closed their streams, or at the latest after
+	 * {@code lingerNanos}.
+	 */
+	void shutdown(long lingerNanos) {
+		this.shutdownDeadline = System.nanoTime() + lingerNanos;
+		this.shuttingDown = true;
+		this.selector.wakeup();
+	}
+
+	@Override
+	public void run() {
+		long nextTick = System.nanoTime() + TICK_NANOS;
+		try {
+			while (true) {
+				this.wakeupPending.set(false);
+				Runnable task;
+				while ((task = this.tasks.poll()) != null) {
+					runSafely(task);
+				}
+				long now = System.nanoTime();
+				while (!this.timers.isEmpty() && this.timers.peek().at() - now <= 0) {
+					runSafely(this.timers.poll().action());
+				}
+				if (now - nextTick >= 0) {
+					nextTick = now + TICK_NANOS;
+					for (RdmapTransmitter member : this.members) {
+						runSafely(member::look);
+					}
+				}
+				if (this.shuttingDown && (this.members.isEmpty() || now - this.shutdownDeadline >= 0)) {
+					return;
+				}
+				if (!this.tasks.isEmpty()) {
+					this.selector.selectNow(this::ready);
+					continue;
+				}
+				long wait = this.members.isEmpty() && !this.shuttingDown ? Long.MAX_VALUE : nextTick - now;
+				if (!this.timers.isEmpty()) {
+					wait = Math.min(wait, this.timers.peek().at() - now);
+				}
+				long millis = (wait == Long.MAX_VALUE) ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait + 999_999));
+				this.selector.select(this::ready, millis);
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.log(System.Logger.Level.ERROR, "siw I/O thread " + this.thread.getName() + " failed", ex);
+		}
+		finally {
+			try {
+				this.selector.close();
+			}
+			catch (IOException ex) {
+				// closing anyway
+			}
+		}
+	}
+
+	private void ready(SelectionKey key) {
+		try {
+			key.interestOps(0);
+		}
+		catch (CancelledKeyException ex) {
+			// The channel closed since the select: whoever closed it has told its connection.
+			return;
+		}
+		runSafely((Runnable) key.attachment());
+	}
+
+	private void runSafely(Runnable task) {
+		try {
+			task.run();
+		}
+		catch (RuntimeException ex) {
+			logger.log(System.Logger.Level.ERROR, "A task on siw I/O thread " + this.thread.getName() + " failed", ex);
+		}
+	}
+
+}
