@@ -4,12 +4,9 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
-import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -81,7 +78,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	private boolean closed;
 
 	/** Calls on each open connection and when it last finished one, under the lock. */
-	private final Map<RpcClient, Usage> usage = new IdentityHashMap<>();
+	private final ConnectionUsage usage = new ConnectionUsage();
 
 	private final LongSupplier clock;
 
@@ -388,7 +385,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		long bestFree = Long.MIN_VALUE;
 		for (int i = 0; i < this.open.size(); i++) {
 			RpcClient client = this.open.get(i);
-			long free = freeCredits(client);
+			long free = this.usage.freeCredits(client);
 			if (client.isOpen() && free > bestFree) {
 				best = client;
 				bestFree = free;
@@ -487,21 +484,6 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	}
 
-	/**
-	 * Under the lock. A connection's credits not yet used: by calls the transport has sent, or
-	 * by calls the pool gave it that have not reached the transport yet (they wait for what
-	 * protects the connection to create its context), whichever is more.
-	 */
-	private long freeCredits(RpcClient client) {
-		Usage used = this.usage.get(client);
-		int given = (used != null) ? used.calls : 0;
-		if (client.transport() instanceof RpcRdmaClientConnection connection) {
-			CreditWindow credits = connection.credits();
-			return (long) credits.limit() - Math.max(credits.outstanding(), given);
-		}
-		return -Math.max(client.pendingCalls(), given);
-	}
-
 	/** Under the lock. */
 	private void fillToMinimum() {
 		while (!this.closed && this.open.size() + this.connecting < this.config.minConnections()) {
@@ -569,12 +551,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			else {
 				this.failedAttempts = 0;
 				this.open.add(client);
-				Usage used = new Usage(this.clock.getAsLong());
-				UnaryOperator<RpcCaller> protection = this.connectionProtection;
-				if (protection != null) {
-					used.protect(client, protection);
-				}
-				this.usage.put(client, used);
+				this.usage.opened(client, this.clock.getAsLong(), this.connectionProtection);
 				for (Waiter waiter : this.waiters) {
 					// Busy before the lock is let go, so that no sweep closes it under the waiter.
 					busy(client);
@@ -605,15 +582,15 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	}
 
 	private void lost(RpcClient client) {
-		Usage gone;
+		RpcCaller front;
 		synchronized (this) {
-			gone = this.usage.remove(client);
+			front = this.usage.remove(client);
 			forget(client);
 		}
-		if (gone != null && gone.front instanceof ConnectionProtection) {
+		if (front instanceof ConnectionProtection) {
 			// Outside the lock: its calls fail with the connection, and what protected it has
 			// nothing left to undo but its own state (a destroy on a lost connection fails at once).
-			closeProtected(gone.front, client);
+			closeProtected(front, client);
 		}
 	}
 
@@ -641,10 +618,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	/** Under the lock: a call is about to go on {@code client}. */
 	private void busy(RpcClient client) {
-		Usage used = this.usage.get(client);
-		if (used != null) {
-			used.calls++;
-		}
+		this.usage.busy(client);
 	}
 
 	/** A call on {@code client} finished, well or not; {@code null} for none. */
@@ -652,11 +626,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		if (client == null) {
 			return;
 		}
-		Usage used = this.usage.get(client);
-		if (used != null) {
-			used.calls--;
-			used.lastActive = this.clock.getAsLong();
-		}
+		this.usage.finished(client, this.clock.getAsLong());
 	}
 
 	/** Under the lock. */
@@ -681,48 +651,17 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			if (this.closed) {
 				return;
 			}
-			long now = this.clock.getAsLong();
-			long idleNanos = this.config.idleTimeout().toNanos();
-			List<RpcClient> candidates = new ArrayList<>(this.open);
-			candidates.sort(Comparator.comparingLong((RpcClient c) -> this.usage.get(c).lastActive));
-			for (RpcClient client : candidates) {
-				if (this.open.size() <= this.config.minConnections()) {
-					break;
-				}
-				Usage used = this.usage.get(client);
-				if (used.calls == 0 && client.pendingCalls() == 0 && now - used.lastActive >= idleNanos) {
-					this.open.remove(client);
-					this.usage.remove(client);
-					evicted.add(client);
-					fronts.add(used.front);
-				}
+			evicted.addAll(this.usage.idleBeyond(this.open, this.config.minConnections(), this.clock.getAsLong(),
+					this.config.idleTimeout().toNanos()));
+			for (RpcClient client : evicted) {
+				this.open.remove(client);
+				fronts.add(this.usage.remove(client));
 			}
 			scheduleSweep();
 		}
 		for (int i = 0; i < evicted.size(); i++) {
 			closeProtected(fronts.get(i), evicted.get(i));
 		}
-	}
-
-	/** How much one open connection is used. */
-	private static final class Usage {
-
-		int calls;
-
-		long lastActive;
-
-		/** What the connection's calls go through, when the pool's connections are protected. */
-		RpcCaller front;
-
-		Usage(long now) {
-			this.lastActive = now;
-		}
-
-		void protect(RpcClient client, UnaryOperator<RpcCaller> protection) {
-			RpcCaller made = protection.apply(client);
-			this.front = (made != null) ? made : client;
-		}
-
 	}
 
 	/**
@@ -745,7 +684,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			}
 			this.connectionProtection = protection;
 			for (RpcClient client : this.open) {
-				this.usage.get(client).protect(client, protection);
+				this.usage.protect(client, protection);
 			}
 		}
 		return this;
@@ -760,8 +699,8 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			return client;
 		}
 		synchronized (this) {
-			Usage used = this.usage.get(client);
-			return (used != null && used.front != null) ? used.front : client;
+			RpcCaller front = this.usage.front(client);
+			return (front != null) ? front : client;
 		}
 	}
 
@@ -858,11 +797,11 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			}
 			clients = List.copyOf(this.open);
 			for (RpcClient client : clients) {
-				Usage used = this.usage.get(client);
-				if (used != null && used.front instanceof ConnectionProtection) {
+				RpcCaller front = this.usage.front(client);
+				if (front instanceof ConnectionProtection) {
 					// Each connection's protection is undone over its connection (an RPCSEC_GSS
 					// destroy), all at once, each bounded by what it allows itself.
-					closing.add(closeProtected(used.front, client));
+					closing.add(closeProtected(front, client));
 				}
 			}
 			this.open.clear();
