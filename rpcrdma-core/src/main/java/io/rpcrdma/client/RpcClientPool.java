@@ -2,10 +2,7 @@ package io.rpcrdma.client;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -67,7 +64,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private final List<RpcClient> open = new ArrayList<>();
 
-	private final Deque<Waiter> waiters = new ArrayDeque<>();
+	private final ConnectionWaiters waiters = new ConnectionWaiters();
 
 	private int connecting;
 
@@ -407,7 +404,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 * room is left to wait, the pool is closed, or {@code wait} passes first.
 	 */
 	CompletableFuture<RpcClient> acquire(Duration wait, PoolCall call) {
-		Waiter waiter;
+		ConnectionWaiters.Waiter waiter;
 		synchronized (this) {
 			if (this.closed) {
 				return CompletableFuture.failedFuture(new PoolExhaustedException("Could not call " + call.describe()
@@ -424,7 +421,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			}
 			// A call that comes while the pool is failing to connect counts the last failure as
 			// its first attempt, as gRPC fails calls at once in TRANSIENT_FAILURE.
-			waiter = new Waiter(call, this.clock.getAsLong(), isUnreachable() ? 1 : 0);
+			waiter = new ConnectionWaiters.Waiter(call, this.clock.getAsLong(), isUnreachable() ? 1 : 0);
 			if (waiter.failures >= failuresAllowed()) {
 				return CompletableFuture.failedFuture(unreachable(waiter, this.lastFailure, this.failedAttempts));
 			}
@@ -458,30 +455,8 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	}
 
 	/** @param consecutive the attempts that failed in a row, the last included */
-	private ServerUnreachableException unreachable(Waiter waiter, Throwable last, int consecutive) {
-		Duration waited = Duration.ofNanos(Math.max(0, this.clock.getAsLong() - waiter.since));
-		return new ServerUnreachableException(this.client, waiter.call.describe(), this.endpoint, consecutive,
-				Durations.written(waited), (last != null) ? RetryPolicy.unwrap(last) : null);
-	}
-
-	/** A call waiting for a connection, and the attempts to open one that failed meanwhile. */
-	private static final class Waiter {
-
-		final CompletableFuture<RpcClient> future = new CompletableFuture<>();
-
-		final PoolCall call;
-
-		final long since;
-
-		/** Under the pool's lock. */
-		int failures;
-
-		Waiter(PoolCall call, long since, int failures) {
-			this.call = call;
-			this.since = since;
-			this.failures = failures;
-		}
-
+	private ServerUnreachableException unreachable(ConnectionWaiters.Waiter waiter, Throwable last, int consecutive) {
+		return waiter.unreachable(this.client, this.endpoint, this.clock.getAsLong(), last, consecutive);
 	}
 
 	/** Under the lock. */
@@ -511,7 +486,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private void connected(RpcClient client, Throwable error) {
 		List<CompletableFuture<RpcClient>> ready = new ArrayList<>();
-		List<Waiter> refused = List.of();
+		List<ConnectionWaiters.Waiter> refused = List.of();
 		int consecutive;
 		boolean closeIt = false;
 		synchronized (this) {
@@ -520,18 +495,8 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			if (error != null) {
 				this.failedAttempts++;
 				this.lastFailure = error;
-				int allowed = failuresAllowed();
-				for (Iterator<Waiter> it = this.waiters.iterator(); it.hasNext();) {
-					Waiter waiter = it.next();
-					if (++waiter.failures >= allowed) {
-						// Completed outside the lock below: a waiter's caller may call again at once.
-						if (refused.isEmpty()) {
-							refused = new ArrayList<>();
-						}
-						refused.add(waiter);
-						it.remove();
-					}
-				}
+				// Completed outside the lock below: a waiter's caller may call again at once.
+				refused = this.waiters.attemptFailed(failuresAllowed());
 				if (!this.closed && (!this.waiters.isEmpty() || this.open.size() < this.config.minConnections())) {
 					Duration delay = this.config.reconnect().delay(this.failedAttempts);
 					this.connecting++;
@@ -552,16 +517,15 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 				this.failedAttempts = 0;
 				this.open.add(client);
 				this.usage.opened(client, this.clock.getAsLong(), this.connectionProtection);
-				for (Waiter waiter : this.waiters) {
+				for (ConnectionWaiters.Waiter waiter : this.waiters.drain()) {
 					// Busy before the lock is let go, so that no sweep closes it under the waiter.
 					busy(client);
 					ready.add(waiter.future);
 				}
-				this.waiters.clear();
 			}
 		}
 		if (error != null) {
-			for (Waiter waiter : refused) {
+			for (ConnectionWaiters.Waiter waiter : refused) {
 				waiter.future.completeExceptionally(unreachable(waiter, error, consecutive));
 			}
 			return;
@@ -788,7 +752,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	@Override
 	public void close() {
 		List<RpcClient> clients;
-		List<Waiter> waiting;
+		List<ConnectionWaiters.Waiter> waiting;
 		List<CompletableFuture<Void>> closing = new ArrayList<>();
 		synchronized (this) {
 			this.closed = true;
@@ -805,10 +769,9 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 				}
 			}
 			this.open.clear();
-			waiting = List.copyOf(this.waiters);
-			this.waiters.clear();
+			waiting = this.waiters.drain();
 		}
-		for (Waiter waiter : waiting) {
+		for (ConnectionWaiters.Waiter waiter : waiting) {
 			waiter.future.completeExceptionally(new PoolExhaustedException("Could not call " + waiter.call.describe()
 					+ " through " + this.client + ": the pool for " + this.endpoint + " was closed; the call was not sent"));
 		}
