@@ -6,10 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
@@ -18,7 +15,6 @@ import java.util.function.UnaryOperator;
 import io.rpcrdma.Durations;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.transport.CreditWindow;
-import io.rpcrdma.transport.RpcRdmaClientConnection;
 import io.rpcrdma.transport.TransportConfig;
 import io.rpcrdma.transport.TransportStats;
 import io.rpcrdma.verbs.RdmaProvider;
@@ -91,15 +87,8 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private int freeCalls;
 
-	/** Connections opened whose buffers are not all back yet (open ones, and lost ones still flushing). */
-	private final Set<RpcClient> unreleased = ConcurrentHashMap.newKeySet();
-
-	/**
-	 * Connection attempts under way, each completing once the pool has taken (or, closed,
-	 * closed) what it opened: {@link #close()} waits for them too, since a connection that
-	 * opens just after the pool closed has receives posted all the same.
-	 */
-	private final Set<CompletableFuture<Void>> attempts = ConcurrentHashMap.newKeySet();
+	/** Connection attempts under way and opened connections' buffers, that {@link #close()} waits for. */
+	private final ConnectionClosing closing = new ConnectionClosing();
 
 	/**
 	 * The longest {@link #close()} waits, after closing the connections, for their flushed
@@ -480,8 +469,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			connected(client, error);
 			return null;
 		});
-		this.attempts.add(taken);
-		taken.whenComplete((ignored, never) -> this.attempts.remove(taken));
+		this.closing.attempting(taken);
 	}
 
 	private void connected(RpcClient client, Throwable error) {
@@ -530,8 +518,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			}
 			return;
 		}
-		this.unreleased.add(client);
-		released(client).whenComplete((ignored, failure) -> this.unreleased.remove(client));
+		this.closing.opened(client);
 		if (closeIt) {
 			client.close();
 			return;
@@ -554,7 +541,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		if (front instanceof ConnectionProtection) {
 			// Outside the lock: its calls fail with the connection, and what protected it has
 			// nothing left to undo but its own state (a destroy on a lost connection fails at once).
-			closeProtected(front, client);
+			ConnectionClosing.closeProtected(front, client);
 		}
 	}
 
@@ -624,7 +611,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			scheduleSweep();
 		}
 		for (int i = 0; i < evicted.size(); i++) {
-			closeProtected(fronts.get(i), evicted.get(i));
+			ConnectionClosing.closeProtected(fronts.get(i), evicted.get(i));
 		}
 	}
 
@@ -666,28 +653,6 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			RpcCaller front = this.usage.front(client);
 			return (front != null) ? front : client;
 		}
-	}
-
-	/** Completes when a closed connection's buffers are all back ({@code closeFuture} for a transport that cannot tell). */
-	private static CompletableFuture<Void> released(RpcClient client) {
-		return (client.transport() instanceof RpcRdmaClientConnection connection) ? connection.releasedFuture()
-				: client.closeFuture();
-	}
-
-	/**
-	 * Undoes what protects a connection (an RPCSEC_GSS destroy) without blocking, then closes
-	 * the connection; completes when both are done.
-	 */
-	private static CompletableFuture<Void> closeProtected(RpcCaller front, RpcClient client) {
-		if (!(front instanceof ConnectionProtection protection)) {
-			client.close();
-			return CompletableFuture.completedFuture(null);
-		}
-		return protection.closeAsync().handle((ignored, failure) -> {
-			// The server forgets a closed connection's contexts anyway.
-			client.close();
-			return null;
-		});
 	}
 
 	/** @return the open connections */
@@ -753,7 +718,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	public void close() {
 		List<RpcClient> clients;
 		List<ConnectionWaiters.Waiter> waiting;
-		List<CompletableFuture<Void>> closing = new ArrayList<>();
+		List<CompletableFuture<Void>> protections = new ArrayList<>();
 		synchronized (this) {
 			this.closed = true;
 			if (this.sweep != null) {
@@ -765,7 +730,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 				if (front instanceof ConnectionProtection) {
 					// Each connection's protection is undone over its connection (an RPCSEC_GSS
 					// destroy), all at once, each bounded by what it allows itself.
-					closing.add(closeProtected(front, client));
+					protections.add(ConnectionClosing.closeProtected(front, client));
 				}
 			}
 			this.open.clear();
@@ -775,7 +740,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			waiter.future.completeExceptionally(new PoolExhaustedException("Could not call " + waiter.call.describe()
 					+ " through " + this.client + ": the pool for " + this.endpoint + " was closed; the call was not sent"));
 		}
-		CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).join();
+		CompletableFuture.allOf(protections.toArray(CompletableFuture[]::new)).join();
 		for (RpcClient client : clients) {
 			client.close();
 		}
@@ -783,14 +748,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		// so a pool closed right after finds them all back: those of connections still
 		// opening too, which close as they open. Bounded, for an attempt that would take its
 		// whole connect timeout or a provider that would never flush.
-		long deadline = System.nanoTime() + RELEASE_WAIT.toNanos();
-		CompletableFuture.allOf(this.attempts.toArray(CompletableFuture[]::new))
-			.completeOnTimeout(null, RELEASE_WAIT.toMillis(), TimeUnit.MILLISECONDS)
-			.join();
-		long left = Math.max(0, deadline - System.nanoTime());
-		CompletableFuture.allOf(this.unreleased.stream().map(RpcClientPool::released).toArray(CompletableFuture[]::new))
-			.completeOnTimeout(null, left, TimeUnit.NANOSECONDS)
-			.join();
+		this.closing.awaitReleased(RELEASE_WAIT);
 		synchronized (this) {
 			for (RpcClient client : clients) {
 				this.retired = this.retired.plus(client.transport().stats());
