@@ -486,14 +486,9 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 				// Completed outside the lock below: a waiter's caller may call again at once.
 				refused = this.waiters.attemptFailed(failuresAllowed());
 				if (!this.closed && (!this.waiters.isEmpty() || this.open.size() < this.config.minConnections())) {
-					Duration delay = this.config.reconnect().delay(this.failedAttempts);
-					this.connecting++;
-					this.timer.schedule(delay, () -> {
-						synchronized (this) {
-							this.connecting--;
-							if (!this.closed) {
-								startConnecting();
-							}
+					reconnectLater(() -> {
+						if (!this.closed) {
+							startConnecting();
 						}
 					});
 				}
@@ -556,15 +551,20 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		}
 		if (this.open.size() + this.connecting < this.config.minConnections()) {
 			this.failedAttempts++;
-			Duration delay = this.config.reconnect().delay(this.failedAttempts);
-			this.connecting++;
-			this.timer.schedule(delay, () -> {
-				synchronized (this) {
-					this.connecting--;
-					fillToMinimum();
-				}
-			});
+			reconnectLater(this::fillToMinimum);
 		}
+	}
+
+	/** Under the lock: runs {@code then} under it after the backoff; the wait counts as an attempt under way. */
+	private void reconnectLater(Runnable then) {
+		Duration delay = this.config.reconnect().delay(this.failedAttempts);
+		this.connecting++;
+		this.timer.schedule(delay, () -> {
+			synchronized (this) {
+				this.connecting--;
+				then.run();
+			}
+		});
 	}
 
 	/** Under the lock: a call is about to go on {@code client}. */
