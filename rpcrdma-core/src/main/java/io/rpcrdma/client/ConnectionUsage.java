@@ -90,6 +90,25 @@ final class ConnectionUsage {
 	}
 
 	/**
+	 * @param open the open connections
+	 * @return the open one with the most free credits, the first of equals; {@code null} if
+	 * none is open. Allocates nothing: it runs for every call.
+	 */
+	RpcClient mostFreeCredits(List<RpcClient> open) {
+		RpcClient best = null;
+		long bestFree = Long.MIN_VALUE;
+		for (int i = 0; i < open.size(); i++) {
+			RpcClient client = open.get(i);
+			long free = freeCredits(client);
+			if (client.isOpen() && free > bestFree) {
+				best = client;
+				bestFree = free;
+			}
+		}
+		return best;
+	}
+
+	/**
 	 * The connections to close for idleness: those above {@code minimum} that carry no call
 	 * and have carried none for {@code idleNanos}, the longest idle first.
 	 * @param open the open connections, each known here

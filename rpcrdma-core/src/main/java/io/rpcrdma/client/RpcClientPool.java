@@ -367,18 +367,9 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		if (this.closed) {
 			return null;
 		}
-		RpcClient best = null;
-		long bestFree = Long.MIN_VALUE;
-		for (int i = 0; i < this.open.size(); i++) {
-			RpcClient client = this.open.get(i);
-			long free = this.usage.freeCredits(client);
-			if (client.isOpen() && free > bestFree) {
-				best = client;
-				bestFree = free;
-			}
-		}
+		RpcClient best = this.usage.mostFreeCredits(this.open);
 		if (best != null) {
-			if (bestFree <= 0 && this.open.size() + this.connecting < this.config.maxConnections()) {
+			if (this.usage.freeCredits(best) <= 0 && this.open.size() + this.connecting < this.config.maxConnections()) {
 				startConnecting();
 			}
 			busy(best);
