@@ -2,20 +2,11 @@ package io.rpcrdma.client;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.Deque;
-import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
@@ -24,7 +15,6 @@ import java.util.function.UnaryOperator;
 import io.rpcrdma.log.Durations;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.transport.CreditWindow;
-import io.rpcrdma.transport.RpcRdmaClientConnection;
 import io.rpcrdma.transport.TransportConfig;
 import io.rpcrdma.transport.TransportStats;
 import io.rpcrdma.verbs.RdmaProvider;
@@ -70,7 +60,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private final List<RpcClient> open = new ArrayList<>();
 
-	private final Deque<Waiter> waiters = new ArrayDeque<>();
+	private final ConnectionWaiters waiters = new ConnectionWaiters();
 
 	private int connecting;
 
@@ -81,7 +71,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	private boolean closed;
 
 	/** Calls on each open connection and when it last finished one, under the lock. */
-	private final Map<RpcClient, Usage> usage = new IdentityHashMap<>();
+	private final ConnectionUsage usage = new ConnectionUsage();
 
 	private final LongSupplier clock;
 
@@ -97,15 +87,8 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private int freeCalls;
 
-	/** Connections opened whose buffers are not all back yet (open ones, and lost ones still flushing). */
-	private final Set<RpcClient> unreleased = ConcurrentHashMap.newKeySet();
-
-	/**
-	 * Connection attempts under way, each completing once the pool has taken (or, closed,
-	 * closed) what it opened: {@link #close()} waits for them too, since a connection that
-	 * opens just after the pool closed has receives posted all the same.
-	 */
-	private final Set<CompletableFuture<Void>> attempts = ConcurrentHashMap.newKeySet();
+	/** Connection attempts under way and opened connections' buffers, that {@link #close()} waits for. */
+	private final ConnectionClosing closing = new ConnectionClosing();
 
 	/**
 	 * The longest {@link #close()} waits, after closing the connections, for their flushed
@@ -384,18 +367,9 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		if (this.closed) {
 			return null;
 		}
-		RpcClient best = null;
-		long bestFree = Long.MIN_VALUE;
-		for (int i = 0; i < this.open.size(); i++) {
-			RpcClient client = this.open.get(i);
-			long free = freeCredits(client);
-			if (client.isOpen() && free > bestFree) {
-				best = client;
-				bestFree = free;
-			}
-		}
+		RpcClient best = this.usage.mostFreeCredits(this.open);
 		if (best != null) {
-			if (bestFree <= 0 && this.open.size() + this.connecting < this.config.maxConnections()) {
+			if (this.usage.freeCredits(best) <= 0 && this.open.size() + this.connecting < this.config.maxConnections()) {
 				startConnecting();
 			}
 			busy(best);
@@ -410,7 +384,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 * room is left to wait, the pool is closed, or {@code wait} passes first.
 	 */
 	CompletableFuture<RpcClient> acquire(Duration wait, PoolCall call) {
-		Waiter waiter;
+		ConnectionWaiters.Waiter waiter;
 		synchronized (this) {
 			if (this.closed) {
 				return CompletableFuture.failedFuture(new PoolExhaustedException("Could not call " + call.describe()
@@ -427,7 +401,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			}
 			// A call that comes while the pool is failing to connect counts the last failure as
 			// its first attempt, as gRPC fails calls at once in TRANSIENT_FAILURE.
-			waiter = new Waiter(call, this.clock.getAsLong(), isUnreachable() ? 1 : 0);
+			waiter = new ConnectionWaiters.Waiter(call, this.clock.getAsLong(), isUnreachable() ? 1 : 0);
 			if (waiter.failures >= failuresAllowed()) {
 				return CompletableFuture.failedFuture(unreachable(waiter, this.lastFailure, this.failedAttempts));
 			}
@@ -461,45 +435,8 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	}
 
 	/** @param consecutive the attempts that failed in a row, the last included */
-	private ServerUnreachableException unreachable(Waiter waiter, Throwable last, int consecutive) {
-		Duration waited = Duration.ofNanos(Math.max(0, this.clock.getAsLong() - waiter.since));
-		return new ServerUnreachableException(this.client, waiter.call.describe(), this.endpoint, consecutive,
-				Durations.written(waited), (last != null) ? RetryPolicy.unwrap(last) : null);
-	}
-
-	/** A call waiting for a connection, and the attempts to open one that failed meanwhile. */
-	private static final class Waiter {
-
-		final CompletableFuture<RpcClient> future = new CompletableFuture<>();
-
-		final PoolCall call;
-
-		final long since;
-
-		/** Under the pool's lock. */
-		int failures;
-
-		Waiter(PoolCall call, long since, int failures) {
-			this.call = call;
-			this.since = since;
-			this.failures = failures;
-		}
-
-	}
-
-	/**
-	 * Under the lock. A connection's credits not yet used: by calls the transport has sent, or
-	 * by calls the pool gave it that have not reached the transport yet (they wait for what
-	 * protects the connection to create its context), whichever is more.
-	 */
-	private long freeCredits(RpcClient client) {
-		Usage used = this.usage.get(client);
-		int given = (used != null) ? used.calls : 0;
-		if (client.transport() instanceof RpcRdmaClientConnection connection) {
-			CreditWindow credits = connection.credits();
-			return (long) credits.limit() - Math.max(credits.outstanding(), given);
-		}
-		return -Math.max(client.pendingCalls(), given);
+	private ServerUnreachableException unreachable(ConnectionWaiters.Waiter waiter, Throwable last, int consecutive) {
+		return waiter.unreachable(this.client, this.endpoint, this.clock.getAsLong(), last, consecutive);
 	}
 
 	/** Under the lock. */
@@ -523,13 +460,12 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			connected(client, error);
 			return null;
 		});
-		this.attempts.add(taken);
-		taken.whenComplete((ignored, never) -> this.attempts.remove(taken));
+		this.closing.attempting(taken);
 	}
 
 	private void connected(RpcClient client, Throwable error) {
 		List<CompletableFuture<RpcClient>> ready = new ArrayList<>();
-		List<Waiter> refused = List.of();
+		List<ConnectionWaiters.Waiter> refused = List.of();
 		int consecutive;
 		boolean closeIt = false;
 		synchronized (this) {
@@ -538,27 +474,12 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			if (error != null) {
 				this.failedAttempts++;
 				this.lastFailure = error;
-				int allowed = failuresAllowed();
-				for (Iterator<Waiter> it = this.waiters.iterator(); it.hasNext();) {
-					Waiter waiter = it.next();
-					if (++waiter.failures >= allowed) {
-						// Completed outside the lock below: a waiter's caller may call again at once.
-						if (refused.isEmpty()) {
-							refused = new ArrayList<>();
-						}
-						refused.add(waiter);
-						it.remove();
-					}
-				}
+				// Completed outside the lock below: a waiter's caller may call again at once.
+				refused = this.waiters.attemptFailed(failuresAllowed());
 				if (!this.closed && (!this.waiters.isEmpty() || this.open.size() < this.config.minConnections())) {
-					Duration delay = this.config.reconnect().delay(this.failedAttempts);
-					this.connecting++;
-					this.timer.schedule(delay, () -> {
-						synchronized (this) {
-							this.connecting--;
-							if (!this.closed) {
-								startConnecting();
-							}
+					reconnectLater(() -> {
+						if (!this.closed) {
+							startConnecting();
 						}
 					});
 				}
@@ -569,28 +490,21 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			else {
 				this.failedAttempts = 0;
 				this.open.add(client);
-				Usage used = new Usage(this.clock.getAsLong());
-				UnaryOperator<RpcCaller> protection = this.connectionProtection;
-				if (protection != null) {
-					used.protect(client, protection);
-				}
-				this.usage.put(client, used);
-				for (Waiter waiter : this.waiters) {
+				this.usage.opened(client, this.clock.getAsLong(), this.connectionProtection);
+				for (ConnectionWaiters.Waiter waiter : this.waiters.drain()) {
 					// Busy before the lock is let go, so that no sweep closes it under the waiter.
 					busy(client);
 					ready.add(waiter.future);
 				}
-				this.waiters.clear();
 			}
 		}
 		if (error != null) {
-			for (Waiter waiter : refused) {
+			for (ConnectionWaiters.Waiter waiter : refused) {
 				waiter.future.completeExceptionally(unreachable(waiter, error, consecutive));
 			}
 			return;
 		}
-		this.unreleased.add(client);
-		released(client).whenComplete((ignored, failure) -> this.unreleased.remove(client));
+		this.closing.opened(client);
 		if (closeIt) {
 			client.close();
 			return;
@@ -605,15 +519,15 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	}
 
 	private void lost(RpcClient client) {
-		Usage gone;
+		RpcCaller front;
 		synchronized (this) {
-			gone = this.usage.remove(client);
+			front = this.usage.remove(client);
 			forget(client);
 		}
-		if (gone != null && gone.front instanceof ConnectionProtection) {
+		if (front instanceof ConnectionProtection) {
 			// Outside the lock: its calls fail with the connection, and what protected it has
 			// nothing left to undo but its own state (a destroy on a lost connection fails at once).
-			closeProtected(gone.front, client);
+			ConnectionClosing.closeProtected(front, client);
 		}
 	}
 
@@ -628,23 +542,25 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		}
 		if (this.open.size() + this.connecting < this.config.minConnections()) {
 			this.failedAttempts++;
-			Duration delay = this.config.reconnect().delay(this.failedAttempts);
-			this.connecting++;
-			this.timer.schedule(delay, () -> {
-				synchronized (this) {
-					this.connecting--;
-					fillToMinimum();
-				}
-			});
+			reconnectLater(this::fillToMinimum);
 		}
+	}
+
+	/** Under the lock: runs {@code then} under it after the backoff; the wait counts as an attempt under way. */
+	private void reconnectLater(Runnable then) {
+		Duration delay = this.config.reconnect().delay(this.failedAttempts);
+		this.connecting++;
+		this.timer.schedule(delay, () -> {
+			synchronized (this) {
+				this.connecting--;
+				then.run();
+			}
+		});
 	}
 
 	/** Under the lock: a call is about to go on {@code client}. */
 	private void busy(RpcClient client) {
-		Usage used = this.usage.get(client);
-		if (used != null) {
-			used.calls++;
-		}
+		this.usage.busy(client);
 	}
 
 	/** A call on {@code client} finished, well or not; {@code null} for none. */
@@ -652,11 +568,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		if (client == null) {
 			return;
 		}
-		Usage used = this.usage.get(client);
-		if (used != null) {
-			used.calls--;
-			used.lastActive = this.clock.getAsLong();
-		}
+		this.usage.finished(client, this.clock.getAsLong());
 	}
 
 	/** Under the lock. */
@@ -681,48 +593,17 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			if (this.closed) {
 				return;
 			}
-			long now = this.clock.getAsLong();
-			long idleNanos = this.config.idleTimeout().toNanos();
-			List<RpcClient> candidates = new ArrayList<>(this.open);
-			candidates.sort(Comparator.comparingLong((RpcClient c) -> this.usage.get(c).lastActive));
-			for (RpcClient client : candidates) {
-				if (this.open.size() <= this.config.minConnections()) {
-					break;
-				}
-				Usage used = this.usage.get(client);
-				if (used.calls == 0 && client.pendingCalls() == 0 && now - used.lastActive >= idleNanos) {
-					this.open.remove(client);
-					this.usage.remove(client);
-					evicted.add(client);
-					fronts.add(used.front);
-				}
+			evicted.addAll(this.usage.idleBeyond(this.open, this.config.minConnections(), this.clock.getAsLong(),
+					this.config.idleTimeout().toNanos()));
+			for (RpcClient client : evicted) {
+				this.open.remove(client);
+				fronts.add(this.usage.remove(client));
 			}
 			scheduleSweep();
 		}
 		for (int i = 0; i < evicted.size(); i++) {
-			closeProtected(fronts.get(i), evicted.get(i));
+			ConnectionClosing.closeProtected(fronts.get(i), evicted.get(i));
 		}
-	}
-
-	/** How much one open connection is used. */
-	private static final class Usage {
-
-		int calls;
-
-		long lastActive;
-
-		/** What the connection's calls go through, when the pool's connections are protected. */
-		RpcCaller front;
-
-		Usage(long now) {
-			this.lastActive = now;
-		}
-
-		void protect(RpcClient client, UnaryOperator<RpcCaller> protection) {
-			RpcCaller made = protection.apply(client);
-			this.front = (made != null) ? made : client;
-		}
-
 	}
 
 	/**
@@ -745,7 +626,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			}
 			this.connectionProtection = protection;
 			for (RpcClient client : this.open) {
-				this.usage.get(client).protect(client, protection);
+				this.usage.protect(client, protection);
 			}
 		}
 		return this;
@@ -760,31 +641,9 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			return client;
 		}
 		synchronized (this) {
-			Usage used = this.usage.get(client);
-			return (used != null && used.front != null) ? used.front : client;
+			RpcCaller front = this.usage.front(client);
+			return (front != null) ? front : client;
 		}
-	}
-
-	/** Completes when a closed connection's buffers are all back ({@code closeFuture} for a transport that cannot tell). */
-	private static CompletableFuture<Void> released(RpcClient client) {
-		return (client.transport() instanceof RpcRdmaClientConnection connection) ? connection.releasedFuture()
-				: client.closeFuture();
-	}
-
-	/**
-	 * Undoes what protects a connection (an RPCSEC_GSS destroy) without blocking, then closes
-	 * the connection; completes when both are done.
-	 */
-	private static CompletableFuture<Void> closeProtected(RpcCaller front, RpcClient client) {
-		if (!(front instanceof ConnectionProtection protection)) {
-			client.close();
-			return CompletableFuture.completedFuture(null);
-		}
-		return protection.closeAsync().handle((ignored, failure) -> {
-			// The server forgets a closed connection's contexts anyway.
-			client.close();
-			return null;
-		});
 	}
 
 	/** @return the open connections */
@@ -849,8 +708,8 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	@Override
 	public void close() {
 		List<RpcClient> clients;
-		List<Waiter> waiting;
-		List<CompletableFuture<Void>> closing = new ArrayList<>();
+		List<ConnectionWaiters.Waiter> waiting;
+		List<CompletableFuture<Void>> protections = new ArrayList<>();
 		synchronized (this) {
 			this.closed = true;
 			if (this.sweep != null) {
@@ -858,22 +717,21 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			}
 			clients = List.copyOf(this.open);
 			for (RpcClient client : clients) {
-				Usage used = this.usage.get(client);
-				if (used != null && used.front instanceof ConnectionProtection) {
+				RpcCaller front = this.usage.front(client);
+				if (front instanceof ConnectionProtection) {
 					// Each connection's protection is undone over its connection (an RPCSEC_GSS
 					// destroy), all at once, each bounded by what it allows itself.
-					closing.add(closeProtected(used.front, client));
+					protections.add(ConnectionClosing.closeProtected(front, client));
 				}
 			}
 			this.open.clear();
-			waiting = List.copyOf(this.waiters);
-			this.waiters.clear();
+			waiting = this.waiters.drain();
 		}
-		for (Waiter waiter : waiting) {
+		for (ConnectionWaiters.Waiter waiter : waiting) {
 			waiter.future.completeExceptionally(new PoolExhaustedException("Could not call " + waiter.call.describe()
 					+ " through " + this.client + ": the pool for " + this.endpoint + " was closed; the call was not sent"));
 		}
-		CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).join();
+		CompletableFuture.allOf(protections.toArray(CompletableFuture[]::new)).join();
 		for (RpcClient client : clients) {
 			client.close();
 		}
@@ -881,14 +739,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		// so a pool closed right after finds them all back: those of connections still
 		// opening too, which close as they open. Bounded, for an attempt that would take its
 		// whole connect timeout or a provider that would never flush.
-		long deadline = System.nanoTime() + RELEASE_WAIT.toNanos();
-		CompletableFuture.allOf(this.attempts.toArray(CompletableFuture[]::new))
-			.completeOnTimeout(null, RELEASE_WAIT.toMillis(), TimeUnit.MILLISECONDS)
-			.join();
-		long left = Math.max(0, deadline - System.nanoTime());
-		CompletableFuture.allOf(this.unreleased.stream().map(RpcClientPool::released).toArray(CompletableFuture[]::new))
-			.completeOnTimeout(null, left, TimeUnit.NANOSECONDS)
-			.join();
+		this.closing.awaitReleased(RELEASE_WAIT);
 		synchronized (this) {
 			for (RpcClient client : clients) {
 				this.retired = this.retired.plus(client.transport().stats());

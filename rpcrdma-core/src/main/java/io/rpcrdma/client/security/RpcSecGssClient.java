@@ -10,7 +10,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rpcrdma.client.AuthenticationException;
 import io.rpcrdma.client.CallBody;
@@ -23,7 +22,6 @@ import io.rpcrdma.client.RpcClient;
 import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.oncrpc.AcceptedReply;
 import io.rpcrdma.oncrpc.AuthFlavor;
-import io.rpcrdma.oncrpc.AuthNone;
 import io.rpcrdma.oncrpc.AuthStat;
 import io.rpcrdma.oncrpc.OpaqueAuth;
 import io.rpcrdma.oncrpc.RawAuth;
@@ -34,14 +32,12 @@ import io.rpcrdma.oncrpc.gss.GssProtectedBody;
 import io.rpcrdma.oncrpc.gss.GssService;
 import io.rpcrdma.oncrpc.gss.GssSession;
 import io.rpcrdma.oncrpc.gss.KerberosCredentials;
-import io.rpcrdma.protocol.TraceContext;
 import io.rpcrdma.protocol.ccp.ConfigRdmaCodec;
 import io.rpcrdma.protocol.ccp.ConfigRdmaProgram;
 import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
 import io.rpcrdma.transport.RegisteredItem;
 import io.rpcrdma.transport.RpcRdmaClientConnection;
 import io.rpcrdma.xdr.Xdr;
-import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrEncoder;
 import io.rpcrdma.xdr.XdrException;
 
@@ -84,9 +80,6 @@ public final class RpcSecGssClient implements ConnectionProtection {
 	/** Round trips a Kerberos context takes at most: one, or two with mutual authentication's reply. */
 	private static final int MAX_ROUNDS = 4;
 
-	/** The longest token accepted from a server in context creation; Kerberos AP-REPs are far shorter. */
-	private static final int MAX_INIT_OPAQUE = 60 * 1024;
-
 	/** Context creation calls and replies: a token and a header; tickets with large PACs fit too. */
 	private static final CallShape INIT_SHAPE = CallShape.of(RpcClient.DEFAULT_MAX_CALL_SIZE, RpcClient.DEFAULT_MAX_CALL_SIZE);
 
@@ -107,12 +100,12 @@ public final class RpcSecGssClient implements ConnectionProtection {
 	private final Duration timeout;
 
 	/** The context in use; {@code null} before the first call of a client made {@link #onFirstCall}. */
-	private volatile Context context;
+	private volatile GssClientContext context;
 
 	private volatile boolean closed;
 
 	/** The context creation under way, shared by every call that needs a new one. */
-	private CompletableFuture<Context> renewal;
+	private CompletableFuture<GssClientContext> renewal;
 
 	private RpcSecGssClient(RpcCaller caller, KerberosCredentials credentials, String service, GssService protection,
 			Executor executor, Duration timeout) {
@@ -212,7 +205,7 @@ public final class RpcSecGssClient implements ConnectionProtection {
 
 	/** @return the sequence window the server announced (RFC 2203 §5.2.3.1), 0 before there is a context */
 	public int window() {
-		Context current = this.context;
+		GssClientContext current = this.context;
 		return (current != null) ? current.window : 0;
 	}
 
@@ -232,7 +225,7 @@ public final class RpcSecGssClient implements ConnectionProtection {
 		if (this.closed) {
 			return CompletableFuture.failedFuture(closedException());
 		}
-		Context current = this.context;
+		GssClientContext current = this.context;
 		if (current == null || current.exhausted()) {
 			// The server still holds an exhausted context: the new one's arrival destroys it there.
 			return renew(current, program, version, true).thenCompose((renewed) -> send(renewed, program, version,
@@ -241,10 +234,10 @@ public final class RpcSecGssClient implements ConnectionProtection {
 		return send(current, program, version, procedure, arguments, shape, idempotent, timeout, true);
 	}
 
-	private CompletableFuture<ReceivedReply> send(Context with, int program, int version, int procedure,
+	private CompletableFuture<ReceivedReply> send(GssClientContext with, int program, int version, int procedure,
 			CallBody arguments, CallShape shape, boolean idempotent, Duration timeout, boolean mayRenew) {
-		ProtectedCall call = new ProtectedCall(with, arguments, GssProcedure.DATA, this.protection, shape.maxCallSize(),
-				shape.registeredArguments());
+		GssProtectedCall call = new GssProtectedCall(with, arguments, GssProcedure.DATA, this.protection,
+				shape.maxCallSize(), shape.registeredArguments());
 		CallShape sent = shape;
 		if (this.protection != GssService.NONE) {
 			// RFC 5666 §11: the protected body is one opaque; nothing in it is placed directly,
@@ -285,7 +278,7 @@ public final class RpcSecGssClient implements ConnectionProtection {
 	}
 
 	/** RFC 2203 §5.3.3.2: the reply's verifier is the server's MIC over the call's sequence number. */
-	private ReceivedReply verified(ProtectedCall call, ReceivedReply reply) {
+	private ReceivedReply verified(GssProtectedCall call, ReceivedReply reply) {
 		OpaqueAuth verifier = (reply.header().body() instanceof AcceptedReply accepted) ? accepted.verifier() : null;
 		if (verifier instanceof RawAuth mic && mic.flavor() == AuthFlavor.RPCSEC_GSS && call.verifies(mic.body())) {
 			return (this.protection == GssService.NONE) ? reply : call.unprotect(reply);
@@ -307,24 +300,25 @@ public final class RpcSecGssClient implements ConnectionProtection {
 	 * numbers or its ticket ended) and is to be sent RPCSEC_GSS_DESTROY once replaced; not when
 	 * the server refused it (it no longer knows it, RFC 2203 §5.3.3.3)
 	 */
-	private synchronized CompletableFuture<Context> renew(Context stale, int program, int version,
+	private synchronized CompletableFuture<GssClientContext> renew(GssClientContext stale, int program, int version,
 			boolean destroyStale) {
 		if (this.closed) {
 			return CompletableFuture.failedFuture(closedException());
 		}
-		Context current = this.context;
+		GssClientContext current = this.context;
 		if (current != stale) {
 			return CompletableFuture.completedFuture(current);
 		}
 		if (this.renewal == null) {
-			CompletableFuture<Context> created = create(program, version);
+			CompletableFuture<GssClientContext> created = create(program, version);
 			this.renewal = created;
 			created.whenComplete((fresh, failure) -> replaced(stale, created, fresh, destroyStale));
 		}
 		return this.renewal;
 	}
 
-	private void replaced(Context stale, CompletableFuture<Context> creation, Context fresh, boolean destroyStale) {
+	private void replaced(GssClientContext stale, CompletableFuture<GssClientContext> creation, GssClientContext fresh,
+			boolean destroyStale) {
 		boolean retired;
 		synchronized (this) {
 			if (this.renewal == creation) {
@@ -355,7 +349,7 @@ public final class RpcSecGssClient implements ConnectionProtection {
 	}
 
 	/** RFC 2203 §5.2: INIT, then CONTINUE_INIT until both ends are established. */
-	private CompletableFuture<Context> create(int program, int version) {
+	private CompletableFuture<GssClientContext> create(int program, int version) {
 		return CompletableFuture.supplyAsync(() -> GssSession.initiate(this.credentials, this.service), this.executor)
 			.thenCompose((session) -> step(session, program, version, new byte[0], new byte[0], 1).whenComplete((context, failure) -> {
 				if (failure != null) {
@@ -373,7 +367,7 @@ public final class RpcSecGssClient implements ConnectionProtection {
 	 * takes the server's sizes. A server that refuses it or does not serve it leaves the
 	 * version's defaults, as RFC 5666 §6 allows; the context is good either way.
 	 */
-	private CompletableFuture<Context> configureConnection(Context fresh) {
+	private CompletableFuture<GssClientContext> configureConnection(GssClientContext fresh) {
 		RpcRdmaClientConnection connection = (this.caller instanceof RpcClient client
 				&& client.transport() instanceof RpcRdmaClientConnection rdma) ? rdma : null;
 		if (connection == null || !connection.wantsInBandConfiguration()) {
@@ -417,8 +411,8 @@ public final class RpcSecGssClient implements ConnectionProtection {
 				});
 	}
 
-	private CompletableFuture<Context> step(GssSession session, int program, int version, byte[] input, byte[] handle,
-			int round) {
+	private CompletableFuture<GssClientContext> step(GssSession session, int program, int version, byte[] input,
+			byte[] handle, int round) {
 		if (round > MAX_ROUNDS) {
 			return CompletableFuture.failedFuture(new GssFailureException("RPCSEC_GSS context creation with "
 					+ this.service + " took more than " + MAX_ROUNDS + " round trips", GssFailureException.FAILURE, 0));
@@ -426,7 +420,7 @@ public final class RpcSecGssClient implements ConnectionProtection {
 		return CompletableFuture.supplyAsync(() -> session.step(input), this.executor).thenCompose((token) -> {
 			GssCredential credential = new GssCredential((handle.length == 0) ? GssProcedure.INIT
 					: GssProcedure.CONTINUE_INIT, 0, GssService.NONE, handle);
-			CallBody init = new InitCall(credential.toAuth(), token);
+			CallBody init = new GssInitCall(credential.toAuth(), token);
 			return this.caller.call(program, version, 0, init, INIT_SHAPE, true, this.timeout);
 		}).exceptionally((failure) -> {
 			// An rpcrdma server answers SYSTEM_ERR to a context it has no room for: say so, so
@@ -436,11 +430,11 @@ public final class RpcSecGssClient implements ConnectionProtection {
 			}
 			throw (failure instanceof CompletionException completion) ? completion : new CompletionException(failure);
 		}).thenComposeAsync((reply) -> {
-			InitResult result;
+			GssInitResult result;
 			OpaqueAuth verifier;
 			try {
 				verifier = (reply.header().body() instanceof AcceptedReply accepted) ? accepted.verifier() : null;
-				result = InitResult.decode(reply.results());
+				result = GssInitResult.decode(reply.results());
 			}
 			catch (XdrException ex) {
 				throw new GssFailureException("The RPCSEC_GSS context creation reply from " + endpoint()
@@ -453,7 +447,7 @@ public final class RpcSecGssClient implements ConnectionProtection {
 		}, this.executor);
 	}
 
-	private CompletableFuture<Context> next(GssSession session, int program, int version, InitResult result,
+	private CompletableFuture<GssClientContext> next(GssSession session, int program, int version, GssInitResult result,
 			OpaqueAuth verifier, int round) {
 		if (result.major() != GSS_S_COMPLETE && result.major() != GSS_S_CONTINUE_NEEDED) {
 			throw new GssFailureException("The server at " + endpoint() + " refused the RPCSEC_GSS context of "
@@ -487,7 +481,8 @@ public final class RpcSecGssClient implements ConnectionProtection {
 		}
 		logger.log(Level.DEBUG, () -> "RPCSEC_GSS context with " + this.service + " at " + endpoint() + " as "
 				+ this.credentials.principal() + ", window " + result.window());
-		return CompletableFuture.completedFuture(new Context(session, result.handle(), result.window(), program, version));
+		return CompletableFuture
+			.completedFuture(new GssClientContext(session, result.handle(), result.window(), program, version));
 	}
 
 	/**
@@ -506,7 +501,7 @@ public final class RpcSecGssClient implements ConnectionProtection {
 	 */
 	@Override
 	public CompletableFuture<Void> closeAsync() {
-		Context closing;
+		GssClientContext closing;
 		synchronized (this) {
 			this.closed = true;
 			closing = this.context;
@@ -523,11 +518,11 @@ public final class RpcSecGssClient implements ConnectionProtection {
 	 * {@link #DESTROY_WAIT}, then disposes of it here.
 	 * @return completes, never exceptionally, when the server confirmed or the wait is over
 	 */
-	private CompletableFuture<Void> destroy(Context closing) {
+	private CompletableFuture<Void> destroy(GssClientContext closing) {
 		CompletableFuture<ReceivedReply> destroyed;
 		try {
-			ProtectedCall destroy = new ProtectedCall(closing, CallBody.NONE, GssProcedure.DESTROY, GssService.NONE, 0,
-					List.of());
+			GssProtectedCall destroy = new GssProtectedCall(closing, CallBody.NONE, GssProcedure.DESTROY, GssService.NONE,
+					0, List.of());
 			Duration wait = (this.timeout.compareTo(DESTROY_WAIT) < 0) ? this.timeout : DESTROY_WAIT;
 			// Not idempotent: a lost connection is not worth a reconnection for a destroy.
 			destroyed = this.caller.call(closing.program, closing.version, 0, destroy, CallShape.of(1024, 1024), false,
@@ -563,228 +558,6 @@ public final class RpcSecGssClient implements ConnectionProtection {
 
 	private static Throwable unwrap(Throwable failure) {
 		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
-	}
-
-	/** One established context: its handle, window and next sequence number. */
-	private static final class Context {
-
-		final GssSession session;
-
-		final byte[] handle;
-
-		final int window;
-
-		/** The program and version whose NULL procedure created it, and will destroy it. */
-		final int program;
-
-		final int version;
-
-		/** RFC 2203 §5.3.3.1: numbers from 0 up to MAXSEQ; every transmission takes a new one. */
-		private final AtomicInteger sequence = new AtomicInteger();
-
-		Context(GssSession session, byte[] handle, int window, int program, int version) {
-			this.session = session;
-			this.handle = handle;
-			this.window = window;
-			this.program = program;
-			this.version = version;
-		}
-
-		int nextSequence() {
-			return this.sequence.getAndIncrement();
-		}
-
-		/**
-		 * Whether a new context must replace this one before the next call: its sequence
-		 * numbers ran out (RFC 2203 §5.3.3.1), or its service ticket ended, after which the
-		 * server would answer RPCSEC_GSS_CTXPROBLEM (§5.3.3.3) and cost a round trip.
-		 */
-		boolean exhausted() {
-			return Integer.toUnsignedLong(this.sequence.get()) >= Integer.toUnsignedLong(GssCredential.MAXSEQ)
-					|| this.session.expired();
-		}
-
-	}
-
-	/**
-	 * A call under a context: each encoding (a retry too) takes a new sequence number, and the
-	 * reply may answer any of them, since the server may have answered an earlier transmission.
-	 */
-	private static final class ProtectedCall implements CallBody {
-
-		/** The transmissions remembered per call; older ones' replies are refused. */
-		private static final int REMEMBERED = 4;
-
-		private final Context context;
-
-		private final CallBody body;
-
-		private final GssProcedure procedure;
-
-		private final GssService protection;
-
-		/** The largest arguments, before protection. */
-		private final int maxArguments;
-
-		/** Arguments the body left out but for their length word: their data is in registered buffers. */
-		private final List<RegisteredItem> registered;
-
-		private final int[] sequences = new int[REMEMBERED];
-
-		private int sent;
-
-		ProtectedCall(Context context, CallBody body, GssProcedure procedure, GssService protection, int maxArguments,
-				List<RegisteredItem> registered) {
-			this.registered = registered;
-			this.context = context;
-			this.body = body;
-			this.procedure = procedure;
-			this.protection = protection;
-			this.maxArguments = maxArguments;
-		}
-
-		/** RFC 2203 §5.3.2.2, §5.3.2.3: under integrity or privacy the arguments go protected. */
-		@Override
-		public void write(XdrEncoder encoder) {
-			if (this.protection == GssService.NONE) {
-				this.body.write(encoder);
-				return;
-			}
-			XdrEncoder plain = new XdrEncoder(ByteBuffer.allocate(this.maxArguments));
-			this.body.write(plain);
-			ByteBuffer arguments = withRegisteredData(plain.buffer().flip());
-			encoder.writeFixedOpaque(GssProtectedBody.protect(this.context.session, this.protection, lastSequence(),
-					arguments));
-		}
-
-		/** The arguments as XDR has them: each registered item's data (and padding) after its length word. */
-		private ByteBuffer withRegisteredData(ByteBuffer written) {
-			if (this.registered.isEmpty()) {
-				return written;
-			}
-			long size = written.remaining();
-			for (RegisteredItem item : this.registered) {
-				size += Xdr.pad(item.length());
-			}
-			ByteBuffer whole = ByteBuffer.allocate(Math.toIntExact(size));
-			int from = 0;
-			for (RegisteredItem item : this.registered) {
-				whole.put(written.slice(from, item.offset() - from));
-				// The data starts at the registered buffer's first byte (CallShape.withRegisteredArgument).
-				ByteBuffer data = item.buffer().buffer().duplicate();
-				data.limit(item.length()).position(0);
-				whole.put(data);
-				whole.position(whole.position() + Xdr.padding(item.length()));
-				from = item.offset();
-			}
-			whole.put(written.slice(from, written.remaining() - from));
-			return whole.flip();
-		}
-
-		private synchronized int lastSequence() {
-			return this.sequences[(this.sent - 1) % REMEMBERED];
-		}
-
-		/** Takes the results out of their protection and gives the receive buffers back. */
-		ReceivedReply unprotect(ReceivedReply reply) {
-			try {
-				// What arrived is bounded by the transport; a fault's results may exceed the
-				// room the call made for its own results.
-				ByteBuffer results = GssProtectedBody.unprotect(this.context.session, this.protection, this::wasSent,
-						reply.results(), reply.results().remaining());
-				return ReceivedReply.detached(reply.header(), results);
-			}
-			finally {
-				reply.release();
-			}
-		}
-
-		private synchronized boolean wasSent(int sequence) {
-			for (int i = 0; i < Math.min(this.sent, REMEMBERED); i++) {
-				if (this.sequences[i] == sequence) {
-					return true;
-				}
-			}
-			return false;
-		}
-
-		@Override
-		public String procedureName() {
-			return this.body.procedureName();
-		}
-
-		@Override
-		public TraceContext traceContext() {
-			// The trace context travels in the transport header, outside what GSS protects.
-			return this.body.traceContext();
-		}
-
-		String procedureNameOrNumbers() {
-			String name = this.body.procedureName();
-			return (name != null) ? name : "the call";
-		}
-
-		@Override
-		public synchronized OpaqueAuth credential() {
-			int sequence = this.context.nextSequence();
-			this.sequences[this.sent++ % REMEMBERED] = sequence;
-			return new GssCredential(this.procedure, sequence, this.protection, this.context.handle).toAuth();
-		}
-
-		/** RFC 2203 §5.3.1: the verifier is a MIC over the header from the xid through the credential. */
-		@Override
-		public OpaqueAuth verifier(ByteBuffer header) {
-			byte[] bytes = new byte[header.remaining()];
-			header.duplicate().get(bytes);
-			return new RawAuth(AuthFlavor.RPCSEC_GSS, this.context.session.mic(bytes, 0, bytes.length));
-		}
-
-		synchronized boolean verifies(byte[] mic) {
-			byte[] sequence = new byte[4];
-			for (int i = 0; i < Math.min(this.sent, REMEMBERED); i++) {
-				ByteBuffer.wrap(sequence).putInt(this.sequences[i]);
-				if (this.context.session.verifyMic(sequence, 0, 4, mic)) {
-					return true;
-				}
-			}
-			return false;
-		}
-
-	}
-
-	/** RFC 2203 §5.2.2: a context-creation call: the GSS token is the NULL procedure's argument. */
-	private record InitCall(OpaqueAuth credential, byte[] token) implements CallBody {
-
-		@Override
-		public void write(XdrEncoder encoder) {
-			encoder.writeOpaque(this.token);
-		}
-
-		@Override
-		public String procedureName() {
-			return "RPCSEC_GSS context creation";
-		}
-
-		/** RFC 2203 §5.2.2: context creation calls carry an AUTH_NONE verifier. */
-		@Override
-		public OpaqueAuth verifier(ByteBuffer header) {
-			return AuthNone.INSTANCE;
-		}
-
-	}
-
-	/** RFC 2203 §5.2.3.1: {@code rpc_gss_init_res}. */
-	private record InitResult(byte[] handle, int major, int minor, int window, byte[] token) {
-
-		static InitResult decode(XdrDecoder results) {
-			byte[] handle = results.readOpaqueBytes(GssCredential.MAX_HANDLE_LENGTH);
-			int major = results.readInt();
-			int minor = results.readInt();
-			int window = results.readInt();
-			byte[] token = results.readOpaqueBytes(MAX_INIT_OPAQUE);
-			return new InitResult(handle, major, minor, window, token);
-		}
-
 	}
 
 }
