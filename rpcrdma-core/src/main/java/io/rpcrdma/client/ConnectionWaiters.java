@@ -8,7 +8,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import io.rpcrdma.Durations;
+import io.rpcrdma.log.Durations;
 
 /**
  * The calls of an {@link RpcClientPool} waiting for a connection to open, each with the
