@@ -52,7 +52,9 @@ public final class RpcDispatcher {
 
 	final InFlightTracker inFlight;
 
-	private final SecurityPolicy security;
+	final SecurityPolicy security;
+
+	private final RpcSecGssAdmission rpcsecGssAdmission = new RpcSecGssAdmission(this);
 
 	final LongAdder authErrors = new LongAdder();
 
@@ -182,7 +184,8 @@ public final class RpcDispatcher {
 			return drop(DispatchOutcome.DROPPED_MALFORMED, "Dropping a message from " + clientKey, ex);
 		}
 		// The exchange is the call's in-flight ticket too.
-		DispatchExchange exchange = new DispatchExchange(this, new ServerCall(call, offer, clientKey), decoder, clientKey, buffers, sink);
+		DispatchExchange exchange = new DispatchExchange(this, new ServerCall(call, offer, clientKey), decoder, clientKey,
+				buffers, sink);
 		exchange.serverCall.origin(sink);
 		if (!this.inFlight.enter(exchange)) {
 			return drop(DispatchOutcome.DROPPED_SHUTTING_DOWN, "Dropping a call from " + clientKey, null);
@@ -192,41 +195,11 @@ public final class RpcDispatcher {
 		AuthStat admitted;
 		RpcSecGssServer rpcsecGss = this.security.rpcsecGss();
 		if (rpcsecGss != null && call.credential().flavor() == AuthFlavor.RPCSEC_GSS) {
-			RpcSecGssServer.Outcome verdict = rpcsecGss.admit(call, message, start, decoder,
-					new RpcSecGssServer.Origin(clientKey, sink.connection(), sink.connectionClosed()));
-			if (verdict instanceof RpcSecGssServer.ContextStep step) {
-				return contextStep(step, exchange, buffers, sink, clientKey);
-			}
-			if (verdict instanceof RpcSecGssServer.Control control) {
-				// RFC 2203 §5.2, §5.4: context creation and destruction are RPCSEC_GSS's to answer.
-				boolean sent = encodeAndSend(null, control.reply(), buffers, sink, clientKey);
-				exchange.exit();
-				return CompletableFuture.completedFuture(sent ? DispatchOutcome.REPLIED : DispatchOutcome.FAILED);
-			}
-			if (verdict instanceof RpcSecGssServer.Discarded discarded) {
-				// RFC 2203 §5.3.3.1: a replayed or stale sequence number gets no reply at all.
-				exchange.exit();
-				return drop(DispatchOutcome.DROPPED_DUPLICATE, "Discarding an RPCSEC_GSS call xid " + xid(call.xid())
-						+ " from " + clientKey + ": " + discarded.reason(), null);
-			}
-			if (verdict instanceof RpcSecGssServer.Refused refused) {
-				logger.log(Level.DEBUG, () -> "RPCSEC_GSS refused xid " + xid(call.xid()) + " from " + clientKey + ": "
-						+ refused.reason());
-				admitted = refused.status();
-			}
-			else {
-				RpcSecGssServer.Admitted admission = (RpcSecGssServer.Admitted) verdict;
-				exchange.serverCall.authenticated(admission.principal(), admission.replyVerifier());
-				admitted = this.security.admit(admission.principal().flavor(), call.program(), call.version(),
-						call.procedure());
-				if (admitted == AuthStat.AUTH_OK && admission.protection() != null
-						&& !exchange.unwrapArguments(admission.protection())) {
-					this.garbageArgs.increment();
-					DispatchOutcome outcome = sendHeader(exchange.verified(RpcReply.garbageArgs(call.xid())), buffers,
-							sink, clientKey);
-					exchange.exit();
-					return CompletableFuture.completedFuture(outcome);
-				}
+			// RFC 2203 §5: RPCSEC_GSS answers some calls itself and admits the others.
+			admitted = this.rpcsecGssAdmission.admit(rpcsecGss, call, message, start, decoder, exchange, buffers, sink,
+					clientKey);
+			if (admitted == null) {
+				return exchange.outcome;
 			}
 		}
 		else {
@@ -337,69 +310,14 @@ public final class RpcDispatcher {
 	public record Stats(long systemErrors, long garbageArgs, long overloaded, long dropped, long authErrors) {
 	}
 
-	private CompletableFuture<DispatchOutcome> drop(DispatchOutcome outcome, String what, Exception cause) {
+	CompletableFuture<DispatchOutcome> drop(DispatchOutcome outcome, String what, Exception cause) {
 		this.dropped.increment();
 		logger.log(Level.DEBUG, () -> what + " (" + outcome + ")" + ((cause != null) ? ": " + cause.getMessage() : ""));
 		return CompletableFuture.completedFuture(outcome);
 	}
 
-	/**
-	 * Takes an RPCSEC_GSS context-creation step on the executor, not on the thread that
-	 * received the call (ARCHITECTURE.md, "Threading": accepting a Kerberos AP-REQ decrypts it
-	 * and may write the JDK's replay cache), and answers it: the reply the step made, or
-	 * AUTH_ERROR; SYSTEM_ERR when the executor is saturated.
-	 */
-	private CompletableFuture<DispatchOutcome> contextStep(RpcSecGssServer.ContextStep step, DispatchExchange exchange,
-			ReplyBufferSupplier buffers, ReplySink sink, Object clientKey) {
-		int xid = exchange.call.xid();
-		CompletableFuture<DispatchOutcome> outcome = new CompletableFuture<>();
-		Runnable work = () -> {
-			DispatchOutcome result;
-			try {
-				RpcSecGssServer.Outcome answer = step.step().get();
-				if (answer instanceof RpcSecGssServer.Control control) {
-					result = encodeAndSend(null, control.reply(), buffers, sink, clientKey) ? DispatchOutcome.REPLIED
-							: DispatchOutcome.FAILED;
-				}
-				else {
-					RpcSecGssServer.Refused refused = (RpcSecGssServer.Refused) answer;
-					this.authErrors.increment();
-					logger.log(Level.DEBUG, () -> "RPCSEC_GSS refused xid " + xid(xid) + " from " + clientKey + ": "
-							+ refused.reason());
-					result = sendHeader(RpcReply.authError(xid, refused.status()), buffers, sink, clientKey);
-				}
-			}
-			catch (RuntimeException ex) {
-				this.systemErrors.increment();
-				logger.log(Level.WARNING, "RPCSEC_GSS context creation for xid " + xid(xid) + " from " + clientKey
-						+ " failed; answering SYSTEM_ERR", ex);
-				result = sendHeader(RpcReply.systemErr(xid), buffers, sink, clientKey);
-			}
-			outcome.complete(result);
-			exchange.exit();
-		};
-		boolean accepted;
-		try {
-			accepted = this.executor.tryExecute(work);
-		}
-		catch (RuntimeException ex) {
-			logger.log(Level.WARNING, "Executor " + this.executor.description() + " threw instead of refusing", ex);
-			accepted = false;
-		}
-		if (!accepted) {
-			// The context's slot, taken when the INIT came, is not held for a step never taken.
-			step.abandon().run();
-			this.overloaded.increment();
-			DispatchOutcome sent = sendHeader(RpcReply.systemErr(xid), buffers, sink, clientKey);
-			exchange.exit();
-			return CompletableFuture.completedFuture(
-					(sent == DispatchOutcome.REPLIED) ? DispatchOutcome.REJECTED_OVERLOADED : sent);
-		}
-		return outcome;
-	}
-
 	/** Sends a reply that is only a header; returns REPLIED or FAILED. */
-	private static DispatchOutcome sendHeader(RpcReply reply, ReplyBufferSupplier buffers, ReplySink sink,
+	static DispatchOutcome sendHeader(RpcReply reply, ReplyBufferSupplier buffers, ReplySink sink,
 			Object clientKey) {
 		return encodeAndSend(reply, null, buffers, sink, clientKey) ? DispatchOutcome.REPLIED : DispatchOutcome.FAILED;
 	}
