@@ -26,4 +26,16 @@ public sealed class PoolExhaustedException extends RuntimeException permits Serv
 		super(message, cause);
 	}
 
+	/**
+	 * @param call the call, as {@link PoolCall#describe()} names it
+	 * @param client the client, as named in messages
+	 * @param endpoint the server
+	 * @param what why no connection was given, ending the sentence
+	 * @return the exception for a call the pool did not send
+	 */
+	static PoolExhaustedException notSent(String call, String client, String endpoint, String what) {
+		return new PoolExhaustedException("Could not call " + call + " through " + client + ": " + what
+				+ "; the call was not sent");
+	}
+
 }

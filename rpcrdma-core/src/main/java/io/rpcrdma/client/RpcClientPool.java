@@ -52,8 +52,6 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	/** The client, as named in messages: "client 'greeter'", or the pool's endpoint. */
 	private final String client;
 
-	private final Connector connector;
-
 	private final Config config;
 
 	private final CallTimer timer;
@@ -62,11 +60,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private final ConnectionWaiters waiters = new ConnectionWaiters();
 
-	private int connecting;
-
-	private int failedAttempts;
-
-	private Throwable lastFailure;
+	private final ConnectionAttempts attempts;
 
 	private boolean closed;
 
@@ -75,7 +69,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private final LongSupplier clock;
 
-	private CallTimer.Timeout sweep;
+	private final IdleSweep sweep;
 
 	/** What lost connections conveyed, so the pool's totals never go backwards. */
 	private TransportStats retired = TransportStats.ZERO;
@@ -238,13 +232,15 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			LongSupplier clock) {
 		this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
 		this.client = (client != null) ? "client '" + client + "'" : "the client pool for " + endpoint;
-		this.connector = Objects.requireNonNull(connector, "connector");
 		this.config = Objects.requireNonNull(config, "config");
 		this.timer = Objects.requireNonNull(timer, "timer");
 		this.clock = Objects.requireNonNull(clock, "clock");
+		this.sweep = new IdleSweep(timer, config.idleTimeout(), this::sweep);
+		this.attempts = new ConnectionAttempts(this, Objects.requireNonNull(connector, "connector"), config.reconnect(),
+				timer, this.closing, this::connected);
 		synchronized (this) {
 			fillToMinimum();
-			scheduleSweep();
+			this.sweep.schedule();
 		}
 	}
 
@@ -369,10 +365,10 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		}
 		RpcClient best = this.usage.mostFreeCredits(this.open);
 		if (best != null) {
-			if (this.usage.freeCredits(best) <= 0 && this.open.size() + this.connecting < this.config.maxConnections()) {
-				startConnecting();
+			if (this.usage.freeCredits(best) <= 0 && this.open.size() + this.attempts.underWay() < this.config.maxConnections()) {
+				this.attempts.start();
 			}
-			busy(best);
+			this.usage.busy(best);
 		}
 		return best;
 	}
@@ -387,26 +383,25 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		ConnectionWaiters.Waiter waiter;
 		synchronized (this) {
 			if (this.closed) {
-				return CompletableFuture.failedFuture(new PoolExhaustedException("Could not call " + call.describe()
-						+ " through " + this.client + ": the pool for " + this.endpoint + " is closed; the call was not sent"));
+				return CompletableFuture.failedFuture(refused(call, "the pool for " + this.endpoint + " is closed"));
 			}
 			RpcClient best = acquireNow();
 			if (best != null) {
 				return CompletableFuture.completedFuture(best);
 			}
 			if (this.waiters.size() >= this.config.maxWaiting()) {
-				return CompletableFuture.failedFuture(new PoolExhaustedException("Could not call " + call.describe()
-						+ " through " + this.client + ": no connection to " + this.endpoint + " is open and "
-						+ this.waiters.size() + " calls already wait for one; the call was not sent"));
+				return CompletableFuture.failedFuture(refused(call, "no connection to " + this.endpoint
+						+ " is open and " + this.waiters.size() + " calls already wait for one"));
 			}
 			// A call that comes while the pool is failing to connect counts the last failure as
 			// its first attempt, as gRPC fails calls at once in TRANSIENT_FAILURE.
 			waiter = new ConnectionWaiters.Waiter(call, this.clock.getAsLong(), isUnreachable() ? 1 : 0);
 			if (waiter.failures >= failuresAllowed()) {
-				return CompletableFuture.failedFuture(unreachable(waiter, this.lastFailure, this.failedAttempts));
+				return CompletableFuture.failedFuture(unreachable(waiter, this.attempts.lastFailure(),
+						this.attempts.failedInARow()));
 			}
-			if (this.connecting == 0) {
-				startConnecting();
+			if (this.attempts.underWay() == 0) {
+				this.attempts.start();
 			}
 			this.waiters.add(waiter);
 		}
@@ -416,17 +411,20 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			int consecutive;
 			synchronized (this) {
 				this.waiters.remove(waiter);
-				last = this.lastFailure;
+				last = this.attempts.lastFailure();
 				failures = waiter.failures;
-				consecutive = this.failedAttempts;
+				consecutive = this.attempts.failedInARow();
 			}
 			waiter.future.completeExceptionally((failures > 0) ? unreachable(waiter, last, consecutive)
-					: new PoolExhaustedException("Could not call " + call.describe() + " through " + this.client
-							+ ": no connection to " + this.endpoint + " opened within " + Durations.written(wait)
-							+ " (an attempt is still under way); the call was not sent"));
+					: refused(call, "no connection to " + this.endpoint + " opened within " + Durations.written(wait)
+							+ " (an attempt is still under way)"));
 		});
 		waiter.future.whenComplete((client, error) -> timeout.cancel());
 		return waiter.future;
+	}
+
+	private PoolExhaustedException refused(PoolCall call, String why) {
+		return PoolExhaustedException.notSent(call.describe(), this.client, this.endpoint, why);
 	}
 
 	/** How many failed connection attempts a waiting call sits through: the attempts a call has. */
@@ -441,45 +439,26 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	/** Under the lock. */
 	private void fillToMinimum() {
-		while (!this.closed && this.open.size() + this.connecting < this.config.minConnections()) {
-			startConnecting();
+		while (!this.closed && this.open.size() + this.attempts.underWay() < this.config.minConnections()) {
+			this.attempts.start();
 		}
-	}
-
-	/** Under the lock. */
-	private void startConnecting() {
-		this.connecting++;
-		CompletableFuture<RpcClient> attempt;
-		try {
-			attempt = this.connector.connect();
-		}
-		catch (RuntimeException ex) {
-			attempt = CompletableFuture.failedFuture(ex);
-		}
-		CompletableFuture<Void> taken = attempt.handle((client, error) -> {
-			connected(client, error);
-			return null;
-		});
-		this.closing.attempting(taken);
 	}
 
 	private void connected(RpcClient client, Throwable error) {
 		List<CompletableFuture<RpcClient>> ready = new ArrayList<>();
 		List<ConnectionWaiters.Waiter> refused = List.of();
-		int consecutive;
+		int consecutive = 0;
 		boolean closeIt = false;
 		synchronized (this) {
-			this.connecting--;
-			consecutive = this.failedAttempts + 1;
+			this.attempts.ended();
 			if (error != null) {
-				this.failedAttempts++;
-				this.lastFailure = error;
+				consecutive = this.attempts.failed(error);
 				// Completed outside the lock below: a waiter's caller may call again at once.
 				refused = this.waiters.attemptFailed(failuresAllowed());
 				if (!this.closed && (!this.waiters.isEmpty() || this.open.size() < this.config.minConnections())) {
-					reconnectLater(() -> {
+					this.attempts.later(() -> {
 						if (!this.closed) {
-							startConnecting();
+							this.attempts.start();
 						}
 					});
 				}
@@ -488,12 +467,12 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 				closeIt = true;
 			}
 			else {
-				this.failedAttempts = 0;
+				this.attempts.succeeded();
 				this.open.add(client);
 				this.usage.opened(client, this.clock.getAsLong(), this.connectionProtection);
 				for (ConnectionWaiters.Waiter waiter : this.waiters.drain()) {
 					// Busy before the lock is let go, so that no sweep closes it under the waiter.
-					busy(client);
+					this.usage.busy(client);
 					ready.add(waiter.future);
 				}
 			}
@@ -540,27 +519,10 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		if (this.closed) {
 			return;
 		}
-		if (this.open.size() + this.connecting < this.config.minConnections()) {
-			this.failedAttempts++;
-			reconnectLater(this::fillToMinimum);
+		if (this.open.size() + this.attempts.underWay() < this.config.minConnections()) {
+			this.attempts.connectionLost();
+			this.attempts.later(this::fillToMinimum);
 		}
-	}
-
-	/** Under the lock: runs {@code then} under it after the backoff; the wait counts as an attempt under way. */
-	private void reconnectLater(Runnable then) {
-		Duration delay = this.config.reconnect().delay(this.failedAttempts);
-		this.connecting++;
-		this.timer.schedule(delay, () -> {
-			synchronized (this) {
-				this.connecting--;
-				then.run();
-			}
-		});
-	}
-
-	/** Under the lock: a call is about to go on {@code client}. */
-	private void busy(RpcClient client) {
-		this.usage.busy(client);
 	}
 
 	/** A call on {@code client} finished, well or not; {@code null} for none. */
@@ -569,17 +531,6 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			return;
 		}
 		this.usage.finished(client, this.clock.getAsLong());
-	}
-
-	/** Under the lock. */
-	private void scheduleSweep() {
-		Duration idle = this.config.idleTimeout();
-		if (idle.isZero() || this.closed) {
-			return;
-		}
-		// Half the timeout: a connection is closed between one and one and a half timeouts idle.
-		Duration period = idle.dividedBy(2);
-		this.sweep = this.timer.schedule(period.isZero() ? idle : period, this::sweep);
 	}
 
 	/**
@@ -599,7 +550,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 				this.open.remove(client);
 				fronts.add(this.usage.remove(client));
 			}
-			scheduleSweep();
+			this.sweep.schedule();
 		}
 		for (int i = 0; i < evicted.size(); i++) {
 			ConnectionClosing.closeProtected(fronts.get(i), evicted.get(i));
@@ -656,7 +607,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 * was opened (0 while all is well); what the reconnect delay grows with
 	 */
 	public synchronized int consecutiveFailures() {
-		return this.failedAttempts;
+		return this.attempts.failedInARow();
 	}
 
 	/**
@@ -667,12 +618,12 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 * @return whether the endpoint looks unreachable now
 	 */
 	public synchronized boolean isUnreachable() {
-		return !this.closed && this.open.isEmpty() && this.failedAttempts > 0;
+		return !this.closed && this.open.isEmpty() && this.attempts.failedInARow() > 0;
 	}
 
 	/** @return why the last failed connection attempt failed, if one ever did */
 	public synchronized Optional<Throwable> lastFailure() {
-		return Optional.ofNullable(this.lastFailure);
+		return Optional.ofNullable(this.attempts.lastFailure());
 	}
 
 	/** @return the calls sent again on another connection so far (idempotent calls only) */
@@ -712,9 +663,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		List<CompletableFuture<Void>> protections = new ArrayList<>();
 		synchronized (this) {
 			this.closed = true;
-			if (this.sweep != null) {
-				this.sweep.cancel();
-			}
+			this.sweep.cancel();
 			clients = List.copyOf(this.open);
 			for (RpcClient client : clients) {
 				RpcCaller front = this.usage.front(client);
@@ -728,8 +677,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			waiting = this.waiters.drain();
 		}
 		for (ConnectionWaiters.Waiter waiter : waiting) {
-			waiter.future.completeExceptionally(new PoolExhaustedException("Could not call " + waiter.call.describe()
-					+ " through " + this.client + ": the pool for " + this.endpoint + " was closed; the call was not sent"));
+			waiter.future.completeExceptionally(refused(waiter.call, "the pool for " + this.endpoint + " was closed"));
 		}
 		CompletableFuture.allOf(protections.toArray(CompletableFuture[]::new)).join();
 		for (RpcClient client : clients) {
