@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.memory.RegisteredMemoryPool;
+import io.rpcrdma.transport.trace.ConnectionTrace;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.ReceiveWorkRequest;
 import io.rpcrdma.verbs.ScatterGatherEntry;
@@ -28,17 +29,21 @@ final class ReceiveQueue {
 
 	private final AtomicInteger posted = new AtomicInteger();
 
+	private final ConnectionTrace trace;
+
 	/**
 	 * Leases the receive buffers; posts nothing yet.
 	 * @param qp the queue pair the receives go to
 	 * @param pool where the buffers come from
 	 * @param count how many receives
 	 * @param size each buffer's size: the largest message this side receives inline
+	 * @param trace the connection's trace events
 	 * @throws TransportResourceException if the pool has too few receive buffers (those leased
 	 * are given back)
 	 */
-	ReceiveQueue(QueuePair qp, RegisteredMemoryPool pool, int count, int size) {
+	ReceiveQueue(QueuePair qp, RegisteredMemoryPool pool, int count, int size, ConnectionTrace trace) {
 		this.qp = qp;
+		this.trace = trace;
 		this.buffers = new RegisteredBuffer[count];
 		this.requests = new ReceiveWorkRequest[count];
 		for (int i = 0; i < count; i++) {
@@ -68,6 +73,7 @@ final class ReceiveQueue {
 		for (int i = 0; i < this.requests.length; i++) {
 			this.posted.incrementAndGet();
 			this.qp.postRecv(this.requests[i]);
+			this.trace.posted(this.requests[i]);
 		}
 	}
 
@@ -90,6 +96,7 @@ final class ReceiveQueue {
 		this.posted.incrementAndGet();
 		try {
 			this.qp.postRecv(this.requests[index]);
+			this.trace.posted(this.requests[index]);
 		}
 		catch (RuntimeException ex) {
 			this.posted.decrementAndGet();

@@ -475,6 +475,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	private void onReply(PendingCall pc, TransportHeader header, HeaderDecodeResult.Valid valid, ByteBuffer message) {
 		if (header instanceof RdmaErrorHeader error) {
 			this.counters.errorReceived(error);
+			this.trace.errorReceived(error);
 		}
 		else {
 			// draft-cel-nfsv4-rpcrdma-version-two §5: only a non-error message reports the
@@ -623,6 +624,11 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		finally {
 			this.pending.release(pc);
 		}
+	}
+
+	@Override
+	String role() {
+		return "requester";
 	}
 
 	@Override

@@ -18,6 +18,7 @@ import io.rpcrdma.protocol.ReadChunk;
 import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.protocol.TransportHeaderDecoder;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
+import io.rpcrdma.transport.trace.ConnectionTrace;
 import io.rpcrdma.verbs.CompletionQueue;
 import io.rpcrdma.verbs.ConnectionEvent;
 import io.rpcrdma.verbs.ConnectionEventType;
@@ -70,6 +71,9 @@ abstract class RpcRdmaEndpoint {
 
 	final TransportCounters counters = new TransportCounters();
 
+	/** This connection's Flight Recorder events, written only while a recording enables them. */
+	final ConnectionTrace trace = new ConnectionTrace();
+
 	/** Keeps this side's RDMA Reads within its ORD and the peer's IRD. */
 	final ReadThrottle readThrottle;
 
@@ -121,11 +125,11 @@ abstract class RpcRdmaEndpoint {
 			this.cq.close();
 			throw ex;
 		}
-		this.workRequests = new WorkRequests(this.qp);
+		this.workRequests = new WorkRequests(this.qp, this.trace);
 		this.transfers = new ChunkTransfers(pool, config, this.counters, this.readThrottle, this.workRequests);
 		ReceiveQueue queue = null;
 		try {
-			queue = new ReceiveQueue(this.qp, pool, count, receiveSize);
+			queue = new ReceiveQueue(this.qp, pool, count, receiveSize, this.trace);
 			this.receives = queue;
 			this.cq.requestNotification();
 			queue.postAll();
@@ -252,6 +256,7 @@ abstract class RpcRdmaEndpoint {
 	}
 
 	private void dispatchOne(WorkCompletion wc) {
+		this.trace.completed(wc);
 		long wrId = wc.wrId();
 		if (ReceiveQueue.isReceive(wrId)) {
 			onReceive(ReceiveQueue.index(wrId), wc);
@@ -506,6 +511,7 @@ abstract class RpcRdmaEndpoint {
 	void count(TransportHeader header, int payloadLength) {
 		if (header instanceof RdmaErrorHeader error) {
 			this.counters.errorSent(error);
+			this.trace.errorSent(error);
 		}
 		else if (header instanceof RdmaDone) {
 			this.counters.doneSent.increment();
@@ -545,7 +551,11 @@ abstract class RpcRdmaEndpoint {
 	 */
 	void established(RdmaConnection established) {
 		this.connection = established;
+		this.trace.connected(role(), established.localAddress(), established.remoteAddress());
 	}
+
+	/** @return {@code requester} or {@code responder}, as trace events name this side */
+	abstract String role();
 
 	/** @return whether the connection was established once */
 	boolean wasEstablished() {
@@ -571,6 +581,7 @@ abstract class RpcRdmaEndpoint {
 			return;
 		}
 		this.failure = cause;
+		this.trace.disconnected(cause.getMessage());
 		this.watch.cancel();
 		try {
 			this.readThrottle.close();

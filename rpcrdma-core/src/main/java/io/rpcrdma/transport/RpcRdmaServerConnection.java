@@ -253,6 +253,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		if (header instanceof RdmaErrorHeader error) {
 			this.counters.errorReceived(error);
+			this.trace.errorReceived(error);
 			if (this.backward != null) {
 				// The requester refused one of this side's backward-direction calls.
 				this.backward.onError(error.xid(), new RdmaErrorReceivedException(error));
@@ -540,6 +541,11 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	/** Conveys a reply to a call ({@link ReplyMarshaller}). */
 	CompletableFuture<Void> sendReply(CallContext context, OutboundReply reply) {
 		return this.replies.send(context, reply);
+	}
+
+	@Override
+	String role() {
+		return "responder";
 	}
 
 	@Override

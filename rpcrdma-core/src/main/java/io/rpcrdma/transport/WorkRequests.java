@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import io.rpcrdma.memory.RegisteredBuffer;
+import io.rpcrdma.transport.trace.ConnectionTrace;
 import io.rpcrdma.verbs.CompletionStatus;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.ScatterGatherEntry;
@@ -21,6 +22,8 @@ import io.rpcrdma.verbs.WorkCompletion;
 final class WorkRequests {
 
 	private final QueuePair qp;
+
+	private final ConnectionTrace trace;
 
 	/**
 	 * Outstanding work requests by wr_id, guarded by itself: a {@code Consumer<WorkCompletion>}
@@ -40,8 +43,9 @@ final class WorkRequests {
 
 	private final AtomicLong nextWrId = new AtomicLong(1);
 
-	WorkRequests(QueuePair qp) {
+	WorkRequests(QueuePair qp, ConnectionTrace trace) {
 		this.qp = qp;
+		this.trace = trace;
 	}
 
 	/**
@@ -102,6 +106,7 @@ final class WorkRequests {
 	void post(SendWorkRequest request) {
 		try {
 			this.qp.postSend(request);
+			this.trace.posted(request);
 		}
 		catch (RuntimeException ex) {
 			Object operation;
