@@ -72,9 +72,13 @@ class CompareSmokeTest {
 			.as("an in-JVM server's time is the JVM's").isEmpty();
 		// Thirteen targets for each rpcrdma contender: two latency, one throughput, eight bulk (1 MiB
 		// and 64 KiB), one latency on a busy machine, one CPU time per call.
-		assertThat(run.targets()).hasSize(39)
+		// The CPU-time target leaves out a round whose reference's CPU time read 0 (a smoke window
+		// can get less than one 10 ms tick, see assertMeasured), and is missing if both did.
+		List<Target> timed = run.targets().stream().filter((t) -> !t.description().contains("CPU")).toList();
+		assertThat(timed).hasSize(36)
 			.anySatisfy((t) -> assertThat(t.description()).isEqualTo("64-byte p50 latency: rpcrdma-siw / socket"))
 			.allSatisfy((t) -> assertThat(t.rounds()).isEqualTo(2));
+		assertThat(run.targets()).hasSizeBetween(36, 39);
 		// Two rounds, each with every case; the results are one median per case.
 		assertThat(run.rounds()).hasSize(2).allSatisfy((round) -> assertThat(round).hasSameSizeAs(results));
 		assertThat(Files.readAllLines(out.resolve(Reports.ROUNDS_CSV))).hasSize(1 + 2 * results.size());
