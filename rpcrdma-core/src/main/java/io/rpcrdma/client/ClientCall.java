@@ -206,6 +206,7 @@ final class ClientCall implements CallCompletion, DeadlineWheel.Expiry {
 				releaseChunks();
 				return;
 			}
+			this.table.answered();
 			ReplyCallback told = this.callback;
 			if (failure != null) {
 				releaseChunks();

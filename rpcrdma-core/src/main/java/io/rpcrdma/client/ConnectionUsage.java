@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 
 import io.rpcrdma.transport.CreditWindow;
@@ -16,24 +17,65 @@ import io.rpcrdma.transport.RpcRdmaClientConnection;
  * pool's connections are protected. What the pool picks a connection by (the most free
  * credits) and finds idle connections to close by.
  * <p>
- * Not thread-safe: the pool holds its lock around every use.
+ * Not thread-safe: the pool holds its lock around every use but {@link #isProtected()}.
  */
 final class ConnectionUsage {
 
 	private final Map<RpcClient, Usage> usage = new IdentityHashMap<>();
 
+	/** Makes what each connection's calls go through; {@code null} for nothing. Set once. */
+	private volatile UnaryOperator<RpcCaller> protection;
+
 	/**
-	 * A connection opened.
+	 * A connection opened: protected at once when the pool's connections are.
 	 * @param client the connection
 	 * @param now the clock's time, its first activity
-	 * @param protection makes what its calls go through, or {@code null} for none
 	 */
-	void opened(RpcClient client, long now, UnaryOperator<RpcCaller> protection) {
+	void opened(RpcClient client, long now) {
 		Usage used = new Usage(now);
-		if (protection != null) {
-			used.protect(client, protection);
+		UnaryOperator<RpcCaller> protecting = this.protection;
+		if (protecting != null) {
+			used.protect(client, protecting);
 		}
 		this.usage.put(client, used);
+	}
+
+	/**
+	 * Protects every connection's calls from now on, those open included.
+	 * @param open the open connections
+	 * @param protecting makes a connection's protected caller
+	 * @return {@code false} if the connections were protected already (nothing changes)
+	 */
+	boolean protectAll(List<RpcClient> open, UnaryOperator<RpcCaller> protecting) {
+		if (this.protection != null) {
+			return false;
+		}
+		this.protection = protecting;
+		for (RpcClient client : open) {
+			this.usage.get(client).protect(client, protecting);
+		}
+		return true;
+	}
+
+	/** @return whether the connections are protected; the one read a call makes without the lock */
+	boolean isProtected() {
+		return this.protection != null;
+	}
+
+	/**
+	 * Undoes what protects each of {@code clients} (an RPCSEC_GSS destroy over its connection),
+	 * all at once, each bounded by what it allows itself, then closes it.
+	 * @return completes per protected connection once it is closed
+	 */
+	List<CompletableFuture<Void>> undoProtections(List<RpcClient> clients) {
+		List<CompletableFuture<Void>> undone = new ArrayList<>();
+		for (RpcClient client : clients) {
+			RpcCaller front = front(client);
+			if (front instanceof ConnectionProtection) {
+				undone.add(ConnectionClosing.closeProtected(front, client));
+			}
+		}
+		return undone;
 	}
 
 	/**
@@ -44,11 +86,6 @@ final class ConnectionUsage {
 	RpcCaller remove(RpcClient client) {
 		Usage gone = this.usage.remove(client);
 		return (gone != null) ? gone.front : null;
-	}
-
-	/** Protects an open connection's calls from now on. */
-	void protect(RpcClient client, UnaryOperator<RpcCaller> protection) {
-		this.usage.get(client).protect(client, protection);
 	}
 
 	/** @return what protects {@code client}'s calls, or {@code null} if nothing does or it is gone */

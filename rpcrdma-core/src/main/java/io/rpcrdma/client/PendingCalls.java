@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntConsumer;
 
 import io.rpcrdma.transport.LongKeyTable;
 
@@ -54,6 +56,14 @@ public final class PendingCalls {
 	private int freeCount;
 
 	private volatile Throwable lost;
+
+	/** Calls that timed out since the server last answered one (a late reply counts). */
+	private final AtomicInteger unanswered = new AtomicInteger();
+
+	/** Told once when {@link #unanswered} reaches {@link #unansweredLimit}; {@code null} for never. */
+	private volatile IntConsumer stoppedAnswering;
+
+	private volatile int unansweredLimit;
 
 	/**
 	 * @param endpoint the server, named in exception messages
@@ -195,12 +205,43 @@ public final class PendingCalls {
 		return this.endpoint;
 	}
 
+	/**
+	 * Tells {@code then}, once, when {@code limit} calls in a row have timed out with no reply
+	 * from the server in between, on time or late: the connection is up but the server has
+	 * stopped answering, as Linux's RPC client concludes after a major timeout, when it closes
+	 * the transport and connects again.
+	 * @param limit timeouts in a row; 0 never tells
+	 * @param then told the count
+	 */
+	void whenUnanswered(int limit, IntConsumer then) {
+		if (limit < 0) {
+			throw new IllegalArgumentException("The timeouts in a row that close a connection must be 0 (never) or more, not "
+					+ limit);
+		}
+		this.stoppedAnswering = then;
+		this.unansweredLimit = limit;
+	}
+
+	/** The server answered a call: on time or late, it is alive. */
+	void answered() {
+		// One volatile read on the reply path while all is well.
+		if (this.unanswered.get() != 0) {
+			this.unanswered.set(0);
+		}
+	}
+
 	void countLateReply() {
 		this.lateReplies.increment();
+		answered();
 	}
 
 	void countTimeout() {
 		this.timeouts.increment();
+		int inARow = this.unanswered.incrementAndGet();
+		IntConsumer then = this.stoppedAnswering;
+		if (then != null && inARow == this.unansweredLimit) {
+			then.accept(inARow);
+		}
 	}
 
 	/** Takes an ended call out of the table. */

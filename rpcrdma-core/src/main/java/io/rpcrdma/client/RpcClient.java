@@ -210,6 +210,24 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 		}
 	}
 
+	/**
+	 * Closes this connection once {@code timeouts} calls in a row have timed out with no reply
+	 * from the server in between, on time or late: the connection is up but the server no
+	 * longer answers (its process stalled, say). Its pending calls then fail with
+	 * {@link ConnectionLostException} caused by {@link ServerNotAnsweringException}. A pool
+	 * does this to each connection it opens ({@link RpcClientPool.Config#unansweredTimeouts()})
+	 * and opens another; a lone client stays closed.
+	 * @param timeouts timeouts in a row; 0 never closes (the default for a client of its own)
+	 * @return this client
+	 */
+	public RpcClient closeWhenUnanswered(int timeouts) {
+		this.pending.whenUnanswered(timeouts, (inARow) -> {
+			connectionLost(new ServerNotAnsweringException(this.endpoint, inARow));
+			close();
+		});
+		return this;
+	}
+
 	private void connectionLost(Throwable cause) {
 		this.pending.failAll(cause);
 	}

@@ -90,9 +90,6 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 */
 	public static final Duration RELEASE_WAIT = Duration.ofSeconds(2);
 
-	/** Wraps each connection in what protects its calls; {@code null} for nothing. Set once. */
-	private volatile UnaryOperator<RpcCaller> connectionProtection;
-
 	/**
 	 * Opens a connection to the endpoint.
 	 */
@@ -117,12 +114,18 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 * {@link ServerUnreachableException} (they never left) as soon as one attempt to open one
 	 * fails, rather than after as many failed attempts as {@code retry} allows a call: for a
 	 * pool under a balanced caller with other servers to go to
+	 * @param unansweredTimeouts calls timing out in a row on a connection, with no reply in
+	 * between, after which the pool closes that connection and opens another (see
+	 * {@link RpcClient#closeWhenUnanswered}); 0 never
 	 */
 	public record Config(int minConnections, int maxConnections, int maxWaiting, Backoff reconnect, RetryPolicy retry,
-			Duration idleTimeout, boolean failWaitersOnConnectFailure) {
+			Duration idleTimeout, boolean failWaitersOnConnectFailure, int unansweredTimeouts) {
 
 		/** The default idle timeout. */
 		public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
+
+		/** The default {@link #unansweredTimeouts()}: 3, as the classic RPC clients' three tries. */
+		public static final int DEFAULT_UNANSWERED_TIMEOUTS = 3;
 
 		/** Validates. */
 		public Config {
@@ -137,6 +140,9 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 				throw new IllegalArgumentException("idleTimeout must be zero (never evict) or positive, got "
 						+ Durations.written(idleTimeout));
 			}
+			if (unansweredTimeouts < 0) {
+				throw new IllegalArgumentException("unansweredTimeouts must be 0 (never) or more, got " + unansweredTimeouts);
+			}
 		}
 
 		/**
@@ -150,7 +156,8 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		 */
 		public Config(int minConnections, int maxConnections, int maxWaiting, Backoff reconnect, RetryPolicy retry,
 				Duration idleTimeout) {
-			this(minConnections, maxConnections, maxWaiting, reconnect, retry, idleTimeout, false);
+			this(minConnections, maxConnections, maxWaiting, reconnect, retry, idleTimeout, false,
+					DEFAULT_UNANSWERED_TIMEOUTS);
 		}
 
 		/**
@@ -171,7 +178,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		 */
 		public Config withIdleTimeout(Duration timeout) {
 			return new Config(this.minConnections, this.maxConnections, this.maxWaiting, this.reconnect, this.retry,
-					timeout, this.failWaitersOnConnectFailure);
+					timeout, this.failWaitersOnConnectFailure, this.unansweredTimeouts);
 		}
 
 		/**
@@ -180,7 +187,16 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		 */
 		public Config withFailWaitersOnConnectFailure(boolean value) {
 			return new Config(this.minConnections, this.maxConnections, this.maxWaiting, this.reconnect, this.retry,
-					this.idleTimeout, value);
+					this.idleTimeout, value, this.unansweredTimeouts);
+		}
+
+		/**
+		 * @param value calls timing out in a row after which a connection is replaced; 0 never
+		 * @return a copy with it
+		 */
+		public Config withUnansweredTimeouts(int value) {
+			return new Config(this.minConnections, this.maxConnections, this.maxWaiting, this.reconnect, this.retry,
+					this.idleTimeout, this.failWaitersOnConnectFailure, value);
 		}
 
 		/**
@@ -468,8 +484,9 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			}
 			else {
 				this.attempts.succeeded();
+				client.closeWhenUnanswered(this.config.unansweredTimeouts());
 				this.open.add(client);
-				this.usage.opened(client, this.clock.getAsLong(), this.connectionProtection);
+				this.usage.opened(client, this.clock.getAsLong());
 				for (ConnectionWaiters.Waiter waiter : this.waiters.drain()) {
 					// Busy before the lock is let go, so that no sweep closes it under the waiter.
 					this.usage.busy(client);
@@ -497,31 +514,23 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		}
 	}
 
+	/** A connection was lost: it leaves the pool, which opens another if below its minimum. */
 	private void lost(RpcClient client) {
 		RpcCaller front;
 		synchronized (this) {
 			front = this.usage.remove(client);
-			forget(client);
+			if (this.open.remove(client)) {
+				this.retired = this.retired.plus(client.transport().stats());
+				if (!this.closed && this.open.size() + this.attempts.underWay() < this.config.minConnections()) {
+					this.attempts.connectionLost();
+					this.attempts.later(this::fillToMinimum);
+				}
+			}
 		}
 		if (front instanceof ConnectionProtection) {
 			// Outside the lock: its calls fail with the connection, and what protected it has
 			// nothing left to undo but its own state (a destroy on a lost connection fails at once).
 			ConnectionClosing.closeProtected(front, client);
-		}
-	}
-
-	/** Under the lock: a lost connection leaves the pool, which opens another if below its minimum. */
-	private void forget(RpcClient client) {
-		if (!this.open.remove(client)) {
-			return;
-		}
-		this.retired = this.retired.plus(client.transport().stats());
-		if (this.closed) {
-			return;
-		}
-		if (this.open.size() + this.attempts.underWay() < this.config.minConnections()) {
-			this.attempts.connectionLost();
-			this.attempts.later(this::fillToMinimum);
 		}
 	}
 
@@ -571,13 +580,9 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	public RpcClientPool protectConnections(UnaryOperator<RpcCaller> protection) {
 		Objects.requireNonNull(protection, "protection");
 		synchronized (this) {
-			if (this.connectionProtection != null) {
+			if (!this.usage.protectAll(this.open, protection)) {
 				throw new IllegalStateException("The connections of the pool for " + this.endpoint
 						+ " are protected already");
-			}
-			this.connectionProtection = protection;
-			for (RpcClient client : this.open) {
-				this.usage.protect(client, protection);
 			}
 		}
 		return this;
@@ -588,7 +593,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 * Allocates nothing; takes the lock only when connections are protected.
 	 */
 	RpcCaller callerOf(RpcClient client) {
-		if (this.connectionProtection == null) {
+		if (!this.usage.isProtected()) {
 			return client;
 		}
 		synchronized (this) {
@@ -660,19 +665,12 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	public void close() {
 		List<RpcClient> clients;
 		List<ConnectionWaiters.Waiter> waiting;
-		List<CompletableFuture<Void>> protections = new ArrayList<>();
+		List<CompletableFuture<Void>> protections;
 		synchronized (this) {
 			this.closed = true;
 			this.sweep.cancel();
 			clients = List.copyOf(this.open);
-			for (RpcClient client : clients) {
-				RpcCaller front = this.usage.front(client);
-				if (front instanceof ConnectionProtection) {
-					// Each connection's protection is undone over its connection (an RPCSEC_GSS
-					// destroy), all at once, each bounded by what it allows itself.
-					protections.add(ConnectionClosing.closeProtected(front, client));
-				}
-			}
+			protections = this.usage.undoProtections(clients);
 			this.open.clear();
 			waiting = this.waiters.drain();
 		}

@@ -31,7 +31,7 @@ class RpcClientPoolConnectFailureTest {
 
 	private RpcClientPool refusingPool(RetryPolicy retry, boolean failWaiters) {
 		RpcClientPool.Config config = new RpcClientPool.Config(1, 1, 64,
-				new Backoff(RECONNECT, RECONNECT, 1.0, 0.0, new Random(1)), retry, Duration.ZERO, failWaiters);
+				new Backoff(RECONNECT, RECONNECT, 1.0, 0.0, new Random(1)), retry, Duration.ZERO).withFailWaitersOnConnectFailure(failWaiters);
 		return new RpcClientPool("refusing:20049", () -> {
 			this.attempts.incrementAndGet();
 			return CompletableFuture.failedFuture(new ConnectException("Connection refused"));

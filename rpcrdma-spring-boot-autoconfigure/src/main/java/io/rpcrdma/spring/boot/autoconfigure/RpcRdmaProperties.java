@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.client.balance.BalancerKind;
 import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.transport.PeerLimits;
@@ -963,6 +964,14 @@ public class RpcRdmaProperties implements Validator {
 		private int retries = 2;
 
 		/**
+		 * Calls that time out in a row on one connection, with no reply from the server in
+		 * between (on time or late), after which the connection is closed and a new one opened,
+		 * as Linux's RPC client does after a major timeout; 0 to 1000, 0 never. Calls still
+		 * pending on it fail with ConnectionLostException (idempotent ones are retried).
+		 */
+		private int unansweredTimeouts = RpcClientPool.Config.DEFAULT_UNANSWERED_TIMEOUTS;
+
+		/**
 		 * How calls are spread over the addresses: round-robin, least-outstanding (the
 		 * address with the fewest calls awaiting replies) or power-of-two-choices (the less
 		 * busy of two drawn at random).
@@ -1076,6 +1085,14 @@ public class RpcRdmaProperties implements Validator {
 
 		public void setRetries(int retries) {
 			this.retries = retries;
+		}
+
+		public int getUnansweredTimeouts() {
+			return this.unansweredTimeouts;
+		}
+
+		public void setUnansweredTimeouts(int unansweredTimeouts) {
+			this.unansweredTimeouts = unansweredTimeouts;
 		}
 
 		public List<Integer> getVersions() {

@@ -225,6 +225,7 @@ final class RpcRdmaPropertiesValidator {
 		checkInt(prefix + ".max-pending", client.getMaxPending(), 1, 65535);
 		checkDuration(prefix + ".call-timeout", client.getCallTimeout(), Duration.ofMillis(1), Duration.ofDays(1));
 		checkInt(prefix + ".retries", client.getRetries(), 0, 100);
+		checkInt(prefix + ".unanswered-timeouts", client.getUnansweredTimeouts(), 0, 1000);
 		checkVersions(prefix + ".versions", client.getVersions());
 		checkSize(prefix + ".inline-threshold-v1", client.getInlineThresholdV1(), KB, MB);
 		checkSize(prefix + ".inline-threshold-v2", client.getInlineThresholdV2(), KB, MB);

@@ -169,6 +169,25 @@ class RpcRdmaClientAutoConfigurationTest {
 	}
 
 	@Test
+	void unansweredTimeoutsReachThePoolAndDefaultToThree() {
+		this.runner
+			.withPropertyValues("rpcrdma.client.orders.address=orders-host:20049",
+					"rpcrdma.client.orders.unanswered-timeouts=0")
+			.run((context) -> {
+				RpcClientFactory factory = context.getBean(RpcClientFactory.class);
+				assertThat(factory.spec("orders").pool().unansweredTimeouts()).isZero();
+				assertThat(factory.spec("other").pool().unansweredTimeouts()).isEqualTo(3);
+			});
+		this.runner
+			.withPropertyValues("rpcrdma.client.orders.address=orders-host:20049",
+					"rpcrdma.client.orders.unanswered-timeouts=-1")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("rpcrdma.client.orders.unanswered-timeouts"));
+	}
+
+	@Test
 	void clientWithoutAddressAndNoLocalServerFailsSayingWhichPropertyToSet() {
 		this.runner.withPropertyValues("rpcrdma.server.enabled=false").run((context) -> {
 			Greeter greeter = context.getBean(RpcClientFactory.class).createClient(Greeter.class, "lonely");
