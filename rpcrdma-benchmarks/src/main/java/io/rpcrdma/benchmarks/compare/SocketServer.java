@@ -83,7 +83,18 @@ final class SocketServer implements AutoCloseable {
 				this.accepted.add(socket);
 				Thread server = new Thread(() -> serve(socket), "socket-bench-server");
 				server.setDaemon(true);
-				server.start();
+				try {
+					server.start();
+				}
+				catch (OutOfMemoryError noThread) {
+					// The machine has no thread left for one more connection (Growth's idle curve
+					// gets there): this one is closed and counted no more, the others go on, and
+					// the step that asked for it does not settle.
+					this.accepted.remove(socket);
+					socket.close();
+					System.err.println("socket server: no thread for connection " + (this.accepted.size() + 1)
+							+ ", closed it: " + noThread.getMessage());
+				}
 			}
 		}
 		catch (IOException closed) {
