@@ -9,6 +9,8 @@ import java.util.List;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
 
 /**
@@ -95,22 +97,43 @@ final class Charts {
 		perContender(results, contenders, Measurement.BULK_RESULT, "MB/s",
 				chart("Bulk results by size, 1 thread" + subtitle, "result size", "MB/s (log scale)", true), true,
 				directory.resolve(Growth.CHARTS.get(3)));
-		List<Growth.IdleSample> idle = result.idle();
-		if (idle.isEmpty()) {
+		writeIdle(directory, result.idle(), subtitle);
+	}
+
+	private static void writeIdle(Path directory, List<Growth.IdleCurve> curves, String subtitle) throws IOException {
+		if (curves.stream().allMatch((c) -> c.samples().isEmpty())) {
 			return;
 		}
-		List<String> counts = idle.stream().map((s) -> String.valueOf(s.connections())).toList();
-		CategoryChart memory = chart("Idle connections to one rpcrdma server: memory" + subtitle, "idle connections",
-				"MiB", false);
-		memory.addSeries("server RSS", counts, mebibytes(idle, Growth.IdleSample::serverRssBytes));
-		memory.addSeries("server registered", counts, mebibytes(idle, Growth.IdleSample::serverRegisteredBytes));
-		memory.addSeries("client registered", counts, mebibytes(idle, Growth.IdleSample::clientRegisteredBytes));
-		save(memory, directory.resolve(Growth.CHARTS.get(4)));
-		CategoryChart threads = chart("Idle connections to one rpcrdma server: threads" + subtitle, "idle connections",
-				"threads", false);
-		threads.addSeries("server", counts, idle.stream().map((s) -> (Number) s.serverThreads()).toList());
-		threads.addSeries("client", counts, idle.stream().map((s) -> (Number) s.clientThreads()).toList());
-		save(threads, directory.resolve(Growth.CHARTS.get(5)));
+		List<XYChart> charts = idleCharts(curves, subtitle);
+		save(charts.get(0), directory.resolve(Growth.CHARTS.get(4)));
+		save(charts.get(1), directory.resolve(Growth.CHARTS.get(5)));
+	}
+
+	/**
+	 * The idle-connection plots: a line per contender of its server's resident memory (and, for
+	 * rpcrdma, registered bytes), and of its server's threads, against idle connections.
+	 * @param curves each contender's idle curve
+	 * @param subtitle the run's, after each title
+	 * @return the memory plot and the threads plot
+	 */
+	static List<XYChart> idleCharts(List<Growth.IdleCurve> curves, String subtitle) {
+		XYChart memory = xyChart("Idle connections to one server: memory" + subtitle, "idle connections", "MiB");
+		XYChart threads = xyChart("Idle connections to one server: threads" + subtitle, "idle connections",
+				"server threads");
+		for (Growth.IdleCurve curve : curves) {
+			List<Growth.IdleSample> idle = curve.samples();
+			if (idle.isEmpty()) {
+				continue;
+			}
+			List<Number> counts = idle.stream().map((s) -> (Number) s.connections()).toList();
+			memory.addSeries(curve.contender() + " server RSS", counts, mebibytes(idle, Growth.IdleSample::serverRssBytes));
+			if (idle.stream().allMatch((s) -> s.serverRegisteredBytes() >= 0)) {
+				memory.addSeries(curve.contender() + " server registered", counts,
+						mebibytes(idle, Growth.IdleSample::serverRegisteredBytes));
+			}
+			threads.addSeries(curve.contender(), counts, idle.stream().map((s) -> (Number) s.serverThreads()).toList());
+		}
+		return List.of(memory, threads);
 	}
 
 	private static List<Number> mebibytes(List<Growth.IdleSample> idle,
@@ -162,6 +185,18 @@ final class Charts {
 		chart.getStyler().setYAxisLogarithmic(logarithmic);
 		chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(14f));
 		return chart;
+	}
+
+	private static XYChart xyChart(String title, String x, String y) {
+		XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y).build();
+		chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+		chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+		chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(14f));
+		return chart;
+	}
+
+	private static void save(XYChart chart, Path file) throws IOException {
+		BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
 	}
 
 	private static void save(CategoryChart chart, Path file) throws IOException {

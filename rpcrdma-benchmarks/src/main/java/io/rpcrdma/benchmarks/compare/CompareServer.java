@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 
 import io.rpcrdma.benchmarks.Calculator;
 import io.rpcrdma.memory.MemoryPoolConfig;
@@ -27,7 +28,8 @@ import io.rpcrdma.verbs.RdmaProviders;
 /**
  * The benchmarks' server over an RDMA provider, serving {@link BenchService} (the comparison)
  * and {@link Calculator} (the small-call benchmarks), in the benchmark's JVM or, through
- * {@link #main}, in a process of its own ({@link ServerProcess}). Handlers run on the
+ * {@link #main}, in a process of its own ({@link ServerProcess}); {@link #main} runs the socket
+ * and gRPC contenders' servers too, for {@link Growth}'s idle connections. Handlers run on the
  * transport's receive thread (DIRECT): they never block, and the gRPC server runs its
  * handlers on its event loop alike.
  */
@@ -38,6 +40,12 @@ public final class CompareServer implements AutoCloseable {
 
 	/** The prefix of a provider setting on {@link #main}'s command line. */
 	static final String PROVIDER_SETTING = "--provider:";
+
+	/** The prefix of the contender whose server {@link #main} runs ({@link Contenders} names). */
+	static final String CONTENDER = "--contender:";
+
+	/** The contenders whose servers {@link #main} runs. */
+	static final List<String> CONTENDERS = List.of(Contenders.SOCKET, Contenders.GRPC, Contenders.SIW);
 
 	private final RdmaProvider provider;
 
@@ -137,15 +145,18 @@ public final class CompareServer implements AutoCloseable {
 	}
 
 	/**
-	 * Serves over software iWARP on 127.0.0.1 until standard input closes; prints
-	 * {@code PORT <n>} once listening, and answers each {@code STATS} line on standard input
-	 * with {@link #stats()}.
-	 * @param args {@code --library-defaults} for the library's default transport and memory
-	 * pool settings, {@code --provider:<key>=<value>} for a provider setting (such as
-	 * {@code --provider:siw.max-queue-pairs=8})
-	 * @throws IOException if standard input fails
+	 * Serves on 127.0.0.1 until standard input closes; prints {@code PORT <n>} once listening,
+	 * and answers each {@code STATS} line on standard input with
+	 * {@code STATS <registered bytes> <leased bytes> <connections>} (registered and leased -1
+	 * for a contender that registers no memory).
+	 * @param args {@code --contender:<name>} for the contender whose server runs (one of
+	 * {@link #CONTENDERS}; rpcrdma-siw, this class over software iWARP, if none),
+	 * {@code --library-defaults} for the library's default transport and memory pool settings,
+	 * {@code --provider:<key>=<value>} for a provider setting (such as
+	 * {@code --provider:siw.max-queue-pairs=8}); the last two for rpcrdma only
+	 * @throws Exception if the server cannot start or standard input fails
 	 */
-	public static void main(String[] args) throws IOException {
+	public static void main(String[] args) throws Exception {
 		// The child's standard error is the comparison's: only warnings and errors belong there.
 		java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
 		root.setLevel(java.util.logging.Level.WARNING);
@@ -153,27 +164,67 @@ public final class CompareServer implements AutoCloseable {
 			handler.setLevel(java.util.logging.Level.WARNING);
 		}
 		boolean libraryDefaults = List.of(args).contains(LIBRARY_DEFAULTS);
+		String contender = Contenders.SIW;
 		RdmaProviderConfig settings = RdmaProviderConfig.defaults();
 		for (String arg : args) {
 			if (arg.startsWith(PROVIDER_SETTING) && arg.indexOf('=') > PROVIDER_SETTING.length()) {
 				int equals = arg.indexOf('=');
 				settings = settings.with(arg.substring(PROVIDER_SETTING.length(), equals), arg.substring(equals + 1));
 			}
+			else if (arg.startsWith(CONTENDER)) {
+				contender = arg.substring(CONTENDER.length());
+			}
 		}
-		try (CompareServer server = new CompareServer("siw", new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-				SecurityPolicy.permitAll(), libraryDefaults, settings)) {
-			System.out.println("PORT " + server.address().getPort());
+		try (Served server = serve(contender, libraryDefaults, settings)) {
+			System.out.println("PORT " + server.port());
 			System.out.flush();
 			BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 			String line;
 			// Runs until the comparison closes our standard input (or dies).
 			while ((line = commands.readLine()) != null) {
 				if (line.trim().equals("STATS")) {
-					System.out.println(server.stats());
+					System.out.println(server.stats().get());
 					System.out.flush();
 				}
 			}
 		}
+	}
+
+	private static Served serve(String contender, boolean libraryDefaults, RdmaProviderConfig settings)
+			throws IOException {
+		return switch (contender) {
+			case Contenders.SOCKET -> {
+				SocketServer socket = new SocketServer(Payloads.filled(BenchService.MAX_BULK));
+				yield new Served(socket, socket.address().getPort(), () -> "STATS -1 -1 " + socket.connections());
+			}
+			case Contenders.GRPC -> {
+				GrpcServer grpc = new GrpcServer();
+				yield new Served(grpc, grpc.address().getPort(), () -> "STATS -1 -1 " + grpc.connections());
+			}
+			case Contenders.SIW -> {
+				CompareServer rpcrdma = new CompareServer("siw",
+						new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), SecurityPolicy.permitAll(),
+						libraryDefaults, settings);
+				yield new Served(rpcrdma, rpcrdma.address().getPort(), rpcrdma::stats);
+			}
+			default -> throw new IllegalArgumentException(
+					"No server for a contender named " + contender + "; choose from " + CONTENDERS);
+		};
+	}
+
+	/**
+	 * A contender's server in this process.
+	 * @param server what stops it
+	 * @param port where it listens on the loopback address
+	 * @param stats its {@code STATS} line
+	 */
+	private record Served(AutoCloseable server, int port, Supplier<String> stats) implements AutoCloseable {
+
+		@Override
+		public void close() throws Exception {
+			this.server.close();
+		}
+
 	}
 
 }

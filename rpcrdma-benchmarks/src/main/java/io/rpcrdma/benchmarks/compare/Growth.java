@@ -28,10 +28,12 @@ import io.rpcrdma.verbs.RdmaProviderConfig;
  * <li><b>sizes</b>: MB/s of bulk arguments and results from 64 bytes to 64 MiB, one thread,
  * through the contenders as {@link Compare} has them (gRPC's channel and rpcrdma's
  * connection shared and warm);</li>
- * <li><b>idle connections</b>: an rpcrdma server with the library's defaults in a child JVM,
- * and what it holds (resident memory, registered bytes, threads) as 0 to 10,000 idle
+ * <li><b>idle connections</b>: each contender's server in a child JVM (the socket's and
+ * gRPC-java's as the comparison has them, rpcrdma's with the library's defaults), and what it
+ * holds (resident memory and threads; registered bytes for rpcrdma) as 0 to 10,000 idle
  * connections open to it from client JVMs of their own ({@link IdleClients}), with the clients'
- * registered bytes and threads beside; a step refused ends the curve, and the run says why.</li>
+ * registered bytes and threads beside; a step refused ends that contender's curve, and the run
+ * says why.</li>
  * </ul>
  * The curves run in rounds, contenders interleaved; each figure is the median of the rounds.
  * Writes {@code growth.csv}, {@code growth-rounds.csv}, {@code growth-idle.csv},
@@ -95,7 +97,7 @@ public final class Growth {
 
 		static Cases of(Pace pace) {
 			if (pace == Pace.SMOKE) {
-				return new Cases(List.of(1, 4), List.of(64, 64 << 10), List.of(0, 2, 8));
+				return new Cases(List.of(1, 4), List.of(64, 64 << 10), List.of(0, 10, 50));
 			}
 			return new Cases(CONNECTIONS, SIZES, IDLE);
 		}
@@ -108,32 +110,33 @@ public final class Growth {
 	 * @param connections idle connections open (as the server counts them)
 	 * @param serverRssBytes the server process's resident memory
 	 * @param serverThreads the server process's threads
-	 * @param serverRegisteredBytes what the server's memory pool registered
-	 * @param serverLeasedBytes what of it is leased (posted receives, mostly)
-	 * @param clientRegisteredBytes what the client's memory pool registered
-	 * @param clientThreads the client JVM's threads
+	 * @param serverRegisteredBytes what the server's memory pool registered; -1 for a contender
+	 * that registers no memory (socket, gRPC)
+	 * @param serverLeasedBytes what of it is leased (posted receives, mostly); -1 likewise
+	 * @param clientRegisteredBytes what the clients' memory pools registered; -1 likewise
+	 * @param clientThreads the client JVMs' threads
 	 */
 	record IdleSample(int connections, long serverRssBytes, int serverThreads, long serverRegisteredBytes,
 			long serverLeasedBytes, long clientRegisteredBytes, int clientThreads) {
 	}
 
 	/**
-	 * The idle-connection curve.
+	 * One contender's idle-connection curve.
 	 *
+	 * @param contender as {@link Contenders} names it
 	 * @param samples the samples, fewest connections first
 	 * @param stop why the curve ended before its last step, or {@code null} if it did not
 	 */
-	record IdleCurve(List<IdleSample> samples, String stop) {
+	record IdleCurve(String contender, List<IdleSample> samples, String stop) {
 	}
 
 	/**
 	 * A finished growth run.
 	 *
 	 * @param curves the connection and size curves, as a comparison run
-	 * @param idle the idle-connection samples, fewest connections first
-	 * @param idleStop why the idle curve ended before its last step, or {@code null}
+	 * @param idle each contender's idle-connection curve, in the order of {@link #CONTENDERS}
 	 */
-	record Result(Run curves, List<IdleSample> idle, String idleStop) {
+	record Result(Run curves, List<IdleCurve> idle) {
 	}
 
 	/**
@@ -198,9 +201,13 @@ public final class Growth {
 				perConnection.get(i).close();
 			}
 		}
-		IdleCurve idle = idle(cases.idle(), RdmaProviderConfig.defaults(), progress);
+		// One contender's server at a time, so that the curves do not share the machine's memory.
+		List<IdleCurve> idle = new ArrayList<>();
+		for (String name : names) {
+			idle.add(idle(name, cases.idle(), RdmaProviderConfig.defaults(), progress));
+		}
 		Run curves = new Run(options.pace(), machine.ended(), Rounds.medians(rounds), rounds, List.of());
-		Result result = new Result(curves, idle.samples(), idle.stop());
+		Result result = new Result(curves, idle);
 		write(options.output(), result);
 		return result;
 	}
@@ -236,42 +243,40 @@ public final class Growth {
 	}
 
 	/**
-	 * Opens idle connections step by step to a server in a child JVM with the library's
-	 * defaults, from client JVMs of their own holding at most {@link #CONNECTIONS_PER_CLIENT}
-	 * each, and samples the server and the clients once the server counts them all. A step the
-	 * server or the machine refuses ends the curve there; the run goes on and says why.
+	 * Opens idle connections step by step to a contender's server in a child JVM (rpcrdma's with
+	 * the library's defaults), from client JVMs of their own holding at most
+	 * {@link #CONNECTIONS_PER_CLIENT} each, and samples the server and the clients once the
+	 * server counts them all. A step the server or the machine refuses ends the curve there; the
+	 * run goes on and says why.
+	 * @param contender one of {@link #CONTENDERS}
+	 * @param steps idle connections at each sample, fewest first
+	 * @param serverSettings rpcrdma's provider settings (the others have none)
+	 * @param progress where each sample is reported
+	 * @return the curve
+	 * @throws Exception if a server or client process fails otherwise
 	 */
-	static IdleCurve idle(List<Integer> steps, RdmaProviderConfig serverSettings, PrintStream progress)
-			throws Exception {
+	static IdleCurve idle(String contender, List<Integer> steps, RdmaProviderConfig serverSettings,
+			PrintStream progress) throws Exception {
 		List<IdleSample> samples = new ArrayList<>();
 		List<IdleClientProcess> clients = new ArrayList<>();
-		try (ServerProcess server = new ServerProcess(true, serverSettings)) {
+		try (ServerProcess server = new ServerProcess(contender, true, serverSettings)) {
 			try {
 				for (int step : steps) {
-					long[] stats;
+					ServerProcess.Stats stats;
 					try {
-						hold(clients, server, step);
+						hold(clients, contender, server, step);
 						stats = settled(server, step);
 					}
 					catch (IdleClientProcess.IdleConnectionRefusedException | IdleStepUnsettledException refused) {
 						String stop = "stopped before " + step + " idle connections: " + refused.getMessage();
-						progress.println("idle curve " + stop);
-						return new IdleCurve(samples, stop);
+						progress.println(contender + " idle curve " + stop);
+						return new IdleCurve(contender, samples, stop);
 					}
-					long[] process = processStatus(server.pid());
-					long clientRegistered = 0;
-					int clientThreads = 0;
-					for (IdleClientProcess client : clients) {
-						long[] figures = client.stats();
-						clientRegistered += figures[0];
-						clientThreads += (int) figures[1];
-					}
-					IdleSample sample = new IdleSample((int) stats[2], process[0], (int) process[1], stats[0], stats[1],
-							clientRegistered, clientThreads);
+					IdleSample sample = sample(stats, processStatus(server.pid()), clients);
 					samples.add(sample);
 					progress.printf(Locale.ROOT,
-							"idle %5d connections: server RSS %s, %d threads, registered %s (leased %s); %d client processes registered %s, %d threads%n",
-							sample.connections(), mebibytes(sample.serverRssBytes()), sample.serverThreads(),
+							"idle %-11s %5d connections: server RSS %s, %d threads, registered %s (leased %s); %d client processes registered %s, %d threads%n",
+							contender, sample.connections(), mebibytes(sample.serverRssBytes()), sample.serverThreads(),
 							mebibytes(sample.serverRegisteredBytes()), mebibytes(sample.serverLeasedBytes()), clients.size(),
 							mebibytes(sample.clientRegisteredBytes()), sample.clientThreads());
 				}
@@ -282,15 +287,30 @@ public final class Growth {
 				}
 			}
 		}
-		return new IdleCurve(samples, null);
+		return new IdleCurve(contender, samples, null);
+	}
+
+	private static IdleSample sample(ServerProcess.Stats server, long[] process, List<IdleClientProcess> clients)
+			throws IOException {
+		long clientRegistered = 0;
+		int clientThreads = 0;
+		for (IdleClientProcess client : clients) {
+			IdleClientProcess.Stats figures = client.stats();
+			clientRegistered += Math.max(0, figures.registeredBytes());
+			clientThreads += figures.threads();
+		}
+		// A contender whose server registers no memory has clients that register none either.
+		return new IdleSample(server.connections(), process[0], (int) process[1], server.registeredBytes(),
+				server.leasedBytes(), (server.registeredBytes() < 0) ? -1 : clientRegistered, clientThreads);
 	}
 
 	/** Spreads {@code total} connections over client processes, starting more as needed. */
-	private static void hold(List<IdleClientProcess> clients, ServerProcess server, int total) throws IOException {
+	private static void hold(List<IdleClientProcess> clients, String contender, ServerProcess server, int total)
+			throws IOException {
 		int remaining = total;
 		for (int i = 0; remaining > 0 || i < clients.size(); i++) {
 			if (i == clients.size()) {
-				clients.add(new IdleClientProcess(server.address().getPort()));
+				clients.add(new IdleClientProcess(contender, server.address().getPort()));
 			}
 			int share = Math.min(remaining, CONNECTIONS_PER_CLIENT);
 			IdleClientProcess client = clients.get(i);
@@ -305,13 +325,14 @@ public final class Growth {
 	 * The server's stats once it counts {@code connections} connections: within 10 s and 10 ms
 	 * more per connection (a client whose connection is refused retries it rather than failing).
 	 */
-	private static long[] settled(ServerProcess server, int connections) throws IOException, InterruptedException {
+	static ServerProcess.Stats settled(ServerProcess server, int connections)
+			throws IOException, InterruptedException {
 		long allowed = IDLE_SETTLE_NANOS + connections * IDLE_SETTLE_NANOS_PER_CONNECTION;
 		long deadline = System.nanoTime() + allowed;
-		long[] stats = server.stats();
-		while (stats[2] != connections) {
+		ServerProcess.Stats stats = server.stats();
+		while (stats.connections() != connections) {
 			if (System.nanoTime() > deadline) {
-				throw new IdleStepUnsettledException("the server counts " + stats[2] + " connections, not "
+				throw new IdleStepUnsettledException("the server counts " + stats.connections() + " connections, not "
 						+ connections + ", after " + TimeUnit.NANOSECONDS.toSeconds(allowed) + " s");
 			}
 			TimeUnit.MILLISECONDS.sleep(20);
@@ -362,7 +383,8 @@ public final class Growth {
 	 * What each idle connection adds, from the first and last samples.
 	 * @param idle the samples
 	 * @return server RSS, server registered bytes, server threads, client registered bytes and
-	 * client threads per connection; empty with fewer than two samples
+	 * client threads per connection (registered bytes NaN for a contender that registers no
+	 * memory); empty with fewer than two samples
 	 */
 	static double[] perConnection(List<IdleSample> idle) {
 		if (idle.size() < 2) {
@@ -375,10 +397,14 @@ public final class Growth {
 			return new double[0];
 		}
 		return new double[] { (last.serverRssBytes() - first.serverRssBytes()) / n,
-				(last.serverRegisteredBytes() - first.serverRegisteredBytes()) / n,
+				perConnection(first.serverRegisteredBytes(), last.serverRegisteredBytes(), n),
 				(last.serverThreads() - first.serverThreads()) / n,
-				(last.clientRegisteredBytes() - first.clientRegisteredBytes()) / n,
+				perConnection(first.clientRegisteredBytes(), last.clientRegisteredBytes(), n),
 				(last.clientThreads() - first.clientThreads()) / n };
+	}
+
+	private static double perConnection(long first, long last, double n) {
+		return (first < 0 || last < 0) ? Double.NaN : (last - first) / n;
 	}
 
 	static void write(Path directory, Result result) throws IOException {
@@ -390,13 +416,20 @@ public final class Growth {
 		Charts.writeGrowth(directory, result);
 	}
 
-	static String idleCsv(List<IdleSample> idle) {
+	/**
+	 * @param curves each contender's idle curve
+	 * @return one line per sample, the contender first; -1 for figures a contender does not have
+	 */
+	static String idleCsv(List<IdleCurve> curves) {
 		StringBuilder out = new StringBuilder(
-				"connections,server_rss_bytes,server_threads,server_registered_bytes,server_leased_bytes,client_registered_bytes,client_threads\n");
-		for (IdleSample s : idle) {
-			out.append(s.connections()).append(',').append(s.serverRssBytes()).append(',').append(s.serverThreads())
-				.append(',').append(s.serverRegisteredBytes()).append(',').append(s.serverLeasedBytes()).append(',')
-				.append(s.clientRegisteredBytes()).append(',').append(s.clientThreads()).append('\n');
+				"contender,connections,server_rss_bytes,server_threads,server_registered_bytes,server_leased_bytes,client_registered_bytes,client_threads\n");
+		for (IdleCurve curve : curves) {
+			for (IdleSample s : curve.samples()) {
+				out.append(curve.contender()).append(',').append(s.connections()).append(',').append(s.serverRssBytes())
+					.append(',').append(s.serverThreads()).append(',').append(s.serverRegisteredBytes()).append(',')
+					.append(s.serverLeasedBytes()).append(',').append(s.clientRegisteredBytes()).append(',')
+					.append(s.clientThreads()).append('\n');
+			}
 		}
 		return out.toString();
 	}
@@ -465,27 +498,40 @@ public final class Growth {
 				out.append('\n');
 			}
 		}
-		out.append("\n#### Idle connections to one rpcrdma server (library defaults, software iWARP; clients in JVMs of their own, at most ")
+		for (IdleCurve curve : result.idle()) {
+			idleMarkdown(out, curve);
+		}
+		return out.toString();
+	}
+
+	private static void idleMarkdown(StringBuilder out, IdleCurve curve) {
+		out.append("\n#### Idle connections to one ").append(curve.contender()).append(" server (")
+			.append(curve.contender().equals(Contenders.SIW) ? "library defaults, software iWARP; " : "")
+			.append("clients in JVMs of their own, at most ")
 			.append(CONNECTIONS_PER_CLIENT)
 			.append(" connections each)\n\n");
 		out.append("| connections | server RSS | server registered (leased) | server threads | client registered | client threads |\n");
 		out.append("|---|---|---|---|---|---|\n");
-		for (IdleSample s : result.idle()) {
-			out.append(String.format(Locale.ROOT, "| %d | %s | %s (%s) | %d | %s | %d |%n", s.connections(),
-					mebibytes(s.serverRssBytes()), mebibytes(s.serverRegisteredBytes()),
-					mebibytes(s.serverLeasedBytes()), s.serverThreads(), mebibytes(s.clientRegisteredBytes()),
-					s.clientThreads()));
+		for (IdleSample s : curve.samples()) {
+			out.append(String.format(Locale.ROOT, "| %d | %s | %s | %d | %s | %d |%n", s.connections(),
+					mebibytes(s.serverRssBytes()),
+					(s.serverRegisteredBytes() < 0) ? "n/a"
+							: mebibytes(s.serverRegisteredBytes()) + " (" + mebibytes(s.serverLeasedBytes()) + ")",
+					s.serverThreads(), mebibytes(s.clientRegisteredBytes()), s.clientThreads()));
 		}
-		if (result.idleStop() != null) {
-			out.append("\nThe idle curve ").append(result.idleStop()).append('\n');
+		if (curve.stop() != null) {
+			out.append("\nThe ").append(curve.contender()).append(" idle curve ").append(curve.stop()).append('\n');
 		}
-		double[] each = perConnection(result.idle());
+		double[] each = perConnection(curve.samples());
 		if (each.length > 0) {
 			out.append(String.format(Locale.ROOT,
-					"%nPer idle connection: server RSS %.1f KiB, server registered %.1f KiB, %.2f server threads; client registered %.1f KiB, %.2f client threads.%n",
-					each[0] / 1024, each[1] / 1024, each[2], each[3] / 1024, each[4]));
+					"%nPer idle %s connection: server RSS %.1f KiB, server registered %s, %.2f server threads; client registered %s, %.2f client threads.%n",
+					curve.contender(), each[0] / 1024, kibibytes(each[1]), each[2], kibibytes(each[3]), each[4]));
 		}
-		return out.toString();
+	}
+
+	private static String kibibytes(double bytes) {
+		return Double.isNaN(bytes) ? "n/a" : String.format(Locale.ROOT, "%.1f KiB", bytes / 1024);
 	}
 
 }

@@ -24,14 +24,15 @@ final class IdleClientProcess implements AutoCloseable {
 	private int held;
 
 	/**
-	 * Starts the child and waits until its provider is open.
+	 * Starts the child and waits until its client side is open.
+	 * @param contender whose connections it opens: one of {@link IdleConnector#CONTENDERS}
 	 * @param port the server's port on the loopback address
 	 * @throws IOException if it cannot be started
 	 */
-	IdleClientProcess(int port) throws IOException {
+	IdleClientProcess(String contender, int port) throws IOException {
 		String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
 		this.child = new ProcessBuilder(List.of(java, "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED", "-cp",
-				System.getProperty("java.class.path"), IdleClients.class.getName(), Integer.toString(port)))
+				System.getProperty("java.class.path"), IdleClients.class.getName(), contender, Integer.toString(port)))
 			.redirectError(ProcessBuilder.Redirect.INHERIT)
 			.start();
 		this.output = new BufferedReader(new InputStreamReader(this.child.getInputStream(), StandardCharsets.UTF_8));
@@ -40,7 +41,7 @@ final class IdleClientProcess implements AutoCloseable {
 		if (!"READY".equals(line)) {
 			this.child.destroyForcibly();
 			throw new IOException("The idle client process did not start (it printed " + line + "); run java -cp <this jar> "
-					+ IdleClients.class.getName() + " <port> to see why");
+					+ IdleClients.class.getName() + " " + contender + " " + port + " to see why");
 		}
 	}
 
@@ -74,14 +75,23 @@ final class IdleClientProcess implements AutoCloseable {
 	 * @return the child's registered bytes and threads
 	 * @throws IOException if the child does not answer
 	 */
-	long[] stats() throws IOException {
+	Stats stats() throws IOException {
 		this.commands.println("STATS");
 		String line = this.output.readLine();
 		if (line == null || !line.startsWith("STATS ")) {
 			throw new IOException("The idle client process answered " + line + " to STATS");
 		}
 		String[] fields = line.substring(6).trim().split(" ");
-		return new long[] { Long.parseLong(fields[0]), Long.parseLong(fields[1]) };
+		return new Stats(Long.parseLong(fields[0]), Integer.parseInt(fields[1]));
+	}
+
+	/**
+	 * What a client process holds.
+	 * @param registeredBytes what its memory pool registered; -1 for a contender that
+	 * registers no memory
+	 * @param threads its JVM's live threads
+	 */
+	record Stats(long registeredBytes, int threads) {
 	}
 
 	@Override

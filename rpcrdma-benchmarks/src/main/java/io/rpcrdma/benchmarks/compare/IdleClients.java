@@ -11,25 +11,20 @@ import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import io.rpcrdma.client.RpcClientPool;
-import io.rpcrdma.memory.MemoryPoolConfig;
-import io.rpcrdma.memory.RegisteredMemoryPool;
-import io.rpcrdma.transport.TransportConfig;
-import io.rpcrdma.verbs.RdmaProvider;
-import io.rpcrdma.verbs.RdmaProviders;
-
 /**
  * The client side of {@link Growth}'s idle connections, in a JVM of its own so that thousands of
  * connections' client threads and memory count neither in the measuring JVM nor in the server:
- * opens idle rpcrdma connections (library defaults, software iWARP) to one port on the loopback
- * address as told on standard input, and lives until standard input closes.
+ * opens one contender's idle connections ({@link IdleConnector}: plain sockets, a gRPC channel
+ * each, or rpcrdma connections with the library's defaults over software iWARP) to one port on
+ * the loopback address as told on standard input, and lives until standard input closes.
  * <ul>
  * <li>{@code OPEN <n>}: opens connections until it holds n; answers {@code OPEN <n>}, or
  * {@code FAILED <held> <reason>} at the first one that cannot be opened;</li>
- * <li>{@code STATS}: answers {@code STATS <registered bytes> <threads>}.</li>
+ * <li>{@code STATS}: answers {@code STATS <registered bytes> <threads>} (registered -1 for a
+ * contender that registers no memory).</li>
  * </ul>
  * <pre>
- * java -cp rpcrdma-benchmarks.jar io.rpcrdma.benchmarks.compare.IdleClients &lt;port&gt;
+ * java -cp rpcrdma-benchmarks.jar io.rpcrdma.benchmarks.compare.IdleClients &lt;contender&gt; &lt;port&gt;
  * </pre>
  */
 public final class IdleClients {
@@ -41,26 +36,29 @@ public final class IdleClients {
 	}
 
 	/**
-	 * @param args the server's port on the loopback address
-	 * @throws Exception if the provider or the memory pool cannot be opened
+	 * @param args the contender ({@link IdleConnector#CONTENDERS}) and its server's port on the
+	 * loopback address
+	 * @throws Exception if the contender's client side cannot be opened
 	 */
 	public static void main(String[] args) throws Exception {
+		if (args.length != 2) {
+			throw new IllegalArgumentException("usage: IdleClients <contender> <port>, the contender one of "
+					+ IdleConnector.CONTENDERS + "; got " + List.of(args));
+		}
 		LIBRARY_LOG.setLevel(Level.WARNING);
-		InetSocketAddress server = new InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.parseInt(args[0]));
-		List<RpcClientPool> open = new ArrayList<>();
+		InetSocketAddress server = new InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.parseInt(args[1]));
+		List<AutoCloseable> open = new ArrayList<>();
 		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-		try (RdmaProvider provider = RdmaProviders.open("siw");
-				RegisteredMemoryPool memory = new RegisteredMemoryPool(provider.allocateProtectionDomain(),
-						MemoryPoolConfig.defaults(TransportConfig.DEFAULT_INLINE_THRESHOLD_V2))) {
+		try (IdleConnector connector = IdleConnector.of(args[0], server)) {
 			System.out.println("READY");
 			try {
 				for (String line = in.readLine(); line != null; line = in.readLine()) {
 					String[] command = line.trim().split(" ");
 					if (command[0].equals("OPEN")) {
-						System.out.println(open(provider, memory, server, open, Integer.parseInt(command[1])));
+						System.out.println(open(connector, open, Integer.parseInt(command[1])));
 					}
 					else if (command[0].equals("STATS")) {
-						System.out.println("STATS " + memory.stats().registeredBytes() + " "
+						System.out.println("STATS " + connector.registeredBytes() + " "
 								+ ManagementFactory.getThreadMXBean().getThreadCount());
 					}
 					else {
@@ -69,21 +67,22 @@ public final class IdleClients {
 				}
 			}
 			finally {
-				for (RpcClientPool pool : open) {
-					pool.close();
+				for (AutoCloseable connection : open) {
+					connection.close();
 				}
 			}
 		}
 	}
 
-	private static String open(RdmaProvider provider, RegisteredMemoryPool memory, InetSocketAddress server,
-			List<RpcClientPool> open, int wanted) {
+	private static String open(IdleConnector connector, List<AutoCloseable> open, int wanted) {
 		while (open.size() < wanted) {
 			try {
-				open.add(RpcClientPool.connect(provider, memory, server, TransportConfig.defaults(), 16,
-						RpcClientPool.Config.of(1, 1)));
+				open.add(connector.open());
 			}
-			catch (RuntimeException failed) {
+			catch (Exception failed) {
+				if (failed instanceof InterruptedException) {
+					Thread.currentThread().interrupt();
+				}
 				return "FAILED " + open.size() + " " + String.valueOf(failed).replace('\n', ' ');
 			}
 		}

@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
 import io.rpcrdma.verbs.RdmaProviderConfig;
 
 /**
- * A {@link CompareServer} in a child JVM on this class path, so that the measured JVM holds
- * the client alone. It lives until its standard input is closed.
+ * A {@link CompareServer} (or, for {@link Growth}'s idle connections, the socket or gRPC
+ * contender's server) in a child JVM on this class path, so that the measured JVM holds the
+ * client alone. It lives until its standard input is closed.
  */
 public final class ServerProcess implements AutoCloseable {
 
@@ -54,9 +55,26 @@ public final class ServerProcess implements AutoCloseable {
 	 * @throws IOException if it cannot be started
 	 */
 	public ServerProcess(boolean libraryDefaults, RdmaProviderConfig providerSettings) throws IOException {
+		this(Contenders.SIW, libraryDefaults, providerSettings);
+	}
+
+	/**
+	 * Starts a contender's server in a child JVM and waits until it listens.
+	 * @param contender whose server: one of {@link CompareServer#CONTENDERS}
+	 * @param libraryDefaults for rpcrdma, whether it has the library's default transport and
+	 * memory pool settings rather than the benchmarks'
+	 * @param providerSettings for rpcrdma, the child's provider settings
+	 * @throws IOException if it cannot be started
+	 */
+	ServerProcess(String contender, boolean libraryDefaults, RdmaProviderConfig providerSettings) throws IOException {
+		if (!CompareServer.CONTENDERS.contains(contender)) {
+			throw new IllegalArgumentException(
+					"No server for a contender named " + contender + "; choose from " + CompareServer.CONTENDERS);
+		}
 		String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
 		List<String> command = new ArrayList<>(List.of(java, "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED", "-cp",
-				System.getProperty("java.class.path"), CompareServer.class.getName()));
+				System.getProperty("java.class.path"), CompareServer.class.getName(),
+				CompareServer.CONTENDER + contender));
 		if (libraryDefaults) {
 			command.add(CompareServer.LIBRARY_DEFAULTS);
 		}
@@ -68,8 +86,9 @@ public final class ServerProcess implements AutoCloseable {
 		String line = this.output.readLine();
 		if (line == null || !line.startsWith("PORT ")) {
 			this.child.destroyForcibly();
-			throw new IOException("The rpcrdma server process did not start (it printed " + line
-					+ "); run java -cp <this jar> " + CompareServer.class.getName() + " to see why");
+			throw new IOException("The " + contender + " server process did not start (it printed " + line
+					+ "); run java -cp <this jar> " + CompareServer.class.getName() + " " + CompareServer.CONTENDER
+					+ contender + " to see why");
 		}
 		this.address = new InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.parseInt(line.substring(5).trim()));
 	}
@@ -91,17 +110,28 @@ public final class ServerProcess implements AutoCloseable {
 
 	/**
 	 * Asks the child what it holds.
-	 * @return registered bytes, leased bytes and open connections
+	 * @return its registered and leased bytes and the connections it counts
 	 * @throws IOException if the child does not answer
 	 */
-	public long[] stats() throws IOException {
+	public Stats stats() throws IOException {
 		this.commands.println("STATS");
 		String line = this.output.readLine();
 		if (line == null || !line.startsWith("STATS ")) {
-			throw new IOException("The rpcrdma server process answered " + line + " to STATS");
+			throw new IOException("The server process answered " + line + " to STATS");
 		}
 		String[] fields = line.substring(6).trim().split(" ");
-		return new long[] { Long.parseLong(fields[0]), Long.parseLong(fields[1]), Long.parseLong(fields[2]) };
+		return new Stats(Long.parseLong(fields[0]), Long.parseLong(fields[1]), Integer.parseInt(fields[2]));
+	}
+
+	/**
+	 * What a server process holds.
+	 * @param registeredBytes what its memory pool registered; -1 for a contender that
+	 * registers no memory (socket, gRPC)
+	 * @param leasedBytes what of it is leased (posted receives, mostly); -1 likewise
+	 * @param connections the connections it counts: rpcrdma's open connections, the socket's
+	 * accepted and not closed, gRPC's transports ready and not terminated
+	 */
+	public record Stats(long registeredBytes, long leasedBytes, int connections) {
 	}
 
 	@Override
