@@ -49,9 +49,10 @@ class DeadlineWheelTest {
 	void deadlinesAcrossSeveralTurnsFireInOrder() throws Exception {
 		List<Integer> order = Collections.synchronizedList(new ArrayList<>());
 		CountDownLatch all = new CountDownLatch(6);
-		// Deadlines measured from one instant, so that time spent scheduling (a loaded machine,
-		// the first lambda's class) does not reorder them; the earliest is far enough out that
-		// none is already due when scheduled.
+		// Deadlines measured from one instant, and the wheel thread held while they are
+		// scheduled: a scheduling thread preempted past the earliest deadline on a loaded
+		// machine then finds none fired yet, and the catch-up keeps deadline order (see below).
+		CountDownLatch release = holdTheWheel();
 		long start = System.nanoTime();
 		for (int delay : new int[] { 60, 25, 45, 80, 33, 21 }) {
 			this.wheel.schedule(Duration.ofNanos(start + TimeUnit.MILLISECONDS.toNanos(delay) - System.nanoTime()), () -> {
@@ -59,6 +60,7 @@ class DeadlineWheelTest {
 				all.countDown();
 			});
 		}
+		release.countDown();
 		assertThat(all.await(5, TimeUnit.SECONDS)).isTrue();
 		assertThat(order).containsExactly(21, 25, 33, 45, 60, 80);
 	}
@@ -68,15 +70,10 @@ class DeadlineWheelTest {
 		// Eight buckets of 1 ms: 12 ms lies in the bucket of tick 4, a turn later than 7 ms.
 		// The wheel thread is held past both; catching up, it visits tick 4's bucket first.
 		List<Integer> order = Collections.synchronizedList(new ArrayList<>());
-		CountDownLatch held = new CountDownLatch(1);
-		CountDownLatch release = new CountDownLatch(1);
 		CountDownLatch both = new CountDownLatch(2);
+		CountDownLatch release = holdTheWheel();
+		// From when the wheel is held: both deadlines lie ahead when scheduled.
 		long start = System.nanoTime();
-		this.wheel.schedule(Duration.ZERO, () -> {
-			held.countDown();
-			await(release);
-		});
-		assertThat(held.await(5, TimeUnit.SECONDS)).isTrue();
 		for (int delay : new int[] { 12, 7 }) {
 			this.wheel.schedule(Duration.ofNanos(start + TimeUnit.MILLISECONDS.toNanos(delay) - System.nanoTime()), () -> {
 				order.add(delay);
@@ -150,6 +147,21 @@ class DeadlineWheelTest {
 		assertThat(kept.await(10, TimeUnit.SECONDS)).as("every deadline not cancelled ran").isTrue();
 		// A cancel may lose the race with a deadline of 0 ms; it never makes a deadline run twice.
 		assertThat(ran.get()).isBetween(threads * perThread / 2, threads * perThread);
+	}
+
+	/**
+	 * Holds the wheel thread in a task until the returned latch is counted down.
+	 * @return the latch that lets it go
+	 */
+	private CountDownLatch holdTheWheel() throws InterruptedException {
+		CountDownLatch held = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		this.wheel.schedule(Duration.ZERO, () -> {
+			held.countDown();
+			await(release);
+		});
+		assertThat(held.await(5, TimeUnit.SECONDS)).as("the wheel thread ran the holding task").isTrue();
+		return release;
 	}
 
 }

@@ -269,26 +269,42 @@ abstract class CallCompletionTests extends RpcRdmaTransportKit {
 		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 		int calls = 2_000;
 		long deadline = System.nanoTime() + deadline().toNanos() * 4;
-		long before = 0;
-		long receiverBefore = 0;
-		for (int i = 0; i < 2 * calls; i++) {
-			if (i == calls) {
-				receiverBefore = threads.getThreadAllocatedBytes(completion.replier.getId());
-				before = threads.getCurrentThreadAllocatedBytes();
-			}
-			int xid = i + 1;
-			// The transport copies the message before call() returns, so one buffer serves.
-			call.message().putInt(0, xid);
-			completion.arm(xid);
-			client.call(call, completion);
-			completion.await(deadline);
+		int xid = 0;
+		for (int i = 0; i < calls; i++) {
+			xid = call(client, call, completion, xid, deadline);
 		}
-		long perCall = (threads.getCurrentThreadAllocatedBytes() - before) / calls;
-		long receiverPerCall = (threads.getThreadAllocatedBytes(completion.replier.getId()) - receiverBefore) / calls;
+		// Measured over windows until one is allocation-free (at most ten): on a loaded machine
+		// the JIT may not have compiled the call path after the warm-up, and an interpreted or
+		// C1-compiled path allocates what C2's escape analysis removes. Steady state is what
+		// is claimed.
+		long perCall = Long.MAX_VALUE;
+		long receiverPerCall = Long.MAX_VALUE;
+		boolean ownThread = clientCompletionsHaveTheirOwnThread();
+		for (int window = 0; window < 10 && (perCall >= 16 || (ownThread && receiverPerCall >= 16)); window++) {
+			long receiverBefore = threads.getThreadAllocatedBytes(completion.replier.getId());
+			long before = threads.getCurrentThreadAllocatedBytes();
+			for (int i = 0; i < calls; i++) {
+				xid = call(client, call, completion, xid, deadline);
+			}
+			perCall = (threads.getCurrentThreadAllocatedBytes() - before) / calls;
+			receiverPerCall = (threads.getThreadAllocatedBytes(completion.replier.getId()) - receiverBefore) / calls;
+		}
 		assertThat(perCall).as("bytes the calling thread allocates per small call").isLessThan(16);
-		if (clientCompletionsHaveTheirOwnThread()) {
+		if (ownThread) {
 			assertThat(receiverPerCall).as("bytes the completion thread allocates per small reply").isLessThan(16);
 		}
+	}
+
+	/** One small call, awaited; returns its xid. */
+	private static int call(RpcRdmaClientConnection client, OutboundCall call, Parker completion, int previousXid,
+			long deadline) throws Exception {
+		int xid = previousXid + 1;
+		// The transport copies the message before call() returns, so one buffer serves.
+		call.message().putInt(0, xid);
+		completion.arm(xid);
+		client.call(call, completion);
+		completion.await(deadline);
+		return xid;
 	}
 
 	// ---- against a raw responder, which answers whatever the test says -----------------------
