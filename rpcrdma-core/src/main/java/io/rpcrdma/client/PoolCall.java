@@ -24,7 +24,7 @@ final class PoolCall implements ReplyCallback {
 
 	private CallBody arguments;
 
-	private CallShape shape;
+	private CallChunks shape;
 
 	/** The pool sends a call again only to the same server: see the rule. */
 	private final CallAttempts attempts = new CallAttempts(CallAttempts.IDEMPOTENT_AFTER_CONNECTION_LOSS);
@@ -38,7 +38,7 @@ final class PoolCall implements ReplyCallback {
 		this.pool = pool;
 	}
 
-	void start(int program, int version, int procedure, CallBody arguments, CallShape shape, boolean idempotent,
+	void start(int program, int version, int procedure, CallBody arguments, CallChunks shape, boolean idempotent,
 			Duration timeout, ReplyCallback callback) {
 		this.program = program;
 		this.version = version;

@@ -7,7 +7,7 @@ import java.util.function.BooleanSupplier;
 
 import io.rpcrdma.client.CallAttempts;
 import io.rpcrdma.client.CallBody;
-import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.CallChunks;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.ReplyCallback;
 import io.rpcrdma.client.RpcCaller;
@@ -32,7 +32,7 @@ final class BalancedCall implements ReplyCallback, Balancer.Candidates {
 
 	private CallBody arguments;
 
-	private CallShape shape;
+	private CallChunks shape;
 
 	/**
 	 * Unlike a pool, which can only send a call again to the same server, the balancer also
@@ -62,7 +62,7 @@ final class BalancedCall implements ReplyCallback, Balancer.Candidates {
 		this.owner = owner;
 	}
 
-	void start(int program, int version, int procedure, CallBody arguments, CallShape shape, boolean idempotent,
+	void start(int program, int version, int procedure, CallBody arguments, CallChunks shape, boolean idempotent,
 			Duration timeout, ReplyCallback callback) {
 		this.program = program;
 		this.version = version;
