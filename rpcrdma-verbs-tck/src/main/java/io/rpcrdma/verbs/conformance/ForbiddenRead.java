@@ -7,6 +7,7 @@ import static io.rpcrdma.verbs.AccessFlag.REMOTE_WRITE;
 import java.nio.ByteBuffer;
 import java.util.EnumSet;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 import io.rpcrdma.verbs.AccessFlag;
 import io.rpcrdma.verbs.MemoryRegion;
@@ -50,10 +51,7 @@ enum ForbiddenRead {
 	LOCALLY_INVALIDATED_STAG(64) {
 		@Override
 		RemoteAddress advertise(Endpoint target) {
-			MemoryRegion source = source(target, REMOTE_READ);
-			RemoteAddress advertised = source.remoteAddress(0);
-			source.invalidate();
-			return advertised;
+			return advertisedThen(target, MemoryRegion::invalidate);
 		}
 	},
 
@@ -61,10 +59,7 @@ enum ForbiddenRead {
 	DEREGISTERED_STAG(64) {
 		@Override
 		RemoteAddress advertise(Endpoint target) {
-			MemoryRegion source = source(target, REMOTE_READ);
-			RemoteAddress advertised = source.remoteAddress(0);
-			source.deregister();
-			return advertised;
+			return advertisedThen(target, MemoryRegion::deregister);
 		}
 	},
 
@@ -97,6 +92,14 @@ enum ForbiddenRead {
 
 	private static MemoryRegion source(Endpoint target, AccessFlag... access) {
 		return target.registerPattern(4096, 1, access);
+	}
+
+	/** Advertises a readable region, then does to it what makes the advertisement stale. */
+	private static RemoteAddress advertisedThen(Endpoint target, Consumer<MemoryRegion> afterwards) {
+		MemoryRegion source = source(target, REMOTE_READ);
+		RemoteAddress advertised = source.remoteAddress(0);
+		afterwards.accept(source);
+		return advertised;
 	}
 
 	@Override

@@ -963,8 +963,7 @@ public abstract class ProviderConformanceKit {
 			link.server.connection = request.accept(link.server.qp, PrivateData.EMPTY, link.server.events);
 			link.server.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(greeting)));
 		});
-		link.client.connection = await(this.clientProvider.connect(link.client.qp,
-				connectingTo(link.client, listener)));
+		link.client.connection = await(connecting(link.client, listener));
 		Completion received = link.client.receives.next();
 		assertThat(received.status()).isEqualTo(CompletionStatus.SUCCESS);
 		assertThat(received.byteLength()).isEqualTo(16);
@@ -986,8 +985,7 @@ public abstract class ProviderConformanceKit {
 				: PrivateData.EMPTY;
 		Endpoint client = endpoint(this.clientProvider);
 		RdmaListener listener = this.serverProvider.listen(listenAddress(), (request) -> request.reject(reason));
-		Throwable failure = awaitFailure(this.clientProvider.connect(client.qp,
-				connectingTo(client, listener)));
+		Throwable failure = awaitFailure(connecting(client, listener));
 		assertThat(failure).isInstanceOf(ConnectionRejectedException.class);
 		assertThat(((ConnectionRejectedException) failure).privateData()).isEqualTo(requesterSees);
 		ConnectionEvent rejected = client.events.await(ConnectionEventType.REJECTED);
@@ -1071,8 +1069,7 @@ public abstract class ProviderConformanceKit {
 		CompletableFuture<ConnectionRequest> pending = new CompletableFuture<>();
 		RdmaListener listener = this.serverProvider.listen(listenAddress(), pending::complete);
 		Link link = pair();
-		CompletableFuture<RdmaConnection> connecting = this.clientProvider.connect(link.client.qp,
-				connectingTo(link.client, listener));
+		CompletableFuture<RdmaConnection> connecting = connecting(link.client, listener);
 		ConnectionRequest request = await(pending);
 		listener.close();
 		assertThatExceptionOfType(RdmaException.class)
@@ -1279,8 +1276,7 @@ public abstract class ProviderConformanceKit {
 			}
 		});
 		try {
-			client.connection = await(client.provider.connect(client.qp,
-					connectingTo(client, listener)));
+			client.connection = await(connecting(client, listener));
 			server.connection = await(accepted);
 		}
 		catch (Exception ex) {
@@ -1349,14 +1345,15 @@ public abstract class ProviderConformanceKit {
 	}
 
 	/**
-	 * What a client connects with: the listener's address, the client's event recorder and the
-	 * kit's deadline.
+	 * Starts connecting a client to a listener, with the client's event recorder and the kit's
+	 * deadline.
 	 * @param client the active side
 	 * @param listener where it connects
-	 * @return the parameters
+	 * @return the connection to come
 	 */
-	protected ConnectParameters connectingTo(Endpoint client, RdmaListener listener) {
-		return ConnectParameters.to(listener.localAddress()).withListener(client.events).withTimeout(deadline());
+	protected CompletableFuture<RdmaConnection> connecting(Endpoint client, RdmaListener listener) {
+		return client.provider.connect(client.qp,
+				ConnectParameters.to(listener.localAddress()).withListener(client.events).withTimeout(deadline()));
 	}
 
 	/**
