@@ -91,6 +91,20 @@ public final class CompletionRecorder implements CompletionHandler {
 	}
 
 	/**
+	 * The next completion, which must be a given work request's and have a given status.
+	 * @param wrId the work request id it must have
+	 * @param status the status it must have
+	 * @return the completion
+	 */
+	public Completion expect(long wrId, CompletionStatus status) {
+		Completion completion = next();
+		if (completion.wrId() != wrId || completion.status() != status) {
+			fail("Expected work request " + wrId + " to complete with " + status + " but got " + completion);
+		}
+		return completion;
+	}
+
+	/**
 	 * The next {@code count} completions, each of which must have one status.
 	 * @param count how many
 	 * @param status the status every one of them has

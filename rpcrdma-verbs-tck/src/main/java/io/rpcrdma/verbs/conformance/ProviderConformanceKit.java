@@ -334,9 +334,7 @@ public abstract class ProviderConformanceKit {
 		link.client.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(message)));
 		MemoryRegion inbox = link.server.register(32, 0, LOCAL_WRITE);
 		link.server.postReceive(100, inbox);
-		Completion first = link.server.receives.next();
-		assertThat(first.wrId()).isEqualTo(100);
-		assertThat(first.status()).isEqualTo(CompletionStatus.SUCCESS);
+		link.server.receives.expect(100, CompletionStatus.SUCCESS);
 		assertPattern(inbox.buffer(), 0, 32, 9);
 		link.server.postReceive(101, link.server.register(32, 0, LOCAL_WRITE));
 		assertThat(link.server.receives.next().wrId()).isEqualTo(101);
@@ -354,9 +352,7 @@ public abstract class ProviderConformanceKit {
 		assertThat(failed.wrId()).isEqualTo(1);
 		if (this.clientProvider.capabilities().receiverNotReadyRetry()) {
 			assertThat(failed.status()).isEqualTo(CompletionStatus.RNR_RETRY_EXC_ERR);
-			Completion flushed = link.client.sends.next();
-			assertThat(flushed.wrId()).isEqualTo(2);
-			assertThat(flushed.status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+			link.client.sends.expect(2, CompletionStatus.WR_FLUSH_ERR);
 		}
 		// Without RNR retry (iWARP) the Sends may complete before the peer's Terminate arrives.
 		assertConnectionFailed(link.client, link.server);
@@ -380,9 +376,7 @@ public abstract class ProviderConformanceKit {
 		if (this.clientProvider.capabilities().remoteErrorsAtInitiator()) {
 			assertThat(sent.status()).isNotEqualTo(CompletionStatus.SUCCESS);
 		}
-		Completion flushed = link.server.receives.next();
-		assertThat(flushed.wrId()).isEqualTo(6);
-		assertThat(flushed.status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+		link.server.receives.expect(6, CompletionStatus.WR_FLUSH_ERR);
 		assertFilled(inbox.buffer(), 16, 64, 0);
 		assertConnectionFailed(link.client, link.server);
 	}
@@ -708,15 +702,9 @@ public abstract class ProviderConformanceKit {
 		link.client.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(sink)));
 		link.client.postReceive(3, sink);
 		link.server.postReceive(4, link.server.register(64, 0, LOCAL_WRITE));
-		Completion send = link.client.sends.next();
-		assertThat(send.wrId()).isEqualTo(2);
-		assertThat(send.status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
-		Completion receive = link.client.receives.next();
-		assertThat(receive.wrId()).isEqualTo(3);
-		assertThat(receive.status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
-		Completion serverReceive = link.server.receives.next();
-		assertThat(serverReceive.wrId()).isEqualTo(4);
-		assertThat(serverReceive.status()).isEqualTo(CompletionStatus.WR_FLUSH_ERR);
+		link.client.sends.expect(2, CompletionStatus.WR_FLUSH_ERR);
+		link.client.receives.expect(3, CompletionStatus.WR_FLUSH_ERR);
+		link.server.receives.expect(4, CompletionStatus.WR_FLUSH_ERR);
 	}
 
 	@Test
