@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import io.rpcrdma.benchmarks.compare.CompareServer;
 import io.rpcrdma.benchmarks.compare.ServerProcess;
 import io.rpcrdma.client.CallBody;
-import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.CallChunks;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.RpcClient;
 import io.rpcrdma.client.RpcClientPool;
@@ -64,7 +64,7 @@ public class SmallCallBenchmark {
 
 	private static final CallBody TWO_INTS = (encoder) -> encoder.writeInt(1).writeInt(2);
 
-	private static final CallShape SHAPE = CallShape.of(RpcClient.MAX_CALL_HEADER_SIZE + 8, 0);
+	private static final CallChunks SHAPE = CallChunks.of(RpcClient.MAX_CALL_HEADER_SIZE + 8, 0);
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 

@@ -24,13 +24,10 @@ final class PoolCall implements ReplyCallback {
 
 	private CallBody arguments;
 
-	private CallShape shape;
+	private CallChunks shape;
 
-	private boolean idempotent;
-
-	private long deadline;
-
-	private int attempts;
+	/** The pool sends a call again only to the same server: see the rule. */
+	private final CallAttempts attempts = new CallAttempts(CallAttempts.IDEMPOTENT_AFTER_CONNECTION_LOSS);
 
 	private ReplyCallback callback;
 
@@ -41,23 +38,21 @@ final class PoolCall implements ReplyCallback {
 		this.pool = pool;
 	}
 
-	void start(int program, int version, int procedure, CallBody arguments, CallShape shape, boolean idempotent,
+	void start(int program, int version, int procedure, CallBody arguments, CallChunks shape, boolean idempotent,
 			Duration timeout, ReplyCallback callback) {
 		this.program = program;
 		this.version = version;
 		this.procedure = procedure;
 		this.arguments = arguments;
 		this.shape = shape;
-		this.idempotent = idempotent;
-		this.deadline = System.nanoTime() + timeout.toNanos();
-		this.attempts = 0;
+		this.attempts.start(timeout, idempotent);
 		this.callback = callback;
 		attempt(timeout);
 	}
 
 	/** Sends an attempt on the best open connection, or on the next to open. */
 	private void attempt(Duration remaining) {
-		this.attempts++;
+		this.attempts.begin();
 		RpcClient ready = this.pool.acquireNow();
 		if (ready != null) {
 			sendOn(ready, remaining);
@@ -68,7 +63,7 @@ final class PoolCall implements ReplyCallback {
 				end(null, error);
 			}
 			else {
-				sendOn(opened, remainingOr1ms());
+				sendOn(opened, this.attempts.remaining());
 			}
 		});
 	}
@@ -88,7 +83,7 @@ final class PoolCall implements ReplyCallback {
 	private void sendOn(RpcClient chosen, Duration remaining) {
 		this.client = chosen;
 		this.pool.callerOf(chosen).call(this.program, this.version, this.procedure, this.arguments, this.shape,
-				this.idempotent, remaining, this);
+				this.attempts.idempotent(), remaining, this);
 	}
 
 	@Override
@@ -101,20 +96,13 @@ final class PoolCall implements ReplyCallback {
 	public void failed(Throwable failure) {
 		this.pool.finished(this.client);
 		this.client = null;
-		long left = this.deadline - System.nanoTime();
-		Optional<Duration> delay = this.pool.retryPolicy()
-			.nextDelay(failure, this.idempotent, this.attempts, Duration.ofNanos(Math.max(0, left)));
+		Optional<Duration> delay = this.attempts.next(failure, this.pool.retryPolicy());
 		if (delay.isEmpty()) {
 			end(null, failure);
 			return;
 		}
 		this.pool.countRetry();
-		this.pool.timer().schedule(delay.get(), () -> attempt(remainingOr1ms()));
-	}
-
-	private Duration remainingOr1ms() {
-		long left = this.deadline - System.nanoTime();
-		return (left > 0) ? Duration.ofNanos(left) : Duration.ofMillis(1);
+		this.pool.timer().schedule(delay.get(), () -> attempt(this.attempts.remaining()));
 	}
 
 	/** Passes the final outcome on; this object is reused from here. */

@@ -128,7 +128,7 @@ public final class ReceivedReply {
 		if (index < 0 || index >= this.writeChunks.size()) {
 			throw new IndexOutOfBoundsException("The reply returned " + this.writeChunks.size()
 					+ " Write chunks, so there is no Write chunk " + index
-					+ "; offer Write chunks through CallShape.writeChunkSizes");
+					+ "; offer Write chunks through CallChunks.writeChunkSizes");
 		}
 		return this.writeChunks.get(index).duplicate();
 	}

@@ -76,7 +76,7 @@ public final class RetryPolicy {
 	 * @return whether the failure is of a kind worth retrying for such a call
 	 */
 	public boolean isRetryable(Throwable failure, boolean idempotent) {
-		return idempotent && unwrap(failure) instanceof ConnectionLostException;
+		return CallAttempts.IDEMPOTENT_AFTER_CONNECTION_LOSS.mayRetry(failure, idempotent);
 	}
 
 	/**
@@ -88,11 +88,8 @@ public final class RetryPolicy {
 	 * @return the delay before the next attempt, or empty to give up and report the failure
 	 */
 	public Optional<Duration> nextDelay(Throwable failure, boolean idempotent, int attemptsMade, Duration remaining) {
-		if (attemptsMade >= this.maxAttempts || !isRetryable(failure, idempotent)) {
-			return Optional.empty();
-		}
-		Duration delay = this.backoff.delay(attemptsMade);
-		return (delay.compareTo(remaining) < 0) ? Optional.of(delay) : Optional.empty();
+		return CallAttempts.decide(CallAttempts.IDEMPOTENT_AFTER_CONNECTION_LOSS, this, failure, idempotent,
+				attemptsMade, remaining.toNanos(), () -> false);
 	}
 
 	/**

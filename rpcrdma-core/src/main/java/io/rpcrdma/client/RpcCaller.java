@@ -23,11 +23,11 @@ public interface RpcCaller {
 	 * @return completes with the reply (release it after decoding), or fails with an
 	 * {@link RpcCallException} (or {@link IllegalArgumentException} for a call that cannot be sent)
 	 */
-	CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments, CallShape shape,
+	CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments, CallChunks shape,
 			boolean idempotent, Duration timeout);
 
 	/**
-	 * Calls a procedure as {@link #call(int, int, int, CallBody, CallShape, boolean, Duration)}
+	 * Calls a procedure as {@link #call(int, int, int, CallBody, CallChunks, boolean, Duration)}
 	 * does, telling {@code callback} how it ends instead of completing a future: the call path
 	 * of the service proxies. This default adapts the future; {@link RpcClient} and
 	 * {@link RpcClientPool} allocate nothing per call here beyond what the call itself needs.
@@ -40,7 +40,7 @@ public interface RpcCaller {
 	 * @param timeout the deadline for the whole call, retries included
 	 * @param callback told the reply (which it releases) or the failure, exactly once
 	 */
-	default void call(int program, int version, int procedure, CallBody arguments, CallShape shape, boolean idempotent,
+	default void call(int program, int version, int procedure, CallBody arguments, CallChunks shape, boolean idempotent,
 			Duration timeout, ReplyCallback callback) {
 		CompletableFuture<ReceivedReply> reply;
 		try {

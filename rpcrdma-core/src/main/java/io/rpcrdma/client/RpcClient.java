@@ -45,7 +45,7 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 
 	/**
 	 * The most bytes an RPC call header takes (RFC 5531 §9): six words, then a credential and a
-	 * verifier of at most 400 bytes of body each. Callers sizing a {@link CallShape} add it to
+	 * verifier of at most 400 bytes of body each. Callers sizing a {@link CallChunks} add it to
 	 * their arguments' size.
 	 */
 	public static final int MAX_CALL_HEADER_SIZE = 6 * 4 + 2 * (4 + 4 + 400);
@@ -124,7 +124,7 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 	 */
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
 			Duration timeout) {
-		return call(program, version, procedure, arguments, CallShape.of(DEFAULT_MAX_CALL_SIZE, 0), timeout);
+		return call(program, version, procedure, arguments, CallChunks.of(DEFAULT_MAX_CALL_SIZE, 0), timeout);
 	}
 
 	/**
@@ -137,11 +137,11 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 	 * @param timeout how long to wait for the reply
 	 * @return completes with the reply (release it after decoding the results), or fails with
 	 * an {@link RpcCallException}; a call the arguments or shape make impossible to send fails
-	 * with {@link IllegalArgumentException}. Buffers of {@link CallShape#registeredArguments()}
+	 * with {@link IllegalArgumentException}. Buffers of {@link CallChunks#registeredArguments()}
 	 * must stay leased and unchanged until this future completes.
 	 */
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
-			CallShape shape, Duration timeout) {
+			CallChunks shape, Duration timeout) {
 		FutureReply future = new FutureReply();
 		send(program, version, procedure, arguments, shape, timeout, future, future);
 		return future;
@@ -153,7 +153,7 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 	 */
 	@Override
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
-			CallShape shape, boolean idempotent, Duration timeout) {
+			CallChunks shape, boolean idempotent, Duration timeout) {
 		return call(program, version, procedure, arguments, shape, timeout);
 	}
 
@@ -163,12 +163,12 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 	 * transport's description of it and the {@link ReceivedReply}.
 	 */
 	@Override
-	public void call(int program, int version, int procedure, CallBody arguments, CallShape shape, boolean idempotent,
+	public void call(int program, int version, int procedure, CallBody arguments, CallChunks shape, boolean idempotent,
 			Duration timeout, ReplyCallback callback) {
 		send(program, version, procedure, arguments, shape, timeout, Objects.requireNonNull(callback, "callback"), null);
 	}
 
-	private void send(int program, int version, int procedure, CallBody arguments, CallShape shape, Duration timeout,
+	private void send(int program, int version, int procedure, CallBody arguments, CallChunks shape, Duration timeout,
 			ReplyCallback callback, FutureReply future) {
 		if (arguments == null || shape == null) {
 			callback.failed(new NullPointerException((arguments == null) ? "arguments" : "shape"));
@@ -185,18 +185,18 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 		if (future != null) {
 			future.track(call);
 		}
-		CallScratch scratch = CallScratch.acquire(shape.maxCallSize());
+		CallBuffer buffer = CallBuffer.acquire(shape.maxCallSize());
 		try {
 			OutboundCall outbound;
 			try {
-				outbound = encode(call.xid(), program, version, procedure, arguments, shape, scratch);
+				outbound = encode(call.xid(), program, version, procedure, arguments, shape, buffer);
 			}
 			catch (RuntimeException ex) {
 				call.failed(ex);
 				return;
 			}
 			try {
-				// The transport copies the message before returning, so the scratch is free after.
+				// The transport copies the message before returning, so the buffer is free after.
 				this.transport.call(outbound, call);
 			}
 			catch (RuntimeException ex) {
@@ -204,8 +204,8 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 			}
 		}
 		finally {
-			if (scratch != null) {
-				scratch.release();
+			if (buffer != null) {
+				buffer.release();
 			}
 		}
 	}
@@ -233,8 +233,8 @@ public final class RpcClient implements RpcCaller, AutoCloseable {
 	}
 
 	private static OutboundCall encode(int xid, int program, int version, int procedure, CallBody arguments,
-			CallShape shape, CallScratch scratch) {
-		XdrEncoder encoder = (scratch != null) ? scratch.encoder(shape.maxCallSize())
+			CallChunks shape, CallBuffer buffer) {
+		XdrEncoder encoder = (buffer != null) ? buffer.encoder(shape.maxCallSize())
 				: new XdrEncoder(ByteBuffer.allocate(shape.maxCallSize()));
 		OpaqueAuth credential = arguments.credential();
 		if (credential == AuthNone.INSTANCE) {

@@ -305,7 +305,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 */
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
 			boolean idempotent, Duration timeout) {
-		return call(program, version, procedure, arguments, CallShape.of(RpcClient.DEFAULT_MAX_CALL_SIZE, 0),
+		return call(program, version, procedure, arguments, CallChunks.of(RpcClient.DEFAULT_MAX_CALL_SIZE, 0),
 				idempotent, timeout);
 	}
 
@@ -322,7 +322,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 */
 	@Override
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
-			CallShape shape, boolean idempotent, Duration timeout) {
+			CallChunks shape, boolean idempotent, Duration timeout) {
 		FutureReply future = new FutureReply();
 		call(program, version, procedure, arguments, shape, idempotent, timeout, future);
 		return future;
@@ -335,7 +335,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 * connection open, the pool's part of a call allocates nothing.
 	 */
 	@Override
-	public void call(int program, int version, int procedure, CallBody arguments, CallShape shape, boolean idempotent,
+	public void call(int program, int version, int procedure, CallBody arguments, CallChunks shape, boolean idempotent,
 			Duration timeout, ReplyCallback callback) {
 		Objects.requireNonNull(callback, "callback");
 		if (arguments == null || shape == null || timeout == null) {

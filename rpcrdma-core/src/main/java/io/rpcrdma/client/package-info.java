@@ -14,7 +14,7 @@
  * idempotent calls after a lost connection.
  * <p>
  * Joined: {@link io.rpcrdma.client.RpcClient} is one connection ({@link io.rpcrdma.client.CallBody}
- * writes arguments, {@link io.rpcrdma.client.CallShape} marks bulk data for Read, Write and Reply
+ * writes arguments, {@link io.rpcrdma.client.CallChunks} marks bulk data for Read, Write and Reply
  * chunks); when its connection closes every pending call fails with
  * {@link io.rpcrdma.client.ConnectionLostException}, caused by the transport's
  * {@link io.rpcrdma.transport.TransportClosedException}. {@link io.rpcrdma.client.RpcClientPool}

@@ -92,17 +92,17 @@ public final class ProgramRegistry {
 	 * @param procedure the call's procedure
 	 * @return the procedure, or why there is none
 	 */
-	public Resolution resolve(int program, int version, int procedure) {
+	public ProcedureLookup resolve(int program, int version, int procedure) {
 		ProgramEntry entry = this.programs.get(program);
 		if (entry == null) {
-			return Resolution.Unavailable.PROGRAM;
+			return ProcedureLookup.Unavailable.PROG_UNAVAIL;
 		}
 		IntMap<RegisteredProcedure> procedures = entry.versions.get(version);
 		if (procedures == null) {
 			return entry.mismatch;
 		}
 		RegisteredProcedure found = procedures.get(procedure);
-		return (found != null) ? found : Resolution.Unavailable.PROCEDURE;
+		return (found != null) ? found : ProcedureLookup.Unavailable.PROC_UNAVAIL;
 	}
 
 	/**
@@ -139,13 +139,13 @@ public final class ProgramRegistry {
 				high = (Integer.compareUnsigned(version.getKey(), high) > 0) ? version.getKey() : high;
 			}
 			snapshot.put(program, new ProgramEntry(IntMap.of(byVersion),
-					new Resolution.Unavailable(Resolution.Unavailable.Kind.PROGRAM_VERSION, low, high)));
+					new ProcedureLookup.Unavailable(ProcedureLookup.Unavailable.Kind.PROG_MISMATCH, low, high)));
 		});
 		this.programs = IntMap.of(snapshot);
 	}
 
 	/** One program: its versions and their procedures, and its PROG_MISMATCH answer. */
-	private record ProgramEntry(IntMap<IntMap<RegisteredProcedure>> versions, Resolution.Unavailable mismatch) {
+	private record ProgramEntry(IntMap<IntMap<RegisteredProcedure>> versions, ProcedureLookup.Unavailable mismatch) {
 	}
 
 }

@@ -15,7 +15,7 @@ import io.rpcrdma.oncrpc.ProgramNumberText;
  * @param builtInNull whether this is the NULL procedure the registry answers by itself
  */
 public record RegisteredProcedure(int program, int version, int procedure, Idempotence idempotence,
-		ProcedureHandler handler, boolean builtInNull) implements Resolution {
+		ProcedureHandler handler, boolean builtInNull) implements ProcedureLookup {
 
 	/** RFC 5531 §12.1 convention: procedure 0 of every program takes and returns nothing. */
 	public static final int NULL_PROCEDURE = 0;

@@ -38,7 +38,7 @@ public interface ReplySink {
 
 	/**
 	 * Whether {@link #send(int, ByteBuffer, List)} conveys chunks, and so takes the data of
-	 * items carried apart from the reply ({@link DdpRange#isApart()}) from where they are.
+	 * items reduced from the reply ({@link DdpRange#isReduced()}) from where they are.
 	 * @return {@code false} unless the sink says otherwise: items are then written into the reply
 	 */
 	default boolean conveysChunks() {

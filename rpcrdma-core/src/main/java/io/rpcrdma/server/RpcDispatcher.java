@@ -215,14 +215,14 @@ public final class RpcDispatcher {
 			exchange.exit();
 			return CompletableFuture.completedFuture(outcome);
 		}
-		Resolution resolution = this.registry.resolve(call.program(), call.version(), call.procedure());
-		if (resolution instanceof Resolution.Unavailable unavailable) {
+		ProcedureLookup lookup = this.registry.resolve(call.program(), call.version(), call.procedure());
+		if (lookup instanceof ProcedureLookup.Unavailable unavailable) {
 			DispatchOutcome outcome = sendHeader(exchange.verified(unavailable.reply(call.xid())), buffers, sink,
 					clientKey);
 			exchange.exit();
 			return CompletableFuture.completedFuture(outcome);
 		}
-		RegisteredProcedure procedure = (RegisteredProcedure) resolution;
+		RegisteredProcedure procedure = (RegisteredProcedure) lookup;
 		exchange.procedure = procedure;
 		if (procedure.builtInNull()) {
 			exchange.run();

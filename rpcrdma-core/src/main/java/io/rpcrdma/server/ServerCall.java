@@ -54,8 +54,8 @@ public final class ServerCall {
 	private ReplySink origin;
 
 	/**
-	 * Whether an item may be carried apart from the reply: the reply reaches a transport that
-	 * conveys chunks, is neither protected by RPCSEC_GSS (which wraps the results whole) nor
+	 * Whether an item may be reduced from the reply (RFC 8166 §3.4.1): the reply reaches a
+	 * transport that conveys chunks, is neither protected by RPCSEC_GSS (which wraps the results whole) nor
 	 * kept in the duplicate request cache (which keeps the reply's bytes).
 	 */
 	private boolean byReference;
@@ -257,7 +257,7 @@ public final class ServerCall {
 	public XdrEncoder writeDdpOpaqueByReference(XdrEncoder results, ByteBuffer data) {
 		requireDdpByReference(data.remaining());
 		results.writeInt(data.remaining());
-		addItem(DdpRange.apart(results.position() - this.replyStart, data));
+		addItem(DdpRange.reduced(results.position() - this.replyStart, data));
 		return results;
 	}
 
@@ -289,7 +289,7 @@ public final class ServerCall {
 		}
 	}
 
-	/** The dispatcher says whether items may be carried apart from this call's reply. */
+	/** The dispatcher says whether items may be reduced from this call's reply. */
 	void allowDdpByReference(boolean allowed) {
 		this.byReference = allowed;
 	}

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
-import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.CallChunks;
 import io.rpcrdma.client.MalformedReplyException;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.RemoteCall;
@@ -58,7 +58,7 @@ final class ProcedureCaller {
 	/** Whether a bulk result placed by RDMA Write is lent to the caller rather than copied ({@link Bulk#lend()}). */
 	private final boolean lendResult;
 
-	private volatile CallShape lastInlineShape;
+	private volatile CallChunks lastInlineShape;
 
 	ProcedureCaller(ServiceDescriptor service, ProcedureDescriptor procedure, RpcCaller caller,
 			ServiceClientOptions options, ServiceCallObserver observer, FaultTranslator faults) {
@@ -153,7 +153,7 @@ final class ProcedureCaller {
 		Object[] values = (arguments != null) ? arguments : NO_ARGUMENTS;
 		ServiceCallObserver.Observation observation = this.observer.start(CallSide.CLIENT, this.service, this.procedure,
 				this.caller.endpoint());
-		CallShape shape;
+		CallChunks shape;
 		long registered;
 		Conveyance conveyance;
 		try {
@@ -180,12 +180,12 @@ final class ProcedureCaller {
 	}
 
 	/** The shape of a call without bulk arguments; the last one is reused while the size repeats. */
-	private CallShape inlineShape(int maxCallSize) {
-		CallShape last = this.lastInlineShape;
+	private CallChunks inlineShape(int maxCallSize) {
+		CallChunks last = this.lastInlineShape;
 		if (last != null && last.maxCallSize() == maxCallSize) {
 			return last;
 		}
-		CallShape shape = new CallShape(maxCallSize, List.of(), this.writeChunkSizes, this.maxReplySize);
+		CallChunks shape = new CallChunks(maxCallSize, List.of(), this.writeChunkSizes, this.maxReplySize);
 		this.lastInlineShape = shape;
 		return shape;
 	}
@@ -231,11 +231,11 @@ final class ProcedureCaller {
 			}
 			offset += codec.encodedSize(value);
 		}
-		return new Placement(new CallShape(RpcClient.MAX_CALL_HEADER_SIZE + offset, items, this.writeChunkSizes,
+		return new Placement(new CallChunks(RpcClient.MAX_CALL_HEADER_SIZE + offset, items, this.writeChunkSizes,
 				this.maxReplySize, registeredItems), registered);
 	}
 
-	private Conveyance conveyance(CallShape shape) {
+	private Conveyance conveyance(CallChunks shape) {
 		return Conveyance.of(
 				!shape.argumentItems().isEmpty() || !shape.registeredArguments().isEmpty(), !shape.writeChunkSizes().isEmpty());
 	}
@@ -295,7 +295,7 @@ final class ProcedureCaller {
 	}
 
 	/** How one call's arguments travel, and which go from registered buffers. */
-	private record Placement(CallShape shape, long registered) {
+	private record Placement(CallChunks shape, long registered) {
 	}
 
 	/** @return the procedure called */

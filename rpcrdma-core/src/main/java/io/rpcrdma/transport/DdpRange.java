@@ -14,9 +14,9 @@ import io.rpcrdma.memory.RegisteredBuffer;
  * alignment, RFC 8166 §3.4.4)
  * @param length the data's length in bytes, without the padding that follows it
  * @param source {@code null} when the data is in the message at {@code offset}; else the
- * data itself, carried apart from the message, which then holds nothing for it (its length
- * word ends just before {@code offset}): the transport takes the data from here, so a large
- * result is not copied into the reply first
+ * data itself, of a reduced data item (RFC 8166 §3.4.1): the message holds nothing for it (its
+ * length word ends just before {@code offset}) and the transport takes the data from here, so
+ * a large result is not copied into the reply first
  * @param registered {@code null}, or the registered buffer {@code source} is the start of:
  * the transport may RDMA-Write the data straight from it, with no copy at all
  */
@@ -34,11 +34,11 @@ public record DdpRange(int offset, int length, ByteBuffer source, RegisteredBuff
 			throw new IllegalArgumentException("A DDP-eligible item has a non-negative length, got " + length);
 		}
 		if (source != null && source.remaining() != length) {
-			throw new IllegalArgumentException("A DDP-eligible item of " + length + " bytes carried apart needs as many,"
+			throw new IllegalArgumentException("A DDP-eligible item of " + length + " bytes reduced from the message needs as many,"
 					+ " got " + source.remaining());
 		}
 		if (registered != null && source == null) {
-			throw new IllegalArgumentException("A DDP-eligible item in a registered buffer is carried apart: give its"
+			throw new IllegalArgumentException("A DDP-eligible item in a registered buffer is reduced from the message: give its"
 					+ " data as the source too (DdpRange.registered does)");
 		}
 		if (registered != null && length > registered.length()) {
@@ -57,27 +57,27 @@ public record DdpRange(int offset, int length, ByteBuffer source, RegisteredBuff
 	}
 
 	/**
-	 * An item whose data is in the message, or carried apart in plain memory.
+	 * An item whose data is in the message, or reduced from it and held in plain memory.
 	 * @param offset where the data starts in the encoded message
 	 * @param length the data's length, without padding
-	 * @param source {@code null}, or the data carried apart
+	 * @param source {@code null}, or the data of the reduced item
 	 */
 	public DdpRange(int offset, int length, ByteBuffer source) {
 		this(offset, length, source, null);
 	}
 
 	/**
-	 * An item carried apart from the message.
+	 * A reduced data item: its data is not in the message (RFC 8166 §3.4.1).
 	 * @param offset where the data would start in the message: just after its length word
 	 * @param data the data, between position and limit; not copied
 	 * @return the item
 	 */
-	public static DdpRange apart(int offset, ByteBuffer data) {
+	public static DdpRange reduced(int offset, ByteBuffer data) {
 		return new DdpRange(offset, data.remaining(), data.slice());
 	}
 
 	/**
-	 * An item carried apart from the message in registered memory, from the buffer's first
+	 * A reduced data item held in registered memory, from the buffer's first
 	 * byte: it may be written to the peer from there.
 	 * @param offset where the data would start in the message: just after its length word
 	 * @param buffer the registered buffer holding the data
@@ -88,15 +88,15 @@ public record DdpRange(int offset, int length, ByteBuffer source, RegisteredBuff
 		return new DdpRange(offset, length, buffer.buffer().duplicate().limit(length).slice(), buffer);
 	}
 
-	/** @return whether the data is carried apart from the message */
-	public boolean isApart() {
+	/** @return whether the item is reduced: its data is not in the message */
+	public boolean isReduced() {
 		return this.source != null;
 	}
 
 	/**
 	 * The item's data.
 	 * @param message the encoded message, from its position
-	 * @return a view of the data: in the message, or the data carried apart
+	 * @return a view of the data: in the message, or the reduced item's own
 	 */
 	public ByteBuffer data(ByteBuffer message) {
 		return (this.source != null) ? this.source.duplicate()
@@ -113,7 +113,7 @@ public record DdpRange(int offset, int length, ByteBuffer source, RegisteredBuff
 
 	/**
 	 * @return the offset just past what the item occupies in the message: its data and
-	 * padding, or nothing when it is carried apart
+	 * padding, or nothing when it is reduced
 	 */
 	public int paddedEnd() {
 		return this.offset + ((this.source != null) ? 0 : paddedLength());

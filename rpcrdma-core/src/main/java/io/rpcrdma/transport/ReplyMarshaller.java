@@ -108,7 +108,7 @@ final class ReplyMarshaller {
 			if (i < offered.size() && item.length() <= offered.get(i).totalLength()) {
 				// RFC 8166 §3.4.6: the data goes by RDMA Write; the XDR length word stays in
 				// the Payload stream and the segments return the lengths actually written.
-				// An item not in the message (DdpRange#isApart) is copied once, from where the handler had it into
+				// An item not in the message (DdpRange#isReduced) is copied once, from where the handler had it into
 				// registered memory; the RDMA Write then goes from there. One already in this
 				// connection's registered memory is written from where it is.
 				RegisteredBuffer source = item.registered();
@@ -256,7 +256,7 @@ final class ReplyMarshaller {
 
 	/**
 	 * The Payload stream (RFC 8166 §3.4.6): the message without the items moved into chunks,
-	 * with the data of items held outside the message (DdpRange#isApart) that stayed inline put in their place.
+	 * with the data of items held outside the message (DdpRange#isReduced) that stayed inline put in their place.
 	 * @param items every item, in order
 	 * @param moved those moved into chunks, in the same order
 	 */
@@ -268,7 +268,7 @@ final class ReplyMarshaller {
 				size -= item.paddedEnd() - item.offset();
 				next++;
 			}
-			else if (item.isApart()) {
+			else if (item.isReduced()) {
 				size += item.paddedLength();
 			}
 		}
@@ -284,7 +284,7 @@ final class ReplyMarshaller {
 			if (isMoved) {
 				next++;
 			}
-			else if (!item.isApart()) {
+			else if (!item.isReduced()) {
 				continue;
 			}
 			out.put(message.slice(base + from, item.offset() - from));

@@ -41,7 +41,7 @@ public final class ReplyTooLargeException extends RdmaErrorReceivedException {
 				+ "convey: this requester receives at most " + inlineThreshold + " bytes inline and the call offered "
 				+ ((replyChunkOffered == 0) ? "no Reply chunk" : "a Reply chunk of only " + replyChunkOffered + " bytes")
 				+ " (the responder answered " + error + ", RFC 8166 §4.5.3); raise the call's maxReplySize "
-				+ "(CallShape.maxReplySize) to the largest reply expected so that a Reply chunk that holds it is offered"
+				+ "(CallChunks.maxReplySize) to the largest reply expected so that a Reply chunk that holds it is offered"
 				+ (writeChunksOffered ? ". The call also offered Write chunks, and a responder short of registered "
 						+ "memory for their data answers the same way: if the reply should have fit, the responder was "
 						+ "out of memory (its rpcrdma.memory.max-registered, or memory held by other calls), and the "

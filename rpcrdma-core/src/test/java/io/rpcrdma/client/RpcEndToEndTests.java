@@ -274,7 +274,7 @@ abstract class RpcEndToEndTests {
 		RpcServer server = server();
 		RpcClient client = client(server);
 		byte[] data = new byte[100_000];
-		CallShape ddp = new CallShape(data.length + 1024, List.of(new DdpRange(4, data.length)), List.of(),
+		CallChunks ddp = new CallChunks(data.length + 1024, List.of(new DdpRange(4, data.length)), List.of(),
 				data.length + 1024);
 		await(client.call(PROGRAM, 1, ECHO, (encoder) -> encoder.writeOpaque(data), ddp, DEADLINE)
 			.thenApply(RpcEndToEndTests::opaqueResult));
@@ -321,13 +321,13 @@ abstract class RpcEndToEndTests {
 		}
 
 		// The argument goes in a Read chunk, the reply (far above the inline threshold) in a Reply chunk.
-		CallShape ddp = new CallShape(data.length + 1024, List.of(new DdpRange(4, data.length)), List.of(),
+		CallChunks ddp = new CallChunks(data.length + 1024, List.of(new DdpRange(4, data.length)), List.of(),
 				data.length + 1024);
 		byte[] echoed = await(client.call(PROGRAM, 1, ECHO, (encoder) -> encoder.writeOpaque(data), ddp, DEADLINE)
 			.thenApply(RpcEndToEndTests::opaqueResult));
 		// A long call without DDP items goes whole in a position-zero Read chunk.
 		byte[] again = await(client.call(PROGRAM, 1, ECHO, (encoder) -> encoder.writeOpaque(data),
-				CallShape.of(data.length + 1024, data.length + 1024), DEADLINE)
+				CallChunks.of(data.length + 1024, data.length + 1024), DEADLINE)
 			.thenApply(RpcEndToEndTests::opaqueResult));
 
 		byte[] expected = data.clone();
@@ -478,7 +478,7 @@ abstract class RpcEndToEndTests {
 		byte[] data = new byte[20_000];
 		data[0] = 1;
 		byte[] echoed = await(pool.call(PROGRAM, 1, ECHO, (encoder) -> encoder.writeOpaque(data),
-				new CallShape(data.length + 512, List.of(new DdpRange(4, data.length)), List.of(), data.length + 512),
+				new CallChunks(data.length + 512, List.of(new DdpRange(4, data.length)), List.of(), data.length + 512),
 				true, DEADLINE)
 			.thenApply(RpcEndToEndTests::opaqueResult));
 		assertThat(echoed).hasSize(data.length).startsWith((byte) ~1, (byte) ~0);
@@ -584,12 +584,12 @@ abstract class RpcEndToEndTests {
 
 		// The reply outgrows the server's reply buffer: no Reply chunk was offered for it.
 		Throwable failure = failure(
-				client.call(PROGRAM, 1, generate, ints(20_000), CallShape.of(1024, 0), Duration.ofHours(1)));
+				client.call(PROGRAM, 1, generate, ints(20_000), CallChunks.of(1024, 0), Duration.ofHours(1)));
 
 		assertThat(failure).isInstanceOf(io.rpcrdma.transport.ReplyTooLargeException.class)
 			.hasMessageContaining("maxReplySize");
 		// Offered a Reply chunk that holds it, the same call succeeds.
-		byte[] result = await(client.call(PROGRAM, 1, generate, ints(20_000), CallShape.of(1024, 21_000), DEADLINE)
+		byte[] result = await(client.call(PROGRAM, 1, generate, ints(20_000), CallChunks.of(1024, 21_000), DEADLINE)
 			.thenApply(RpcEndToEndTests::opaqueResult));
 		assertThat(result).hasSize(20_000);
 		assertThat(client.pendingCalls()).isZero();
@@ -650,7 +650,7 @@ abstract class RpcEndToEndTests {
 		RpcClient client = client(server);
 
 		ReceivedReply reply = await(client.call(PROGRAM, 1, OFFER, CallBody.NONE,
-				new CallShape(512, List.of(), List.of(8192, 65_536), 20_000), DEADLINE));
+				new CallChunks(512, List.of(), List.of(8192, 65_536), 20_000), DEADLINE));
 		try {
 			assertThat(reply.results().readInt()).as("RPC-over-RDMA version").isEqualTo(2);
 			assertThat(reply.results().readInt()).as("Write chunks").isEqualTo(2);
@@ -672,7 +672,7 @@ abstract class RpcEndToEndTests {
 		for (int i = 0; i < sizes.length; i++) {
 			int size = sizes[i];
 			ReceivedReply reply = await(client.call(PROGRAM, 1, GENERATE, ints(size, i),
-					new CallShape(512, List.of(), List.of(size), 0), DEADLINE));
+					new CallChunks(512, List.of(), List.of(size), 0), DEADLINE));
 			try {
 				// RFC 8166 §3.4.6: only the length word stays in the reply; the data is in the chunk.
 				assertThat(reply.results().remaining()).as("inline results for " + size).isEqualTo(4);
@@ -697,7 +697,7 @@ abstract class RpcEndToEndTests {
 		RpcClient client = client(server);
 
 		ReceivedReply reply = await(client.call(PROGRAM, 1, GENERATE, ints(30_000, 5),
-				new CallShape(512, List.of(), List.of(4096), 31_000), DEADLINE));
+				new CallChunks(512, List.of(), List.of(4096), 31_000), DEADLINE));
 		try {
 			assertThat(reply.writeChunk(0).remaining()).as("the unused Write chunk comes back empty").isZero();
 			ByteBuffer data = reply.readDdpOpaque(0, Integer.MAX_VALUE);
@@ -721,7 +721,7 @@ abstract class RpcEndToEndTests {
 		// GENERATE with a negative seed fails after marking its result: the SYSTEM_ERR reply
 		// carries no DDP item, so nothing is written into the offered chunk.
 		assertThat(failure(client.call(PROGRAM, 1, GENERATE, ints(5000, -1),
-				new CallShape(512, List.of(), List.of(4096), 0), DEADLINE)))
+				new CallChunks(512, List.of(), List.of(4096), 0), DEADLINE)))
 			.isInstanceOf(RemoteSystemErrorException.class);
 		assertThat(serverStats(server).writeChunksFilled()).isZero();
 		assertNoChunkBufferLeased();
@@ -737,7 +737,7 @@ abstract class RpcEndToEndTests {
 			byte[] data = pattern(size, i);
 			this.digestChunkLeasesDuringCall.set(-1);
 			ReceivedReply reply = await(client.call(PROGRAM, 1, DIGEST, (encoder) -> encoder.writeOpaque(data),
-					new CallShape(size + 512, List.of(new DdpRange(4, size)), List.of(), 0), DEADLINE));
+					new CallChunks(size + 512, List.of(new DdpRange(4, size)), List.of(), 0), DEADLINE));
 			try {
 				assertThat(reply.results().readInt()).isEqualTo(size);
 				assertThat(reply.results().readHyper()).as("CRC of " + size + " bytes").isEqualTo(crc(ByteBuffer.wrap(data)));
@@ -775,7 +775,7 @@ abstract class RpcEndToEndTests {
 			argument.buffer().put(0, data);
 			long readChunkLeases = readChunkLeases(this.clientPool);
 			// The arguments hold only the length word: 64 bytes of call, whatever the size.
-			CallShape shape = CallShape.of(64 + 40, 0).withRegisteredArgument(4, argument, size);
+			CallChunks shape = CallChunks.of(64 + 40, 0).withRegisteredArgument(4, argument, size);
 			ReceivedReply reply = await(client.call(PROGRAM, 1, DIGEST, (encoder) -> encoder.writeInt(size), shape,
 					DEADLINE));
 			try {
@@ -807,7 +807,7 @@ abstract class RpcEndToEndTests {
 		argument.buffer().put(0, first);
 		// ECHO2 reads two opaques; the first from the caller's buffer, the second encoded and
 		// moved into a Read chunk by the transport: its position counts the first one's data.
-		CallShape shape = new CallShape(second.length + 512, List.of(new DdpRange(8, second.length)), List.of(), 0)
+		CallChunks shape = new CallChunks(second.length + 512, List.of(new DdpRange(8, second.length)), List.of(), 0)
 			.withRegisteredArgument(4, argument, first.length);
 		ReceivedReply reply = await(client.call(PROGRAM, 1, DIGEST2, (encoder) -> {
 			encoder.writeInt(first.length);
@@ -829,7 +829,7 @@ abstract class RpcEndToEndTests {
 	void aRegisteredArgumentInABufferThePeerMayNotReadIsRefused() throws Exception {
 		io.rpcrdma.memory.RegisteredBuffer local = this.clientPool.lease(io.rpcrdma.memory.BufferRole.LOCAL_BULK, 4096);
 		try {
-			org.assertj.core.api.Assertions.assertThatThrownBy(() -> CallShape.of(128, 0)
+			org.assertj.core.api.Assertions.assertThatThrownBy(() -> CallChunks.of(128, 0)
 				.withRegisteredArgument(4, local, 4096))
 				.isInstanceOf(IllegalArgumentException.class)
 				.hasMessageContaining("BufferRole.READ_CHUNK");

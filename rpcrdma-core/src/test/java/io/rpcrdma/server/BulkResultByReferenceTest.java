@@ -77,7 +77,7 @@ class BulkResultByReferenceTest {
 		assertThat(reply.getInt(12)).isEqualTo(300_001);
 		assertThat(call.ddpItems()).hasSize(1);
 		DdpRange item = call.ddpItems().get(0);
-		assertThat(item.isApart()).isTrue();
+		assertThat(item.isReduced()).isTrue();
 		assertThat(item.offset()).isEqualTo(16);
 		assertThat(item.data(reply.flip())).isEqualTo(this.source.get(300_001));
 	}
@@ -93,7 +93,7 @@ class BulkResultByReferenceTest {
 			assertThat(reply.position()).as("the data and its padding too").isEqualTo(16 + 1004);
 			reply.flip().position(12);
 			assertThat(new XdrDecoder(reply).readOpaque(MAX)).isEqualTo(this.source.get(1001));
-			assertThat(call.ddpItems()).allSatisfy((item) -> assertThat(item.isApart()).isFalse());
+			assertThat(call.ddpItems()).allSatisfy((item) -> assertThat(item.isReduced()).isFalse());
 		}
 	}
 

@@ -33,9 +33,9 @@ class ProgramRegistryTest {
 		ProgramRegistry registry = new ProgramRegistry().register(PROGRAM, 2, 5, HANDLER).registerVersion(PROGRAM, 3);
 
 		for (int version : new int[] { 2, 3 }) {
-			Resolution resolution = registry.resolve(PROGRAM, version, 0);
-			assertThat(resolution).isInstanceOf(RegisteredProcedure.class);
-			RegisteredProcedure nullProcedure = (RegisteredProcedure) resolution;
+			ProcedureLookup lookup = registry.resolve(PROGRAM, version, 0);
+			assertThat(lookup).isInstanceOf(RegisteredProcedure.class);
+			RegisteredProcedure nullProcedure = (RegisteredProcedure) lookup;
 			assertThat(nullProcedure.builtInNull()).isTrue();
 			assertThat(nullProcedure.idempotent()).isTrue();
 		}
@@ -55,9 +55,9 @@ class ProgramRegistryTest {
 	void anUnknownProgramIsProgUnavail() {
 		ProgramRegistry registry = new ProgramRegistry().register(PROGRAM, 1, 1, HANDLER);
 
-		Resolution resolution = registry.resolve(PROGRAM + 1, 1, 1);
-		assertThat(resolution).isSameAs(Resolution.Unavailable.PROGRAM);
-		assertThat(((Resolution.Unavailable) resolution).reply(42)).isEqualTo(RpcReply.progUnavail(42));
+		ProcedureLookup lookup = registry.resolve(PROGRAM + 1, 1, 1);
+		assertThat(lookup).isSameAs(ProcedureLookup.Unavailable.PROG_UNAVAIL);
+		assertThat(((ProcedureLookup.Unavailable) lookup).reply(42)).isEqualTo(RpcReply.progUnavail(42));
 	}
 
 	@Test
@@ -66,8 +66,8 @@ class ProgramRegistryTest {
 			.register(PROGRAM, 2, 1, HANDLER)
 			.registerVersion(PROGRAM, 3);
 
-		Resolution resolution = registry.resolve(PROGRAM, 5, 1);
-		assertThat(((Resolution.Unavailable) resolution).reply(42)).isEqualTo(RpcReply.progMismatch(42, 2, 4));
+		ProcedureLookup lookup = registry.resolve(PROGRAM, 5, 1);
+		assertThat(((ProcedureLookup.Unavailable) lookup).reply(42)).isEqualTo(RpcReply.progMismatch(42, 2, 4));
 		assertThat(registry.versions(PROGRAM)).contains(new VersionRange(2, 4));
 		assertThat(registry.versions(PROGRAM + 1)).isEmpty();
 	}
@@ -76,7 +76,7 @@ class ProgramRegistryTest {
 	void versionRangeComparesVersionsUnsigned() {
 		ProgramRegistry registry = new ProgramRegistry().registerVersion(PROGRAM, 0xffff_fff0).registerVersion(PROGRAM, 7);
 
-		assertThat(((Resolution.Unavailable) registry.resolve(PROGRAM, 8, 0)).reply(1))
+		assertThat(((ProcedureLookup.Unavailable) registry.resolve(PROGRAM, 8, 0)).reply(1))
 			.isEqualTo(RpcReply.progMismatch(1, 7, 0xffff_fff0));
 	}
 
@@ -84,9 +84,9 @@ class ProgramRegistryTest {
 	void anUnknownProcedureIsProcUnavail() {
 		ProgramRegistry registry = new ProgramRegistry().register(PROGRAM, 1, 1, HANDLER);
 
-		Resolution resolution = registry.resolve(PROGRAM, 1, 2);
-		assertThat(resolution).isSameAs(Resolution.Unavailable.PROCEDURE);
-		assertThat(((Resolution.Unavailable) resolution).reply(42)).isEqualTo(RpcReply.procUnavail(42));
+		ProcedureLookup lookup = registry.resolve(PROGRAM, 1, 2);
+		assertThat(lookup).isSameAs(ProcedureLookup.Unavailable.PROC_UNAVAIL);
+		assertThat(((ProcedureLookup.Unavailable) lookup).reply(42)).isEqualTo(RpcReply.procUnavail(42));
 	}
 
 	@Test
@@ -102,7 +102,7 @@ class ProgramRegistryTest {
 	@Test
 	void registrationDoesNotDisturbALookupSnapshotInUse() {
 		ProgramRegistry registry = new ProgramRegistry().register(PROGRAM, 1, 1, HANDLER);
-		Resolution before = registry.resolve(PROGRAM, 1, 1);
+		ProcedureLookup before = registry.resolve(PROGRAM, 1, 1);
 
 		registry.register(PROGRAM, 1, 2, HANDLER).register(PROGRAM, 2, 1, HANDLER);
 

@@ -49,7 +49,7 @@ class ServerCallTest {
 		DdpRange item = this.call.ddpItems().get(0);
 		assertThat(item.offset()).isEqualTo(24);
 		assertThat(item.length()).isEqualTo(4095);
-		assertThat(item.isApart()).isTrue();
+		assertThat(item.isReduced()).isTrue();
 		assertThat(item.paddedEnd()).as("it occupies nothing in the reply").isEqualTo(24);
 		assertThat(this.call.acceptsDdpByReference(1)).as("no second Write chunk was offered").isFalse();
 		assertThatThrownBy(() -> this.call.writeDdpOpaqueByReference(results, ByteBuffer.allocate(1)))

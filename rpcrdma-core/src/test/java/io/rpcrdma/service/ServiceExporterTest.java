@@ -11,7 +11,7 @@ import io.rpcrdma.oncrpc.VersionRange;
 import io.rpcrdma.server.Idempotence;
 import io.rpcrdma.server.ProgramRegistry;
 import io.rpcrdma.server.RegisteredProcedure;
-import io.rpcrdma.server.Resolution;
+import io.rpcrdma.server.ProcedureLookup;
 import io.rpcrdma.service.codec.CodecRegistry;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrEncoder;
@@ -87,8 +87,8 @@ class ServiceExporterTest {
 		assertThat(this.exporter.export(new SubclassOfBoth())).extracting((service) -> (Object) service.descriptor().serviceInterface())
 			.containsExactlyInAnyOrder(Other.class, EchoV1.class, EchoV3.class);
 		assertThat(this.registry.versions(0x20000900)).contains(new VersionRange(1, 3));
-		assertThat(this.registry.resolve(0x20000900, 2, 1)).isInstanceOfSatisfying(Resolution.Unavailable.class,
-				(mismatch) -> assertThat(mismatch.kind()).isEqualTo(Resolution.Unavailable.Kind.PROGRAM_VERSION));
+		assertThat(this.registry.resolve(0x20000900, 2, 1)).isInstanceOfSatisfying(ProcedureLookup.Unavailable.class,
+				(mismatch) -> assertThat(mismatch.kind()).isEqualTo(ProcedureLookup.Unavailable.Kind.PROG_MISMATCH));
 		assertThat(this.registry.resolve(0x20000900, 1, 1)).isInstanceOfSatisfying(RegisteredProcedure.class,
 				(procedure) -> assertThat(procedure.idempotence()).isEqualTo(Idempotence.IDEMPOTENT));
 		assertThat(this.registry.resolve(0x20000900, 1, 2)).isInstanceOfSatisfying(RegisteredProcedure.class,

@@ -15,7 +15,7 @@ import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.RdmaProviders;
 
 /**
- * An item carried apart in registered memory names its buffer and a view of its data, and
+ * A reduced item in registered memory names its buffer and a view of its data, and
  * never claims more bytes than the buffer holds.
  */
 class DdpRangeTest {
@@ -29,14 +29,14 @@ class DdpRangeTest {
 			try {
 				buffer.buffer().put(0, (byte) 42);
 				DdpRange item = DdpRange.registered(16, buffer, 100);
-				assertThat(item.isApart()).isTrue();
+				assertThat(item.isReduced()).isTrue();
 				assertThat(item.registered()).isSameAs(buffer);
 				assertThat(item.data(ByteBuffer.allocate(0)).remaining()).isEqualTo(100);
 				assertThat(item.data(ByteBuffer.allocate(0)).get(0)).isEqualTo((byte) 42);
 				assertThat(item.paddedEnd()).as("nothing of it in the message").isEqualTo(16);
 				assertThatIllegalArgumentException()
 					.isThrownBy(() -> new DdpRange(16, 100, null, buffer))
-					.withMessageContaining("carried apart");
+					.withMessageContaining("reduced from the message");
 				int tooLong = buffer.length() + 1;
 				assertThatIllegalArgumentException()
 					.isThrownBy(() -> new DdpRange(16, tooLong, ByteBuffer.allocate(tooLong), buffer))

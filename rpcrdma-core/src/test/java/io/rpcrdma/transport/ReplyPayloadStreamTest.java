@@ -34,10 +34,10 @@ class ReplyPayloadStreamTest {
 
 	@Test
 	void anItemHeldOutsideTheMessageThatStaysInlineIsPutInItsPlaceWithZeroPadding() {
-		// XID and type, a length word of 5, then the trailer: the data is held apart.
+		// XID and type, a length word of 5, then the trailer: the data item is reduced.
 		ByteBuffer message = message(8, 5, 0, 4);
 		ByteBuffer data = ByteBuffer.wrap(new byte[] { 1, 2, 3, 4, 5 });
-		ByteBuffer stream = ReplyMarshaller.removeItems(message, List.of(DdpRange.apart(12, data)), List.of());
+		ByteBuffer stream = ReplyMarshaller.removeItems(message, List.of(DdpRange.reduced(12, data)), List.of());
 		assertThat(stream.remaining()).isEqualTo(24);
 		for (int i = 0; i < 5; i++) {
 			assertThat(stream.get(12 + i)).isEqualTo((byte) (i + 1));

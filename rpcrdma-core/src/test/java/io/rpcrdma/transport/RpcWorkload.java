@@ -101,7 +101,7 @@ final class RpcWorkload {
 	}
 
 	/**
-	 * A reply whose opaque result is carried apart from the message ({@link DdpRange#apart}),
+	 * A reply whose opaque result is reduced from the message ({@link DdpRange#reduced}),
 	 * followed in the message by {@code trailer}.
 	 */
 	static OutboundReply replyApart(int xid, byte[] result, int trailer) {
@@ -111,7 +111,7 @@ final class RpcWorkload {
 		RpcMessageCodec.encodeReply(RpcReply.success(xid), encoder);
 		encoder.writeInt(result.length).writeInt(trailer);
 		buffer.flip();
-		return new OutboundReply(buffer, List.of(DdpRange.apart(header + 4, ByteBuffer.wrap(result))));
+		return new OutboundReply(buffer, List.of(DdpRange.reduced(header + 4, ByteBuffer.wrap(result))));
 	}
 
 	/** Decodes an opaque result, from the Write chunk if it went there. */

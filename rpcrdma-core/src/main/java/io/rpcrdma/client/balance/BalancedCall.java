@@ -2,9 +2,12 @@ package io.rpcrdma.client.balance;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
+import io.rpcrdma.client.CallAttempts;
 import io.rpcrdma.client.CallBody;
-import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.CallChunks;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.ReplyCallback;
 import io.rpcrdma.client.RpcCaller;
@@ -29,13 +32,16 @@ final class BalancedCall implements ReplyCallback, Balancer.Candidates {
 
 	private CallBody arguments;
 
-	private CallShape shape;
+	private CallChunks shape;
 
-	private boolean idempotent;
+	/**
+	 * Unlike a pool, which can only send a call again to the same server, the balancer also
+	 * sends on a call that never left this client, idempotent or not ({@link Failures#mayRetry}),
+	 * and sends at once to an instance this call has not tried before backing off.
+	 */
+	private final CallAttempts attempts = new CallAttempts(Failures::mayRetry);
 
-	private long deadline;
-
-	private int attempts;
+	private final BooleanSupplier elsewhereNow = this::untriedEligible;
 
 	private ReplyCallback callback;
 
@@ -56,16 +62,14 @@ final class BalancedCall implements ReplyCallback, Balancer.Candidates {
 		this.owner = owner;
 	}
 
-	void start(int program, int version, int procedure, CallBody arguments, CallShape shape, boolean idempotent,
+	void start(int program, int version, int procedure, CallBody arguments, CallChunks shape, boolean idempotent,
 			Duration timeout, ReplyCallback callback) {
 		this.program = program;
 		this.version = version;
 		this.procedure = procedure;
 		this.arguments = arguments;
 		this.shape = shape;
-		this.idempotent = idempotent;
-		this.deadline = System.nanoTime() + timeout.toNanos();
-		this.attempts = 0;
+		this.attempts.start(timeout, idempotent);
 		this.triedCount = 0;
 		this.lastFailure = null;
 		this.callback = callback;
@@ -74,7 +78,7 @@ final class BalancedCall implements ReplyCallback, Balancer.Candidates {
 
 	/** Sends an attempt to the balancer's choice among the instances this call has not tried. */
 	private void attempt() {
-		this.attempts++;
+		this.attempts.begin();
 		Member[] snapshot;
 		try {
 			snapshot = this.owner.members();
@@ -122,9 +126,8 @@ final class BalancedCall implements ReplyCallback, Balancer.Candidates {
 
 	private void send(Member chosen, RpcCaller target) {
 		this.current = chosen;
-		long left = this.deadline - System.nanoTime();
-		target.call(this.program, this.version, this.procedure, this.arguments, this.shape, this.idempotent,
-				(left > 0) ? Duration.ofNanos(left) : Duration.ofMillis(1), this);
+		target.call(this.program, this.version, this.procedure, this.arguments, this.shape,
+				this.attempts.idempotent(), this.attempts.remaining(), this);
 	}
 
 	@Override
@@ -148,27 +151,21 @@ final class BalancedCall implements ReplyCallback, Balancer.Candidates {
 			member.succeeded();
 		}
 		this.lastFailure = failure;
-		long left = this.deadline - System.nanoTime();
-		if (!Failures.mayRetry(failure, this.idempotent) || this.attempts >= this.owner.config().retry().maxAttempts()
-				|| left <= 0) {
+		Optional<Duration> delay = this.attempts.next(failure, this.owner.config().retry(), this.elsewhereNow);
+		if (delay.isEmpty()) {
 			end(null, failure);
 			return;
 		}
 		this.owner.countFailover();
-		if (untriedEligible()) {
+		if (delay.get().isZero()) {
 			attempt();
 			return;
 		}
 		// Every instance up has been tried: the same ones again, after a backoff delay, so that a
 		// lone instance gets the time to reconnect.
-		Duration delay = this.owner.config().retry().backoff().delay(this.attempts);
-		if (delay.toNanos() >= left) {
-			end(null, failure);
-			return;
-		}
 		Arrays.fill(this.tried, 0, this.triedCount, null);
 		this.triedCount = 0;
-		this.owner.timer().schedule(delay, this::attempt);
+		this.owner.timer().schedule(delay.get(), this::attempt);
 	}
 
 	private boolean untriedEligible() {

@@ -17,7 +17,7 @@ import java.util.function.UnaryOperator;
 import io.rpcrdma.client.Backoff;
 import io.rpcrdma.client.CallBody;
 import io.rpcrdma.client.FutureReply;
-import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.CallChunks;
 import io.rpcrdma.client.CallTimer;
 import io.rpcrdma.client.PoolExhaustedException;
 import io.rpcrdma.client.ReceivedReply;
@@ -185,14 +185,14 @@ public final class BalancedCaller implements RpcCaller, AutoCloseable {
 
 	@Override
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
-			CallShape shape, boolean idempotent, Duration timeout) {
+			CallChunks shape, boolean idempotent, Duration timeout) {
 		FutureReply future = new FutureReply();
 		call(program, version, procedure, arguments, shape, idempotent, timeout, future);
 		return future;
 	}
 
 	@Override
-	public void call(int program, int version, int procedure, CallBody arguments, CallShape shape, boolean idempotent,
+	public void call(int program, int version, int procedure, CallBody arguments, CallChunks shape, boolean idempotent,
 			Duration timeout, ReplyCallback callback) {
 		Objects.requireNonNull(callback, "callback");
 		if (arguments == null || shape == null || timeout == null) {

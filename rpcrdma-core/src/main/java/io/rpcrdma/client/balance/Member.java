@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
 import io.rpcrdma.client.CallBody;
-import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.CallChunks;
 import io.rpcrdma.client.CallTimer;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.ReplyCallback;
@@ -20,7 +20,7 @@ import io.rpcrdma.client.RpcClientPool;
 final class Member {
 
 	/** A NULL call: no arguments, an empty reply (RFC 5531 §12.1 defines procedure 0 so). */
-	private static final CallShape PROBE_SHAPE = CallShape.of(1024, 0);
+	private static final CallChunks PROBE_SHAPE = CallChunks.of(1024, 0);
 
 	private final BalancedCaller owner;
 

@@ -81,7 +81,7 @@ final class GssProtectedCall implements CallBody {
 		int from = 0;
 		for (RegisteredItem item : this.registered) {
 			whole.put(written.slice(from, item.offset() - from));
-			// The data starts at the registered buffer's first byte (CallShape.withRegisteredArgument).
+			// The data starts at the registered buffer's first byte (CallChunks.withRegisteredArgument).
 			ByteBuffer data = item.buffer().buffer().duplicate();
 			data.limit(item.length()).position(0);
 			whole.put(data);

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.rpcrdma.client.AuthenticationException;
 import io.rpcrdma.client.CallBody;
-import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.CallChunks;
 import io.rpcrdma.client.ConnectionProtection;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.RemoteSystemErrorException;
@@ -81,10 +81,10 @@ public final class RpcSecGssClient implements ConnectionProtection {
 	private static final int MAX_ROUNDS = 4;
 
 	/** Context creation calls and replies: a token and a header; tickets with large PACs fit too. */
-	private static final CallShape INIT_SHAPE = CallShape.of(RpcClient.DEFAULT_MAX_CALL_SIZE, RpcClient.DEFAULT_MAX_CALL_SIZE);
+	private static final CallChunks INIT_SHAPE = CallChunks.of(RpcClient.DEFAULT_MAX_CALL_SIZE, RpcClient.DEFAULT_MAX_CALL_SIZE);
 
 	/** CONF_RDMA's three words each way: within the 1024 bytes every connection sends inline. */
-	private static final CallShape CCP_SHAPE = CallShape.of(1024, 1024);
+	private static final CallChunks CCP_SHAPE = CallChunks.of(1024, 1024);
 
 	private final RpcCaller caller;
 
@@ -221,7 +221,7 @@ public final class RpcSecGssClient implements ConnectionProtection {
 
 	@Override
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
-			CallShape shape, boolean idempotent, Duration timeout) {
+			CallChunks shape, boolean idempotent, Duration timeout) {
 		if (this.closed) {
 			return CompletableFuture.failedFuture(closedException());
 		}
@@ -235,10 +235,10 @@ public final class RpcSecGssClient implements ConnectionProtection {
 	}
 
 	private CompletableFuture<ReceivedReply> send(GssClientContext with, int program, int version, int procedure,
-			CallBody arguments, CallShape shape, boolean idempotent, Duration timeout, boolean mayRenew) {
+			CallBody arguments, CallChunks shape, boolean idempotent, Duration timeout, boolean mayRenew) {
 		GssProtectedCall call = new GssProtectedCall(with, arguments, GssProcedure.DATA, this.protection,
 				shape.maxCallSize(), shape.registeredArguments());
-		CallShape sent = shape;
+		CallChunks sent = shape;
 		if (this.protection != GssService.NONE) {
 			// RFC 5666 §11: the protected body is one opaque; nothing in it is placed directly,
 			// and data the caller meant to send from its registered buffer is copied into it.
@@ -251,7 +251,7 @@ public final class RpcSecGssClient implements ConnectionProtection {
 			for (int size : shape.writeChunkSizes()) {
 				placedResults += Xdr.pad(size);
 			}
-			sent = CallShape.of((int) Math.min(Integer.MAX_VALUE, shape.maxCallSize() + registered
+			sent = CallChunks.of((int) Math.min(Integer.MAX_VALUE, shape.maxCallSize() + registered
 					+ GssProtectedBody.MAX_OVERHEAD), (int) Math.min(Integer.MAX_VALUE, shape.maxReplySize() + placedResults
 							+ GssProtectedBody.MAX_OVERHEAD));
 		}
@@ -525,7 +525,7 @@ public final class RpcSecGssClient implements ConnectionProtection {
 					0, List.of());
 			Duration wait = (this.timeout.compareTo(DESTROY_WAIT) < 0) ? this.timeout : DESTROY_WAIT;
 			// Not idempotent: a lost connection is not worth a reconnection for a destroy.
-			destroyed = this.caller.call(closing.program, closing.version, 0, destroy, CallShape.of(1024, 1024), false,
+			destroyed = this.caller.call(closing.program, closing.version, 0, destroy, CallChunks.of(1024, 1024), false,
 					wait).orTimeout(wait.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (RuntimeException ex) {

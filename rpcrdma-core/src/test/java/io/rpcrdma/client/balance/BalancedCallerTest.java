@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 
 import io.rpcrdma.client.Backoff;
 import io.rpcrdma.client.CallBody;
-import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.CallChunks;
 import io.rpcrdma.client.CallTimer;
 import io.rpcrdma.client.ConnectionLostException;
 import io.rpcrdma.client.ReceivedReply;
@@ -210,7 +210,7 @@ class BalancedCallerTest {
 	CompletableFuture<ReceivedReply> record(BalancedCaller caller, boolean idempotent) {
 		int id = this.ids.incrementAndGet();
 		CallBody body = (encoder) -> encoder.writeInt(id);
-		return caller.call(PROGRAM, 1, idempotent ? RECORD : RECORD_ONCE, body, CallShape.of(1024, 0), idempotent,
+		return caller.call(PROGRAM, 1, idempotent ? RECORD : RECORD_ONCE, body, CallChunks.of(1024, 0), idempotent,
 				DEADLINE);
 	}
 
@@ -386,7 +386,7 @@ class BalancedCallerTest {
 
 		// A deadline of an hour: only failing fast ends the call within the test's deadline.
 		CompletableFuture<ReceivedReply> call = caller.call(PROGRAM, 1, RECORD, (encoder) -> encoder.writeInt(-1),
-				CallShape.of(1024, 0), true, Duration.ofHours(1));
+				CallChunks.of(1024, 0), true, Duration.ofHours(1));
 
 		Throwable failure = failure(call);
 		assertThat(failure).isInstanceOf(NoInstanceAvailableException.class)

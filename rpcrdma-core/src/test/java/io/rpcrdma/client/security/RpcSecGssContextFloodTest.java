@@ -22,7 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.rpcrdma.client.CallBody;
-import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.CallChunks;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.RemoteSystemErrorException;
 import io.rpcrdma.client.RpcCaller;
@@ -259,7 +259,7 @@ class RpcSecGssContextFloodTest {
 				return AuthNone.INSTANCE;
 			}
 		};
-		return over.call(PROGRAM, 1, 0, body, CallShape.of(8192, 8192), true, DEADLINE);
+		return over.call(PROGRAM, 1, 0, body, CallChunks.of(8192, 8192), true, DEADLINE);
 	}
 
 	private static KerberosCredentials login(MitKdc kdc, String user) throws Exception {

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.rpcrdma.client.AuthenticationException;
 import io.rpcrdma.client.CallBody;
-import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.CallChunks;
 import io.rpcrdma.client.CallTimeoutException;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.RpcCaller;
@@ -198,7 +198,7 @@ class RpcSecGssHostileInputTest {
 
 			@Override
 			public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
-					CallShape shape, boolean idempotent, Duration timeout) {
+					CallChunks shape, boolean idempotent, Duration timeout) {
 				return route.get().call(program, version, procedure, arguments, shape, idempotent, timeout);
 			}
 
@@ -276,7 +276,7 @@ class RpcSecGssHostileInputTest {
 				return credentialOnly.verifier(header);
 			}
 		};
-		return this.secured.clients().call(PROGRAM, 1, procedure, body, CallShape.of(8192, 8192), true, DEADLINE).join();
+		return this.secured.clients().call(PROGRAM, 1, procedure, body, CallChunks.of(8192, 8192), true, DEADLINE).join();
 	}
 
 	/** A credential with the given procedure and handle, and for DATA a verifier that is no MIC. */

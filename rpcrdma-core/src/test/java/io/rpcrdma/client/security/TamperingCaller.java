@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 
 import io.rpcrdma.client.CallBody;
-import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.CallChunks;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.RpcCaller;
 import io.rpcrdma.oncrpc.OpaqueAuth;
@@ -24,7 +24,7 @@ record TamperingCaller(RpcCaller caller, UnaryOperator<CallBody> tamper) impleme
 
 	@Override
 	public CompletableFuture<ReceivedReply> call(int program, int version, int procedure, CallBody arguments,
-			CallShape shape, boolean idempotent, Duration timeout) {
+			CallChunks shape, boolean idempotent, Duration timeout) {
 		return this.caller.call(program, version, procedure, (procedure != 0) ? this.tamper.apply(arguments) : arguments,
 				shape, idempotent, timeout);
 	}

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.rpcrdma.client.Backoff;
 import io.rpcrdma.client.CallBody;
-import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.CallChunks;
 import io.rpcrdma.client.CallTimer;
 import io.rpcrdma.client.ReceivedReply;
 import io.rpcrdma.client.RetryPolicy;
@@ -119,7 +119,7 @@ class RpcbindInstanceSourceDaemonTest {
 
 	private static CompletableFuture<ReceivedReply> echo(BalancedCaller caller, int program, int value) {
 		CallBody body = (encoder) -> encoder.writeInt(value);
-		return caller.call(program, 1, ECHO, body, CallShape.of(1024, 0), true, DEADLINE);
+		return caller.call(program, 1, ECHO, body, CallChunks.of(1024, 0), true, DEADLINE);
 	}
 
 	private static int result(CompletableFuture<ReceivedReply> future) throws Exception {
@@ -205,7 +205,7 @@ class RpcbindInstanceSourceDaemonTest {
 		BalancedCaller caller = caller(new RpcbindInstanceSource(List.of(rpcbind.address()), this.program, 2,
 				new RpcbindResolver(TIMEOUT)));
 
-		CompletableFuture<ReceivedReply> call = caller.call(this.program, 2, ECHO, CallBody.NONE, CallShape.of(1024, 0),
+		CompletableFuture<ReceivedReply> call = caller.call(this.program, 2, ECHO, CallBody.NONE, CallChunks.of(1024, 0),
 				true, DEADLINE);
 
 		assertThatExceptionOfType(ExecutionException.class)

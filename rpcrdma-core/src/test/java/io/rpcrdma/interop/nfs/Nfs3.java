@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.rpcrdma.client.CallBody;
-import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.CallChunks;
 import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.xdr.XdrDecoder;
 import io.rpcrdma.xdr.XdrEncoder;
@@ -70,9 +70,9 @@ public final class Nfs3 {
 	 * @param length the data's length
 	 * @return the shape
 	 */
-	public static CallShape writeShape(byte[] fh, int length) {
+	public static CallChunks writeShape(byte[] fh, int length) {
 		int dataOffset = 4 + padded(fh.length) + 8 + 4 + 4 + 4;
-		return new CallShape(dataOffset + padded(length) + 64, List.of(new DdpRange(dataOffset, length)), List.of(),
+		return new CallChunks(dataOffset + padded(length) + 64, List.of(new DdpRange(dataOffset, length)), List.of(),
 				1024);
 	}
 
@@ -110,8 +110,8 @@ public final class Nfs3 {
 	 * @param count the most bytes to read
 	 * @return the shape
 	 */
-	public static CallShape readShape(int count) {
-		return new CallShape(256, List.of(), List.of(count), 1024);
+	public static CallChunks readShape(int count) {
+		return new CallChunks(256, List.of(), List.of(count), 1024);
 	}
 
 	/**
@@ -146,8 +146,8 @@ public final class Nfs3 {
 	 * @param count the reply's size limit
 	 * @return the shape
 	 */
-	public static CallShape readdirShape(int count) {
-		return CallShape.of(256, count + 1024);
+	public static CallChunks readdirShape(int count) {
+		return CallChunks.of(256, count + 1024);
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.rpcrdma.verbs.CompletionHandler;
 import io.rpcrdma.verbs.CompletionQueue;
+import io.rpcrdma.verbs.CompletionStatus;
 import io.rpcrdma.verbs.WorkCompletion;
 
 /**
@@ -85,6 +86,36 @@ public final class CompletionRecorder implements CompletionHandler {
 		List<Completion> result = new ArrayList<>(count);
 		for (int i = 0; i < count; i++) {
 			result.add(next());
+		}
+		return result;
+	}
+
+	/**
+	 * The next completion, which must be a given work request's and have a given status.
+	 * @param wrId the work request id it must have
+	 * @param status the status it must have
+	 * @return the completion
+	 */
+	public Completion expect(long wrId, CompletionStatus status) {
+		Completion completion = next();
+		if (completion.wrId() != wrId || completion.status() != status) {
+			fail("Expected work request " + wrId + " to complete with " + status + " but got " + completion);
+		}
+		return completion;
+	}
+
+	/**
+	 * The next {@code count} completions, each of which must have one status.
+	 * @param count how many
+	 * @param status the status every one of them has
+	 * @return the completions in arrival order
+	 */
+	public List<Completion> next(int count, CompletionStatus status) {
+		List<Completion> result = next(count);
+		for (Completion completion : result) {
+			if (completion.status() != status) {
+				fail("Expected " + count + " completions with " + status + " but got " + result);
+			}
 		}
 		return result;
 	}

@@ -15,6 +15,7 @@ import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.ReceiveWorkRequest;
 import io.rpcrdma.verbs.ScatterGatherEntry;
+import io.rpcrdma.verbs.SendWorkRequest;
 
 /**
  * One side of a connection under test: a protection domain, separate send and receive
@@ -109,6 +110,44 @@ public final class Endpoint {
 	 */
 	public void postReceive(long wrId, MemoryRegion region) {
 		this.qp.postRecv(ReceiveWorkRequest.of(wrId, ScatterGatherEntry.of(region)));
+	}
+
+	/**
+	 * Posts receives over consecutive slots of one region, in order: work request
+	 * {@code firstWrId + i} receives into bytes {@code [i * slot, (i + 1) * slot)}.
+	 * @param firstWrId the work request id of the first receive
+	 * @param inbox the region the slots lie in
+	 * @param slot the bytes each receive holds
+	 * @param count how many receives
+	 */
+	public void postReceives(long firstWrId, MemoryRegion inbox, int slot, int count) {
+		for (int i = 0; i < count; i++) {
+			this.qp.postRecv(ReceiveWorkRequest.of(firstWrId + i, ScatterGatherEntry.of(inbox, i * slot, slot)));
+		}
+	}
+
+	/**
+	 * Posts receives, each into a region of its own.
+	 * @param firstWrId the work request id of the first receive; the others follow it
+	 * @param count how many receives
+	 * @param size the size of each region
+	 */
+	public void postReceives(long firstWrId, int count, int size) {
+		for (int i = 0; i < count; i++) {
+			postReceive(firstWrId + i, register(size, 0, AccessFlag.LOCAL_WRITE));
+		}
+	}
+
+	/**
+	 * Posts a work request to the send queue and waits for the next send completion: this
+	 * work request's when nothing else is outstanding (completions of one queue pair arrive
+	 * in order).
+	 * @param wr the work request, signaled
+	 * @return the completion
+	 */
+	public Completion postAndAwait(SendWorkRequest wr) {
+		this.qp.postSend(wr);
+		return this.sends.next();
 	}
 
 	/**

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.rpcrdma.client.Backoff;
 import io.rpcrdma.client.CallBody;
-import io.rpcrdma.client.CallShape;
+import io.rpcrdma.client.CallChunks;
 import io.rpcrdma.client.CallTimer;
 import io.rpcrdma.client.ConnectionLostException;
 import io.rpcrdma.client.PoolExhaustedException;
@@ -254,7 +254,7 @@ class ManyServerProcessesTest {
 		CallBody body = (encoder) -> encoder.writeInt(id);
 		try {
 			ReceivedReply reply = caller.call(CallIdServerProcess.PROGRAM, 1,
-					idempotent ? CallIdServerProcess.RECORD : CallIdServerProcess.RECORD_ONCE, body, CallShape.of(1024, 0),
+					idempotent ? CallIdServerProcess.RECORD : CallIdServerProcess.RECORD_ONCE, body, CallChunks.of(1024, 0),
 					idempotent, DEADLINE)
 				.get(DEADLINE.toMillis() + 1000, TimeUnit.MILLISECONDS);
 			try {

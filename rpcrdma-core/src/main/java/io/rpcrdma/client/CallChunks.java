@@ -8,9 +8,10 @@ import io.rpcrdma.transport.DdpRange;
 import io.rpcrdma.transport.RegisteredItem;
 
 /**
- * How a call with bulk data travels: which argument items are DDP-eligible (moved into Read
- * chunks), which Write chunks to offer for DDP-eligible results, how large the encoded call
- * may be and how large the reply may grow (a larger-than-inline reply gets a Reply chunk).
+ * The chunks a call with bulk data travels in (RFC 8166 §3.4): which argument items are
+ * DDP-eligible (moved into Read chunks), which Write chunks to offer for DDP-eligible results,
+ * how large the encoded call may be and how large the reply may grow (a larger-than-inline
+ * reply gets a Reply chunk).
  *
  * @param maxCallSize the most bytes the call (header and arguments) may take
  * @param argumentItems DDP-eligible argument items, offsets relative to the first byte of the
@@ -22,11 +23,11 @@ import io.rpcrdma.transport.RegisteredItem;
  * each item's XDR length word, and the offsets (relative to the first byte of the arguments,
  * just after that length word) count no item's data; increasing
  */
-public record CallShape(int maxCallSize, List<DdpRange> argumentItems, List<Integer> writeChunkSizes,
+public record CallChunks(int maxCallSize, List<DdpRange> argumentItems, List<Integer> writeChunkSizes,
 		int maxReplySize, List<RegisteredItem> registeredArguments) {
 
 	/** Validates and copies. */
-	public CallShape {
+	public CallChunks {
 		if (maxCallSize < 8) {
 			throw new IllegalArgumentException("maxCallSize must be at least 8, got " + maxCallSize);
 		}
@@ -39,13 +40,13 @@ public record CallShape(int maxCallSize, List<DdpRange> argumentItems, List<Inte
 	}
 
 	/**
-	 * A shape whose DDP-eligible argument items are all encoded in the arguments.
+	 * Chunks of a call whose DDP-eligible argument items are all encoded in the arguments.
 	 * @param maxCallSize the most bytes the call may take
 	 * @param argumentItems DDP-eligible argument items, offsets relative to the arguments
 	 * @param writeChunkSizes capacities of the Write chunks to offer
 	 * @param maxReplySize the largest reply expected
 	 */
-	public CallShape(int maxCallSize, List<DdpRange> argumentItems, List<Integer> writeChunkSizes, int maxReplySize) {
+	public CallChunks(int maxCallSize, List<DdpRange> argumentItems, List<Integer> writeChunkSizes, int maxReplySize) {
 		this(maxCallSize, argumentItems, writeChunkSizes, maxReplySize, List.of());
 	}
 
@@ -61,20 +62,20 @@ public record CallShape(int maxCallSize, List<DdpRange> argumentItems, List<Inte
 	 * @param length the data's length
 	 * @return a copy with the argument added
 	 */
-	public CallShape withRegisteredArgument(int offset, RegisteredBuffer buffer, int length) {
+	public CallChunks withRegisteredArgument(int offset, RegisteredBuffer buffer, int length) {
 		List<RegisteredItem> items = new java.util.ArrayList<>(this.registeredArguments);
 		items.add(new RegisteredItem(offset, buffer, length));
-		return new CallShape(this.maxCallSize, this.argumentItems, this.writeChunkSizes, this.maxReplySize, items);
+		return new CallChunks(this.maxCallSize, this.argumentItems, this.writeChunkSizes, this.maxReplySize, items);
 	}
 
 	/**
 	 * A call without Read or Write chunks.
 	 * @param maxCallSize the largest encoded call
 	 * @param maxReplySize the largest reply; beyond the inline threshold a Reply chunk is offered
-	 * @return the shape
+	 * @return the chunks
 	 */
-	public static CallShape of(int maxCallSize, int maxReplySize) {
-		return new CallShape(maxCallSize, List.of(), List.of(), maxReplySize);
+	public static CallChunks of(int maxCallSize, int maxReplySize) {
+		return new CallChunks(maxCallSize, List.of(), List.of(), maxReplySize);
 	}
 
 }

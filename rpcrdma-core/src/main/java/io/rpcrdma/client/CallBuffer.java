@@ -7,17 +7,17 @@ import io.rpcrdma.xdr.XdrEncoder;
 /**
  * A per-thread buffer calls are encoded into, so a small call costs no buffer: the transport
  * copies the encoded message before {@link io.rpcrdma.transport.RpcTransport#call} returns
- * (see {@link io.rpcrdma.transport.OutboundCall#message()}), after which the scratch is free
+ * (see {@link io.rpcrdma.transport.OutboundCall#message()}), after which the buffer is free
  * again. Calls larger than {@link #LIMIT} get a buffer of their own, so no thread keeps a
- * large buffer alive; a call encoded while the thread's scratch is in use (a call body that
+ * large buffer alive; a call encoded while the thread's buffer is in use (a call body that
  * itself calls) gets its own too.
  */
-final class CallScratch {
+final class CallBuffer {
 
-	/** The largest call encoded in scratch, and the most a thread's scratch grows to. */
+	/** The largest call encoded in a thread's buffer, and the most that buffer grows to. */
 	static final int LIMIT = 64 * 1024;
 
-	private static final ThreadLocal<CallScratch> SCRATCH = ThreadLocal.withInitial(CallScratch::new);
+	private static final ThreadLocal<CallBuffer> PER_THREAD = ThreadLocal.withInitial(CallBuffer::new);
 
 	private ByteBuffer buffer = ByteBuffer.allocate(1024);
 
@@ -25,24 +25,24 @@ final class CallScratch {
 
 	private boolean busy;
 
-	private CallScratch() {
+	private CallBuffer() {
 	}
 
 	/**
 	 * @param size the most bytes the call may take
-	 * @return this thread's scratch, now busy, or {@code null} if the call is too large or the
-	 * scratch is in use
+	 * @return this thread's buffer, now busy, or {@code null} if the call is too large or the
+	 * buffer is in use
 	 */
-	static CallScratch acquire(int size) {
+	static CallBuffer acquire(int size) {
 		if (size > LIMIT) {
 			return null;
 		}
-		CallScratch scratch = SCRATCH.get();
-		if (scratch.busy) {
+		CallBuffer own = PER_THREAD.get();
+		if (own.busy) {
 			return null;
 		}
-		scratch.busy = true;
-		return scratch;
+		own.busy = true;
+		return own;
 	}
 
 	/**
@@ -57,7 +57,7 @@ final class CallScratch {
 		return this.encoder.reset(this.buffer);
 	}
 
-	/** The call was handed to the transport (or failed): the scratch may be reused. */
+	/** The call was handed to the transport (or failed): the buffer may be reused. */
 	void release() {
 		this.busy = false;
 	}
