@@ -46,7 +46,7 @@ final class ConnectionShares {
 	ConnectionShare.Admission admit(DispatchExchange exchange, ReplySink sink, Object clientKey) {
 		Object connection = sink.connection();
 		while (true) {
-			ConnectionShare share = (connection != null) ? shareOf(connection, sink.connectionClosed()) : shareOf(clientKey);
+			ConnectionShare share = (connection != null) ? shareOf(connection, sink) : shareOf(clientKey);
 			ConnectionShare.Admission admission = share.admit(exchange);
 			if (admission == ConnectionShare.Admission.LEFT) {
 				continue;
@@ -63,11 +63,12 @@ final class ConnectionShares {
 		}
 	}
 
-	private ConnectionShare shareOf(Object connection, CompletableFuture<Void> closed) {
+	private ConnectionShare shareOf(Object connection, ReplySink sink) {
 		ConnectionShare share = this.byKey.get(connection);
 		if (share != null) {
 			return share;
 		}
+		CompletableFuture<Void> closed = sink.connectionClosed();
 		ConnectionShare made = new ConnectionShare(connection, this.limits, closed == null);
 		share = this.byKey.putIfAbsent(connection, made);
 		if (share != null) {
