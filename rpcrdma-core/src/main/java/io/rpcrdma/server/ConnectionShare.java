@@ -58,6 +58,7 @@ final class ConnectionShare {
 		}
 		if (this.admitted < this.limits.calls()) {
 			this.admitted++;
+			exchange.share = this;
 			return Admission.RUN;
 		}
 		if (this.count >= this.limits.waiting()) {
@@ -66,6 +67,8 @@ final class ConnectionShare {
 		if (this.count == this.waiting.length) {
 			grow();
 		}
+		// Set under the lock: whoever takes the call from the line (next) sees it.
+		exchange.share = this;
 		this.waiting[(this.head + this.count) % this.waiting.length] = exchange;
 		this.count++;
 		return Admission.WAIT;

@@ -36,7 +36,7 @@ final class ConnectionShares {
 
 	/**
 	 * Takes a place in the executor for a call, or a place in its connection's line.
-	 * @param exchange the call, its share set here
+	 * @param exchange the call; its share is set when it takes a place or waits for one
 	 * @param sink its connection's sink ({@link ReplySink#connection()} names the connection)
 	 * @param clientKey who sent it, for calls over no connection
 	 * @return {@link ConnectionShare.Admission#RUN}: hand it to the executor (and call
@@ -55,7 +55,6 @@ final class ConnectionShares {
 				exchange.rejectOverloaded(share);
 				return admission;
 			}
-			exchange.share = share;
 			if (admission == ConnectionShare.Admission.WAIT) {
 				this.deferred.increment();
 			}
