@@ -69,6 +69,9 @@ final class DispatchExchange extends InFlightTracker.Ticket implements Runnable,
 
 	DuplicateRequestCache.Entry cacheEntry;
 
+	/** The connection's share of the executor this call holds a place in, or {@code null}. */
+	ConnectionShare share;
+
 	private ByteBuffer buffer;
 
 	private XdrEncoder results;
@@ -90,6 +93,19 @@ final class DispatchExchange extends InFlightTracker.Ticket implements Runnable,
 
 	@Override
 	public void run() {
+		ConnectionShare held = this.share;
+		try {
+			execute();
+		}
+		finally {
+			if (held != null) {
+				// The handler returned (or its stage will answer): the place goes to the next.
+				this.dispatcher.shares.ended(held, true);
+			}
+		}
+	}
+
+	private void execute() {
 		try {
 			this.buffer = this.buffers.acquire(this.call.xid());
 		}
@@ -231,10 +247,21 @@ final class DispatchExchange extends InFlightTracker.Ticket implements Runnable,
 
 	/** The executor refused the call: answer SYSTEM_ERR without running it. */
 	void rejectOverloaded() {
+		rejectOverloaded(null);
+	}
+
+	/**
+	 * The executor, or the connection's share of it, refused the call: answer SYSTEM_ERR
+	 * without running it.
+	 * @param share the connection's share that was full (calls in the executor and waiting), or
+	 * {@code null} when the executor itself refused
+	 */
+	void rejectOverloaded(ConnectionShare share) {
 		this.finished = 1;
 		this.dispatcher.overloaded.increment();
-		logger.log(Level.DEBUG, () -> "Executor saturated (" + this.dispatcher.executor.description()
-				+ "); answering SYSTEM_ERR to " + describe());
+		logger.log(Level.DEBUG, () -> ((share != null) ? "Connection's share of the executor full (" + share + ")"
+				: "Executor saturated (" + this.dispatcher.executor.description() + ")")
+				+ "; answering SYSTEM_ERR to " + describe());
 		RpcReply reply = verified(RpcReply.systemErr(this.call.xid()));
 		ByteBuffer forWaiters = null;
 		if (this.cacheEntry != null) {

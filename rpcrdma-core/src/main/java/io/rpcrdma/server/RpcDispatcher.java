@@ -54,6 +54,9 @@ public final class RpcDispatcher {
 
 	final SecurityPolicy security;
 
+	/** Each connection's share of the executor, or {@code null} when a connection may take it all. */
+	final ConnectionShares shares;
+
 	private final RpcSecGssAdmission rpcsecGssAdmission = new RpcSecGssAdmission(this);
 
 	final LongAdder authErrors = new LongAdder();
@@ -96,11 +99,34 @@ public final class RpcDispatcher {
 	 */
 	public RpcDispatcher(ProgramRegistry registry, ServerExecutor executor, DuplicateRequestCache cache,
 			InFlightTracker inFlight, SecurityPolicy security) {
+		this(registry, executor, cache, inFlight, security, null);
+	}
+
+	/**
+	 * A dispatcher whose executor is shared fairly among connections: one connection's calls
+	 * hold at most {@code share.calls()} places in it, and its further calls wait on the
+	 * connection (the one {@link ReplySink#connection()} names, or the client key for calls over
+	 * none) until one of them ends ({@link ExecutorShare}).
+	 * @param registry the procedures served
+	 * @param executor where handlers run; not {@link ServerExecutor#direct()} with a share,
+	 * which runs every call on the thread that delivers it
+	 * @param cache the duplicate request cache for non-idempotent procedures, or {@code null}
+	 * @param inFlight counts running calls
+	 * @param security which flavors each procedure accepts
+	 * @param share how much of the executor one connection may hold, or {@code null} for all of it
+	 */
+	public RpcDispatcher(ProgramRegistry registry, ServerExecutor executor, DuplicateRequestCache cache,
+			InFlightTracker inFlight, SecurityPolicy security, ExecutorShare share) {
 		this.registry = Objects.requireNonNull(registry, "registry");
 		this.executor = Objects.requireNonNull(executor, "executor");
 		this.cache = cache;
 		this.inFlight = Objects.requireNonNull(inFlight, "inFlight");
 		this.security = Objects.requireNonNull(security, "security");
+		if (share != null && executor == ServerExecutor.direct()) {
+			throw new IllegalArgumentException("A direct executor runs each call on the thread that delivers it;"
+					+ " it has no places to share among connections");
+		}
+		this.shares = (share != null) ? new ConnectionShares(share, executor) : null;
 	}
 
 	/**
@@ -251,6 +277,16 @@ public final class RpcDispatcher {
 					break;
 			}
 		}
+		if (this.shares != null) {
+			ConnectionShare.Admission admission = this.shares.admit(exchange, sink, clientKey);
+			if (admission == ConnectionShare.Admission.WAIT) {
+				// Its connection holds its share: the call keeps its credit and waits its turn.
+				return exchange.outcome;
+			}
+			if (admission == ConnectionShare.Admission.FULL) {
+				return exchange.outcome;
+			}
+		}
 		boolean accepted;
 		try {
 			accepted = this.executor.tryExecute(exchange);
@@ -261,7 +297,12 @@ public final class RpcDispatcher {
 			accepted = false;
 		}
 		if (!accepted) {
+			ConnectionShare share = exchange.share;
+			exchange.share = null;
 			exchange.rejectOverloaded();
+			if (share != null) {
+				this.shares.ended(share, false);
+			}
 		}
 		return exchange.outcome;
 	}
@@ -295,7 +336,7 @@ public final class RpcDispatcher {
 	 */
 	public Stats stats() {
 		return new Stats(this.systemErrors.sum(), this.garbageArgs.sum(), this.overloaded.sum(), this.dropped.sum(),
-				this.authErrors.sum());
+				this.authErrors.sum(), (this.shares != null) ? this.shares.deferred.sum() : 0);
 	}
 
 	/**
@@ -303,11 +344,23 @@ public final class RpcDispatcher {
 	 *
 	 * @param systemErrors SYSTEM_ERR replies for handler failures
 	 * @param garbageArgs GARBAGE_ARGS replies
-	 * @param overloaded calls refused because the executor was saturated
+	 * @param overloaded calls refused because the executor was saturated, or their connection's
+	 * {@link ExecutorShare} and its waiting room were full
 	 * @param dropped messages dropped without a reply (malformed, duplicate, shutting down)
 	 * @param authErrors calls refused with AUTH_ERROR, by the security policy or by their handler
+	 * @param deferred calls that waited on their connection for a place in the executor, their
+	 * connection holding its {@link ExecutorShare} (not refusals: each ran in its turn)
 	 */
-	public record Stats(long systemErrors, long garbageArgs, long overloaded, long dropped, long authErrors) {
+	public record Stats(long systemErrors, long garbageArgs, long overloaded, long dropped, long authErrors,
+			long deferred) {
+	}
+
+	/**
+	 * @return how much of the executor one connection may hold, empty when a connection may take
+	 * all of it
+	 */
+	public Optional<ExecutorShare> executorShare() {
+		return (this.shares != null) ? Optional.of(this.shares.limits()) : Optional.empty();
 	}
 
 	CompletableFuture<DispatchOutcome> drop(DispatchOutcome outcome, String what, Exception cause) {

@@ -95,7 +95,10 @@ public final class RpcServer implements AutoCloseable {
 		if (config.security().rpcsecGss() != null && config.transport().inBandCcp() != CcpMode.DISABLED) {
 			ProtectedConnectionConfiguration.registerIn(registry);
 		}
-		this.dispatcher = new RpcDispatcher(registry, this.handlers, cache, new InFlightTracker(), config.security());
+		// A connection's calls beyond its share of the executor wait on it, each holding its
+		// credit: as many as it may have outstanding (RFC 8166 §3.3.1), never refused for that.
+		this.dispatcher = new RpcDispatcher(registry, this.handlers, cache, new InFlightTracker(), config.security(),
+				config.executor().share(config.transport().creditsGranted()));
 		try {
 			// Calls are dispatched on the thread that received them (ARCHITECTURE.md,
 			// "Threading": an inline call costs no hand-off beyond what the configured executor
@@ -300,12 +303,17 @@ public final class RpcServer implements AutoCloseable {
 	}
 
 	/**
-	 * How the handlers' executor is built.
+	 * How the handlers' executor is built, and how much of it one connection may hold.
 	 * @param kind the kind
 	 * @param threads worker threads (or the concurrent call bound for virtual threads)
 	 * @param queueCapacity calls that may wait for a worker
+	 * @param perConnection the most calls of one connection queued or running in the executor
+	 * at once ({@link ExecutorShare}); its further calls wait on the connection, keeping their
+	 * credits. 0 for the default: {@code threads} for a bounded pool (one connection may keep
+	 * every worker busy but never fill the queue, so another connection's call is next), half
+	 * of {@code threads} for virtual threads (at least 1). Unused by {@link ExecutorKind#DIRECT}.
 	 */
-	public record ExecutorSpec(ExecutorKind kind, int threads, int queueCapacity) {
+	public record ExecutorSpec(ExecutorKind kind, int threads, int queueCapacity, int perConnection) {
 
 		/** Validates. */
 		public ExecutorSpec {
@@ -313,6 +321,20 @@ public final class RpcServer implements AutoCloseable {
 			if (threads < 1 || queueCapacity < 0) {
 				throw new IllegalArgumentException("threads must be at least 1 and queueCapacity not negative");
 			}
+			if (perConnection < 0) {
+				throw new IllegalArgumentException("perConnection must be 0 (the default) or at least 1 call, not "
+						+ perConnection);
+			}
+		}
+
+		/**
+		 * An executor whose share per connection is the default.
+		 * @param kind the kind
+		 * @param threads worker threads (or the concurrent call bound for virtual threads)
+		 * @param queueCapacity calls that may wait for a worker
+		 */
+		public ExecutorSpec(ExecutorKind kind, int threads, int queueCapacity) {
+			this(kind, threads, queueCapacity, 0);
 		}
 
 		ServerExecutor create() {
@@ -321,6 +343,20 @@ public final class RpcServer implements AutoCloseable {
 				case BOUNDED_POOL -> ServerExecutor.boundedPool(this.threads, this.queueCapacity);
 				case VIRTUAL_THREADS -> ServerExecutor.virtualThreads(this.threads);
 			};
+		}
+
+		/**
+		 * @param credits the most calls one connection has outstanding (its largest grant),
+		 * the room its calls may wait in
+		 * @return one connection's share of the executor, {@code null} for {@link ExecutorKind#DIRECT}
+		 */
+		ExecutorShare share(int credits) {
+			if (this.kind == ExecutorKind.DIRECT) {
+				return null;
+			}
+			int calls = (this.perConnection > 0) ? this.perConnection
+					: (this.kind == ExecutorKind.VIRTUAL_THREADS) ? Math.max(1, this.threads / 2) : this.threads;
+			return new ExecutorShare(calls, credits);
 		}
 
 	}

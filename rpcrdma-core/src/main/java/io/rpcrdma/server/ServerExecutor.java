@@ -6,7 +6,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +32,19 @@ public interface ServerExecutor extends AutoCloseable {
 	 * @return {@code false} if the executor is saturated or closed and will not run the task
 	 */
 	boolean tryExecute(Runnable task);
+
+	/**
+	 * Runs a task in the place of the task calling this, which is about to end: the two count
+	 * as one against the executor's bound, so a connection's next call ({@link ConnectionShare})
+	 * is not refused merely because the pool still counts the call that makes room for it. Call
+	 * only from within a task of this executor, at most once per task.
+	 * @param task the work of one call; it never throws
+	 * @return {@code false} if the executor is closed (or, by default, saturated) and will not
+	 * run the task
+	 */
+	default boolean tryHandOver(Runnable task) {
+		return tryExecute(task);
+	}
 
 	/**
 	 * @return what this executor is, for logs and health reports
@@ -113,12 +125,22 @@ final class DirectExecutor implements ServerExecutor {
 
 }
 
-/** A fixed pool with a bounded queue that refuses rather than blocks when full. */
+/**
+ * A fixed pool with a bounded queue that refuses rather than blocks when full. The bound is
+ * counted here (calls queued or running, at most threads + queue capacity) rather than by the
+ * queue, so that a task may hand its place to the next ({@link #tryHandOver}) while the pool
+ * still counts it; the queue has room for one such hand-over per worker beyond the bound.
+ */
 final class BoundedPoolExecutor implements ServerExecutor {
 
 	private final ThreadPoolExecutor pool;
 
 	private final String description;
+
+	private final int bound;
+
+	/** Calls queued or running; one more for a moment per hand-over in progress. */
+	private final AtomicInteger admitted = new AtomicInteger();
 
 	BoundedPoolExecutor(int threads, int queueCapacity, String threadNamePrefix) {
 		this(threads, queueCapacity, threadNamePrefix, null);
@@ -137,22 +159,45 @@ final class BoundedPoolExecutor implements ServerExecutor {
 			thread.setDaemon(true);
 			return thread;
 		};
-		// A zero-capacity queue means "hand off only to an idle worker".
+		this.bound = threads + queueCapacity;
+		// A capacity of 0 admits a call only while fewer than `threads` are in the pool: a
+		// hand-off to an idle worker, as a SynchronousQueue would.
 		this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
-				(queueCapacity == 0) ? new SynchronousQueue<>()
-						: new ArrayBlockingQueue<>(queueCapacity),
-				factory, new ThreadPoolExecutor.AbortPolicy());
+				new ArrayBlockingQueue<>(this.bound + threads), factory, new ThreadPoolExecutor.AbortPolicy()) {
+
+			@Override
+			protected void afterExecute(Runnable task, Throwable failure) {
+				BoundedPoolExecutor.this.admitted.decrementAndGet();
+			}
+
+		};
 		this.description = (description != null) ? description
 				: "bounded pool of " + threads + " threads, queue of " + queueCapacity;
 	}
 
 	@Override
 	public boolean tryExecute(Runnable task) {
+		if (this.admitted.incrementAndGet() > this.bound) {
+			this.admitted.decrementAndGet();
+			return false;
+		}
+		return submit(task);
+	}
+
+	@Override
+	public boolean tryHandOver(Runnable task) {
+		// The calling task is still counted until its afterExecute: the bound is not checked.
+		this.admitted.incrementAndGet();
+		return submit(task);
+	}
+
+	private boolean submit(Runnable task) {
 		try {
 			this.pool.execute(task);
 			return true;
 		}
 		catch (RejectedExecutionException ex) {
+			this.admitted.decrementAndGet();
 			return false;
 		}
 	}
@@ -182,6 +227,12 @@ final class VirtualThreadExecutor implements ServerExecutor {
 	private final Semaphore permits;
 
 	private final int maxConcurrentCalls;
+
+	/**
+	 * Permits taken by hand-overs beyond the bound: the next tasks to end keep theirs instead
+	 * of releasing them, so the bound is exceeded only while a hand-over's giver ends.
+	 */
+	private final AtomicInteger owed = new AtomicInteger();
 
 	private VirtualThreadExecutor(ExecutorService executor, int maxConcurrentCalls) {
 		this.executor = executor;
@@ -226,21 +277,44 @@ final class VirtualThreadExecutor implements ServerExecutor {
 		if (!this.permits.tryAcquire()) {
 			return false;
 		}
+		return start(task);
+	}
+
+	@Override
+	public boolean tryHandOver(Runnable task) {
+		if (!this.permits.tryAcquire()) {
+			// The calling task still holds its permit until it ends: the one to end pays.
+			this.owed.incrementAndGet();
+		}
+		return start(task);
+	}
+
+	private boolean start(Runnable task) {
 		try {
 			this.executor.execute(() -> {
 				try {
 					task.run();
 				}
 				finally {
-					this.permits.release();
+					release();
 				}
 			});
 			return true;
 		}
 		catch (RejectedExecutionException ex) {
-			this.permits.release();
+			release();
 			return false;
 		}
+	}
+
+	private void release() {
+		int debt;
+		while ((debt = this.owed.get()) > 0) {
+			if (this.owed.compareAndSet(debt, debt - 1)) {
+				return;
+			}
+		}
+		this.permits.release();
 	}
 
 	@Override

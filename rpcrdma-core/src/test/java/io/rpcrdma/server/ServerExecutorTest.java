@@ -164,6 +164,66 @@ class ServerExecutorTest {
 	}
 
 	@Test
+	void aBoundedPoolTakesAHandOverInThePlaceOfTheEndingTaskAndKeepsItsBound() throws Exception {
+		assertHandOverKeepsABoundOfOne(track(ServerExecutor.boundedPool(1, 0, "hand-over-")));
+	}
+
+	@Test
+	void virtualThreadsTakeAHandOverInThePlaceOfTheEndingTaskAndKeepTheirBound() throws Exception {
+		org.junit.jupiter.api.Assumptions.assumeTrue(ServerExecutor.virtualThreadsAvailable(), "needs Java 21 or later");
+		assertHandOverKeepsABoundOfOne(track(ServerExecutor.virtualThreads(1)));
+	}
+
+	/**
+	 * A task that cannot start another (the executor is full with itself) hands its place to
+	 * it; while that one runs nothing else gets in, and once it has ended exactly one place is
+	 * free again: the hand-over neither leaked nor doubled a place.
+	 */
+	private static void assertHandOverKeepsABoundOfOne(ServerExecutor executor) throws Exception {
+		CountDownLatch nextRunning = new CountDownLatch(1);
+		CountDownLatch releaseNext = new CountDownLatch(1);
+		CompletableFuture<Boolean> startedInside = new CompletableFuture<>();
+		CompletableFuture<Boolean> handedOver = new CompletableFuture<>();
+		Runnable next = () -> {
+			nextRunning.countDown();
+			await(releaseNext);
+		};
+		assertThat(executor.tryExecute(() -> {
+			startedInside.complete(executor.tryExecute(() -> {
+			}));
+			handedOver.complete(executor.tryHandOver(next));
+		})).isTrue();
+
+		assertThat(startedInside.get(10, TimeUnit.SECONDS)).as("another task, while the only place is taken").isFalse();
+		assertThat(handedOver.get(10, TimeUnit.SECONDS)).as("the hand-over").isTrue();
+		assertThat(nextRunning.await(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(executor.tryExecute(() -> {
+		})).as("a task while the handed-over one runs").isFalse();
+		releaseNext.countDown();
+
+		CountDownLatch releaseLast = new CountDownLatch(1);
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (!executor.tryExecute(() -> await(releaseLast))) {
+			assertThat(System.nanoTime()).as("the place was given back before the deadline").isLessThan(deadline);
+			Thread.yield();
+		}
+		assertThat(executor.tryExecute(() -> {
+		})).as("a second task beside the one holding the only place").isFalse();
+		releaseLast.countDown();
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			if (!latch.await(10, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("never released");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Test
 	void invalidPoolSizesAreRefused() {
 		org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
 			.isThrownBy(() -> ServerExecutor.boundedPool(0, 1))

@@ -764,6 +764,14 @@ public class RpcRdmaProperties implements Validator {
 		/** Calls that may wait for a worker, 0 to 1000000; more are refused as overloaded. */
 		private int queueCapacity = 64;
 
+		/**
+		 * The most calls of one connection queued or running at once, 0 to 1000000; its further
+		 * calls wait on the connection, keeping their credits, so a busy connection cannot starve
+		 * the others. 0 for the default: "threads" for a bounded pool, half of them for virtual
+		 * threads. Unused by "direct".
+		 */
+		private int perConnection;
+
 		public RpcServer.ExecutorKind getKind() {
 			return this.kind;
 		}
@@ -786,6 +794,14 @@ public class RpcRdmaProperties implements Validator {
 
 		public void setQueueCapacity(int queueCapacity) {
 			this.queueCapacity = queueCapacity;
+		}
+
+		public int getPerConnection() {
+			return this.perConnection;
+		}
+
+		public void setPerConnection(int perConnection) {
+			this.perConnection = perConnection;
 		}
 
 	}

@@ -79,6 +79,7 @@ final class RpcRdmaPropertiesValidator {
 		}
 		checkInt("rpcrdma.server.executor.threads", server.getExecutor().getThreads(), 1, 10_000);
 		checkInt("rpcrdma.server.executor.queue-capacity", server.getExecutor().getQueueCapacity(), 0, 1_000_000);
+		checkInt("rpcrdma.server.executor.per-connection", server.getExecutor().getPerConnection(), 0, 1_000_000);
 		checkDuration("rpcrdma.server.shutdown-grace-period", server.getShutdownGracePeriod(), Duration.ZERO,
 				Duration.ofHours(1));
 		checkDuration("rpcrdma.server.operation-timeout", server.getOperationTimeout(), Duration.ofMillis(1),

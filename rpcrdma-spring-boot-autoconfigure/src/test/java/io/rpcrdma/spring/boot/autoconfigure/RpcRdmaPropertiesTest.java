@@ -156,6 +156,7 @@ class RpcRdmaPropertiesTest {
 			rpcrdma.server.credit-budget                      | 16         | rpcrdma.server.credit-budget must be between 32 and 16777216, got 16
 			rpcrdma.server.executor.threads                   | 0          | rpcrdma.server.executor.threads must be between 1 and 10000, got 0
 			rpcrdma.server.executor.queue-capacity            | -5         | rpcrdma.server.executor.queue-capacity must be between 0 and 1000000
+			rpcrdma.server.executor.per-connection            | -1         | rpcrdma.server.executor.per-connection must be between 0 and 1000000
 			rpcrdma.server.shutdown-grace-period              | -1s        | rpcrdma.server.shutdown-grace-period must be between 0s and 1h, got -1s
 			rpcrdma.server.duplicate-request-cache.entries    | 10         | rpcrdma.server.duplicate-request-cache.entries must be between 256 and 10000000, got 10
 			rpcrdma.server.security.kerberos.contexts.max     | 0          | rpcrdma.server.security.kerberos.contexts.max must be between 1 and 1000000, got 0

@@ -60,7 +60,10 @@ public final class RpcRdmaServerMetrics implements MeterBinder {
 		counter(registry, "rpcrdma.server.refused", Tags.of("reason", "garbage-args"),
 				(server) -> server.dispatcher().stats().garbageArgs(), "Calls answered GARBAGE_ARGS");
 		counter(registry, "rpcrdma.server.refused", Tags.of("reason", "overloaded"),
-				(server) -> server.dispatcher().stats().overloaded(), "Calls refused because the executor was saturated");
+				(server) -> server.dispatcher().stats().overloaded(),
+				"Calls refused because the executor was saturated, or their connection's share of it and its waiting room were full");
+		counter(registry, "rpcrdma.server.calls.deferred", Tags.empty(), (server) -> server.dispatcher().stats().deferred(),
+				"Calls that waited on their connection for a place in the executor, the connection holding its share (rpcrdma.server.executor.per-connection)");
 		counter(registry, "rpcrdma.server.refused", Tags.of("reason", "auth-error"),
 				(server) -> server.dispatcher().stats().authErrors(),
 				"Calls answered AUTH_ERROR because the security policy does not accept their flavor");

@@ -54,8 +54,10 @@ final class RpcServerConfigs {
 		RpcRdmaProperties.Executor executor = server.getExecutor();
 		RpcServer.ExecutorSpec executorSpec = virtualThreads
 				? new RpcServer.ExecutorSpec(RpcServer.ExecutorKind.VIRTUAL_THREADS,
-						executor.getThreads() + executor.getQueueCapacity(), executor.getQueueCapacity())
-				: new RpcServer.ExecutorSpec(executor.getKind(), executor.getThreads(), executor.getQueueCapacity());
+						executor.getThreads() + executor.getQueueCapacity(), executor.getQueueCapacity(),
+						executor.getPerConnection())
+				: new RpcServer.ExecutorSpec(executor.getKind(), executor.getThreads(), executor.getQueueCapacity(),
+						executor.getPerConnection());
 		TransportConfig transport = RpcRdmaTransportConfigs.of(server.getVersions(), server.getInlineThresholdV1(),
 				server.getInlineThresholdV2(), TransportConfig.DEFAULT_CREDITS, server.getCredits(), null)
 			.withPeerLimits(PeerLimits.DEFAULTS.withOperationTimeout(server.getOperationTimeout())

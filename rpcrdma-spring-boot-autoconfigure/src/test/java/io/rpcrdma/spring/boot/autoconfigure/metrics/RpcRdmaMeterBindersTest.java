@@ -76,6 +76,9 @@ class RpcRdmaMeterBindersTest {
 		assertThat(this.meters.get("rpcrdma.server.refused").tag("reason", "garbage-args").functionCounter().count())
 			.isZero();
 		assertThat(this.meters.get("rpcrdma.server.drc.hits").functionCounter().count()).isZero();
+		assertThat(this.meters.get("rpcrdma.server.calls.deferred").functionCounter().count())
+			.as("calls that waited for their connection's share of the executor")
+			.isZero();
 
 		this.rpc.stopServer();
 		assertThat(gauge("rpcrdma.server.connections")).as("no server, nothing to count").isZero();

@@ -129,13 +129,15 @@ class RpcRdmaServerAutoConfigurationTest {
 	void serverPropertiesAndCustomizersShapeTheServer() {
 		this.runner.withUserConfiguration(GreeterService.class, GraceCustomizer.class)
 			.withPropertyValues("rpcrdma.server.credits=8", "rpcrdma.server.versions=1",
-					"rpcrdma.server.executor.threads=2", "rpcrdma.server.shutdown-grace-period=7s",
+					"rpcrdma.server.executor.threads=2", "rpcrdma.server.executor.per-connection=1",
+					"rpcrdma.server.shutdown-grace-period=7s",
 					"rpcrdma.server.credit-budget=64")
 			.run((context) -> {
 				RpcServer.Config config = context.getBean(GraceCustomizer.class).seen;
 				assertThat(config.transport().creditsGranted()).isEqualTo(8);
 				assertThat(config.transport().supportedVersions().high()).isEqualTo(1);
 				assertThat(config.executor().threads()).isEqualTo(2);
+				assertThat(config.executor().perConnection()).isEqualTo(1);
 				assertThat(config.gracePeriod()).isEqualTo(Duration.ofSeconds(7));
 				assertThat(config.effectiveCreditBudget()).isEqualTo(64);
 				assertThat(config.bindAddress().getHostString()).isEqualTo("server-auto-configuration");
