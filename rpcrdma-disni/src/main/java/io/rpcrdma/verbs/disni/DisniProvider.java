@@ -419,9 +419,16 @@ final class DisniProvider implements RdmaProvider {
 				Thread.currentThread().interrupt();
 			}
 		}
-		// After the queue pairs: ibv_destroy_cq refuses a queue that one still uses.
-		this.sharedQueues.close();
+		// After the queue pairs, those of failed connection attempts too: ibv_destroy_cq refuses
+		// a queue that one still uses.
 		this.releases.shutdown();
+		try {
+			this.releases.awaitTermination(2, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		this.sharedQueues.close();
 		this.events.shutdown();
 		try {
 			if (!this.events.awaitTermination(1, TimeUnit.SECONDS)) {
