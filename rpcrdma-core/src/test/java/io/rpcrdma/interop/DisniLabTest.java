@@ -58,13 +58,15 @@ class DisniLabTest {
 	 * tests fail because of the kernel (docs/interop.md, "Incompatibilities found"): it serves an
 	 * RDMA Read of a region registered without remote read access, and an RDMA Write gathering
 	 * several entries places only the first. The test pins exactly those two, so that a kernel
-	 * that fixes them, or any other failure, shows.
+	 * that fixes them, or any other failure, shows. DisniSharedCompletionQueuesTest runs with the
+	 * kit: 200 connections on the provider's few shared completion queues and threads.
 	 */
 	@ParameterizedTest(name = "on {0}")
 	@ValueSource(strings = { "siw0", "rxe0" })
 	void theProviderConformanceKitPassesWithNothingSkipped(String device, GuestJava java) {
 		GuestTestSummary summary = java.runTests(
-				List.of("io.rpcrdma.verbs.disni.DisniProviderConformanceTest", "io.rpcrdma.verbs.disni.LibdisniLayoutTest"),
+				List.of("io.rpcrdma.verbs.disni.DisniProviderConformanceTest", "io.rpcrdma.verbs.disni.LibdisniLayoutTest",
+						"io.rpcrdma.verbs.disni.DisniSharedCompletionQueuesTest"),
 				jvmArgs(java, address(device)), Duration.ofMinutes(10));
 		List<String> linuxSiwDefects = device.equals("siw0")
 				? List.of("aForbiddenRdmaReadIsARemoteAccessErrorAndReadsNothing without remote read access",

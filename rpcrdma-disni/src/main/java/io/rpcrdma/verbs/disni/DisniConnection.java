@@ -310,14 +310,12 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 		});
 		// On an iWARP adapter destroying the queue pair and the id blocks while the connection
 		// attempt is still in flight (the iw_cm holds both until the MPA exchange ends, seconds
-		// when nobody answers), so the failure is reported first and they are destroyed on a
-		// thread of their own.
-		Thread reaper = new Thread(() -> {
+		// when nobody answers), so the failure is reported first and they are destroyed on the
+		// provider's release threads.
+		this.provider.release(() -> {
 			this.qp.releaseFailedAdapter();
 			release();
-		}, "rpcrdma-disni-release");
-		reaper.setDaemon(true);
-		reaper.start();
+		});
 	}
 
 	private void cancelTimer() {

@@ -6,20 +6,19 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
-import com.ibm.disni.verbs.IbvCQ;
-import com.ibm.disni.verbs.IbvCompChannel;
 import com.ibm.disni.verbs.IbvContext;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.RdmaEventChannel;
@@ -52,14 +51,17 @@ import io.rpcrdma.verbs.support.QueuePairChecks;
  * size for every queue pair of a group, behind a blocking {@code connect()} and
  * {@code accept()} that have the known hangs (DiSNI issues 41 and 56). Its active group
  * would also add a thread hop per completion. So the provider runs its own connection
- * manager thread ({@link DisniConnectionManager}) and its own completion engine
- * ({@link DisniCompletionQueue}, in {@link CompletionMode#EVENT} or
- * {@link CompletionMode#BUSY_POLL}), which is what DiSNI's passive group leaves to its
- * users.
+ * manager thread ({@link DisniConnectionManager}) and its own completion engine: a few
+ * adapter completion queues that all queue pairs share ({@link SharedCompletionQueues}),
+ * polled in {@link CompletionMode#EVENT} or {@link CompletionMode#BUSY_POLL}, which fill the
+ * SPI's completion queues ({@link DisniCompletionQueue}); that is what DiSNI's passive group
+ * leaves to its users.
  * <p>
- * Threads: one connection manager thread, one event thread (listener callbacks, connect
- * timeouts), and per completion queue with a handler one event thread, or one busy-poll
- * thread for the provider. All are daemons named {@code rpcrdma-disni-N-*}.
+ * Threads, whatever the number of connections: one connection manager thread, one event
+ * thread (listener callbacks, connect timeouts), one completion thread per shared completion
+ * queue ({@code disni.completion-queues} at most, started as queue pairs need them) or one
+ * busy-poll thread, and up to two release threads while queue pairs of failed connection
+ * attempts are destroyed. All are daemons named {@code rpcrdma-disni-N-*}.
  */
 final class DisniProvider implements RdmaProvider {
 
@@ -100,9 +102,17 @@ final class DisniProvider implements RdmaProvider {
 
 	private final LongAdder deregistrations = new LongAdder();
 
-	private final List<DisniCompletionQueue> busyPolled = new CopyOnWriteArrayList<>();
-
 	private final ScheduledThreadPoolExecutor events;
+
+	private final ThreadPoolExecutor releases;
+
+	private final SharedCompletionQueues sharedQueues;
+
+	/** The entries a new shared queue asks for: the setting, or what the device took last. */
+	private volatile int sharedQueueEntries;
+
+	/** Stops the busy poller, once the queue pairs are closed. */
+	private volatile boolean stopPolling;
 
 	private final DisniConnectionManager connectionManager;
 
@@ -128,6 +138,15 @@ final class DisniProvider implements RdmaProvider {
 		this.capabilities = RdmaInterfaces.system().isIwarp(this.deviceName) ? IWARP_CAPABILITIES : CAPABILITIES;
 		this.events = new ScheduledThreadPoolExecutor(1, (task) -> newThread("events", task));
 		this.events.setRemoveOnCancelPolicy(true);
+		// On an iWARP adapter destroying the queue pair of a failed connection attempt blocks for
+		// as long as the iw_cm holds it (seconds when the peer never answers): that must hold
+		// neither the event thread nor a thread per connection.
+		this.releases = new ThreadPoolExecutor(2, 2, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+				(task) -> newThread("release", task));
+		this.releases.allowCoreThreadTimeOut(true);
+		this.sharedQueueEntries = settings.completionQueueEntries();
+		this.sharedQueues = new SharedCompletionQueues(settings.completionQueues(), this::createSharedQueue,
+				selection.device());
 		this.connectionManager = new DisniConnectionManager(this, channel, settings.cmPollMillis());
 		RdmaCmId id = null;
 		try {
@@ -147,6 +166,7 @@ final class DisniProvider implements RdmaProvider {
 			}
 			this.connectionManager.close();
 			this.events.shutdownNow();
+			this.releases.shutdownNow();
 			throw ex;
 		}
 		this.anchor = id;
@@ -270,30 +290,32 @@ final class DisniProvider implements RdmaProvider {
 		if (capacity <= 0 || capacity > (1 << 22)) {
 			throw new IllegalArgumentException("Completion queue capacity must be 1 to 2^22, got " + capacity);
 		}
-		IbvCompChannel channel = null;
-		try {
-			channel = this.context.createCompChannel();
-			IbvCQ cq = this.context.createCQ(channel, capacity, 0);
-			DisniCompletionQueue queue = new DisniCompletionQueue(this, capacity, handler, channel, cq);
-			this.objects.completionQueueOpened(queue);
-			queue.start();
-			if (handler != null && this.busyPoller != null) {
-				this.busyPolled.add(queue);
-			}
-			return queue;
+		// No adapter queue of its own: its queue pairs' completions come through the shared ones.
+		DisniCompletionQueue queue = new DisniCompletionQueue(this, capacity, handler);
+		this.objects.completionQueueOpened(queue);
+		return queue;
+	}
+
+	/**
+	 * Makes shared completion queue {@code number}, on the device's completion vectors in turn
+	 * (as Linux's {@code ib_alloc_cq_any} spreads its queues), with its event thread.
+	 */
+	private SharedCompletionQueue createSharedQueue(int number) throws IOException {
+		int vectors = Math.max(1, this.context.getNumCompVectors());
+		DisniAdapterCompletionQueue adapter = DisniAdapterCompletionQueue.create(this.context, this.sharedQueueEntries,
+				(number - 1) % vectors, this.settings.pollBatch());
+		if (adapter.capacity() < this.sharedQueueEntries) {
+			this.sharedQueueEntries = adapter.capacity();
+			logger.log(Level.INFO, "{0} creates completion queues of at most {1} entries, fewer than {2} asks for; "
+					+ "each shared completion queue serves queue pairs with that many work requests in all",
+					this.deviceName, adapter.capacity(), DisniSettings.COMPLETION_QUEUE_ENTRIES);
 		}
-		catch (IOException ex) {
-			if (channel != null) {
-				try {
-					channel.destroyCompChannel();
-				}
-				catch (IOException ignored) {
-					// the creation error is the one to report
-				}
-			}
-			throw new RdmaException("Creating a completion queue of " + capacity + " entries on " + this.deviceName
-					+ " failed: " + DisniProtectionDomain.describe(ex) + "; the adapter's limit may be lower", ex);
+		SharedCompletionQueue queue = new SharedCompletionQueue(number, adapter,
+				new CompletionDispatcher(this.queuePairs::get), this.settings.cqWaitMillis());
+		if (this.settings.completionMode() == CompletionMode.EVENT) {
+			queue.startEvents((task) -> newThread("completions", task));
 		}
+		return queue;
 	}
 
 	@Override
@@ -388,6 +410,7 @@ final class DisniProvider implements RdmaProvider {
 		}
 		this.connectionManager.destroy(this.anchor);
 		this.connectionManager.close();
+		this.stopPolling = true;
 		if (this.busyPoller != null) {
 			try {
 				this.busyPoller.join(1000);
@@ -396,6 +419,16 @@ final class DisniProvider implements RdmaProvider {
 				Thread.currentThread().interrupt();
 			}
 		}
+		// After the queue pairs, those of failed connection attempts too: ibv_destroy_cq refuses
+		// a queue that one still uses.
+		this.releases.shutdown();
+		try {
+			this.releases.awaitTermination(2, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		this.sharedQueues.close();
 		this.events.shutdown();
 		try {
 			if (!this.events.awaitTermination(1, TimeUnit.SECONDS)) {
@@ -416,6 +449,24 @@ final class DisniProvider implements RdmaProvider {
 
 	ScheduledThreadPoolExecutor events() {
 		return this.events;
+	}
+
+	/**
+	 * Runs a blocking release of adapter objects off the event threads.
+	 * @param task the release
+	 */
+	void release(Runnable task) {
+		try {
+			this.releases.execute(task);
+		}
+		catch (RejectedExecutionException ex) {
+			// The provider is closing: release here, it no longer serves events.
+			task.run();
+		}
+	}
+
+	SharedCompletionQueues sharedQueues() {
+		return this.sharedQueues;
 	}
 
 	DisniConnectionManager connectionManager() {
@@ -460,10 +511,6 @@ final class DisniProvider implements RdmaProvider {
 		this.objects.queuePairClosed(qp);
 	}
 
-	void completionQueueClosing(DisniCompletionQueue cq) {
-		this.busyPolled.remove(cq);
-	}
-
 	void completionQueueClosed(DisniCompletionQueue cq) {
 		this.objects.completionQueueClosed(cq);
 	}
@@ -484,13 +531,18 @@ final class DisniProvider implements RdmaProvider {
 		this.objects.connectionClosed(connection);
 	}
 
+	/**
+	 * Busy-poll mode: one batch from each shared queue in turn, so that none waits behind
+	 * another's backlog.
+	 */
 	private void busyPoll() {
-		while (!this.objects.isClosed()) {
+		while (!this.stopPolling) {
+			SharedCompletionQueue[] queues = this.sharedQueues.queues();
 			boolean any = false;
-			for (DisniCompletionQueue cq : this.busyPolled) {
-				any |= cq.pollForHandler();
+			for (SharedCompletionQueue queue : queues) {
+				any |= queue.pollBatch() > 0;
 			}
-			if (this.busyPolled.isEmpty()) {
+			if (queues.length == 0) {
 				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
 			}
 			else if (!any) {

@@ -44,7 +44,7 @@ import io.rpcrdma.verbs.support.PostingChecks;
  * (DiSNI issue 37): a Send that finds none waits for receiver-not-ready retries, then
  * fails the connection.
  */
-final class DisniQueuePair implements QueuePair {
+final class DisniQueuePair implements QueuePair, CompletionDispatcher.Route, SharedCompletionQueue.Member {
 
 	private static final System.Logger logger = System.getLogger(DisniQueuePair.class.getName());
 
@@ -64,6 +64,12 @@ final class DisniQueuePair implements QueuePair {
 	private final DisniCompletionQueue sendCq;
 
 	private final DisniCompletionQueue recvCq;
+
+	/** The adapter completion queue both of its queues use, shared with other queue pairs. */
+	private final SharedCompletionQueue share;
+
+	/** The entries it reserved on {@link #share}: its send and receive depths. */
+	private final int reservedEntries;
 
 	private final int maxInlineData;
 
@@ -129,6 +135,9 @@ final class DisniQueuePair implements QueuePair {
 		this.receiveCallLimit = 4 * attributes.maxReceiveWorkRequests();
 		this.checks = new PostingChecks(index, attributes, " (at most " + MAX_SGES + " on this provider)",
 				" (a signaled completion also retires the unsignaled work requests before it)");
+		// Last: the reservation is given back by close(), and refused when no shared queue has room.
+		this.reservedEntries = attributes.maxSendWorkRequests() + attributes.maxReceiveWorkRequests();
+		this.share = provider.sharedQueues().reserve(this.reservedEntries, this);
 	}
 
 	int index() {
@@ -335,9 +344,35 @@ final class DisniQueuePair implements QueuePair {
 				+ "that the queue pair is connected");
 	}
 
-	// ---- completions (called by the completion queues, under their lock) --------------
+	// ---- completions (called by the shared queue's poller) -----------------------------
 
-	boolean completeSend(IbvWC wc, int slot, WorkCompletion into) {
+	@Override
+	public CompletionDispatcher.Sink deliver(IbvWC wc) {
+		DisniCompletionQueue cq = WorkRequestIds.isReceive(wc.getWr_id()) ? this.recvCq : this.sendCq;
+		return cq.deliver(wc, this) ? cq : null;
+	}
+
+	/**
+	 * Retires the work request an adapter completion reports and fills the SPI completion
+	 * (called by the SPI queue, under its lock).
+	 * @return {@code false} if it belongs to no outstanding work request
+	 */
+	boolean complete(IbvWC wc, WorkCompletion into) {
+		long wrId = wc.getWr_id();
+		return WorkRequestIds.isReceive(wrId) ? completeReceive(wc, into)
+				: completeSend(wc, WorkRequestIds.slot(wrId), into);
+	}
+
+	@Override
+	public void sharedQueueFailed(String detail) {
+		this.sendCq.sharedQueueFailed(detail);
+		if (this.recvCq != this.sendCq) {
+			this.recvCq.sharedQueueFailed(detail);
+		}
+		this.provider.events().execute(() -> failConnection(detail));
+	}
+
+	private boolean completeSend(IbvWC wc, int slot, WorkCompletion into) {
 		long wrId;
 		SendOpcode opcode;
 		int length;
@@ -355,7 +390,7 @@ final class DisniQueuePair implements QueuePair {
 		return true;
 	}
 
-	boolean completeReceive(IbvWC wc, WorkCompletion into) {
+	private boolean completeReceive(IbvWC wc, WorkCompletion into) {
 		ReceiveWorkRequest request;
 		synchronized (this.recvLock) {
 			request = this.receives.retireOldest();
@@ -421,8 +456,8 @@ final class DisniQueuePair implements QueuePair {
 		init.cap().setMax_recv_sge(this.attributes.maxReceiveSges());
 		init.cap().setMax_inline_data(this.maxInlineData);
 		init.setQp_type(IbvQP.IBV_QPT_RC);
-		init.setSend_cq(this.sendCq.ibvCq());
-		init.setRecv_cq(this.recvCq.ibvCq());
+		init.setSend_cq(this.share.adapter().ibvCq());
+		init.setRecv_cq(this.share.adapter().ibvCq());
 		IbvQP qp = id.createQP(this.pd.ibvPd(), init);
 		if (qp == null) {
 			throw new IOException("rdma_create_qp returned no queue pair");
@@ -482,7 +517,8 @@ final class DisniQueuePair implements QueuePair {
 
 	/**
 	 * Destroys the adapter's queue pair, after giving the adapter the grace period to
-	 * report its flushes when asked to.
+	 * report its flushes when asked to. The shared queue's poller delivers them; when that is
+	 * the calling thread (a handler closing its queue pair), it polls here.
 	 */
 	private void releaseAdapter(boolean awaitFlush) {
 		IbvQP qp = this.adapterQp;
@@ -493,9 +529,9 @@ final class DisniQueuePair implements QueuePair {
 		if (awaitFlush) {
 			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(this.provider.settings().flushGraceMillis());
 			while (outstanding() > 0 && System.nanoTime() - deadline < 0) {
-				int moved = this.sendCq.pump();
-				if (this.recvCq != this.sendCq) {
-					moved += this.recvCq.pump();
+				int moved = this.share.isPollerThread() ? this.share.pollBatch() : 0;
+				if (moved < 0) {
+					break;
 				}
 				if (moved == 0) {
 					LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
@@ -587,6 +623,7 @@ final class DisniQueuePair implements QueuePair {
 		if (current != null) {
 			current.release();
 		}
+		this.provider.sharedQueues().release(this.share, this.reservedEntries, this);
 		this.provider.queuePairClosed(this);
 	}
 

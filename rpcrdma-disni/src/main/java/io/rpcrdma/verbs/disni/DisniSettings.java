@@ -19,9 +19,15 @@ import io.rpcrdma.verbs.RdmaProviderConfig;
  * whether its queue was closed
  * @param flushGraceMillis how long closing a queue pair waits for the adapter to flush its
  * outstanding work requests before the provider reports them flushed itself
+ * @param completionQueues how many adapter completion queues the provider's queue pairs
+ * share, each with one event thread in {@link CompletionMode#EVENT}
+ * @param completionQueueEntries the entries of each shared adapter completion queue (fewer
+ * if the device allows fewer), which bounds the queue pairs it serves: each reserves its send
+ * and receive queue depths
  */
 public record DisniSettings(String localAddress, CompletionMode completionMode, int retryCount, int pollBatch,
-		int maxInlineData, int cmPollMillis, int cqWaitMillis, int flushGraceMillis) {
+		int maxInlineData, int cmPollMillis, int cqWaitMillis, int flushGraceMillis, int completionQueues,
+		int completionQueueEntries) {
 
 	/** Setting: the IPv4 address of the RDMA interface (selects the device). */
 	public static final String LOCAL_ADDRESS = "disni.local-address";
@@ -47,6 +53,15 @@ public record DisniSettings(String localAddress, CompletionMode completionMode, 
 	/** Setting: flush grace period on close, in milliseconds (default 200). */
 	public static final String FLUSH_GRACE_MILLIS = "disni.flush-grace-millis";
 
+	/** Setting: shared adapter completion queues (default the available processors, at most 4). */
+	public static final String COMPLETION_QUEUES = "disni.completion-queues";
+
+	/** Setting: entries per shared adapter completion queue (default 32768). */
+	public static final String COMPLETION_QUEUE_ENTRIES = "disni.completion-queue-entries";
+
+	/** The most shared completion queues, and so completion threads, a provider may have. */
+	static final int MAX_COMPLETION_QUEUES = 64;
+
 	/**
 	 * Validates the settings.
 	 * @param localAddress the interface address, or {@code null}
@@ -57,6 +72,8 @@ public record DisniSettings(String localAddress, CompletionMode completionMode, 
 	 * @param cmPollMillis the connection manager wait
 	 * @param cqWaitMillis the completion wait
 	 * @param flushGraceMillis the flush grace period
+	 * @param completionQueues the shared completion queues
+	 * @param completionQueueEntries the entries of each
 	 */
 	public DisniSettings {
 		if (completionMode == null) {
@@ -69,6 +86,8 @@ public record DisniSettings(String localAddress, CompletionMode completionMode, 
 		check(CM_POLL_MILLIS, cmPollMillis, 1, 10_000);
 		check(CQ_WAIT_MILLIS, cqWaitMillis, 1, 10_000);
 		check(FLUSH_GRACE_MILLIS, flushGraceMillis, 0, 60_000);
+		check(COMPLETION_QUEUES, completionQueues, 1, MAX_COMPLETION_QUEUES);
+		check(COMPLETION_QUEUE_ENTRIES, completionQueueEntries, 256, 1 << 22);
 	}
 
 	/**
@@ -90,7 +109,9 @@ public record DisniSettings(String localAddress, CompletionMode completionMode, 
 				CompletionMode.of(config.get(COMPLETION_MODE).orElse(CompletionMode.EVENT.value())),
 				config.getInt(RETRY_COUNT, 7), config.getInt(POLL_BATCH, 16), config.getInt(MAX_INLINE_DATA, 0),
 				config.getInt(CM_POLL_MILLIS, 10), config.getInt(CQ_WAIT_MILLIS, 100),
-				config.getInt(FLUSH_GRACE_MILLIS, 200));
+				config.getInt(FLUSH_GRACE_MILLIS, 200),
+				config.getInt(COMPLETION_QUEUES, Math.min(4, Runtime.getRuntime().availableProcessors())),
+				config.getInt(COMPLETION_QUEUE_ENTRIES, 32768));
 	}
 
 	private static void check(String key, int value, int min, int max) {

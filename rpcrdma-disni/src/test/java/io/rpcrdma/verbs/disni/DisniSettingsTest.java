@@ -19,6 +19,20 @@ class DisniSettingsTest {
 		assertThat(settings.retryCount()).isEqualTo(7);
 		assertThat(settings.pollBatch()).isEqualTo(16);
 		assertThat(settings.maxInlineData()).isZero();
+		assertThat(settings.completionQueues())
+			.isEqualTo(Math.min(4, Runtime.getRuntime().availableProcessors()));
+		assertThat(settings.completionQueueEntries()).isEqualTo(32768);
+	}
+
+	@Test
+	void sharedCompletionQueuesAreBoundedSoThatTheirThreadsAre() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DisniSettings.from(RdmaProviderConfig.defaults().with(DisniSettings.COMPLETION_QUEUES, "65")))
+			.withMessage("Provider setting 'disni.completion-queues' must be 1 to 64 but is 65");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DisniSettings
+				.from(RdmaProviderConfig.defaults().with(DisniSettings.COMPLETION_QUEUE_ENTRIES, "100")))
+			.withMessage("Provider setting 'disni.completion-queue-entries' must be 256 to 4194304 but is 100");
 	}
 
 	@Test
@@ -26,8 +40,10 @@ class DisniSettingsTest {
 		DisniSettings settings = DisniSettings.from(new RdmaProviderConfig(Map.of(DisniSettings.LOCAL_ADDRESS,
 				" 10.0.0.5 ", DisniSettings.COMPLETION_MODE, "Busy-Poll", DisniSettings.RETRY_COUNT, "3",
 				DisniSettings.POLL_BATCH, "64", DisniSettings.MAX_INLINE_DATA, "128", DisniSettings.CM_POLL_MILLIS, "5",
-				DisniSettings.CQ_WAIT_MILLIS, "50", DisniSettings.FLUSH_GRACE_MILLIS, "0")));
-		assertThat(settings).isEqualTo(new DisniSettings("10.0.0.5", CompletionMode.BUSY_POLL, 3, 64, 128, 5, 50, 0));
+				DisniSettings.CQ_WAIT_MILLIS, "50", DisniSettings.FLUSH_GRACE_MILLIS, "0",
+				DisniSettings.COMPLETION_QUEUES, "3", DisniSettings.COMPLETION_QUEUE_ENTRIES, "4096")));
+		assertThat(settings)
+			.isEqualTo(new DisniSettings("10.0.0.5", CompletionMode.BUSY_POLL, 3, 64, 128, 5, 50, 0, 3, 4096));
 	}
 
 	@Test
