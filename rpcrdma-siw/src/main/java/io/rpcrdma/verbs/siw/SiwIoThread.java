@@ -132,20 +132,78 @@ final class SiwIoThread implements Runnable {
 		when(channel, SelectionKey.OP_READ, action);
 	}
 
-	private void when(SelectableChannel channel, int ops, Runnable action) {
+	/**
+	 * Runs {@code action} once {@code channel}'s non-blocking connect has finished, or failed
+	 * (one shot); on this thread only.
+	 */
+	void whenConnected(SelectableChannel channel, Runnable action) {
+		when(channel, SelectionKey.OP_CONNECT, action);
+	}
+
+	/**
+	 * Waits for {@code op} besides what else the channel waits for: a connection's receive
+	 * path waits for bytes while its transmit side waits for room, on the one key.
+	 */
+	private void when(SelectableChannel channel, int op, Runnable action) {
 		try {
 			SelectionKey key = channel.keyFor(this.selector);
 			if (key == null || !key.isValid()) {
-				channel.register(this.selector, ops, action);
+				Interest interest = new Interest();
+				interest.set(op, action);
+				channel.register(this.selector, op, interest);
 			}
 			else {
-				key.attach(action);
-				key.interestOps(ops);
+				((Interest) key.attachment()).set(op, action);
+				key.interestOps(key.interestOps() | op);
 			}
 		}
 		catch (ClosedChannelException | CancelledKeyException ex) {
 			execute(action);
 		}
+	}
+
+	/** What a channel's key waits for: an action per operation, each run once. */
+	private static final class Interest {
+
+		private Runnable onRead;
+
+		private Runnable onWrite;
+
+		private Runnable onConnect;
+
+		void set(int op, Runnable action) {
+			switch (op) {
+				case SelectionKey.OP_READ -> this.onRead = action;
+				case SelectionKey.OP_WRITE -> this.onWrite = action;
+				default -> this.onConnect = action;
+			}
+		}
+
+		/** Runs and forgets the actions of the operations ready. */
+		void fire(int ready, java.util.function.Consumer<Runnable> runner) {
+			Runnable read = ((ready & SelectionKey.OP_READ) != 0) ? this.onRead : null;
+			Runnable write = ((ready & SelectionKey.OP_WRITE) != 0) ? this.onWrite : null;
+			Runnable connect = ((ready & SelectionKey.OP_CONNECT) != 0) ? this.onConnect : null;
+			if (read != null) {
+				this.onRead = null;
+			}
+			if (write != null) {
+				this.onWrite = null;
+			}
+			if (connect != null) {
+				this.onConnect = null;
+			}
+			if (connect != null) {
+				runner.accept(connect);
+			}
+			if (write != null) {
+				runner.accept(write);
+			}
+			if (read != null) {
+				runner.accept(read);
+			}
+		}
+
 	}
 
 	/**
@@ -164,8 +222,13 @@ final class SiwIoThread implements Runnable {
 		try {
 			while (true) {
 				this.wakeupPending.set(false);
-				Runnable task;
-				while ((task = this.tasks.poll()) != null) {
+				// Only the tasks queued before this round: a connection that yields its turn
+				// (its byte budget spent) queues the next behind the sockets ready meanwhile.
+				for (int queued = this.tasks.size(); queued > 0; queued--) {
+					Runnable task = this.tasks.poll();
+					if (task == null) {
+						break;
+					}
 					runSafely(task);
 				}
 				long now = System.nanoTime();
@@ -182,7 +245,7 @@ final class SiwIoThread implements Runnable {
 					return;
 				}
 				if (!this.tasks.isEmpty()) {
-					this.selector.selectNow(this::ready);
+					this.selector.selectNow(this.readyAction);
 					continue;
 				}
 				long wait = this.members.isEmpty() && !this.shuttingDown ? Long.MAX_VALUE : nextTick - now;
@@ -190,7 +253,7 @@ final class SiwIoThread implements Runnable {
 					wait = Math.min(wait, this.timers.peek().at() - now);
 				}
 				long millis = (wait == Long.MAX_VALUE) ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait + 999_999));
-				this.selector.select(this::ready, millis);
+				this.selector.select(this.readyAction, millis);
 			}
 		}
 		catch (IOException | RuntimeException ex) {
@@ -207,15 +270,25 @@ final class SiwIoThread implements Runnable {
 	}
 
 	private void ready(SelectionKey key) {
+		int ready;
 		try {
-			key.interestOps(0);
+			// One shot: the operations that fired stop being waited for; the others stay.
+			int interest = key.interestOps();
+			ready = key.readyOps() & interest;
+			key.interestOps(interest & ~ready);
 		}
 		catch (CancelledKeyException ex) {
 			// The channel closed since the select: whoever closed it has told its connection.
 			return;
 		}
-		runSafely((Runnable) key.attachment());
+		((Interest) key.attachment()).fire(ready, this.runner);
 	}
+
+	private final java.util.function.Consumer<Runnable> runner = this::runSafely;
+
+	// Made once: a wake-up of this thread allocates nothing, as a connection's own receive
+	// thread did not.
+	private final java.util.function.Consumer<SelectionKey> readyAction = this::ready;
 
 	private void runSafely(Runnable task) {
 		try {
