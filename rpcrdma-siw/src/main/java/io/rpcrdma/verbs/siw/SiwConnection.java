@@ -650,7 +650,14 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath {
 		if (this.settings.callerReceives()) {
 			this.receiver = p;
 		}
-		p.wake();
+		if (early != null) {
+			p.wake();
+		}
+		else {
+			// Nothing to read yet: the first turn, and the receive buffer it borrows, wait
+			// for the first bytes, so that a connection that stays idle never holds one.
+			p.arm();
+		}
 	}
 
 	OutboundReadQueue outboundReads() {
