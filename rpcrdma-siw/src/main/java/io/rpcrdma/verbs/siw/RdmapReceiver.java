@@ -173,21 +173,16 @@ final class RdmapReceiver {
 	// How long the peer may leave an FPDU, or a DDP message, unfinished.
 	private final FpduDeadline deadline;
 
-	// When the deadline falls, for the I/O thread's timer, and whether a timer is set.
+	// When the deadline falls, for the I/O thread's timer.
 	private long deadlineAt;
 
-	private boolean deadlineTimerSet;
-
 	// A Send waiting for a posted receive: its FPDU stays in the buffer, already validated,
-	// and is executed again once a receive is posted; since when it waits, and whether the I/O
-	// thread's timer for the receiver-not-ready window is set.
+	// and is executed again once a receive is posted; since when it waits.
 	private boolean awaitingReceive;
 
 	private boolean validated;
 
 	private long awaitingSince;
-
-	private boolean receiveTimerSet;
 
 	// Bytes read in the current turn of the I/O thread.
 	private int turnBytes;
@@ -198,9 +193,13 @@ final class RdmapReceiver {
 
 	private final Runnable turn = this::ioTurn;
 
-	private final Runnable deadlineDue = this::deadlineDue;
+	// The I/O thread's timers for the FPDU deadline and the receiver-not-ready window: a turn
+	// that fires early finds the time not up and sets its timer again.
+	private final SiwIoThread.Timer deadlineTimer = new SiwIoThread.Timer(this::wake);
 
-	private final Runnable receiveWindowDue = this::receiveWindowDue;
+	private final SiwIoThread.Timer receiveWindowTimer = new SiwIoThread.Timer(this::wake);
+
+	private final SiwIoThread.Timer callerTimer = new SiwIoThread.Timer(this::wake);
 
 	private final AtomicBoolean turnQueued = new AtomicBoolean();
 
@@ -282,6 +281,13 @@ final class RdmapReceiver {
 	private void ioTurn() {
 		this.turnQueued.set(false);
 		Thread self = Thread.currentThread();
+		long now = System.nanoTime();
+		long leave = this.connection.isEstablished() ? this.role.leaveToCaller(now) : 0;
+		if (leave > 0) {
+			// A caller about to lead reads what came; if it does not come, this turn does.
+			this.io.schedule(this.callerTimer, now + leave);
+			return;
+		}
 		if (!this.role.takeForTurn(self)) {
 			return;
 		}
@@ -314,16 +320,14 @@ final class RdmapReceiver {
 		switch (pause) {
 			case READABLE -> {
 				this.io.whenReadable(this.channel, this.turn);
-				if (this.deadlineAt != 0 && !this.deadlineTimerSet) {
-					this.deadlineTimerSet = true;
-					this.io.at(this.deadlineAt, this.deadlineDue);
+				if (this.deadlineAt != 0) {
+					this.io.schedule(this.deadlineTimer, this.deadlineAt);
 				}
 			}
 			case RECEIVE -> {
 				long window = receiverNotReadyWindow();
-				if (window != Long.MAX_VALUE && !this.receiveTimerSet) {
-					this.receiveTimerSet = true;
-					this.io.at(this.awaitingSince + window, this.receiveWindowDue);
+				if (window != Long.MAX_VALUE) {
+					this.io.schedule(this.receiveWindowTimer, this.awaitingSince + window);
 				}
 			}
 			case BUDGET -> wake();
@@ -333,15 +337,6 @@ final class RdmapReceiver {
 		}
 	}
 
-	private void deadlineDue() {
-		this.deadlineTimerSet = false;
-		wake();
-	}
-
-	private void receiveWindowDue() {
-		this.receiveTimerSet = false;
-		wake();
-	}
 
 	/** A receive was posted: a Send waiting for one goes on. */
 	void receivePosted() {

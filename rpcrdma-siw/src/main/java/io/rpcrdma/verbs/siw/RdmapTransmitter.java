@@ -141,7 +141,11 @@ final class RdmapTransmitter {
 
 	private final Runnable turn = this::ioTurn;
 
-	private final Runnable wakeUp = this::wake;
+	// The I/O thread's timer for a delayed fence, set again as fences fall due: one that fires
+	// before the current due time (set for an earlier fence) waits on for it.
+	private final SiwIoThread.Timer fenceTimer = new SiwIoThread.Timer(this::fenceTimerFired);
+
+	private final Runnable scheduleFence = this::scheduleFence;
 
 	private volatile Thread receiveThread;
 
@@ -379,6 +383,24 @@ final class RdmapTransmitter {
 			// Posted while this thread transmitted, by threads that left it to this one.
 		}
 		this.handOffs.incrementAndGet();
+		wake();
+	}
+
+	/** On the I/O thread: the delayed fence's timer, for a fence a posting thread delayed. */
+	private void scheduleFence() {
+		long due = this.fenceDueAt;
+		if (due != 0) {
+			this.io.schedule(this.fenceTimer, due);
+		}
+	}
+
+	/** On the I/O thread: a delayed fence may be due. */
+	private void fenceTimerFired() {
+		long due = this.fenceDueAt;
+		if (due != 0 && System.nanoTime() - due < 0) {
+			this.io.schedule(this.fenceTimer, due);
+			return;
+		}
 		wake();
 	}
 
@@ -673,10 +695,10 @@ final class RdmapTransmitter {
 				this.fenceDueAt = due;
 				// The I/O thread sends the fence when it falls due if no message takes it first.
 				if (this.io.inThisThread()) {
-					this.io.at(due, this.wakeUp);
+					this.io.schedule(this.fenceTimer, due);
 				}
 				else {
-					this.io.execute(() -> this.io.at(due, this.wakeUp));
+					this.io.execute(this.scheduleFence);
 				}
 			}
 			return false;

@@ -32,6 +32,16 @@ final class ReceiveRole {
 
 	private volatile boolean closed;
 
+	/**
+	 * How long after a caller posted work it will wait for the I/O thread leaves the path to
+	 * it (unless callers already follow): bytes that come meanwhile (the peer's fence, its
+	 * reply) are read by that caller, which leads next, rather than by a turn the caller
+	 * would have to follow.
+	 */
+	static final long CALLER_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(2);
+
+	private volatile long callerPostedAt = System.nanoTime() - CALLER_NANOS;
+
 	/** What {@link #takeOrFollow} found. */
 	enum Outcome {
 
@@ -55,6 +65,21 @@ final class ReceiveRole {
 	}
 
 	// ---- the I/O thread -----------------------------------------------------------------
+
+	/**
+	 * @param now {@link System#nanoTime()}
+	 * @return how long the I/O thread should leave the path to a caller about to lead it, or
+	 * 0 to take its turn now
+	 */
+	long leaveToCaller(long now) {
+		long left = this.callerPostedAt + CALLER_NANOS - now;
+		if (left <= 0 || this.followers.get() > 0 || this.closed) {
+			return 0;
+		}
+		// The caller answers the mark when it leaves, as if it had held the role already.
+		this.readerWanted.set(true);
+		return left;
+	}
 
 	/**
 	 * Takes the role for a receive turn of the I/O thread, or leaves a mark that the leader
@@ -123,6 +148,11 @@ final class ReceiveRole {
 			this.wakeReader.run();
 		}
 		return Outcome.FOLLOWING;
+	}
+
+	/** A caller posted work and will wait for its outcome, leading the path if it is free. */
+	void callerPosted() {
+		this.callerPostedAt = System.nanoTime();
 	}
 
 	/** A follower's reply came, or it stopped waiting. */

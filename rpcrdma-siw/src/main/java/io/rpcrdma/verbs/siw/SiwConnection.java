@@ -895,6 +895,7 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath {
 		WaitingCaller caller = WaitingCaller.current();
 		if (caller != null) {
 			caller.posted(this);
+			this.receiveRole.callerPosted();
 		}
 	}
 

@@ -40,7 +40,11 @@ final class SiwIoThread implements Runnable {
 	// next select.
 	private final AtomicBoolean wakeupPending = new AtomicBoolean();
 
-	private final PriorityQueue<Timed> timers = new PriorityQueue<>();
+	// Tasks this thread gives itself (a turn that yields, a timer's wake-up): no queue node
+	// allocated for them.
+	private final java.util.ArrayDeque<Runnable> ownTasks = new java.util.ArrayDeque<>();
+
+	private final PriorityQueue<Timer> timers = new PriorityQueue<>();
 
 	private final Set<RdmapTransmitter> members = ConcurrentHashMap.newKeySet();
 
@@ -50,10 +54,27 @@ final class SiwIoThread implements Runnable {
 
 	private volatile boolean shuttingDown;
 
-	private record Timed(long at, long sequence, Runnable action) implements Comparable<Timed> {
+	/**
+	 * An action this thread runs at a time: made once and set again and again
+	 * ({@link #schedule}), so that a connection's recurring timers (delayed fences, the FPDU
+	 * deadline) allocate nothing. At most one pending time per timer.
+	 */
+	static final class Timer implements Comparable<Timer> {
+
+		private final Runnable action;
+
+		private long at;
+
+		private long sequence;
+
+		private boolean pending;
+
+		Timer(Runnable action) {
+			this.action = action;
+		}
 
 		@Override
-		public int compareTo(Timed other) {
+		public int compareTo(Timer other) {
 			int byTime = Long.compare(this.at - other.at, 0);
 			return (byTime != 0) ? byTime : Long.compare(this.sequence, other.sequence);
 		}
@@ -102,8 +123,12 @@ final class SiwIoThread implements Runnable {
 	 * @param task the work, which must not block
 	 */
 	void execute(Runnable task) {
+		if (inThisThread()) {
+			this.ownTasks.add(task);
+			return;
+		}
 		this.tasks.add(task);
-		if (!inThisThread() && this.wakeupPending.compareAndSet(false, true)) {
+		if (this.wakeupPending.compareAndSet(false, true)) {
 			this.selector.wakeup();
 		}
 	}
@@ -113,7 +138,25 @@ final class SiwIoThread implements Runnable {
 	 * this thread only.
 	 */
 	void at(long at, Runnable action) {
-		this.timers.add(new Timed(at, this.timerSequence++, action));
+		schedule(new Timer(action), at);
+	}
+
+	/**
+	 * Runs {@code timer}'s action once {@code System.nanoTime()} reaches {@code at}, or earlier
+	 * if the timer is already pending for an earlier time (its action must then look at the
+	 * time itself); on this thread only.
+	 */
+	void schedule(Timer timer, long at) {
+		if (timer.pending) {
+			if (at - timer.at >= 0) {
+				return;
+			}
+			this.timers.remove(timer);
+		}
+		timer.at = at;
+		timer.sequence = this.timerSequence++;
+		timer.pending = true;
+		this.timers.add(timer);
 	}
 
 	/**
@@ -231,9 +274,14 @@ final class SiwIoThread implements Runnable {
 					}
 					runSafely(task);
 				}
+				for (int queued = this.ownTasks.size(); queued > 0; queued--) {
+					runSafely(this.ownTasks.poll());
+				}
 				long now = System.nanoTime();
-				while (!this.timers.isEmpty() && this.timers.peek().at() - now <= 0) {
-					runSafely(this.timers.poll().action());
+				while (!this.timers.isEmpty() && this.timers.peek().at - now <= 0) {
+					Timer due = this.timers.poll();
+					due.pending = false;
+					runSafely(due.action);
 				}
 				if (now - nextTick >= 0) {
 					nextTick = now + TICK_NANOS;
@@ -244,13 +292,13 @@ final class SiwIoThread implements Runnable {
 				if (this.shuttingDown && (this.members.isEmpty() || now - this.shutdownDeadline >= 0)) {
 					return;
 				}
-				if (!this.tasks.isEmpty()) {
+				if (!this.tasks.isEmpty() || !this.ownTasks.isEmpty()) {
 					this.selector.selectNow(this.readyAction);
 					continue;
 				}
 				long wait = this.members.isEmpty() && !this.shuttingDown ? Long.MAX_VALUE : nextTick - now;
 				if (!this.timers.isEmpty()) {
-					wait = Math.min(wait, this.timers.peek().at() - now);
+					wait = Math.min(wait, this.timers.peek().at - now);
 				}
 				long millis = (wait == Long.MAX_VALUE) ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait + 999_999));
 				this.selector.select(this.readyAction, millis);
