@@ -33,14 +33,15 @@ final class ReceiveRole {
 	private volatile boolean closed;
 
 	/**
-	 * How long after a caller posted work it will wait for the I/O thread leaves the path to
-	 * it (unless callers already follow): bytes that come meanwhile (the peer's fence, its
-	 * reply) are read by that caller, which leads next, rather than by a turn the caller
-	 * would have to follow.
+	 * How long after a caller led the path the I/O thread leaves it to callers (unless
+	 * callers follow): bytes that come meanwhile (the peer's fence, the next reply) are read
+	 * by the next caller, which leads next, rather than by a turn that caller would have to
+	 * follow. As the receive thread once stepped down for callers and took the path back
+	 * after as long without a leader.
 	 */
 	static final long CALLER_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(2);
 
-	private volatile long callerPostedAt = System.nanoTime() - CALLER_NANOS;
+	private volatile long callerLeftAt = System.nanoTime() - CALLER_NANOS;
 
 	/** What {@link #takeOrFollow} found. */
 	enum Outcome {
@@ -72,12 +73,12 @@ final class ReceiveRole {
 	 * 0 to take its turn now
 	 */
 	long leaveToCaller(long now) {
-		long left = this.callerPostedAt + CALLER_NANOS - now;
+		long left = this.callerLeftAt + CALLER_NANOS - now;
 		if (left <= 0 || this.followers.get() > 0 || this.closed) {
 			return 0;
 		}
-		// The caller answers the mark when it leaves, as if it had held the role already.
-		this.readerWanted.set(true);
+		// No mark for the caller: while callers lead in turn the I/O thread leaves the socket
+		// to them, not even waiting for it, and looks again by its timer.
 		return left;
 	}
 
@@ -150,11 +151,6 @@ final class ReceiveRole {
 		return Outcome.FOLLOWING;
 	}
 
-	/** A caller posted work and will wait for its outcome, leading the path if it is free. */
-	void callerPosted() {
-		this.callerPostedAt = System.nanoTime();
-	}
-
 	/** A follower's reply came, or it stopped waiting. */
 	void followerDone() {
 		this.followers.decrementAndGet();
@@ -168,6 +164,7 @@ final class ReceiveRole {
 	 * @param leaver the holder
 	 */
 	void release(Thread leaver) {
+		this.callerLeftAt = System.nanoTime();
 		this.holder.set(null);
 		boolean wanted = this.readerWanted.getAndSet(false);
 		if (wanted || this.closed || this.followers.get() > 0) {

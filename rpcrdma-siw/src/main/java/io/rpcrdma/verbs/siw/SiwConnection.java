@@ -895,7 +895,6 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath {
 		WaitingCaller caller = WaitingCaller.current();
 		if (caller != null) {
 			caller.posted(this);
-			this.receiveRole.callerPosted();
 		}
 	}
 
