@@ -364,6 +364,10 @@ final class RdmapReceiver {
 			finally {
 				this.role.releaseTurn();
 			}
+			if (this.role.hasFollowers()) {
+				// A caller found the role held by this look and follows: a turn reads for it.
+				wake();
+			}
 		}
 	}
 
