@@ -13,9 +13,9 @@ import io.rpcrdma.verbs.siw.wire.MpaCodec;
 import io.rpcrdma.verbs.siw.wire.MpaFrame;
 
 /**
- * Moves MPA Request and Reply frames (RFC 5044 §7.1, RFC 6581 §7.1) over a non-blocking
- * socket, with a deadline: the start of a connection, before any FPDU. Bytes that follow
- * the frame stay in the receive buffer for the FPDU parser.
+ * Writes MPA Request and Reply frames (RFC 5044 §7.1, RFC 6581 §7.1) to a non-blocking
+ * socket, with a deadline: the start of a connection, before any FPDU. Frames are read
+ * incrementally on the connection's I/O thread ({@link SiwConnection}).
  */
 final class MpaExchange {
 
@@ -26,50 +26,26 @@ final class MpaExchange {
 	}
 
 	/**
-	 * Writes a frame completely.
+	 * Writes a frame completely. A frame is at most 532 bytes, which a new connection's
+	 * socket takes at once; only if it does not is a selector opened to wait for room.
 	 */
-	static void send(SocketChannel channel, Selector selector, MpaFrame frame, long deadlineNanos) throws IOException {
+	static void send(SocketChannel channel, MpaFrame frame, long deadlineNanos) throws IOException {
 		ByteBuffer bytes = CODEC.encode(frame);
-		while (bytes.hasRemaining()) {
-			if (channel.write(bytes) == 0) {
-				await(channel, selector, SelectionKey.OP_WRITE, deadlineNanos);
+		channel.write(bytes);
+		if (!bytes.hasRemaining()) {
+			return;
+		}
+		try (Selector selector = Selector.open()) {
+			channel.register(selector, SelectionKey.OP_WRITE);
+			while (bytes.hasRemaining()) {
+				if (channel.write(bytes) == 0) {
+					await(channel, selector, SelectionKey.OP_WRITE, deadlineNanos);
+				}
 			}
 		}
 	}
 
-	/**
-	 * Reads one frame of the expected kind.
-	 * @param in the connection's receive buffer, in fill mode; left in fill mode holding what
-	 * followed the frame
-	 * @throws SocketTimeoutException when the deadline passes
-	 * @throws EOFException when the peer closes first
-	 * @throws io.rpcrdma.verbs.siw.wire.MpaFrameException when the bytes are not a valid frame
-	 */
-	static MpaFrame receive(SocketChannel channel, Selector selector, ByteBuffer in, MpaFrame.Kind kind,
-			long deadlineNanos) throws IOException {
-		while (true) {
-			in.flip();
-			Optional<MpaFrame> frame;
-			try {
-				frame = CODEC.decode(in, kind);
-			}
-			finally {
-				in.compact();
-			}
-			if (frame.isPresent()) {
-				return frame.get();
-			}
-			int n = channel.read(in);
-			if (n < 0) {
-				throw new EOFException("the peer closed the TCP connection during the MPA exchange");
-			}
-			if (n == 0) {
-				await(channel, selector, SelectionKey.OP_READ, deadlineNanos);
-			}
-		}
-	}
-
-	static void await(SocketChannel channel, Selector selector, int ops, long deadlineNanos) throws IOException {
+	private static void await(SocketChannel channel, Selector selector, int ops, long deadlineNanos) throws IOException {
 		long left = deadlineNanos - System.nanoTime();
 		if (left <= 0) {
 			throw new SocketTimeoutException("the MPA exchange did not complete in time");

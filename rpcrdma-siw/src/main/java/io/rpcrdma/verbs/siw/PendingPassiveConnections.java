@@ -7,12 +7,12 @@ import io.rpcrdma.log.RefusalLog;
 
 /**
  * The TCP connections a provider's listeners accepted that are not iWARP connections yet,
- * bounded. Each has a receive thread from the moment it is accepted, waiting for the
- * initiator's MPA Request (RFC 5044 §7.1.1, §7.1.2: the responder speaks only after it) and
- * then for the handler's answer, but no queue pair until the handler accepts. So
+ * bounded. Each waits on one of the provider's I/O threads from the moment it is accepted,
+ * for the initiator's MPA Request (RFC 5044 §7.1.1, §7.1.2: the responder speaks only after
+ * it) and then for the handler's answer, but has no queue pair until the handler accepts. So
  * {@link SiwSettings#MAX_QUEUE_PAIRS}, which {@link SiwProvider#createQueuePair} enforces,
  * bounds established connections only; without this bound a peer opening TCP connections
- * that never send an MPA Request would start a thread each.
+ * that never send an MPA Request would hold a socket and its MPA buffer each, without end.
  * <p>
  * The bound is the same number: as many connections may be on their way in as may be
  * established, which is room for every queue pair to be reconnected at once. Established

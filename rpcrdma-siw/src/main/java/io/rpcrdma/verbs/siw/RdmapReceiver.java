@@ -3,8 +3,10 @@ package io.rpcrdma.verbs.siw;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 import io.rpcrdma.verbs.AccessFlag;
@@ -41,13 +43,50 @@ import io.rpcrdma.verbs.soft.SoftwareMemoryRegion;
  * A Send that finds no posted receive waits for one, for the queue pair's RNR policy's
  * window but at least {@link SiwSettings#rnrGrace()}; meanwhile this connection's receive
  * stream pauses (later messages must not overtake it), then the Send is refused with DDP's
- * "no buffer available" Terminate (RFC 5041 §7, untagged error 0x02).
+ * "no buffer available" Terminate (RFC 5041 §7, untagged error 0x02). Nothing waits for it:
+ * the Send's FPDU stays in the receive buffer and is executed again when a receive is posted.
+ * <p>
+ * No thread is the connection's own. The receive path runs in turns on the provider's I/O
+ * thread that serves the connection ({@link SiwIoThread}), whenever the socket is readable;
+ * a turn never waits, so all its progress (the partial FPDU in the receive buffer, a large
+ * segment half placed straight into memory, a Send waiting for a receive, the FPDU deadline)
+ * is kept here between turns, and the FPDU deadline is a timer of the I/O thread. A caller
+ * waiting for its reply may run the same path on its own thread instead ({@link ReceiveRole}).
+ * The receive buffer is borrowed from the provider's {@link StreamBuffers} while the
+ * connection receives and given back when it is idle.
  */
 final class RdmapReceiver {
 
 	// Selecting with an action instead of the selected-key set allocates nothing per wake-up.
-	private static final java.util.function.Consumer<java.nio.channels.SelectionKey> IGNORE = (key) -> {
+	private static final java.util.function.Consumer<SelectionKey> IGNORE = (key) -> {
 	};
+
+	/**
+	 * The most bytes one receive turn of the I/O thread reads before it lets the other
+	 * connections on that thread have theirs: a peer streaming a large message, or a flood of
+	 * small ones, holds the thread for about this much and then queues behind the others.
+	 */
+	static final int TURN_BUDGET = 256 * 1024;
+
+	/** What a run of the receive path ended with. */
+	enum Pause {
+
+		/** The stream ended. */
+		ENDED,
+
+		/** A caller's condition held. */
+		STOPPED,
+
+		/** The socket is empty: wait until it is readable (or the FPDU deadline). */
+		READABLE,
+
+		/** A Send waits for a posted receive (or the receiver-not-ready window). */
+		RECEIVE,
+
+		/** The turn's byte budget is spent: queue the next turn behind the others. */
+		BUDGET
+
+	}
 
 	private final SiwConnection connection;
 
@@ -55,9 +94,18 @@ final class RdmapReceiver {
 
 	private final SocketChannel channel;
 
-	private final Selector selector;
+	// The selector callers wait in while they lead: opened by the first caller that leads,
+	// since connections nobody calls on (most, on a server) never need one.
+	private Selector callerSelector;
 
-	private final ByteBuffer in;
+	// Borrowed from the provider's stream buffers while the connection receives, given back
+	// once it has been idle for one look of the I/O thread: null meanwhile.
+	private ByteBuffer in;
+
+	private final StreamBuffers buffers;
+
+	// Looks of the I/O thread since the last receive turn.
+	private int idleLooks;
 
 	private final FpduParser parser;
 
@@ -89,6 +137,30 @@ final class RdmapReceiver {
 
 	private int pendingSkip;
 
+	// The segment being placed straight from the socket, across turns: its kind, payload
+	// length, bytes placed, the RDMA Write's target, and what follows its payload.
+	private static final int DIRECT_NONE = 0;
+
+	private static final int DIRECT_WRITE = 1;
+
+	private static final int DIRECT_RESPONSE = 2;
+
+	private int direct = DIRECT_NONE;
+
+	private int directLength;
+
+	private int directPlaced;
+
+	private SoftwareMemoryRegion directRegion;
+
+	private int directStag;
+
+	private int directTarget;
+
+	private boolean directLast;
+
+	private int directSkip;
+
 	private ByteBuffer directMemory;
 
 	private ByteBuffer directView;
@@ -101,23 +173,53 @@ final class RdmapReceiver {
 	// How long the peer may leave an FPDU, or a DDP message, unfinished.
 	private final FpduDeadline deadline;
 
+	// When the deadline falls, for the I/O thread's timer.
+	private long deadlineAt;
+
+	// A Send waiting for a posted receive: its FPDU stays in the buffer, already validated,
+	// and is executed again once a receive is posted; since when it waits.
+	private boolean awaitingReceive;
+
+	private boolean validated;
+
+	private long awaitingSince;
+
+	// Bytes read in the current turn of the I/O thread.
+	private int turnBytes;
+
 	private final ReceiveRole role;
+
+	private final SiwIoThread io;
+
+	private final Runnable turn = this::ioTurn;
+
+	// The I/O thread's timers for the FPDU deadline and the receiver-not-ready window: a turn
+	// that fires early finds the time not up and sets its timer again.
+	private final SiwIoThread.Timer deadlineTimer = new SiwIoThread.Timer(this::wake);
+
+	private final SiwIoThread.Timer receiveWindowTimer = new SiwIoThread.Timer(this::wake);
+
+	private final SiwIoThread.Timer callerTimer = new SiwIoThread.Timer(this::wake);
+
+	private final AtomicBoolean turnQueued = new AtomicBoolean();
+
+	private final AtomicBoolean armQueued = new AtomicBoolean();
+
+	private final Runnable armTask = this::armNow;
 
 	// Used by leading callers only.
 	private final CallerSpin callerSpin;
 
-	private final BooleanSupplier connectionEnded;
+	private static final BooleanSupplier NEVER = () -> false;
 
-	// The receive thread's stop condition: asked to leave the role to callers, and allowed to.
-	private final BooleanSupplier stepDown;
-
-	RdmapReceiver(SiwConnection connection, SiwQueuePair qp, SocketChannel channel, Selector selector, ByteBuffer in,
-			boolean crc, SiwSettings settings) {
+	RdmapReceiver(SiwConnection connection, SiwQueuePair qp, SocketChannel channel, ByteBuffer in, boolean crc,
+			SiwSettings settings, SiwIoThread io, StreamBuffers buffers) {
 		this.connection = connection;
 		this.qp = qp;
 		this.channel = channel;
-		this.selector = selector;
 		this.in = in;
+		this.buffers = buffers;
+		this.io = io;
 		this.parser = new FpduParser(FpduParser.Config.of(crc));
 		this.directPlacement = !crc;
 		this.settings = settings;
@@ -127,60 +229,6 @@ final class RdmapReceiver {
 		this.irq = this.transmitter.inboundReads();
 		this.role = connection.receiveRole();
 		this.callerSpin = new CallerSpin(settings.callerSpin());
-		this.connectionEnded = () -> !connection.isEstablished();
-		this.stepDown = () -> {
-			if (!this.role.askedToStepDown()) {
-				return false;
-			}
-			this.transmitter.receiveThread(null);
-			this.role.stepDown(Thread.currentThread());
-			return true;
-		};
-	}
-
-	/**
-	 * The receive thread's loop: runs the receive path whenever it holds the
-	 * {@link ReceiveRole}, and leaves it to waiting callers when they ask.
-	 */
-	void run() {
-		Thread rx = Thread.currentThread();
-		try {
-			try {
-				this.channel.keyFor(this.selector).interestOps(java.nio.channels.SelectionKey.OP_READ);
-			}
-			catch (java.nio.channels.CancelledKeyException ex) {
-				// Closed locally between establishment and this thread's start (a client that
-				// connects only to check the server is there): nothing left to receive.
-				if (!this.connection.isEstablished()) {
-					return;
-				}
-				throw ex;
-			}
-			this.connection.receiverReady(this);
-			while (this.connection.isEstablished()) {
-				this.role.awaitTurn(rx, this.connectionEnded);
-				this.transmitter.receiveThread(rx);
-				boolean ended = true;
-				try {
-					ended = drive(this.stepDown, false, 1000);
-				}
-				finally {
-					// Stepping down already left the role (a caller may hold it by now).
-					if (ended) {
-						this.transmitter.receiveThread(null);
-						this.role.release(rx, true);
-					}
-				}
-				if (ended) {
-					return;
-				}
-			}
-		}
-		finally {
-			// No caller may select on the selector once the connection's thread closes it.
-			this.role.close();
-			this.role.awaitTurn(rx, this.connectionEnded);
-		}
 	}
 
 	/** @return when leading callers poll the socket before they wait */
@@ -188,16 +236,206 @@ final class RdmapReceiver {
 		return this.callerSpin;
 	}
 
+	/** @return whether the connection holds a receive buffer now; for tests */
+	boolean holdsReceiveBuffer() {
+		return this.in != null;
+	}
+
+	// ---- the I/O thread's turns -----------------------------------------------------------
+
+	/**
+	 * Has the I/O thread wait for the socket again, without a turn now: a caller left the
+	 * socket drained, so only bytes that come later need reading, and the next caller may
+	 * take the role meanwhile. From any thread, never blocks.
+	 */
+	void arm() {
+		if (this.armQueued.compareAndSet(false, true)) {
+			this.io.execute(this.armTask);
+		}
+	}
+
+	private void armNow() {
+		this.armQueued.set(false);
+		if (this.connection.isEstablished()) {
+			this.io.whenReadable(this.channel, this.turn);
+		}
+		else {
+			wake();
+		}
+	}
+
+	/** Has the I/O thread run a receive turn soon; from any thread, never blocks. */
+	void wake() {
+		if (this.turnQueued.compareAndSet(false, true)) {
+			this.io.execute(this.turn);
+		}
+	}
+
+	/**
+	 * A receive turn of the I/O thread: reads and executes what the socket holds, without
+	 * ever waiting for it, for at most {@link #TURN_BUDGET} bytes; then waits for the socket
+	 * in the I/O thread's selector (with a timer for the FPDU deadline when inside a frame),
+	 * for a posted receive, or behind the other connections' turns. A caller holding the role
+	 * leaves it to the caller, which asks for the turn again when it leaves.
+	 */
+	private void ioTurn() {
+		this.turnQueued.set(false);
+		Thread self = Thread.currentThread();
+		long now = System.nanoTime();
+		long leave = this.connection.isEstablished() ? this.role.leaveToCaller(now) : 0;
+		if (leave > 0) {
+			// A caller about to lead reads what came; if none comes, this turn does, by the
+			// timer. Meanwhile the I/O thread does not wait for the socket: callers leading in
+			// turn cost it a timer every 2 ms, not a wake-up per reply.
+			this.io.schedule(this.callerTimer, now + leave);
+			return;
+		}
+		if (!this.role.takeForTurn(self)) {
+			return;
+		}
+		Pause pause = Pause.ENDED;
+		try {
+			this.idleLooks = 0;
+			this.turnBytes = 0;
+			// Woken by the socket, a timer or a hand-over: read before judging it empty.
+			this.drained = false;
+			if (this.connection.isEstablished()) {
+				this.transmitter.receiveThread(self);
+				try {
+					pause = drive(NEVER, false);
+				}
+				finally {
+					this.transmitter.receiveThread(null);
+				}
+			}
+			if (pause == Pause.ENDED) {
+				this.role.close();
+				giveBufferBack();
+			}
+		}
+		finally {
+			this.role.releaseTurn();
+		}
+		if (pause == Pause.ENDED) {
+			closeCallerSelector();
+		}
+		switch (pause) {
+			case READABLE -> {
+				this.io.whenReadable(this.channel, this.turn);
+				if (this.deadlineAt != 0) {
+					this.io.schedule(this.deadlineTimer, this.deadlineAt);
+				}
+			}
+			case RECEIVE -> {
+				long window = receiverNotReadyWindow();
+				if (window != Long.MAX_VALUE) {
+					this.io.schedule(this.receiveWindowTimer, this.awaitingSince + window);
+				}
+			}
+			case BUDGET -> wake();
+			default -> {
+				// ENDED: the connection has been told; STOPPED is for callers only.
+			}
+		}
+	}
+
+
+	/** A receive was posted: a Send waiting for one goes on. */
+	void receivePosted() {
+		if (this.awaitingReceive) {
+			wake();
+		}
+	}
+
+	/**
+	 * The I/O thread's periodic look: a connection idle since the last look gives its receive
+	 * buffer back, unless part of an FPDU waits in it.
+	 */
+	void look() {
+		if (this.in == null || this.idleLooks++ < 1) {
+			return;
+		}
+		if (this.role.tryTake(Thread.currentThread())) {
+			try {
+				if (this.in != null && this.in.position() == 0 && this.direct == DIRECT_NONE && this.pendingSkip == 0) {
+					giveBufferBack();
+				}
+			}
+			finally {
+				this.role.releaseTurn();
+			}
+			if (this.role.hasFollowers()) {
+				// A caller found the role held by this look and follows: a turn reads for it.
+				wake();
+			}
+		}
+	}
+
+	/** Holding the role: the receive buffer goes back to the provider's free ones. */
+	private void giveBufferBack() {
+		ByteBuffer buffer = this.in;
+		if (buffer != null) {
+			this.in = null;
+			this.buffers.give(buffer);
+		}
+	}
+
+	/** Holding the role: the receive buffer, borrowed if the connection has none. */
+	private ByteBuffer buffer() {
+		ByteBuffer buffer = this.in;
+		if (buffer == null) {
+			buffer = this.buffers.take();
+			this.in = buffer;
+		}
+		return buffer;
+	}
+
+	/** The stream ended: the selector callers waited in closes once none leads. */
+	void closeCallerSelector() {
+		Selector s = this.callerSelector;
+		if (s != null && this.role.holder() == null) {
+			try {
+				s.close();
+			}
+			catch (IOException ex) {
+				// closing anyway
+			}
+		}
+	}
+
+	/** Wakes a caller waiting for data in the receive path. */
+	void wakeLeader() {
+		Selector s = this.callerSelector;
+		if (s != null) {
+			s.wakeup();
+		}
+	}
+
+	// ---- callers ---------------------------------------------------------------------------
+
 	/**
 	 * Runs the receive path for a caller waiting for its reply, which holds the role.
 	 * @param done whether the caller's outcome arrived
-	 * @return whether the stream ended
+	 * @return what it ended with: {@link Pause#STOPPED} when {@code done} held, or the caller
+	 * was interrupted; otherwise the I/O thread must go on ({@link Pause#RECEIVE},
+	 * {@link Pause#ENDED})
 	 */
-	boolean driveForCaller(BooleanSupplier done) {
+	Pause driveForCaller(BooleanSupplier done) {
 		Thread caller = Thread.currentThread();
+		if (this.callerSelector == null) {
+			try {
+				Selector s = Selector.open();
+				this.channel.register(s, SelectionKey.OP_READ);
+				this.callerSelector = s;
+			}
+			catch (IOException ex) {
+				// Closed meanwhile, or no selector to be had: the I/O thread reads instead.
+				return Pause.ENDED;
+			}
+		}
 		this.transmitter.receiveThread(caller);
 		try {
-			return drive(done, true, 1000);
+			return drive(done, true);
 		}
 		finally {
 			this.transmitter.receiveThread(null);
@@ -205,121 +443,189 @@ final class RdmapReceiver {
 	}
 
 	/**
-	 * Reads the stream and executes every message, on the thread holding the role, until
-	 * {@code stop} holds at a point where everything read has been executed and the socket was
-	 * empty, or the stream ends. Protocol and transport errors end the connection here.
-	 * @param stop when to stop
-	 * @param stopOnInterrupt whether an interrupt of the thread stops it too: a caller, which
-	 * also polls before it waits ({@link CallerSpin})
-	 * @param selectMillis the longest wait for data before checking again
-	 * @return {@code true} if the stream ended
+	 * @return whether the path needs the I/O thread although no bytes may come: part of an
+	 * FPDU, or of a DDP message, waits for its deadline, or a Send for a receive
 	 */
-	private boolean drive(BooleanSupplier stop, boolean stopOnInterrupt, long selectMillis) {
+	boolean needsReader() {
+		return this.awaitingReceive || this.direct != DIRECT_NONE || this.pendingSkip > 0
+				|| (this.in != null && this.in.position() > 0) || this.validator.inMessage();
+	}
+
+	// ---- the receive path ------------------------------------------------------------------
+
+	/**
+	 * Reads the stream and executes every message, on the thread holding the role, until the
+	 * socket is empty (the I/O thread), or {@code stop} holds at a point where everything read
+	 * has been executed and the socket was empty (a caller, which waits in its selector
+	 * meanwhile), or the stream ends. Protocol and transport errors end the connection here.
+	 * @param stop when a caller stops
+	 * @param caller whether a caller runs it: it waits for the socket, polls before it waits
+	 * ({@link CallerSpin}) and stops when interrupted; the I/O thread never waits, and stops
+	 * after {@link #TURN_BUDGET} bytes
+	 * @return why it stopped
+	 */
+	private Pause drive(BooleanSupplier stop, boolean caller) {
 		try {
 			while (this.connection.isEstablished()) {
-				this.in.flip();
+				if (this.direct != DIRECT_NONE) {
+					int placed = continueDirect(caller);
+					if (placed < 0) {
+						return Pause.ENDED;
+					}
+					if (placed == 2) {
+						return Pause.BUDGET;
+					}
+					if (placed == 0) {
+						this.drained = true;
+						Pause pause = awaitBytes(stop, caller, 1000);
+						if (pause != null) {
+							return pause;
+						}
+						continue;
+					}
+				}
+				ByteBuffer in = buffer();
+				in.flip();
 				try {
 					if (this.pendingSkip > 0) {
-						int skip = Math.min(this.pendingSkip, this.in.remaining());
-						this.in.position(this.in.position() + skip);
+						int skip = Math.min(this.pendingSkip, in.remaining());
+						in.position(in.position() + skip);
 						this.pendingSkip -= skip;
 						if (this.pendingSkip == 0) {
 							// The FPDU placed straight from the socket is complete.
 							this.deadline.stop();
 						}
 					}
-					while (this.parser.next(this.in, this.fpdu)) {
+					while (this.parser.next(in, this.fpdu)) {
 						this.deadline.stop();
-						this.validator.validate(this.fpdu);
+						if (!this.validated) {
+							this.validator.validate(this.fpdu);
+						}
+						this.validated = false;
 						if (!dispatch()) {
-							return true;
+							return Pause.ENDED;
+						}
+						if (this.awaitingReceive) {
+							// The Send's FPDU stays in the buffer for when a receive is posted.
+							in.position(this.fpdu.start());
+							this.validated = true;
+							return Pause.RECEIVE;
 						}
 					}
 					if (this.directPlacement && this.pendingSkip == 0) {
-						int direct = placeResponseFromSocket();
-						if (direct == 0) {
-							direct = placeWriteFromSocket();
+						int started = placeResponseFromSocket();
+						if (started == 0) {
+							started = placeWriteFromSocket();
 						}
-						if (direct < 0) {
-							return true;
+						if (started < 0) {
+							return Pause.ENDED;
 						}
-						if (direct > 0) {
+						if (started > 0) {
 							continue;
 						}
 					}
 				}
 				finally {
-					this.in.compact();
+					in.compact();
 				}
 				this.transmitter.receiverIdle();
 				if (!this.connection.isEstablished()) {
-					return true;
+					return Pause.ENDED;
 				}
-				long waitMillis = selectMillis;
-				if (this.in.position() > 0 || this.pendingSkip > 0 || this.validator.inMessage()) {
-					// Part of an FPDU is here, or a message has begun and not ended: the peer owes
-					// the rest within the FPDU timeout. Judged only when the socket was empty, so
-					// bytes already here are never refused.
-					long left = this.deadline.remaining(System.nanoTime());
-					if (left <= 0 && this.drained) {
-						stalled(this.in.position() == 0 && this.pendingSkip == 0);
-						return true;
-					}
-					waitMillis = FpduDeadline.waitMillis(left, selectMillis);
-				}
-				else {
-					this.deadline.stop();
-				}
-				int room = this.in.remaining();
 				int n = 0;
 				if (this.drained) {
 					// The last read left room, so the socket was empty: wait before reading.
-					if (stop.getAsBoolean() || (stopOnInterrupt && Thread.currentThread().isInterrupted())) {
-						return false;
+					Pause pause = awaitBytes(stop, caller, 1000);
+					if (pause != null) {
+						return pause;
 					}
-					long poll = stopOnInterrupt ? this.callerSpin.pollNanos() : 0;
+					long poll = caller ? this.callerSpin.pollNanos() : 0;
 					if (poll > 0) {
 						n = poll(poll);
 					}
-					if (n == 0) {
-						this.selector.select(IGNORE, waitMillis);
-					}
 				}
+				else if (!caller && this.turnBytes >= TURN_BUDGET) {
+					return Pause.BUDGET;
+				}
+				int room = in.remaining();
 				if (n == 0) {
-					n = this.channel.read(this.in);
+					n = this.channel.read(in);
 				}
 				this.drained = n < room;
 				if (n > 0) {
+					this.turnBytes += n;
 					this.transmitter.receiverBusy();
 				}
 				if (n < 0) {
-					this.in.flip();
+					in.flip();
 					try {
-						this.parser.endOfStream(this.in);
+						this.parser.endOfStream(in);
 					}
 					finally {
-						this.in.compact();
+						in.compact();
 					}
 					this.connection.peerClosed();
-					return true;
+					return Pause.ENDED;
 				}
 			}
-			return true;
+			return Pause.ENDED;
 		}
 		catch (IwarpWireException ex) {
 			TerminateError error = ex.terminateError().orElse(TerminateError.RDMAP_UNSPECIFIED_OPERATION_ERROR);
 			this.connection.failWithTerminate(TerminateMessage.of(error),
 					"the peer broke the iWARP protocol: " + ex.getMessage());
-			return true;
+			return Pause.ENDED;
 		}
 		catch (IOException | ClosedSelectorException ex) {
 			this.connection.transportFailed(ex);
-			return true;
+			return Pause.ENDED;
 		}
 		finally {
 			// Work left to this path while it executed goes out, whichever way it leaves.
 			this.transmitter.receiverIdle();
 		}
+	}
+
+	/**
+	 * The socket was empty: holds the peer to the FPDU deadline if a frame or message is
+	 * unfinished (judged only now, so bytes already here are never refused), then a caller
+	 * waits in its selector, for at most {@code selectMillis} or the deadline; the I/O thread
+	 * returns instead and waits for the socket with its other connections.
+	 * @return why the path stops, or {@code null} to read on
+	 */
+	private Pause awaitBytes(BooleanSupplier stop, boolean caller, long selectMillis) throws IOException {
+		long waitMillis = selectMillis;
+		this.deadlineAt = 0;
+		boolean inFrame = this.direct != DIRECT_NONE || this.pendingSkip > 0 || (this.in != null && this.in.position() > 0);
+		if (inFrame || this.validator.inMessage()) {
+			// Part of an FPDU is here, or a message has begun and not ended: the peer owes
+			// the rest within the FPDU timeout.
+			long now = System.nanoTime();
+			long left = this.deadline.remaining(now);
+			if (left <= 0) {
+				if (this.direct != DIRECT_NONE) {
+					throw new FpduStalledException(this.directPlaced, this.directLength, this.settings.fpduTimeout(),
+							SiwSettings.FPDU_TIMEOUT_MILLIS);
+				}
+				stalled(!inFrame);
+				return Pause.ENDED;
+			}
+			this.deadlineAt = now + left;
+			waitMillis = FpduDeadline.waitMillis(left, selectMillis);
+		}
+		else {
+			this.deadline.stop();
+		}
+		if (!caller) {
+			return Pause.READABLE;
+		}
+		if (stop.getAsBoolean() || Thread.currentThread().isInterrupted()) {
+			return Pause.STOPPED;
+		}
+		if (this.callerSpin.pollNanos() <= 0 || this.direct != DIRECT_NONE) {
+			this.callerSelector.select(IGNORE, waitMillis);
+		}
+		return null;
 	}
 
 	/**
@@ -330,7 +636,7 @@ final class RdmapReceiver {
 	 * concurrent callers need the CPU more than one of them needs a wake-up saved.
 	 * @param nanos how long to poll
 	 * @return what the last read returned: bytes read, -1 at the end of the stream, 0 if
-	 * nothing came
+	 * nothing came (having then waited in the selector)
 	 */
 	private int poll(long nanos) throws IOException {
 		long deadline = System.nanoTime() + nanos;
@@ -341,12 +647,16 @@ final class RdmapReceiver {
 				return n;
 			}
 			if (this.role.hasFollowers()) {
-				return 0;
+				break;
 			}
 			Thread.yield();
 		}
 		while (System.nanoTime() - deadline < 0);
-		this.callerSpin.missed();
+		if (!this.role.hasFollowers()) {
+			this.callerSpin.missed();
+		}
+		this.callerSelector.select(IGNORE, (this.deadlineAt != 0)
+				? FpduDeadline.waitMillis(this.deadlineAt - System.nanoTime(), 1000) : 1000);
 		return 0;
 	}
 
@@ -370,17 +680,27 @@ final class RdmapReceiver {
 		if (this.receiving == null) {
 			ReceiveWorkRequest wr = this.qp.takeReceive(0);
 			if (wr == null) {
-				// About to wait: first send what earlier messages produced.
-				this.transmitter.receiverIdle();
-				wr = this.qp.takeReceive(receiverNotReadyWindow());
-			}
-			if (wr == null) {
-				if (!this.connection.isEstablished()) {
+				if (!this.connection.isEstablished() || this.qp.state() != QueuePairState.RTS) {
 					return false;
 				}
+				long now = System.nanoTime();
+				if (!this.awaitingReceive) {
+					this.awaitingReceive = true;
+					this.awaitingSince = now;
+					// About to wait: first send what earlier messages produced.
+					this.transmitter.receiverIdle();
+				}
+				long window = receiverNotReadyWindow();
+				if (window == Long.MAX_VALUE || now - this.awaitingSince < window) {
+					// Nothing waits here: the path stops, and goes on when a receive is posted
+					// or the window closes (the I/O thread's timer).
+					return true;
+				}
+				this.awaitingReceive = false;
 				return terminate(TerminateError.DDP_UNTAGGED_INVALID_MSN_NO_BUFFER, "a Send (MSN "
 						+ Integer.toUnsignedString(f.msn()) + ") arrived but no receive was posted in time", false);
 			}
+			this.awaitingReceive = false;
 			String problem = this.qp.table().checkLocalAccess(wr.sgList(), true, this.qp.pd());
 			if (problem != null) {
 				String detail = "receive buffer unusable: " + problem;
@@ -599,11 +919,7 @@ final class RdmapReceiver {
 		}
 		b.position(b.limit());
 		this.transmitter.receiverIdle();
-		readInto(this.responseCursor, length - buffered, length, buffered);
-		this.pendingSkip = Mpa.fpduLength(ulpduLength) - header - length;
-		if (last) {
-			completeResponse();
-		}
+		startDirect(DIRECT_RESPONSE, length, buffered, last, Mpa.fpduLength(ulpduLength) - header - length);
 		return this.connection.isEstablished() ? 1 : -1;
 	}
 
@@ -648,8 +964,72 @@ final class RdmapReceiver {
 		}
 		b.position(b.limit());
 		this.transmitter.receiverIdle();
-		readFully(region, stag, true, target + buffered, length - buffered, length, buffered);
-		this.pendingSkip = Mpa.fpduLength(ulpduLength) - header - length;
+		this.directRegion = region;
+		this.directStag = stag;
+		this.directTarget = target;
+		startDirect(DIRECT_WRITE, length, buffered, last, Mpa.fpduLength(ulpduLength) - header - length);
+		return this.connection.isEstablished() ? 1 : -1;
+	}
+
+	/**
+	 * The rest of a segment whose first {@code placed} bytes came with its header is read
+	 * straight into memory from now on ({@link #continueDirect}), over as many turns as the
+	 * socket needs.
+	 */
+	private void startDirect(int kind, int length, int placed, boolean last, int skip) {
+		this.direct = kind;
+		this.directLength = length;
+		this.directPlaced = placed;
+		this.directLast = last;
+		this.directSkip = skip;
+	}
+
+	/**
+	 * Reads what the socket holds of the segment being placed straight into memory.
+	 * @param caller whether a caller runs the path: no byte budget then
+	 * @return 1 once the segment is placed, 0 if the socket is empty before, 2 if the turn's
+	 * byte budget is spent before, -1 if the stream ended
+	 */
+	private int continueDirect(boolean caller) throws IOException {
+		boolean write = this.direct == DIRECT_WRITE;
+		while (this.directPlaced < this.directLength) {
+			int left = this.directLength - this.directPlaced;
+			int n;
+			if (write) {
+				n = readDirect(this.directRegion, this.directStag, true, this.directTarget + this.directPlaced, left);
+			}
+			else {
+				SgCursor cursor = this.responseCursor;
+				int piece = cursor.piece(left);
+				n = readDirect(cursor.pieceRegion(), cursor.pieceKey(), false, cursor.pieceOffset(), piece);
+				if (n > 0) {
+					cursor.advance(n);
+				}
+			}
+			if (n < 0) {
+				throw new FpduTruncatedException(this.directPlaced, this.directLength);
+			}
+			if (n == 0) {
+				return 0;
+			}
+			this.directPlaced += n;
+			this.turnBytes += n;
+			if (!caller && this.turnBytes >= TURN_BUDGET && this.directPlaced < this.directLength) {
+				return 2;
+			}
+		}
+		boolean response = !write;
+		this.direct = DIRECT_NONE;
+		this.directRegion = null;
+		this.directMemory = null;
+		this.directView = null;
+		this.pendingSkip = this.directSkip;
+		if (this.pendingSkip == 0) {
+			this.deadline.stop();
+		}
+		if (response && this.directLast) {
+			completeResponse();
+		}
 		return this.connection.isEstablished() ? 1 : -1;
 	}
 
@@ -681,36 +1061,20 @@ final class RdmapReceiver {
 	}
 
 	/**
-	 * Reads the rest of a Read Response segment from the socket into the sink, piece by piece.
-	 * @param receivedBefore payload bytes of the segment already placed
-	 */
-	private void readInto(SgCursor cursor, int count, int segment, int receivedBefore) throws IOException {
-		int left = count;
-		while (left > 0) {
-			int piece = cursor.piece(left);
-			readFully(cursor.pieceRegion(), cursor.pieceKey(), false, cursor.pieceOffset(), piece, segment,
-					receivedBefore + count - left);
-			cursor.advance(piece);
-			left -= piece;
-		}
-	}
-
-	/**
-	 * Reads {@code count} bytes of a segment from the socket into {@code region} at
-	 * {@code offset}, each read under the locks that decide whether the memory is still this
-	 * stream's: for an RDMA Write, the region's, while {@code key} is its STag and offered to
-	 * this connection; for a Read Response, the queue pair's placement lock, while it is not
-	 * flushed, and the region's, while {@code key} is still the sink's key (RFC 5041 §7 checks
-	 * every tagged segment; a segment read over seconds must not outlive its STag). A peer that
-	 * stops in the middle is held to the FPDU timeout, however slowly its bytes come.
+	 * One read from the socket into {@code region} at {@code offset}, of at most {@code count}
+	 * bytes, under the locks that decide whether the memory is still this stream's: for an
+	 * RDMA Write, the region's, while {@code key} is its STag and offered to this connection;
+	 * for a Read Response, the queue pair's placement lock, while it is not flushed, and the
+	 * region's, while {@code key} is still the sink's key (RFC 5041 §7 checks every tagged
+	 * segment; a segment read over seconds must not outlive its STag). A peer that stops in
+	 * the middle is held to the FPDU timeout, however slowly its bytes come.
 	 * @param region the Write's target or the sink piece's region
 	 * @param key the Write's STag, or the key the sink had when the Read Request went out
 	 * @param write whether this is an RDMA Write
-	 * @param segment the segment's payload length, for messages
-	 * @param receivedBefore payload bytes of the segment already placed, for messages
+	 * @return bytes read, 0 if the socket is empty, -1 at the end of the stream
 	 */
-	private void readFully(SoftwareMemoryRegion region, int key, boolean write, int offset, int count, int segment,
-			int receivedBefore) throws IOException {
+	private int readDirect(SoftwareMemoryRegion region, int key, boolean write, int offset, int count)
+			throws IOException {
 		ByteBuffer memory = region.memory();
 		if (memory != this.directMemory) {
 			this.directMemory = memory;
@@ -718,40 +1082,23 @@ final class RdmapReceiver {
 		}
 		ByteBuffer view = this.directView;
 		view.limit(offset + count).position(offset);
-		while (view.hasRemaining()) {
-			int n;
-			if (write) {
-				synchronized (region) {
-					if (!region.stillOffered(key, this.qp.pd(), this.qp)) {
-						throw SegmentTargetRetiredException.write(key);
-					}
-					n = this.channel.read(view);
+		if (write) {
+			synchronized (region) {
+				if (!region.stillOffered(key, this.qp.pd(), this.qp)) {
+					throw SegmentTargetRetiredException.write(key);
 				}
+				return this.channel.read(view);
 			}
-			else {
-				synchronized (this.qp.placementLock()) {
-					if (this.qp.state() != QueuePairState.RTS) {
-						throw SegmentTargetRetiredException.flushed();
-					}
-					synchronized (region) {
-						if (!SgCursor.holdsKey(region, key)) {
-							throw SegmentTargetRetiredException.sinkReleased(key);
-						}
-						n = this.channel.read(view);
-					}
+		}
+		synchronized (this.qp.placementLock()) {
+			if (this.qp.state() != QueuePairState.RTS) {
+				throw SegmentTargetRetiredException.flushed();
+			}
+			synchronized (region) {
+				if (!SgCursor.holdsKey(region, key)) {
+					throw SegmentTargetRetiredException.sinkReleased(key);
 				}
-			}
-			if (n < 0) {
-				throw new FpduTruncatedException(receivedBefore + count - view.remaining(), segment);
-			}
-			if (n == 0) {
-				// The frame's clock, not the last read's: bytes trickling in do not put it off.
-				long left = this.deadline.remaining(System.nanoTime());
-				if (left <= 0) {
-					throw new FpduStalledException(receivedBefore + count - view.remaining(), segment,
-							this.settings.fpduTimeout(), SiwSettings.FPDU_TIMEOUT_MILLIS);
-				}
-				this.selector.select(IGNORE, FpduDeadline.waitMillis(left, 1000));
+				return this.channel.read(view);
 			}
 		}
 	}

@@ -32,12 +32,12 @@ import io.rpcrdma.verbs.siw.wire.UntaggedHeader;
  * <p>
  * Whoever posts work tries to transmit it at once on its own thread ("inline", no thread
  * hop) if the transmitter is idle and the message is at most {@link #POSTER_LIMIT} long; the
- * receive thread likewise sends the Read Responses that the Read Requests it read ask for. The
+ * receive path likewise sends the Read Responses that the Read Requests it read ask for. The
  * socket never blocks these threads: what the kernel does not take is left to the provider's
  * shared I/O thread that serves this connection ({@link SiwIoThread}), which also sends larger
  * messages, delayed fences and the closing Terminate, and which waits for {@code OP_WRITE}
  * rather than for the socket: a connection has no transmit thread of its own. The receive
- * thread therefore never waits for a send, however much both directions carry. Work posted
+ * path therefore never waits for a send, however much both directions carry. Work posted
  * while the receive path executes what it read is the exception: it leaves with that path's
  * own output, in one write ({@link #leftToReceiver()}).
  */
@@ -110,7 +110,7 @@ final class RdmapTransmitter {
 	// once it has been idle for one look of the I/O thread: null meanwhile. Under txLock.
 	private ByteBuffer out;
 
-	private final TransmitBuffers buffers;
+	private final StreamBuffers buffers;
 
 	// Looks of the I/O thread since the last transmission.
 	private volatile int idleLooks;
@@ -141,7 +141,11 @@ final class RdmapTransmitter {
 
 	private final Runnable turn = this::ioTurn;
 
-	private final Runnable wakeUp = this::wake;
+	// The I/O thread's timer for a delayed fence, set again as fences fall due: one that fires
+	// before the current due time (set for an earlier fence) waits on for it.
+	private final SiwIoThread.Timer fenceTimer = new SiwIoThread.Timer(this::fenceTimerFired);
+
+	private final Runnable scheduleFence = this::scheduleFence;
 
 	private volatile Thread receiveThread;
 
@@ -232,7 +236,7 @@ final class RdmapTransmitter {
 
 	RdmapTransmitter(SiwConnection connection, SiwQueuePair qp, SocketChannel channel, boolean crc, int mulpdu,
 			OutboundReadQueue orq, InboundReadQueue irq, long fenceDelayNanos, SiwIoThread io,
-			TransmitBuffers buffers) {
+			StreamBuffers buffers) {
 		this.connection = connection;
 		this.io = io;
 		this.buffers = buffers;
@@ -278,7 +282,7 @@ final class RdmapTransmitter {
 		}
 		Thread current = Thread.currentThread();
 		if (current == this.receiveThread) {
-			// The receive thread transmits once it has executed what it read, so that
+			// The receive path transmits once it has executed what it read, so that
 			// replies, fences and Read Responses triggered by one read share one write.
 			this.deferred = true;
 			return;
@@ -382,6 +386,24 @@ final class RdmapTransmitter {
 		wake();
 	}
 
+	/** On the I/O thread: the delayed fence's timer, for a fence a posting thread delayed. */
+	private void scheduleFence() {
+		long due = this.fenceDueAt;
+		if (due != 0) {
+			this.io.schedule(this.fenceTimer, due);
+		}
+	}
+
+	/** On the I/O thread: a delayed fence may be due. */
+	private void fenceTimerFired() {
+		long due = this.fenceDueAt;
+		if (due != 0 && System.nanoTime() - due < 0) {
+			this.io.schedule(this.fenceTimer, due);
+			return;
+		}
+		wake();
+	}
+
 	/** Has the I/O thread look at this connection's work soon. */
 	void wake() {
 		this.workPending.set(true);
@@ -396,6 +418,7 @@ final class RdmapTransmitter {
 	 * anyone waking it.
 	 */
 	void look() {
+		this.connection.lookAtReceiver();
 		if (this.workPending.get() && !this.stopped && !this.txLock.isLocked()) {
 			wake();
 		}
@@ -544,7 +567,7 @@ final class RdmapTransmitter {
 	}
 
 	/**
-	 * Writing failed (the peer reset or closed the connection). The receive thread decides
+	 * Writing failed (the peer reset or closed the connection). The receive path decides
 	 * what that means: it still reads what the peer sent before, such as a Terminate
 	 * explaining why, and then sees the end of the stream. Until then nothing more is sent.
 	 */
@@ -576,7 +599,7 @@ final class RdmapTransmitter {
 		catch (IOException ex) {
 			// closing anyway
 		}
-		// A receive thread waiting in its selector would not notice the close by itself.
+		// A receive path waiting for the socket would not notice the close by itself.
 		this.connection.wakeReceiver();
 		this.orq.clear();
 		this.irq.clear();
@@ -672,10 +695,10 @@ final class RdmapTransmitter {
 				this.fenceDueAt = due;
 				// The I/O thread sends the fence when it falls due if no message takes it first.
 				if (this.io.inThisThread()) {
-					this.io.at(due, this.wakeUp);
+					this.io.schedule(this.fenceTimer, due);
 				}
 				else {
-					this.io.execute(() -> this.io.at(due, this.wakeUp));
+					this.io.execute(this.scheduleFence);
 				}
 			}
 			return false;

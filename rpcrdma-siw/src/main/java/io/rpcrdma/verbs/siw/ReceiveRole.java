@@ -1,48 +1,47 @@
 package io.rpcrdma.verbs.siw;
 
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 /**
  * Who runs a connection's receive path (reads the socket and executes what arrives): the
- * connection's receive thread, or a caller waiting for its reply ({@link SiwConnection} as an
- * {@link io.rpcrdma.verbs.CallerReceivePath}). One holder at a time; the role's hand-overs
- * order the receive path's state between holders.
+ * provider's I/O thread serving the connection, during one of its receive turns, or a caller
+ * waiting for its reply ({@link SiwConnection} as an {@link io.rpcrdma.verbs.CallerReceivePath}).
+ * One holder at a time; the role's hand-overs order the receive path's state between holders.
  * <p>
- * The receive thread holds the role by default and waits in {@code epoll}. A caller that
- * finds it so follows (parks until its reply is delivered) and asks the receive thread to step
- * down; it does so once everything read has been executed, no follower is left and no work
- * that nobody waits for was posted lately. From then on callers lead in turn: each posts its
- * call, reads its own reply and leaves the role free, and the socket has no reader between
- * calls. The receive thread takes the role back when a leader leaves followers behind, when
- * work nobody waits for is posted (an asynchronous call, whose reply must not wait for the
- * next caller), when the connection ends, or after {@link #IDLE_NANOS} without a leader — so
- * a message nobody waits for (a backchannel call, a Terminate, the end of the stream) waits
- * at most that long for a reader.
+ * The I/O thread holds the role only while a turn runs, which never waits: between turns the
+ * role is free and the I/O thread waits for the socket in its selector, with the other
+ * connections it serves. A caller that finds the role free takes it, reads its own reply and
+ * leaves it free; one that finds it taken follows (parks until whoever leads delivers its
+ * reply). An I/O thread that finds the role taken when bytes arrive does not wait for it: it
+ * marks itself wanted, and the leader, leaving, asks it for a turn ({@link #release}) — the
+ * try-and-recheck by which neither side can miss the other (as the transmit side's lock is
+ * handed over).
  */
 final class ReceiveRole {
-
-	/** How long the role may stay free before the receive thread takes it back. */
-	static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
 	private final AtomicReference<Thread> holder = new AtomicReference<>();
 
 	private final AtomicInteger followers = new AtomicInteger();
 
-	private volatile Thread receiveThread;
+	// The I/O thread found the role taken: the leader asks it for a turn when it leaves.
+	private final AtomicBoolean readerWanted = new AtomicBoolean();
+
+	private final Runnable wakeReader;
 
 	private volatile boolean closed;
 
-	private volatile boolean stepDown;
+	/**
+	 * How long after a caller led the path the I/O thread leaves it to callers (unless
+	 * callers follow): bytes that come meanwhile (the peer's fence, the next reply) are read
+	 * by the next caller, which leads next, rather than by a turn that caller would have to
+	 * follow. As the receive thread once stepped down for callers and took the path back
+	 * after as long without a leader.
+	 */
+	static final long CALLER_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(2);
 
-	private volatile boolean wanted;
-
-	private volatile long releasedAt = System.nanoTime() - IDLE_NANOS;
-
-	private volatile long unawaitedAt = System.nanoTime() - IDLE_NANOS;
+	private volatile long callerLeftAt = System.nanoTime() - CALLER_NANOS;
 
 	/** What {@link #takeOrFollow} found. */
 	enum Outcome {
@@ -58,53 +57,64 @@ final class ReceiveRole {
 
 	}
 
-	// ---- the receive thread ---------------------------------------------------------------
+	/**
+	 * @param wakeReader has the I/O thread wait for the socket again (a leader leaves it
+	 * drained, so bytes that come later wake the I/O thread); never blocks
+	 */
+	ReceiveRole(Runnable wakeReader) {
+		this.wakeReader = wakeReader;
+	}
+
+	// ---- the I/O thread -----------------------------------------------------------------
 
 	/**
-	 * Waits until the receive thread should and may hold the role, and takes it.
-	 * @param rx the receive thread
-	 * @param ending whether the connection is ending, so the role is taken as soon as it is free
+	 * @param now {@link System#nanoTime()}
+	 * @return how long the I/O thread should leave the path to a caller about to lead it, or
+	 * 0 to take its turn now
 	 */
-	void awaitTurn(Thread rx, BooleanSupplier ending) {
-		this.receiveThread = rx;
+	long leaveToCaller(long now) {
+		long left = this.callerLeftAt + CALLER_NANOS - now;
+		if (left <= 0 || this.followers.get() > 0 || this.closed) {
+			return 0;
+		}
+		// No mark for the caller: while callers lead in turn the I/O thread leaves the socket
+		// to them, not even waiting for it, and looks again by its timer.
+		return left;
+	}
+
+	/**
+	 * Takes the role for a receive turn of the I/O thread, or leaves a mark that the leader
+	 * finds when it leaves, so that the turn comes then.
+	 * @param io the I/O thread
+	 * @return whether the I/O thread holds the role
+	 */
+	boolean takeForTurn(Thread io) {
 		while (true) {
-			long now = System.nanoTime();
-			long free = now - this.releasedAt;
-			if (this.holder.get() == null
-					&& (this.closed || ending.getAsBoolean() || this.wanted || this.followers.get() > 0 || free >= IDLE_NANOS
-							|| now - this.unawaitedAt < IDLE_NANOS)
-					&& this.holder.compareAndSet(null, rx)) {
-				this.wanted = false;
-				this.stepDown = false;
-				return;
+			if (this.holder.compareAndSet(null, io)) {
+				return true;
 			}
-			// A leader that leaves nothing behind does not wake this thread: it looks again once
-			// the path may have been free for IDLE_NANOS.
-			long wait = (this.holder.get() != null) ? IDLE_NANOS : IDLE_NANOS - free;
-			LockSupport.parkNanos(this, Math.max(wait, TimeUnit.MICROSECONDS.toNanos(100)));
+			this.readerWanted.set(true);
+			// Released between the two: the leader may have looked before the mark was set.
+			if (this.holder.get() != null || !this.readerWanted.compareAndSet(true, false)) {
+				return false;
+			}
 		}
 	}
 
 	/**
-	 * Asked by the receive thread whenever it has executed everything it read.
-	 * @return whether to leave the role to callers ({@link #stepDown}): one asked for it, none
-	 * follows, and no work nobody waits for was posted lately (its reply may still come)
+	 * Takes the role if it is free, and leaves no mark otherwise: for the I/O thread's idle
+	 * looks, which need the role only to give the receive buffer back.
 	 */
-	boolean askedToStepDown() {
-		return this.stepDown && this.followers.get() == 0 && !this.closed
-				&& System.nanoTime() - this.unawaitedAt >= IDLE_NANOS;
+	boolean tryTake(Thread io) {
+		return this.holder.compareAndSet(null, io);
 	}
 
 	/**
-	 * The receive thread leaves the role to callers.
-	 * @param rx the receive thread, holding the role
+	 * Ends a turn of the I/O thread (or its idle look): the role is free. The I/O thread
+	 * waits for the socket again, or has queued its next turn, by itself.
 	 */
-	void stepDown(Thread rx) {
-		this.stepDown = false;
-		this.wanted = false;
-		// A post racing this sees the role free and wakes the receive thread, or is recent
-		// enough for awaitTurn to take the role straight back.
-		release(rx, false);
+	void releaseTurn() {
+		this.holder.set(null);
 	}
 
 	/** The receive path ends: no caller takes the role from now on. */
@@ -112,21 +122,17 @@ final class ReceiveRole {
 		this.closed = true;
 	}
 
-	/** Wakes the receive thread if it waits for its turn (the connection is ending). */
-	void wakeReceiveThread() {
-		Thread rx = this.receiveThread;
-		if (rx != null) {
-			LockSupport.unpark(rx);
-		}
+	boolean isClosed() {
+		return this.closed;
 	}
 
 	// ---- callers ----------------------------------------------------------------------------
 
 	/**
 	 * Takes the role for a waiting caller if nobody holds it and no other caller waits, or
-	 * counts it as a follower. Other callers waiting mean the role goes to the receive thread,
+	 * counts it as a follower. Other callers waiting mean the role goes to the I/O thread,
 	 * which serves them all with one wake-up per batch of replies: callers taking turns would
-	 * each have to wake it when they leave.
+	 * each have to hand the path on when they leave.
 	 * @param caller the caller's thread
 	 * @return what happened
 	 */
@@ -137,14 +143,10 @@ final class ReceiveRole {
 		if (this.followers.get() == 0 && this.holder.compareAndSet(null, caller)) {
 			return Outcome.TAKEN;
 		}
-		if (this.followers.incrementAndGet() == 1) {
-			// A lone waiter asks the receive thread to let callers lead.
-			this.stepDown = true;
-		}
+		this.followers.incrementAndGet();
 		if (this.holder.get() == null) {
-			// Nobody may have seen this follower leave the role free: the receive thread takes
-			// it for followers.
-			LockSupport.unpark(this.receiveThread);
+			// Nobody may have seen this follower find the role free: the I/O thread reads for it.
+			this.wakeReader.run();
 		}
 		return Outcome.FOLLOWING;
 	}
@@ -155,33 +157,18 @@ final class ReceiveRole {
 	}
 
 	/**
-	 * Leaves the role. A caller leaving followers behind, or work nobody waits for, wakes the
-	 * receive thread to take over.
+	 * A caller leaves the role. The I/O thread waits for the socket again if it found the
+	 * role taken meanwhile, or if the caller leaves followers behind. (A path that needs a
+	 * turn without new bytes, inside a frame or waiting for a receive, is the caller's to
+	 * hand on: {@link SiwConnection#receiveUntil}.)
 	 * @param leaver the holder
-	 * @param ended whether the receive path ended under it
 	 */
-	void release(Thread leaver, boolean ended) {
-		this.releasedAt = System.nanoTime();
+	void release(Thread leaver) {
+		this.callerLeftAt = System.nanoTime();
 		this.holder.set(null);
-		Thread rx = this.receiveThread;
-		if (leaver != rx && rx != null && (ended || this.closed || this.wanted || this.followers.get() > 0)) {
-			LockSupport.unpark(rx);
-		}
-	}
-
-	// ---- posting -----------------------------------------------------------------------------
-
-	/**
-	 * Work was posted that no caller will wait for on this connection: its outcome needs the
-	 * receive thread reading, unless someone holds the role.
-	 */
-	void unawaitedPost() {
-		this.unawaitedAt = System.nanoTime();
-		if (!this.wanted) {
-			this.wanted = true;
-		}
-		if (this.holder.get() == null) {
-			LockSupport.unpark(this.receiveThread);
+		boolean wanted = this.readerWanted.getAndSet(false);
+		if (wanted || this.closed || this.followers.get() > 0) {
+			this.wakeReader.run();
 		}
 	}
 

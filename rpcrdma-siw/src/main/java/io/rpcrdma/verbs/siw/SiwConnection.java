@@ -4,11 +4,8 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -42,10 +39,11 @@ import io.rpcrdma.verbs.siw.wire.TerminateMessage;
 
 /**
  * One end of an iWARP connection: a TCP connection that carries the MPA exchange (RFC 5044
- * §7.1 with RFC 6581's IRD/ORD) and then RDMAP messages, with a receive thread (MPA setup,
- * then {@link RdmapReceiver}); what posting threads cannot transmit at once
- * ({@link RdmapTransmitter}) is finished by one of the provider's shared I/O threads
- * ({@link SiwIoThread}).
+ * §7.1 with RFC 6581's IRD/ORD) and then RDMAP messages. The connection has no thread of its
+ * own: one of the provider's shared I/O threads ({@link SiwIoThread}) connects it
+ * (non-blocking connect and MPA exchange, with their deadline as a timer), runs its receive
+ * path in turns ({@link RdmapReceiver}) and finishes what posting threads cannot transmit at
+ * once ({@link RdmapTransmitter}).
  * <p>
  * The SPI's private data travels as the MPA ULP private data, after the 4 IRD/ORD bytes.
  * Errors end the stream with a Terminate (RFC 5040 §4.8, §5.3) and close it; events go to
@@ -53,10 +51,10 @@ import io.rpcrdma.verbs.siw.wire.TerminateMessage;
  * <p>
  * A caller waiting for its reply may run the receive path itself ({@link CallerReceivePath},
  * {@link ReceiveRole}), so that the reply wakes it straight from {@code epoll} instead of
- * waking the receive thread, which then wakes the caller: the socket's two wake-ups per round
+ * waking the I/O thread, which then wakes the caller: the socket's two wake-ups per round
  * trip instead of three ({@link SiwSettings#callerReceives()}).
  */
-final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable {
+final class SiwConnection implements RdmaConnection, CallerReceivePath {
 
 	private static final System.Logger logger = System.getLogger(SiwConnection.class.getName());
 
@@ -76,15 +74,15 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 
 	private final CompletableFuture<RdmaConnection> established = new CompletableFuture<>();
 
-	/** The receive buffer's size: room for four maximum FPDUs. */
-	private static final int RECEIVE_BUFFER = 4 * Mpa.fpduLength(Mpa.MAX_ULPDU_LENGTH);
-
-	// Allocated once the connection reads its stream: when it connects, or once a passive
-	// connection's MPA Request has arrived, so that one waiting for it holds only the small
-	// requestBytes.
+	// What came after the MPA frame (FPDUs the peer sent at once), for the receive path;
+	// borrowed from the provider's stream buffers only when something did.
 	private ByteBuffer in;
 
+	// The MPA Request or Reply being read: 532 bytes at most, the codec's limit.
 	private ByteBuffer requestBytes;
+
+	// The I/O thread that connects this connection (or reads its MPA Request) and serves it.
+	private volatile SiwIoThread io;
 
 	private final ConnectParameters parameters;
 
@@ -95,8 +93,6 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 	private volatile ConnectionEventListener listener;
 
 	private volatile SocketChannel channel;
-
-	private volatile Selector selector;
 
 	private volatile InetSocketAddress localAddress;
 
@@ -110,7 +106,7 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 
 	private MpaConnectionParameters mpa;
 
-	// A passive connection's MPA Request, read by an I/O thread before the receive thread starts.
+	// A passive connection's MPA Request, read by its I/O thread.
 	private MpaFrame receivedRequest;
 
 	// The I/O thread reading a passive connection's MPA Request, and whether that wait ended
@@ -121,10 +117,25 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 
 	private int peerIrd;
 
-	private final ReceiveRole receiveRole = new ReceiveRole();
+	private final ReceiveRole receiveRole = new ReceiveRole(this::wakeReceivePath);
 
-	// Set once the receive thread reads the established stream: callers may lead from then on.
+	// Set once the established stream is read: callers may lead from then on.
 	private volatile RdmapReceiver receiver;
+
+	// The established stream's receive path, run by the I/O thread and leading callers.
+	private volatile RdmapReceiver path;
+
+	// Once the passive side's wait for the handler's answer ended (its pending place given back).
+	private final java.util.concurrent.atomic.AtomicBoolean answerSettled = new java.util.concurrent.atomic.AtomicBoolean();
+
+	// The active side's MPA exchange: what it sent and what it decodes with.
+	private MpaNegotiator negotiator;
+
+	private MpaFrame sentRequest;
+
+	private ByteBuffer requestOut;
+
+	private long connectDeadline;
 
 	private SiwConnection(SiwProvider provider, SiwSettings settings, boolean active, SiwQueuePair qp,
 			ConnectParameters parameters, SocketChannel channel, SiwListener listenerSide) {
@@ -163,83 +174,114 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		return this.channel;
 	}
 
-	@Override
-	public void run() {
-		try {
-			boolean up = this.active ? connectActively() : answerPassivelyInPlace();
-			if (up) {
-				new RdmapReceiver(this, this.qp, this.channel, this.selector, this.in, this.mpa.crc(), this.settings)
-					.run();
-			}
-		}
-		catch (Throwable ex) {
-			logger.log(System.Logger.Level.ERROR, "iWARP connection thread failed", ex);
-			transportFailed(ex);
-		}
-		finally {
-			Selector s = this.selector;
-			if (s != null) {
-				try {
-					s.close();
-				}
-				catch (IOException ex) {
-					// closing anyway
-				}
-			}
-			if (this.transmitter == null) {
-				closeChannel();
-			}
-		}
-	}
-
 	// ---- active side ------------------------------------------------------------------
 
-	private boolean connectActively() {
-		long timeoutNanos = this.parameters.timeout().toNanos();
-		long deadline = System.nanoTime() + timeoutNanos;
-		MpaNegotiator negotiator = new MpaNegotiator(this.settings.crcPolicy());
-		MpaFrame request = negotiator.request(MpaIrdOrd.of(this.settings.ird(), this.settings.ord()),
+	/**
+	 * Connects on one of the provider's I/O threads: a non-blocking TCP connect
+	 * ({@code OP_CONNECT}), the MPA Request written and the Reply read as the socket allows
+	 * (RFC 5044 §7.1), all within the connect timeout, which is a timer of the I/O thread;
+	 * no thread waits for a slow or silent peer. Called on the connecting thread.
+	 * @param io the I/O thread to connect on, which serves the connection afterwards
+	 */
+	void connectActively(SiwIoThread io) {
+		this.io = io;
+		this.connectDeadline = System.nanoTime() + this.parameters.timeout().toNanos();
+		this.negotiator = new MpaNegotiator(this.settings.crcPolicy());
+		this.sentRequest = this.negotiator.request(MpaIrdOrd.of(this.settings.ird(), this.settings.ord()),
 				this.parameters.privateData().bytes());
-		MpaFrame reply = null;
-		this.in = ByteBuffer.allocateDirect(RECEIVE_BUFFER);
+		io.execute(() -> {
+			io.at(this.connectDeadline, this::connectTimedOut);
+			startConnect();
+		});
+	}
+
+	/** On the I/O thread: opens the socket and starts connecting. */
+	private void startConnect() {
 		try {
 			SocketChannel ch = SocketChannel.open();
 			this.channel = ch;
 			if (this.state.get() != State.CONNECTING) {
 				closeChannel();
-				return false;
+				return;
 			}
 			configure(ch);
-			ch.socket().connect(this.parameters.remoteAddress(),
-					(int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
 			ch.configureBlocking(false);
-			openSelector(ch);
-			MpaExchange.send(ch, this.selector, request, deadline);
-			reply = MpaExchange.receive(ch, this.selector, this.in, MpaFrame.Kind.REPLY, deadline);
-			this.mpa = negotiator.initiatorParameters(request, reply);
+			if (ch.connect(this.parameters.remoteAddress())) {
+				connected();
+			}
+			else {
+				this.io.whenConnected(ch, this::connected);
+			}
+		}
+		catch (IOException ex) {
+			activeFailed(ex);
+		}
+	}
+
+	/** On the I/O thread: the TCP connect finished (or failed); the MPA Request goes out. */
+	private void connected() {
+		if (this.state.get() != State.CONNECTING) {
+			return;
+		}
+		SocketChannel ch = this.channel;
+		try {
+			if (!ch.finishConnect()) {
+				this.io.whenConnected(ch, this::connected);
+				return;
+			}
+			this.localAddress = (InetSocketAddress) ch.getLocalAddress();
+			this.requestOut = MpaExchange.CODEC.encode(this.sentRequest);
+			this.requestBytes = ByteBuffer.allocate(MpaCodec.HEADER_LENGTH + MpaCodec.MAX_PRIVATE_DATA_LENGTH);
+			writeRequest();
+		}
+		catch (IOException ex) {
+			activeFailed(ex);
+		}
+	}
+
+	/** On the I/O thread: writes what the socket takes of the MPA Request, then reads the Reply. */
+	private void writeRequest() {
+		if (this.state.get() != State.CONNECTING) {
+			return;
+		}
+		try {
+			this.channel.write(this.requestOut);
+			if (this.requestOut.hasRemaining()) {
+				this.io.whenWritable(this.channel, this::writeRequest);
+				return;
+			}
+			this.requestOut = null;
+			readReply();
+		}
+		catch (IOException ex) {
+			activeFailed(ex);
+		}
+	}
+
+	/** On the I/O thread: reads what has come of the MPA Reply; complete, the connection is up. */
+	private void readReply() {
+		if (this.state.get() != State.CONNECTING) {
+			return;
+		}
+		MpaFrame reply;
+		try {
+			java.util.Optional<MpaFrame> frame = readFrame(MpaFrame.Kind.REPLY);
+			if (frame == null) {
+				this.io.whenReadable(this.channel, this::readReply);
+				return;
+			}
+			reply = frame.get();
+			this.mpa = this.negotiator.initiatorParameters(this.sentRequest, reply);
 		}
 		catch (MpaRejectedException ex) {
 			PrivateData data = privateDataOf(ex.reply().privateData());
 			connectFailed(new ConnectionRejectedException("The peer at " + this.parameters.remoteAddress()
 					+ " rejected the connection request (MPA Reply with R set, RFC 5044 §7.1)", data), data);
-			return false;
-		}
-		catch (SocketTimeoutException ex) {
-			connectFailed(new ConnectTimeoutException("The peer at " + this.parameters.remoteAddress()
-					+ " did not answer the connection request within " + this.parameters.timeout().toMillis()
-					+ " ms; check that it is up and answers connection requests"), PrivateData.EMPTY);
-			return false;
-		}
-		catch (ConnectException ex) {
-			connectFailed(new ConnectionRefusedException("Nothing accepts TCP connections at "
-					+ this.parameters.remoteAddress() + " (" + ex.getMessage()
-					+ "); start the listener first or check the address"), PrivateData.EMPTY);
-			return false;
+			return;
 		}
 		catch (IOException | IwarpWireException ex) {
-			connectFailed(new ConnectionFailedException(ConnectionEventType.CONNECT_ERROR, "Connecting to "
-					+ this.parameters.remoteAddress() + " failed: " + ex.getMessage()), PrivateData.EMPTY);
-			return false;
+			activeFailed(ex);
+			return;
 		}
 		this.peerIrd = (reply.irdOrd() != null) ? reply.irdOrd().ird() : this.settings.ord();
 		PrivateData data = privateDataOf(reply.privateData());
@@ -250,44 +292,94 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		catch (RuntimeException ex) {
 			connectFailed(new ConnectionFailedException(ConnectionEventType.CONNECT_ERROR,
 					"The queue pair became unusable while connecting: " + ex.getMessage()), PrivateData.EMPTY);
-			return false;
+			return;
 		}
 		startTransmitter();
 		if (!this.state.compareAndSet(State.CONNECTING, State.ESTABLISHED)) {
 			this.transmitter.close(null);
-			return false;
+			return;
 		}
 		emit(new ConnectionEvent(ConnectionEventType.ESTABLISHED, data,
 				"connection to " + this.remoteAddress + " established"));
 		this.established.complete(this);
-		return true;
+		startReceiving();
+	}
+
+	/**
+	 * On the I/O thread: reads what has come of an MPA frame into {@link #requestBytes}; once
+	 * the whole frame is in, what followed it moves to a receive buffer for the FPDU parser.
+	 * @return the frame, or {@code null} if the socket is empty before it is complete
+	 * @throws EOFException if the peer closed first
+	 */
+	private java.util.Optional<MpaFrame> readFrame(MpaFrame.Kind kind) throws IOException {
+		ByteBuffer bytes = this.requestBytes;
+		while (true) {
+			bytes.flip();
+			java.util.Optional<MpaFrame> frame;
+			try {
+				frame = MpaExchange.CODEC.decode(bytes, kind);
+			}
+			finally {
+				bytes.compact();
+			}
+			if (frame.isPresent()) {
+				bytes.flip();
+				if (bytes.hasRemaining()) {
+					this.in = this.provider.streamBuffers().take();
+					this.in.put(bytes);
+				}
+				this.requestBytes = null;
+				return frame;
+			}
+			if (!bytes.hasRemaining()) {
+				// Cannot happen with a valid frame: the codec refuses longer private data.
+				throw new EOFException("an MPA frame longer than " + bytes.capacity() + " bytes");
+			}
+			int n = this.channel.read(bytes);
+			if (n < 0) {
+				throw new EOFException("the peer closed the TCP connection during the MPA exchange");
+			}
+			if (n == 0) {
+				return null;
+			}
+		}
+	}
+
+	/** On the I/O thread: the connect timeout passed before the connection was up. */
+	private void connectTimedOut() {
+		if (this.state.get() != State.CONNECTING) {
+			return;
+		}
+		connectFailed(new ConnectTimeoutException("The peer at " + this.parameters.remoteAddress()
+				+ " did not answer the connection request within " + this.parameters.timeout().toMillis()
+				+ " ms; check that it is up and answers connection requests"), PrivateData.EMPTY);
+	}
+
+	private void activeFailed(Exception ex) {
+		if (ex instanceof ConnectException) {
+			connectFailed(new ConnectionRefusedException("Nothing accepts TCP connections at "
+					+ this.parameters.remoteAddress() + " (" + ex.getMessage()
+					+ "); start the listener first or check the address"), PrivateData.EMPTY);
+			return;
+		}
+		connectFailed(new ConnectionFailedException(ConnectionEventType.CONNECT_ERROR, "Connecting to "
+				+ this.parameters.remoteAddress() + " failed: " + ex.getMessage()), PrivateData.EMPTY);
 	}
 
 	// ---- passive side -----------------------------------------------------------------
 
 	/**
-	 * Answers holding one of the provider's places for connections on their way in, which
-	 * its listener took when it accepted the TCP connection; given back however this ends.
-	 */
-	private boolean answerPassivelyInPlace() {
-		try {
-			return answerPassively();
-		}
-		finally {
-			this.provider.passiveSetupEnded();
-		}
-	}
-
-	/**
 	 * Waits for the initiator's MPA Request on one of the provider's I/O threads (the
 	 * initiator speaks first, RFC 5044 §7.1.2): a TCP connection that sends nothing, or a byte
 	 * now and then, holds no thread, only its place among the pending connections, until
-	 * {@code siw.mpa-timeout-millis} closes it. The whole frame read, the receive thread starts
-	 * with it. Called on the listener's thread.
-	 * @param io the I/O thread to read on
+	 * {@code siw.mpa-timeout-millis} closes it. The whole frame read, the listener's handler
+	 * gets the request, and the connection waits for its answer on the same I/O thread.
+	 * Called on the listener's thread.
+	 * @param io the I/O thread to read on, which serves the connection afterwards
 	 */
 	void awaitRequest(SiwIoThread io) {
 		SocketChannel ch = this.channel;
+		this.io = io;
 		try {
 			configure(ch);
 			this.remoteAddress = (InetSocketAddress) ch.getRemoteAddress();
@@ -316,41 +408,15 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		if (this.requestWaitEnded) {
 			return;
 		}
-		SocketChannel ch = this.channel;
 		try {
-			ByteBuffer bytes = this.requestBytes;
-			while (true) {
-				bytes.flip();
-				java.util.Optional<MpaFrame> frame;
-				try {
-					frame = MpaExchange.CODEC.decode(bytes, MpaFrame.Kind.REQUEST);
-				}
-				finally {
-					bytes.compact();
-				}
-				if (frame.isPresent()) {
-					this.requestWaitEnded = true;
-					this.receivedRequest = frame.get();
-					// What followed the frame stays for the FPDU parser.
-					this.in = ByteBuffer.allocateDirect(RECEIVE_BUFFER);
-					this.in.put(bytes.flip());
-					this.requestBytes = null;
-					startAnswering();
-					return;
-				}
-				if (!bytes.hasRemaining()) {
-					// Cannot happen with a valid frame: the codec refuses longer private data.
-					throw new EOFException("an MPA Request longer than " + bytes.capacity() + " bytes");
-				}
-				int n = ch.read(bytes);
-				if (n < 0) {
-					throw new EOFException("the peer closed the TCP connection during the MPA exchange");
-				}
-				if (n == 0) {
-					this.requestReader.whenReadable(ch, this::readRequest);
-					return;
-				}
+			java.util.Optional<MpaFrame> frame = readFrame(MpaFrame.Kind.REQUEST);
+			if (frame == null) {
+				this.requestReader.whenReadable(this.channel, this::readRequest);
+				return;
 			}
+			this.requestWaitEnded = true;
+			this.receivedRequest = frame.get();
+			answerPassively();
 		}
 		catch (IOException | IwarpWireException ex) {
 			endRequestWait("no valid MPA Request: " + ex);
@@ -369,76 +435,85 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		this.provider.passiveSetupEnded();
 	}
 
-	/** The request read: a thread waits for the handler's answer and then reads the stream. */
-	private void startAnswering() {
-		try {
-			Thread thread = new Thread(this, "siw-rx-passive");
-			thread.setDaemon(true);
-			thread.start();
-		}
-		catch (OutOfMemoryError ex) {
-			logger.log(System.Logger.Level.ERROR, "Cannot start a thread for the TCP connection from "
-					+ this.remoteAddress + "; closing it. Lower " + SiwSettings.MAX_QUEUE_PAIRS + " ("
-					+ this.settings.maxQueuePairs() + ") to what this JVM can run", ex);
-			abandon();
-			this.provider.passiveSetupEnded();
-		}
-	}
-
-	private boolean answerPassively() {
+	/**
+	 * On the I/O thread, the MPA Request read: refuses it if it cannot be met, else hands it
+	 * to the listener's handler and waits for the answer, watching the socket meanwhile, since
+	 * a requester that gives up closes its end, which expires the request.
+	 */
+	private void answerPassively() {
 		SocketChannel ch = this.channel;
 		MpaFrame requestFrame = this.receivedRequest;
-		try {
-			openSelector(ch);
-		}
-		catch (IOException ex) {
-			logger.log(System.Logger.Level.DEBUG, "Dropping a TCP connection: " + ex);
-			abandon();
-			return false;
-		}
 		MpaNegotiator negotiator = new MpaNegotiator(this.settings.crcPolicy());
 		if (negotiator.refusal(requestFrame).isPresent()) {
 			try {
-				MpaExchange.send(ch, this.selector, negotiator.rejectReply(requestFrame, new byte[0]),
+				MpaExchange.send(ch, negotiator.rejectReply(requestFrame, new byte[0]),
 						System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
 			}
 			catch (IOException ex) {
 				logger.log(System.Logger.Level.DEBUG, "The refused requester is gone: " + ex);
 			}
 			finally {
-				abandon();
+				settleAnswer();
 			}
-			return false;
+			return;
 		}
 		SiwConnectionRequest req = new SiwConnectionRequest(this, this.listenerSide, requestFrame, negotiator,
 				privateDataOf(requestFrame.privateData()));
 		this.request = req;
 		this.listenerSide.deliver(req);
-		// Wait for the answer; a requester that gives up closes its end, which expires the request.
+		watchRequester();
+	}
+
+	/**
+	 * On the I/O thread, while the request waits for its answer: a requester that closed its
+	 * end expires it. Bytes it sent meanwhile are kept for the receive path.
+	 */
+	private void watchRequester() {
+		SiwConnectionRequest req = this.request;
+		if (!req.isPending()) {
+			return;
+		}
 		try {
-			while (req.isPending()) {
-				int n = ch.read(this.in);
-				if (n < 0) {
-					req.expire();
-					break;
-				}
-				if (n == 0) {
-					SelectionKey key = ch.keyFor(this.selector);
-					key.interestOps(SelectionKey.OP_READ);
-					this.selector.select(50);
-					this.selector.selectedKeys().clear();
-				}
+			ByteBuffer probe = ByteBuffer.allocate(MpaCodec.HEADER_LENGTH);
+			int n = this.channel.read(probe);
+			if (n < 0) {
+				req.expire();
+				return;
+			}
+			boolean room = (n == 0) || keepEarlyBytes(probe.flip());
+			if (room) {
+				this.io.whenReadable(this.channel, this::watchRequester);
 			}
 		}
 		catch (IOException ex) {
 			// The requester reset the connection, or the provider closed.
 			req.expire();
 		}
-		if (!req.isAccepted()) {
-			abandon();
-			return false;
+	}
+
+	/**
+	 * The request was answered (accepted, rejected) or expired: for
+	 * {@link SiwConnectionRequest}. The connection's place among the pending ones is given
+	 * back on its I/O thread; an accepted connection starts receiving there, any other closes.
+	 */
+	void requestAnswered() {
+		this.io.execute(this::settleAnswer);
+	}
+
+	/** On the I/O thread, once: the answer phase is over. */
+	private void settleAnswer() {
+		if (!this.answerSettled.compareAndSet(false, true)) {
+			return;
 		}
-		return this.state.get() == State.ESTABLISHED;
+		this.provider.passiveSetupEnded();
+		SiwConnectionRequest req = this.request;
+		if (req == null || !req.isAccepted()) {
+			abandon();
+			return;
+		}
+		if (isEstablished()) {
+			startReceiving();
+		}
 	}
 
 	/**
@@ -447,11 +522,32 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 	boolean requesterGone() {
 		try {
 			ByteBuffer probe = ByteBuffer.allocate(1);
-			return this.channel.read(probe) < 0;
+			int n = this.channel.read(probe);
+			if (n > 0) {
+				// An early FPDU byte: it stays for the receive path.
+				keepEarlyBytes(probe.flip());
+			}
+			return n < 0;
 		}
 		catch (IOException ex) {
 			return true;
 		}
+	}
+
+	/**
+	 * Keeps bytes the requester sent before its answer came (FPDUs sent early) for the
+	 * receive path; a requester that fills the receive buffer so is not read further.
+	 * @return whether there is room for more
+	 */
+	private synchronized boolean keepEarlyBytes(ByteBuffer bytes) {
+		if (this.in == null) {
+			this.in = this.provider.streamBuffers().take();
+		}
+		if (bytes.remaining() > this.in.remaining()) {
+			bytes.limit(bytes.position() + this.in.remaining());
+		}
+		this.in.put(bytes);
+		return this.in.hasRemaining();
 	}
 
 	/**
@@ -465,7 +561,7 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		MpaFrame reply = negotiator.acceptReply(requestFrame,
 				requestFrame.enhanced() ? MpaIrdOrd.of(this.settings.ird(), this.settings.ord()) : null, data.bytes());
 		try {
-			MpaExchange.send(this.channel, this.selector, reply, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+			MpaExchange.send(this.channel, reply, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
 		}
 		catch (IOException ex) {
 			acceptor.enterError("accept failed: " + ex.getMessage(), null, null);
@@ -479,7 +575,6 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		this.state.set(State.ESTABLISHED);
 		emit(new ConnectionEvent(ConnectionEventType.ESTABLISHED, this.remotePrivateData,
 				"connection from " + this.remoteAddress + " established"));
-		this.selector.wakeup();
 	}
 
 	/**
@@ -487,14 +582,13 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 	 */
 	void rejectWith(MpaFrame requestFrame, MpaNegotiator negotiator, PrivateData data) {
 		try {
-			MpaExchange.send(this.channel, this.selector, negotiator.rejectReply(requestFrame, data.bytes()),
+			MpaExchange.send(this.channel, negotiator.rejectReply(requestFrame, data.bytes()),
 					System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
 			this.channel.shutdownOutput();
 		}
 		catch (IOException ex) {
 			logger.log(System.Logger.Level.DEBUG, "The rejected requester is gone: " + ex);
 		}
-		this.selector.wakeup();
 	}
 
 	void setRemotePrivateData(PrivateData data) {
@@ -522,15 +616,6 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		}
 	}
 
-	private void openSelector(SocketChannel ch) throws IOException {
-		Selector s = Selector.open();
-		this.selector = s;
-		ch.register(s, SelectionKey.OP_READ);
-		if (this.localAddress == null) {
-			this.localAddress = (InetSocketAddress) ch.getLocalAddress();
-		}
-	}
-
 	private void startTransmitter() {
 		int mss = this.settings.mss();
 		if (mss == 0) {
@@ -544,9 +629,35 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		RdmapTransmitter tx = new RdmapTransmitter(this, this.qp, this.channel, this.mpa.crc(), Mpa.mulpdu(mss),
 				new OutboundReadQueue(Math.max(1, Math.min(this.settings.ord(), this.peerIrd))),
 				new InboundReadQueue(this.settings.ird()), this.settings.fenceDelay().toNanos(),
-				this.provider.ioThreads().assign(), this.provider.transmitBuffers());
+				this.io, this.provider.streamBuffers());
 		this.transmitter = tx;
 		tx.start();
+	}
+
+	/**
+	 * On the I/O thread, the connection established: its receive path starts, in turns of
+	 * this thread, with what came after the MPA frame; callers may lead it from now on.
+	 */
+	private void startReceiving() {
+		ByteBuffer early;
+		synchronized (this) {
+			early = this.in;
+			this.in = null;
+		}
+		RdmapReceiver p = new RdmapReceiver(this, this.qp, this.channel, early, this.mpa.crc(), this.settings, this.io,
+				this.provider.streamBuffers());
+		this.path = p;
+		if (this.settings.callerReceives()) {
+			this.receiver = p;
+		}
+		if (early != null) {
+			p.wake();
+		}
+		else {
+			// Nothing to read yet: the first turn, and the receive buffer it borrows, wait
+			// for the first bytes, so that a connection that stays idle never holds one.
+			p.arm();
+		}
 	}
 
 	OutboundReadQueue outboundReads() {
@@ -713,10 +824,6 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 					// Still waiting for its MPA Request: its place is given back now.
 					reader.execute(() -> endRequestWait("nothing before it was closed locally"));
 				}
-				Selector s = this.selector;
-				if (s != null) {
-					s.wakeup();
-				}
 			}
 			return;
 		}
@@ -729,12 +836,45 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		emit(ConnectionEvent.of(ConnectionEventType.DISCONNECTED, "disconnected locally"));
 	}
 
+	/**
+	 * Has the receive path look at the stream soon (writing failed, or the stream closed): it
+	 * reads what the peer sent before, such as a Terminate explaining why, and the end.
+	 */
 	void wakeReceiver() {
-		Selector s = this.selector;
-		if (s != null) {
-			s.wakeup();
+		RdmapReceiver p = this.path;
+		if (p != null) {
+			p.wakeLeader();
+			p.wake();
 		}
-		this.receiveRole.wakeReceiveThread();
+	}
+
+	/** For the receive role: has the I/O thread wait for the socket again. */
+	private void wakeReceivePath() {
+		RdmapReceiver p = this.path;
+		if (p != null) {
+			p.arm();
+		}
+	}
+
+	/** @return the established stream's receive path, or {@code null} before; for tests */
+	RdmapReceiver receivePath() {
+		return this.path;
+	}
+
+	/** A receive was posted on the queue pair: a Send that waits for one goes on. */
+	void receivePosted() {
+		RdmapReceiver p = this.path;
+		if (p != null) {
+			p.receivePosted();
+		}
+	}
+
+	/** The I/O thread's periodic look at an idle connection: its receive buffer may go back. */
+	void lookAtReceiver() {
+		RdmapReceiver p = this.path;
+		if (p != null) {
+			p.look();
+		}
 	}
 
 	// ---- callers running the receive path ---------------------------------------------------
@@ -743,16 +883,10 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		return this.receiveRole;
 	}
 
-	/** The receive thread reads the established stream: callers may take its place. */
-	void receiverReady(RdmapReceiver ready) {
-		if (this.settings.callerReceives()) {
-			this.receiver = ready;
-		}
-	}
-
 	/**
 	 * Work was posted on this connection's queue pair: a caller that will wait for it may run
-	 * the receive path; otherwise the receive thread must keep reading.
+	 * the receive path. Work nobody waits for needs nothing: whenever no caller leads, the
+	 * I/O thread waits for the socket.
 	 */
 	void posted() {
 		if (this.receiver == null) {
@@ -761,9 +895,6 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		WaitingCaller caller = WaitingCaller.current();
 		if (caller != null) {
 			caller.posted(this);
-		}
-		else {
-			this.receiveRole.unawaitedPost();
 		}
 	}
 
@@ -795,23 +926,31 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 		if (outcome == ReceiveRole.Outcome.CLOSED) {
 			return false;
 		}
-		boolean ended = true;
+		RdmapReceiver.Pause pause = RdmapReceiver.Pause.ENDED;
 		caller.leading(this);
 		try {
-			ended = path.driveForCaller(done);
+			pause = path.driveForCaller(done);
 		}
 		finally {
 			caller.leading(null);
-			this.receiveRole.release(current, ended);
+			this.receiveRole.release(current);
+		}
+		if (pause != RdmapReceiver.Pause.STOPPED || path.needsReader()) {
+			// A path left inside a frame (its deadline), waiting for a receive, or ended needs
+			// a turn of the I/O thread even if no byte comes.
+			path.wake();
+		}
+		if (pause == RdmapReceiver.Pause.ENDED) {
+			path.closeCallerSelector();
 		}
 		return done.getAsBoolean();
 	}
 
 	@Override
 	public void wakeLeader() {
-		Selector s = this.selector;
-		if (s != null) {
-			s.wakeup();
+		RdmapReceiver p = this.path;
+		if (p != null) {
+			p.wakeLeader();
 		}
 	}
 
@@ -830,11 +969,13 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath, Runnable
 				// closing anyway
 			}
 		}
-		Selector s = this.selector;
-		if (s != null) {
-			s.wakeup();
+		RdmapReceiver p = this.path;
+		if (p != null) {
+			this.receiveRole.close();
+			p.wakeLeader();
+			p.closeCallerSelector();
+			p.wake();
 		}
-		this.receiveRole.wakeReceiveThread();
 	}
 
 	private void emit(ConnectionEvent event) {

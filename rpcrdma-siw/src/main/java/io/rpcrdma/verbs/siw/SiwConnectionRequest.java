@@ -84,8 +84,8 @@ final class SiwConnectionRequest implements ConnectionRequest {
 			this.outcome = Outcome.ACCEPTED;
 		}
 		this.listener.answered(this);
-		// The receive thread may be waiting for the answer; let it start reading FPDUs now.
-		this.connection.wakeReceiver();
+		// The connection starts reading FPDUs on its I/O thread now.
+		this.connection.requestAnswered();
 		return this.connection;
 	}
 
@@ -100,7 +100,7 @@ final class SiwConnectionRequest implements ConnectionRequest {
 			this.connection.rejectWith(this.requestFrame, this.negotiator, (reply != null) ? reply : PrivateData.EMPTY);
 		}
 		this.listener.answered(this);
-		this.connection.wakeReceiver();
+		this.connection.requestAnswered();
 	}
 
 	void rejectQuietly() {
@@ -119,6 +119,7 @@ final class SiwConnectionRequest implements ConnectionRequest {
 			}
 		}
 		this.listener.answered(this);
+		this.connection.requestAnswered();
 	}
 
 	boolean isPending() {

@@ -40,7 +40,11 @@ final class SiwIoThread implements Runnable {
 	// next select.
 	private final AtomicBoolean wakeupPending = new AtomicBoolean();
 
-	private final PriorityQueue<Timed> timers = new PriorityQueue<>();
+	// Tasks this thread gives itself (a turn that yields, a timer's wake-up): no queue node
+	// allocated for them.
+	private final java.util.ArrayDeque<Runnable> ownTasks = new java.util.ArrayDeque<>();
+
+	private final PriorityQueue<Timer> timers = new PriorityQueue<>();
 
 	private final Set<RdmapTransmitter> members = ConcurrentHashMap.newKeySet();
 
@@ -50,10 +54,27 @@ final class SiwIoThread implements Runnable {
 
 	private volatile boolean shuttingDown;
 
-	private record Timed(long at, long sequence, Runnable action) implements Comparable<Timed> {
+	/**
+	 * An action this thread runs at a time: made once and set again and again
+	 * ({@link #schedule}), so that a connection's recurring timers (delayed fences, the FPDU
+	 * deadline) allocate nothing. At most one pending time per timer.
+	 */
+	static final class Timer implements Comparable<Timer> {
+
+		private final Runnable action;
+
+		private long at;
+
+		private long sequence;
+
+		private boolean pending;
+
+		Timer(Runnable action) {
+			this.action = action;
+		}
 
 		@Override
-		public int compareTo(Timed other) {
+		public int compareTo(Timer other) {
 			int byTime = Long.compare(this.at - other.at, 0);
 			return (byTime != 0) ? byTime : Long.compare(this.sequence, other.sequence);
 		}
@@ -102,8 +123,12 @@ final class SiwIoThread implements Runnable {
 	 * @param task the work, which must not block
 	 */
 	void execute(Runnable task) {
+		if (inThisThread()) {
+			this.ownTasks.add(task);
+			return;
+		}
 		this.tasks.add(task);
-		if (!inThisThread() && this.wakeupPending.compareAndSet(false, true)) {
+		if (this.wakeupPending.compareAndSet(false, true)) {
 			this.selector.wakeup();
 		}
 	}
@@ -113,7 +138,25 @@ final class SiwIoThread implements Runnable {
 	 * this thread only.
 	 */
 	void at(long at, Runnable action) {
-		this.timers.add(new Timed(at, this.timerSequence++, action));
+		schedule(new Timer(action), at);
+	}
+
+	/**
+	 * Runs {@code timer}'s action once {@code System.nanoTime()} reaches {@code at}, or earlier
+	 * if the timer is already pending for an earlier time (its action must then look at the
+	 * time itself); on this thread only.
+	 */
+	void schedule(Timer timer, long at) {
+		if (timer.pending) {
+			if (at - timer.at >= 0) {
+				return;
+			}
+			this.timers.remove(timer);
+		}
+		timer.at = at;
+		timer.sequence = this.timerSequence++;
+		timer.pending = true;
+		this.timers.add(timer);
 	}
 
 	/**
@@ -132,20 +175,78 @@ final class SiwIoThread implements Runnable {
 		when(channel, SelectionKey.OP_READ, action);
 	}
 
-	private void when(SelectableChannel channel, int ops, Runnable action) {
+	/**
+	 * Runs {@code action} once {@code channel}'s non-blocking connect has finished, or failed
+	 * (one shot); on this thread only.
+	 */
+	void whenConnected(SelectableChannel channel, Runnable action) {
+		when(channel, SelectionKey.OP_CONNECT, action);
+	}
+
+	/**
+	 * Waits for {@code op} besides what else the channel waits for: a connection's receive
+	 * path waits for bytes while its transmit side waits for room, on the one key.
+	 */
+	private void when(SelectableChannel channel, int op, Runnable action) {
 		try {
 			SelectionKey key = channel.keyFor(this.selector);
 			if (key == null || !key.isValid()) {
-				channel.register(this.selector, ops, action);
+				Interest interest = new Interest();
+				interest.set(op, action);
+				channel.register(this.selector, op, interest);
 			}
 			else {
-				key.attach(action);
-				key.interestOps(ops);
+				((Interest) key.attachment()).set(op, action);
+				key.interestOps(key.interestOps() | op);
 			}
 		}
 		catch (ClosedChannelException | CancelledKeyException ex) {
 			execute(action);
 		}
+	}
+
+	/** What a channel's key waits for: an action per operation, each run once. */
+	private static final class Interest {
+
+		private Runnable onRead;
+
+		private Runnable onWrite;
+
+		private Runnable onConnect;
+
+		void set(int op, Runnable action) {
+			switch (op) {
+				case SelectionKey.OP_READ -> this.onRead = action;
+				case SelectionKey.OP_WRITE -> this.onWrite = action;
+				default -> this.onConnect = action;
+			}
+		}
+
+		/** Runs and forgets the actions of the operations ready. */
+		void fire(int ready, java.util.function.Consumer<Runnable> runner) {
+			Runnable read = ((ready & SelectionKey.OP_READ) != 0) ? this.onRead : null;
+			Runnable write = ((ready & SelectionKey.OP_WRITE) != 0) ? this.onWrite : null;
+			Runnable connect = ((ready & SelectionKey.OP_CONNECT) != 0) ? this.onConnect : null;
+			if (read != null) {
+				this.onRead = null;
+			}
+			if (write != null) {
+				this.onWrite = null;
+			}
+			if (connect != null) {
+				this.onConnect = null;
+			}
+			if (connect != null) {
+				runner.accept(connect);
+			}
+			if (write != null) {
+				runner.accept(write);
+			}
+			if (read != null) {
+				runner.accept(read);
+			}
+		}
+
 	}
 
 	/**
@@ -164,13 +265,23 @@ final class SiwIoThread implements Runnable {
 		try {
 			while (true) {
 				this.wakeupPending.set(false);
-				Runnable task;
-				while ((task = this.tasks.poll()) != null) {
+				// Only the tasks queued before this round: a connection that yields its turn
+				// (its byte budget spent) queues the next behind the sockets ready meanwhile.
+				for (int queued = this.tasks.size(); queued > 0; queued--) {
+					Runnable task = this.tasks.poll();
+					if (task == null) {
+						break;
+					}
 					runSafely(task);
 				}
+				for (int queued = this.ownTasks.size(); queued > 0; queued--) {
+					runSafely(this.ownTasks.poll());
+				}
 				long now = System.nanoTime();
-				while (!this.timers.isEmpty() && this.timers.peek().at() - now <= 0) {
-					runSafely(this.timers.poll().action());
+				while (!this.timers.isEmpty() && this.timers.peek().at - now <= 0) {
+					Timer due = this.timers.poll();
+					due.pending = false;
+					runSafely(due.action);
 				}
 				if (now - nextTick >= 0) {
 					nextTick = now + TICK_NANOS;
@@ -181,16 +292,16 @@ final class SiwIoThread implements Runnable {
 				if (this.shuttingDown && (this.members.isEmpty() || now - this.shutdownDeadline >= 0)) {
 					return;
 				}
-				if (!this.tasks.isEmpty()) {
-					this.selector.selectNow(this::ready);
+				if (!this.tasks.isEmpty() || !this.ownTasks.isEmpty()) {
+					this.selector.selectNow(this.readyAction);
 					continue;
 				}
 				long wait = this.members.isEmpty() && !this.shuttingDown ? Long.MAX_VALUE : nextTick - now;
 				if (!this.timers.isEmpty()) {
-					wait = Math.min(wait, this.timers.peek().at() - now);
+					wait = Math.min(wait, this.timers.peek().at - now);
 				}
 				long millis = (wait == Long.MAX_VALUE) ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait + 999_999));
-				this.selector.select(this::ready, millis);
+				this.selector.select(this.readyAction, millis);
 			}
 		}
 		catch (IOException | RuntimeException ex) {
@@ -207,15 +318,25 @@ final class SiwIoThread implements Runnable {
 	}
 
 	private void ready(SelectionKey key) {
+		int ready;
 		try {
-			key.interestOps(0);
+			// One shot: the operations that fired stop being waited for; the others stay.
+			int interest = key.interestOps();
+			ready = key.readyOps() & interest;
+			key.interestOps(interest & ~ready);
 		}
 		catch (CancelledKeyException ex) {
 			// The channel closed since the select: whoever closed it has told its connection.
 			return;
 		}
-		runSafely((Runnable) key.attachment());
+		((Interest) key.attachment()).fire(ready, this.runner);
 	}
+
+	private final java.util.function.Consumer<Runnable> runner = this::runSafely;
+
+	// Made once: a wake-up of this thread allocates nothing, as a connection's own receive
+	// thread did not.
+	private final java.util.function.Consumer<SelectionKey> readyAction = this::ready;
 
 	private void runSafely(Runnable task) {
 		try {

@@ -23,10 +23,10 @@ import io.rpcrdma.verbs.support.ProviderObjects;
 /**
  * The software iWARP provider: one instance is one software RNIC with its own memory region
  * table. Connections are TCP connections carrying MPA, DDP and RDMAP (RFC 5044, 5041, 5040,
- * with RFC 6581's enhanced connection setup), wire-compatible with Linux siw; each
- * connection has a receive thread, and shares the provider's I/O threads
- * ({@code siw.io-threads}) for what its posting threads cannot transmit at once. Settings are
- * described by {@link SiwSettings}.
+ * with RFC 6581's enhanced connection setup), wire-compatible with Linux siw. Connections
+ * have no thread of their own: they share the provider's I/O threads ({@code siw.io-threads})
+ * for connecting, receiving and what their posting threads cannot transmit at once. Settings
+ * are described by {@link SiwSettings}.
  */
 public final class SiwProvider implements RdmaProvider {
 
@@ -46,7 +46,7 @@ public final class SiwProvider implements RdmaProvider {
 
 	private final SiwIoThreads ioThreads;
 
-	private final TransmitBuffers transmitBuffers;
+	private final StreamBuffers streamBuffers;
 
 	/**
 	 * Opens a provider; prefer {@code RdmaProviders.open("siw")}.
@@ -58,12 +58,12 @@ public final class SiwProvider implements RdmaProvider {
 		this.ioThreads = new SiwIoThreads(settings.ioThreads());
 		// A few free buffers per I/O thread spare busy connections an allocation each time
 		// they come back from idle.
-		this.transmitBuffers = new TransmitBuffers(4 * settings.ioThreads());
+		this.streamBuffers = new StreamBuffers(4 * settings.ioThreads());
 	}
 
 	/** @return the transmit buffers the provider's connections borrow while they transmit */
-	TransmitBuffers transmitBuffers() {
-		return this.transmitBuffers;
+	StreamBuffers streamBuffers() {
+		return this.streamBuffers;
 	}
 
 	/** @return the I/O threads the provider's connections share */
@@ -97,7 +97,7 @@ public final class SiwProvider implements RdmaProvider {
 	/**
 	 * {@inheritDoc}
 	 * @throws QueuePairLimitException if {@link SiwSettings#maxQueuePairs()} are open: each
-	 * connection's queue pair comes with a receive thread, and this bounds them
+	 * connection's queue pair comes with a socket and its state, and this bounds them
 	 */
 	@Override
 	public QueuePair createQueuePair(QueuePairAttributes attributes) {
@@ -140,7 +140,7 @@ public final class SiwProvider implements RdmaProvider {
 			throw ConnectChecks.alreadyConnecting(qp);
 		}
 		this.objects.connectionOpened(connection);
-		start(connection, "siw-rx-" + qp.queuePairNumber());
+		connection.connectActively(this.ioThreads.assign());
 		return connection.establishedFuture();
 	}
 
@@ -203,12 +203,6 @@ public final class SiwProvider implements RdmaProvider {
 	 */
 	int pendingPassiveConnections() {
 		return this.pending.pending();
-	}
-
-	private static void start(Runnable runnable, String name) {
-		Thread thread = new Thread(runnable, name);
-		thread.setDaemon(true);
-		thread.start();
 	}
 
 	@Override

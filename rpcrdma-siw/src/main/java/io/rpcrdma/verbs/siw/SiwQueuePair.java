@@ -198,6 +198,10 @@ final class SiwQueuePair implements QueuePair {
 			this.lock.unlock();
 			notifyCompletionQueues();
 		}
+		SiwConnection c = this.connection;
+		if (c != null) {
+			c.receivePosted();
+		}
 	}
 
 	@Override

@@ -28,16 +28,15 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * supports those options), so that a half-open connection fails within about 45 s;</li>
  * <li>{@code siw.max-queue-pairs}: the most queue pairs the provider has open at once (a
  * device's {@code max_qp}; default {@value #DEFAULT_MAX_QUEUE_PAIRS}). Each connection has a
- * queue pair and a receive thread, so this also bounds the provider's threads:
+ * queue pair and a socket (but no thread of its own), so this bounds the provider's sockets:
  * a server whose provider is full refuses new connections, and a client's connect fails with
  * {@link io.rpcrdma.verbs.QueuePairLimitException}. It also bounds the accepted TCP
- * connections waiting for their MPA Request (on the I/O threads, without a thread of their
- * own) or its answer (on their receive thread), which have no queue
- * pair yet: beyond as many, a listener closes a new TCP connection at once, unread.</li>
+ * connections waiting for their MPA Request or its answer (on the I/O threads), which have
+ * no queue pair yet: beyond as many, a listener closes a new TCP connection at once, unread.</li>
  * <li>{@code siw.caller-receives}: {@code true} (default) to let a caller that waits for its
- * reply read it from the socket itself, instead of being woken by the connection's receive
- * thread ({@link io.rpcrdma.verbs.WaitingCaller}); {@code false} keeps every read on the
- * receive thread.</li>
+ * reply read it from the socket itself, instead of being woken by the I/O thread that reads
+ * the connection ({@link io.rpcrdma.verbs.WaitingCaller}); {@code false} keeps every read on
+ * the I/O threads.</li>
  * <li>{@code siw.fence-delay-micros}: how long a signaled Send or RDMA Write may wait for the
  * zero-length Read Request ("fence") whose Response completes it (default
  * {@value #DEFAULT_FENCE_DELAY_MICROS}, at most {@value #MAX_FENCE_DELAY_MICROS}). One fence
@@ -154,8 +153,7 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 
 	/**
 	 * The default of {@link #MAX_QUEUE_PAIRS}: room for thousands of connections, while
-	 * keeping the provider's threads (a receive thread per connection) within what a JVM runs
-	 * well.
+	 * keeping the provider's sockets within a usual file descriptor limit.
 	 */
 	public static final int DEFAULT_MAX_QUEUE_PAIRS = 4096;
 

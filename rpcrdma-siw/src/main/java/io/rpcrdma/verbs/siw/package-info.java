@@ -10,13 +10,15 @@
  * <li>{@link io.rpcrdma.verbs.siw.SiwProviderFactory} and {@link io.rpcrdma.verbs.siw.SiwProvider}
  * (one software RNIC with its own memory region table), configured by
  * {@link io.rpcrdma.verbs.siw.SiwSettings}.</li>
- * <li>A connection is one TCP connection (TCP_NODELAY, SO_KEEPALIVE, IPv4 or IPv6) with a
- * receive thread, which runs the MPA exchange and then the {@code RdmapReceiver}. The socket
- * is non-blocking, so a thread that posts work transmits it itself ({@code RdmapTransmitter})
- * without ever blocking, and the receive thread never waits for a send: Read Responses it owes
- * are queued for the transmitter. What the socket does not take at once is finished by one of
- * the provider's shared I/O threads ({@code siw.io-threads}) on {@code OP_WRITE}; a
- * connection has no transmit thread.</li>
+ * <li>A connection is one non-blocking TCP connection (TCP_NODELAY, SO_KEEPALIVE, IPv4 or
+ * IPv6) served by one of the provider's shared I/O threads ({@code siw.io-threads}): it
+ * connects (non-blocking connect, MPA exchange), runs the {@code RdmapReceiver} in turns
+ * whenever the socket is readable, with a byte budget per turn, and finishes on
+ * {@code OP_WRITE} what the socket did not take at once. A thread that posts work transmits
+ * it itself ({@code RdmapTransmitter}) without ever blocking, and the receive path never
+ * waits for a send: Read Responses it owes are queued for the transmitter. A connection has
+ * no thread of its own; completion handlers run on the I/O thread (or on a caller reading its
+ * own reply) and must not block. Idle connections hold no transmit or receive buffer.</li>
  * <li>The SPI's private data is the MPA private data after the 4 IRD/ORD bytes, at most
  * {@value io.rpcrdma.verbs.siw.SiwSettings#MAX_MPA_PRIVATE_DATA} bytes, within siw's 256. A
  * rejection is an MPA Reply with R set, carrying the private data.</li>

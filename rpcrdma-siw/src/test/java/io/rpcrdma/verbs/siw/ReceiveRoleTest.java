@@ -3,24 +3,24 @@ package io.rpcrdma.verbs.siw;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Who runs a siw connection's receive path: the receive thread by default, a lone waiting
- * caller once the receive thread steps down, and the receive thread again whenever a caller
- * would otherwise be left without a reader.
+ * Who runs a siw connection's receive path: the I/O thread during its turns, a lone waiting
+ * caller whenever the role is free; and the I/O thread waits for the socket again whenever it
+ * found the role taken or a caller would otherwise be left without a reader.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ReceiveRoleTest {
 
-	private static final BooleanSupplier RUNNING = () -> false;
+	private final AtomicInteger turnsAsked = new AtomicInteger();
 
-	private final ReceiveRole role = new ReceiveRole();
+	private final ReceiveRole role = new ReceiveRole(this.turnsAsked::incrementAndGet);
 
-	private final Thread rx = Thread.currentThread();
+	private final Thread io = Thread.currentThread();
 
 	private final Thread caller = new Thread(() -> {
 	}, "caller");
@@ -29,55 +29,71 @@ class ReceiveRoleTest {
 	}, "other");
 
 	@Test
-	void theReceiveThreadTakesTheRoleFirstAndALoneCallerFollowsAndAsksItToStepDown() {
-		this.role.awaitTurn(this.rx, RUNNING);
-		assertThat(this.role.holder()).isSameAs(this.rx);
-		assertThat(this.role.askedToStepDown()).as("nobody asked").isFalse();
-
-		assertThat(this.role.takeOrFollow(this.caller)).isEqualTo(ReceiveRole.Outcome.FOLLOWING);
-		assertThat(this.role.askedToStepDown()).as("not while its follower waits for its reply").isFalse();
-		this.role.followerDone();
-		assertThat(this.role.askedToStepDown()).isTrue();
-
-		this.role.stepDown(this.rx);
-		assertThat(this.role.holder()).isNull();
+	void aCallerTakesTheFreeRoleAndLeavesItWithoutAskingForATurn() {
 		assertThat(this.role.takeOrFollow(this.caller)).isEqualTo(ReceiveRole.Outcome.TAKEN);
-		assertThat(this.role.holder()).isSameAs(this.caller);
+		assertThat(this.role.holder()).isEqualTo(this.caller);
+		this.role.release(this.caller);
+		assertThat(this.role.holder()).isNull();
+		assertThat(this.turnsAsked).hasValue(0);
 	}
 
 	@Test
-	void aCallerFindingAnotherOneWaitingFollowsEvenWhenTheRoleIsFree() {
-		this.role.awaitTurn(this.rx, RUNNING);
-		this.role.release(this.rx, false);
+	void anIoThreadFindingTheRoleTakenGetsItsTurnWhenTheCallerLeaves() {
+		assertThat(this.role.takeOrFollow(this.caller)).isEqualTo(ReceiveRole.Outcome.TAKEN);
+		assertThat(this.role.takeForTurn(this.io)).isFalse();
+		assertThat(this.turnsAsked).hasValue(0);
+		this.role.release(this.caller);
+		assertThat(this.turnsAsked).hasValue(1);
+		assertThat(this.role.takeForTurn(this.io)).isTrue();
+		this.role.releaseTurn();
+		// The mark was used up: the next caller leaves without asking again.
+		assertThat(this.role.takeOrFollow(this.caller)).isEqualTo(ReceiveRole.Outcome.TAKEN);
+		this.role.release(this.caller);
+		assertThat(this.turnsAsked).hasValue(1);
+	}
+
+	@Test
+	void aCallerFindingTheIoThreadInItsTurnFollowsAndLaterCallersFollowToo() {
+		assertThat(this.role.takeForTurn(this.io)).isTrue();
+		assertThat(this.role.takeOrFollow(this.caller)).isEqualTo(ReceiveRole.Outcome.FOLLOWING);
+		this.role.releaseTurn();
+		// A follower waits: the next caller follows rather than lead past it.
+		assertThat(this.role.takeOrFollow(this.other)).isEqualTo(ReceiveRole.Outcome.FOLLOWING);
+		// It found the role free: the I/O thread reads for it.
+		assertThat(this.turnsAsked).hasValue(1);
+		this.role.followerDone();
+		this.role.followerDone();
+		assertThat(this.role.takeOrFollow(this.caller)).isEqualTo(ReceiveRole.Outcome.TAKEN);
+	}
+
+	@Test
+	void aLeaderLeavingFollowersHasTheIoThreadWaitForTheSocket() {
 		assertThat(this.role.takeOrFollow(this.caller)).isEqualTo(ReceiveRole.Outcome.TAKEN);
 		assertThat(this.role.takeOrFollow(this.other)).isEqualTo(ReceiveRole.Outcome.FOLLOWING);
-		this.role.release(this.caller, false);
-		// The follower is left: a third caller follows too, and the receive thread takes over
-		// at once, however recently the role was released.
-		assertThat(this.role.takeOrFollow(new Thread(() -> {
-		}))).isEqualTo(ReceiveRole.Outcome.FOLLOWING);
-		this.role.awaitTurn(this.rx, RUNNING);
-		assertThat(this.role.holder()).isSameAs(this.rx);
-		assertThat(this.role.askedToStepDown()).as("several followers: the receive thread serves them").isFalse();
-	}
-
-	@Test
-	void workNobodyWaitsForKeepsTheReceiveThreadReading() {
-		this.role.awaitTurn(this.rx, RUNNING);
-		assertThat(this.role.takeOrFollow(this.caller)).isEqualTo(ReceiveRole.Outcome.FOLLOWING);
+		this.role.release(this.caller);
+		assertThat(this.turnsAsked).hasValue(1);
 		this.role.followerDone();
-		this.role.unawaitedPost();
-		assertThat(this.role.askedToStepDown()).as("an asynchronous call's reply may still come").isFalse();
+		assertThat(this.role.takeOrFollow(this.caller)).isEqualTo(ReceiveRole.Outcome.TAKEN);
+		this.role.release(this.caller);
+		assertThat(this.turnsAsked).hasValue(1);
 	}
 
 	@Test
-	void aClosedRoleIsTakenByNoCaller() {
-		this.role.awaitTurn(this.rx, RUNNING);
+	void anIdleLookTakesOnlyAFreeRoleAndLeavesNoMark() {
+		assertThat(this.role.takeOrFollow(this.caller)).isEqualTo(ReceiveRole.Outcome.TAKEN);
+		assertThat(this.role.tryTake(this.io)).isFalse();
+		this.role.release(this.caller);
+		assertThat(this.turnsAsked).hasValue(0);
+		assertThat(this.role.tryTake(this.io)).isTrue();
+		this.role.releaseTurn();
+	}
+
+	@Test
+	void aClosedRoleTurnsCallersAway() {
 		this.role.close();
-		this.role.release(this.rx, true);
 		assertThat(this.role.takeOrFollow(this.caller)).isEqualTo(ReceiveRole.Outcome.CLOSED);
-		this.role.awaitTurn(this.rx, RUNNING);
-		assertThat(this.role.holder()).isSameAs(this.rx);
+		assertThat(this.role.takeForTurn(this.io)).isTrue();
+		this.role.releaseTurn();
 	}
 
 }

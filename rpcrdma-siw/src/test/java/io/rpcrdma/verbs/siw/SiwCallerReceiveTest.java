@@ -62,18 +62,18 @@ class SiwCallerReceiveTest {
 				assertThat(exchange.led()).as("only a caller leading the receive path executes its reply").isTrue();
 			}
 		}
-		// The receive thread holds the path until a lone caller asks for it; it may take it back
-		// after 2 ms without a leader, so a noisy machine may cost a few round trips.
+		// The I/O thread holds the path only during its turns, and a lone caller finds it free
+		// unless a turn runs just then: a noisy machine may cost a few round trips.
 		assertThat(ownThread).as("round trips whose caller read its own reply").isGreaterThanOrEqualTo(25);
 	}
 
 	@Test
-	void withCallerReceivesOffTheReceiveThreadReadsEveryReply() throws Exception {
+	void withCallerReceivesOffTheIoThreadReadsEveryReply() throws Exception {
 		connect(RdmaProviderConfig.defaults().with(SiwSettings.CALLER_RECEIVES, "false"));
 		for (int i = 0; i < 20; i++) {
 			Exchange exchange = roundTrip();
 			assertThat(exchange.led()).isFalse();
-			assertThat(exchange.completedOn().getName()).startsWith("siw-rx-");
+			assertThat(exchange.completedOn().getName()).startsWith("siw-io-");
 		}
 	}
 
@@ -126,19 +126,19 @@ class SiwCallerReceiveTest {
 		Thread.class.getMethod("startVirtualThread", Runnable.class).invoke(null, calls);
 		assertThat(exchanges.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).allSatisfy((exchange) -> {
 			assertThat(exchange.led()).isFalse();
-			assertThat(exchange.completedOn().getName()).startsWith("siw-rx-");
+			assertThat(exchange.completedOn().getName()).startsWith("siw-io-");
 		});
 	}
 
 	@Test
-	void aReplyNobodyWaitsForIsReadByTheReceiveThreadWhileCallersLead() throws Exception {
+	void aReplyNobodyWaitsForIsReadByTheIoThreadWhileCallersLead() throws Exception {
 		connect(RdmaProviderConfig.defaults());
 		awaitCallersLeading();
 		int before = this.client.replies.get();
 		// Posted by a thread that will not wait for it (an asynchronous call).
 		this.client.qp.postSend(SendWorkRequest.send(7, ScatterGatherEntry.of(this.client.outbox, 0, 8)));
 		awaitReplies(before + 1);
-		assertThat(this.client.completedOn.get(before).getName()).startsWith("siw-rx-");
+		assertThat(this.client.completedOn.get(before).getName()).startsWith("siw-io-");
 		assertThat(roundTrip().completedOn()).isNotNull();
 	}
 
@@ -188,7 +188,7 @@ class SiwCallerReceiveTest {
 
 	/**
 	 * A caller, on a thread of its own, whose Send the server does not answer, once it leads
-	 * the receive path; as a follower (the receive thread took the path back in between) it
+	 * the receive path; as a follower (an I/O thread's turn held the path just then) it
 	 * tries again.
 	 */
 	private final class SilentCall {
@@ -306,7 +306,7 @@ class SiwCallerReceiveTest {
 		}
 	}
 
-	/** Round trips until one caller reads its own reply: the receive thread has stepped down. */
+	/** Round trips until one caller reads its own reply. */
 	private void awaitCallersLeading() {
 		for (int i = 0; i < 1000; i++) {
 			if (roundTrip().led()) {

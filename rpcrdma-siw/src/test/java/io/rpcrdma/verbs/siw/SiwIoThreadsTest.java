@@ -7,21 +7,28 @@ import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.rpcrdma.verbs.AccessFlag;
 import io.rpcrdma.verbs.CompletionQueue;
 import io.rpcrdma.verbs.CompletionStatus;
 import io.rpcrdma.verbs.ConnectParameters;
 import io.rpcrdma.verbs.ConnectionEventListener;
+import io.rpcrdma.verbs.MemoryRegion;
 import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.RdmaConnection;
 import io.rpcrdma.verbs.RdmaListener;
@@ -31,19 +38,25 @@ import io.rpcrdma.verbs.RdmaProviders;
 import io.rpcrdma.verbs.ScatterGatherEntry;
 import io.rpcrdma.verbs.SendWorkRequest;
 import io.rpcrdma.verbs.WorkCompletion;
+import io.rpcrdma.verbs.siw.wire.RdmapOpcode;
 
 /**
- * The provider's connections share its {@code siw.io-threads} I/O threads for what posting
- * threads cannot transmit at once, instead of a transmit thread each: opening many
- * connections adds their receive threads only, and the I/O threads stay as many as set.
- * Connections waiting for their MPA Request wait on the I/O threads too, holding no thread. An
- * idle connection holds no transmit buffer.
+ * The provider's connections share its {@code siw.io-threads} I/O threads for everything:
+ * connecting (TCP connect and MPA exchange), receiving and what posting threads cannot
+ * transmit at once. Opening hundreds of connections adds no thread, and the I/O threads stay
+ * as many as set. Connections waiting for their MPA Request wait on the I/O threads too,
+ * holding no thread. An idle connection holds neither a transmit nor a receive buffer. One
+ * connection's flood of bytes, or a peer trickling them, does not hold an I/O thread from the
+ * other connections it serves.
  */
 class SiwIoThreadsTest {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(30);
 
-	private static final int CONNECTIONS = 150;
+	private static final int CONNECTIONS = 300;
+
+	/** How long another connection's Send may wait while one floods or trickles. */
+	private static final Duration BOUND = Duration.ofSeconds(3);
 
 	private static final int IO_THREADS = 2;
 
@@ -63,7 +76,7 @@ class SiwIoThreadsTest {
 	}
 
 	@Test
-	void connectionsShareTheProvidersIoThreadsInsteadOfATransmitThreadEach() throws Exception {
+	void hundredsOfConnectionsAddNoThreadsAndANewOneStillCarriesCalls() throws Exception {
 		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 		int before = threads.getThreadCount();
 		List<Peer> clients = new ArrayList<>();
@@ -83,29 +96,43 @@ class SiwIoThreadsTest {
 			for (int i = 0; i < CONNECTIONS; i++) {
 				clients.get(i).connection = connecting.get(i).get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
 			}
+			// Both ends of every connection are in this JVM: what they add is the two
+			// providers' I/O threads and the listener's accepting thread, whatever their number,
+			// and a little slack for whatever else the JVM starts meanwhile.
+			int grown = threads.getThreadCount() - before;
+			assertThat(grown).as("threads added by %d connections", CONNECTIONS)
+				.isLessThanOrEqualTo(2 * IO_THREADS + 1 + 4);
+			assertThat(namedThreads("siw-rx-")).as("receive threads").isZero();
+			assertThat(namedThreads("siw-tx-")).as("transmit threads").isZero();
+			assertThat(namedThreads("siw-io-")).as("I/O threads of both providers").isLessThanOrEqualTo(2 * IO_THREADS);
+			// Every connection carries a call each way.
+			for (Peer client : clients) {
+				client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(client.outbox, 0, 8)));
+			}
+			for (Peer client : clients) {
+				client.awaitSendCompletions(1, DEADLINE);
+			}
+			for (int i = 0; i < CONNECTIONS; i++) {
+				Peer server = servers.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+				assertThat(server).as("accepted connection %d", i).isNotNull();
+				server.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(server.outbox, 0, 8)));
+				server.awaitSendCompletions(1, DEADLINE);
+			}
+			assertThat(clients).allMatch((c) -> c.failedSends.get() == 0);
+			// A new connection on top of them still connects and carries calls both ways.
+			Peer late = new Peer(this.clientSide);
+			late.connection = this.clientSide.connect(late.qp, ConnectParameters.to(listener.localAddress()))
+				.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			Peer lateServer = servers.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			assertThat(lateServer).as("the late connection accepted").isNotNull();
+			late.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(late.outbox, 0, 8)));
+			late.awaitSendCompletions(1, DEADLINE);
+			lateServer.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(lateServer.outbox, 0, 8)));
+			lateServer.awaitSendCompletions(1, DEADLINE);
+			assertThat(late.failedSends.get() + lateServer.failedSends.get()).isZero();
+			assertThat(threads.getThreadCount() - before).as("threads after the late connection")
+				.isLessThanOrEqualTo(2 * IO_THREADS + 1 + 4);
 		}
-		// Each connection end has its receive thread (two per connection here, both ends in
-		// this JVM); the transmit side adds the I/O threads of the two providers, not one
-		// thread per end. A little slack for whatever else the JVM starts meanwhile.
-		int grown = threads.getThreadCount() - before;
-		assertThat(grown).as("threads added by %d connections", CONNECTIONS)
-			.isLessThanOrEqualTo(2 * CONNECTIONS + 2 * IO_THREADS + 8);
-		assertThat(namedThreads("siw-tx-")).as("transmit threads").isZero();
-		assertThat(namedThreads("siw-io-")).as("I/O threads of both providers").isLessThanOrEqualTo(2 * IO_THREADS);
-		// Every connection still carries a call each way.
-		for (Peer client : clients) {
-			client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(client.outbox, 0, 8)));
-		}
-		for (Peer client : clients) {
-			client.awaitSendCompletions(1, DEADLINE);
-		}
-		for (int i = 0; i < CONNECTIONS; i++) {
-			Peer server = servers.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS);
-			assertThat(server).as("accepted connection %d", i).isNotNull();
-			server.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(server.outbox, 0, 8)));
-			server.awaitSendCompletions(1, DEADLINE);
-		}
-		assertThat(clients).allMatch((c) -> c.failedSends.get() == 0);
 	}
 
 	@Test
@@ -186,11 +213,152 @@ class SiwIoThreadsTest {
 			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
 		}
 		assertThat(client.transmitter().holdsTransmitBuffer()).as("an idle connection's transmit buffer").isFalse();
-		assertThat(((SiwProvider) this.clientSide).transmitBuffers().free()).as("buffers kept for the next borrower")
+		assertThat(((SiwProvider) this.clientSide).streamBuffers().free()).as("buffers kept for the next borrower")
 			.isPositive();
 		client.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(client.outbox, 0, 8)));
 		client.awaitSendCompletions(2, DEADLINE);
 		assertThat(client.failedSends.get()).isZero();
+	}
+
+	@Test
+	void anIdleConnectionGivesItsReceiveBufferBackAndBorrowsOneWhenBytesCome() throws Exception {
+		Peer server = new Peer(this.serverSide);
+		Peer client = new Peer(this.clientSide);
+		SiwTestPeer.connect(server, client, DEADLINE);
+		client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(client.outbox, 0, 8)));
+		client.awaitSendCompletions(1, DEADLINE);
+		server.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(server.outbox, 0, 8)));
+		server.awaitSendCompletions(1, DEADLINE);
+		RdmapReceiver clientPath = ((SiwConnection) client.connection).receivePath();
+		RdmapReceiver serverPath = ((SiwConnection) server.connection).receivePath();
+		// The I/O thread looks every 100 ms; two looks without a receive turn release the buffer.
+		long end = System.nanoTime() + DEADLINE.toNanos();
+		while ((clientPath.holdsReceiveBuffer() || serverPath.holdsReceiveBuffer()) && System.nanoTime() - end < 0) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+		}
+		assertThat(clientPath.holdsReceiveBuffer()).as("an idle client's receive buffer").isFalse();
+		assertThat(serverPath.holdsReceiveBuffer()).as("an idle server's receive buffer").isFalse();
+		int received = server.received.get();
+		client.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(client.outbox, 0, 8)));
+		client.awaitSendCompletions(2, DEADLINE);
+		assertThat(server.received.get()).as("Sends the server received").isEqualTo(received + 1);
+		assertThat(client.failedSends.get()).isZero();
+	}
+
+	@Test
+	void aFloodOnOneConnectionDoesNotHoldTheIoThreadFromAnothersSend() throws Exception {
+		RdmaProvider oneThread = RdmaProviders.open("siw",
+				RdmaProviderConfig.defaults().with(SiwSettings.IO_THREADS, "1"));
+		LinkedBlockingQueue<Peer> accepted = new LinkedBlockingQueue<>();
+		AtomicBoolean stop = new AtomicBoolean();
+		AtomicLong written = new AtomicLong();
+		Thread flood = null;
+		try (RdmaListener listener = acceptInto(oneThread, accepted);
+				HostilePeer flooder = HostilePeer.connect(listener)) {
+			Peer flooded = accepted.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			assertThat(flooded).as("the flooding peer accepted").isNotNull();
+			// Each Send the server receives costs its handler 20 µs, on the I/O thread: the
+			// peer writes Sends far faster than that, so the server never finds the socket empty.
+			flooded.handlerNanos = TimeUnit.MICROSECONDS.toNanos(20);
+			Peer client = new Peer(this.clientSide);
+			client.connection = this.clientSide.connect(client.qp, ConnectParameters.to(listener.localAddress()))
+				.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			Peer quiet = accepted.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			assertThat(quiet).as("the quiet connection accepted").isNotNull();
+			flood = new Thread(() -> {
+				long until = System.nanoTime() + DEADLINE.toNanos();
+				byte[] payload = new byte[8];
+				java.io.ByteArrayOutputStream chunk = new java.io.ByteArrayOutputStream();
+				try {
+					while (!stop.get() && System.nanoTime() - until < 0) {
+						chunk.reset();
+						while (chunk.size() < 256 * 1024) {
+							chunk.write(flooder.send(payload));
+						}
+						flooder.write(chunk.toByteArray());
+						written.addAndGet(chunk.size());
+					}
+				}
+				catch (java.io.IOException ex) {
+					// closed at the end of the test
+				}
+			}, "flood");
+			flood.start();
+			// The flood is under way: the server's one I/O thread has been reading it.
+			long end = System.nanoTime() + DEADLINE.toNanos();
+			while (flooded.received.get() < 1000 && System.nanoTime() - end < 0) {
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+			}
+			assertThat(flooded.received.get()).as("Sends of the flood received").isGreaterThanOrEqualTo(1000);
+			int received = quiet.received.get();
+			client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(client.outbox, 0, 8)));
+			assertThat(quiet.awaitReceived(received + 1, BOUND)).as("the quiet connection's Send arrives within %s"
+					+ " while the other floods its I/O thread", BOUND).isTrue();
+			assertThat(flood.isAlive()).as("still flooding when the Send arrived").isTrue();
+			assertThat(flooded.connection.isConnected()).as("the flooded connection is still up").isTrue();
+		}
+		finally {
+			stop.set(true);
+			if (flood != null) {
+				flood.join(DEADLINE.toMillis());
+			}
+			oneThread.close();
+		}
+	}
+
+	@Test
+	void aPeerTricklingAnFpduDoesNotHoldTheIoThreadFromAnothersSend() throws Exception {
+		RdmaProvider oneThread = RdmaProviders.open("siw",
+				RdmaProviderConfig.defaults().with(SiwSettings.IO_THREADS, "1"));
+		LinkedBlockingQueue<Peer> accepted = new LinkedBlockingQueue<>();
+		java.util.concurrent.ScheduledExecutorService trickle = java.util.concurrent.Executors
+			.newSingleThreadScheduledExecutor();
+		try (RdmaListener listener = acceptInto(oneThread, accepted);
+				HostilePeer trickler = HostilePeer.connect(listener)) {
+			Peer trickled = accepted.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			assertThat(trickled).as("the trickling peer accepted").isNotNull();
+			MemoryRegion target = trickled.pd.registerMemory(ByteBuffer.allocateDirect(64 * 1024),
+					EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
+			// The header and a little of a 60,000-byte RDMA Write, then a byte every 20 ms.
+			byte[] write = trickler.tagged(true, RdmapOpcode.RDMA_WRITE, target.stag(), target.address(),
+					new byte[60_000]);
+			trickler.write(write, 0, 100);
+			AtomicInteger sent = new AtomicInteger(100);
+			trickle.scheduleAtFixedRate(() -> {
+				try {
+					int at = sent.getAndIncrement();
+					trickler.write(write, at, at + 1);
+				}
+				catch (java.io.IOException ex) {
+					throw new IllegalStateException(ex);
+				}
+			}, 20, 20, TimeUnit.MILLISECONDS);
+			Peer client = new Peer(this.clientSide);
+			client.connection = this.clientSide.connect(client.qp, ConnectParameters.to(listener.localAddress()))
+				.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			Peer quiet = accepted.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			assertThat(quiet).as("the quiet connection accepted").isNotNull();
+			for (int i = 0; i < 10; i++) {
+				int received = quiet.received.get();
+				client.qp.postSend(SendWorkRequest.send(i, ScatterGatherEntry.of(client.outbox, 0, 8)));
+				assertThat(quiet.awaitReceived(received + 1, BOUND))
+					.as("Send %d arrives within %s while a peer trickles an FPDU", i, BOUND).isTrue();
+			}
+			assertThat(trickled.connection.isConnected()).as("the trickling connection, within its deadline").isTrue();
+		}
+		finally {
+			trickle.shutdownNow();
+			oneThread.close();
+		}
+	}
+
+	/** Listens on {@code provider}, accepting every request with a new peer put in {@code accepted}. */
+	private static RdmaListener acceptInto(RdmaProvider provider, LinkedBlockingQueue<Peer> accepted) {
+		return provider.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), (request) -> {
+			Peer peer = new Peer(provider);
+			peer.connection = request.accept(peer.qp, PrivateData.EMPTY, ConnectionEventListener.NONE);
+			accepted.add(peer);
+		});
 	}
 
 	private static long namedThreads(String prefix) {
@@ -201,8 +369,29 @@ class SiwIoThreadsTest {
 
 		private final WorkCompletion[] polled = new WorkCompletion[8];
 
+		/** Sends received. */
+		final AtomicInteger received = new AtomicInteger();
+
+		/** How long the receive handler works on each Send. */
+		volatile long handlerNanos;
+
 		Peer(RdmaProvider provider) {
 			super(provider);
+		}
+
+		/** @return whether {@code count} Sends were received within {@code bound} */
+		boolean awaitReceived(int count, Duration bound) throws InterruptedException {
+			long end = System.nanoTime() + bound.toNanos();
+			synchronized (this.received) {
+				while (this.received.get() < count) {
+					long left = end - System.nanoTime();
+					if (left <= 0) {
+						return false;
+					}
+					TimeUnit.NANOSECONDS.timedWait(this.received, left);
+				}
+			}
+			return true;
 		}
 
 		@Override
@@ -213,6 +402,14 @@ class SiwIoThreadsTest {
 					// Flushed receives are not reposted: the queue pair is closing.
 					if (this.polled[i].status() == CompletionStatus.SUCCESS) {
 						repost((int) this.polled[i].wrId());
+						long busy = System.nanoTime() + this.handlerNanos;
+						while (this.handlerNanos > 0 && System.nanoTime() - busy < 0) {
+							Thread.onSpinWait();
+						}
+						synchronized (this.received) {
+							this.received.incrementAndGet();
+							this.received.notifyAll();
+						}
 					}
 				}
 			}

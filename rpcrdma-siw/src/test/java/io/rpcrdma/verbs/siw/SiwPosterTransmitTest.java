@@ -134,25 +134,6 @@ class SiwPosterTransmitTest {
 			.isEqualTo(1);
 	}
 
-	@Test
-	void aSendLeftToAStalledReceivePathIsSentByTheTransmitThread() throws Exception {
-		connect();
-		// As above, but the handler then stalls until the server has the Send: only the
-		// transmit thread, looking by itself, can send it.
-		CountDownLatch arrived = new CountDownLatch(1);
-		this.server.onReceive = arrived::countDown;
-		AtomicBoolean arrivedWhileStalled = new AtomicBoolean();
-		this.client.onReceive = () -> {
-			postFromAnotherThread(this.client, 7);
-			arrivedWhileStalled.set(await(arrived));
-		};
-		this.server.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(this.server.outbox, 0, 8)));
-		this.client.awaitSendCompletions(1, DEADLINE);
-		assertThat(arrivedWhileStalled).as("the Send arrived while the receive thread stalled").isTrue();
-		assertThat(this.client.transmitter().batchesLeftToReceiver()).isEqualTo(1);
-		assertThat(this.client.transmitter().transmitThreadBytes()).as("bytes the transmit thread wrote").isPositive();
-	}
-
 	private static void postFromAnotherThread(Peer peer, long wrId) {
 		Thread poster = new Thread(
 				() -> peer.qp.postSend(SendWorkRequest.send(wrId, ScatterGatherEntry.of(peer.outbox, 0, 8))));

@@ -7,15 +7,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.rpcrdma.verbs.siw.wire.Mpa;
 
 /**
- * A provider's transmit buffers, lent to connections while they transmit: a connection idle
- * for one look of its I/O thread gives its buffer back ({@link RdmapTransmitter#look()}), so
- * that idle connections hold none of the {@value #SIZE} bytes each. At most {@code keep} free
+ * A provider's stream buffers, lent to connections while they transmit or receive: a
+ * connection idle for one look of its I/O thread gives its transmit buffer back
+ * ({@link RdmapTransmitter#look()}), and its receive buffer unless part of an FPDU waits in
+ * it ({@link RdmapReceiver#look()}), so that idle connections hold none of the
+ * {@value #SIZE} bytes each. At most {@code keep} free
  * buffers are kept for the next borrower; beyond that a returned buffer is left to the
  * garbage collector.
  */
-final class TransmitBuffers {
+final class StreamBuffers {
 
-	/** Room for four maximum FPDUs: what one gathering write frames ({@link RdmapTransmitter}). */
+	/**
+	 * Room for four maximum FPDUs: what one gathering write frames ({@link RdmapTransmitter}),
+	 * and what the receive path reads at once.
+	 */
 	static final int SIZE = 4 * Mpa.fpduLength(Mpa.MAX_ULPDU_LENGTH);
 
 	private final ConcurrentLinkedQueue<ByteBuffer> free = new ConcurrentLinkedQueue<>();
@@ -24,7 +29,7 @@ final class TransmitBuffers {
 
 	private final int keep;
 
-	TransmitBuffers(int keep) {
+	StreamBuffers(int keep) {
 		this.keep = keep;
 	}
 
