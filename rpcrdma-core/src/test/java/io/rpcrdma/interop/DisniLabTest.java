@@ -96,6 +96,22 @@ class DisniLabTest {
 	}
 
 	/**
+	 * The Flight Recorder events of one call (issue #37), recorded in the guest JVM over disni on
+	 * the device: connect, posts and completions, an RDMA_ERROR both ways, disconnect; none with
+	 * the JDK's default settings.
+	 */
+	@ParameterizedTest(name = "on {0}")
+	@ValueSource(strings = { "siw0", "rxe0" })
+	void traceEventsOfOneCallAreRecordedOnTheDevice(String device, GuestJava java) {
+		GuestTestSummary summary = java.runTests(List.of("io.rpcrdma.transport.DisniTraceEventsTest"),
+				jvmArgs(java, address(device)), Duration.ofMinutes(5));
+		assertThat(summary.failed()).as(summary::toString).isZero();
+		assertThat(summary.aborted()).as(summary::toString).isZero();
+		assertThat(summary.skipped()).as(summary::toString).isZero();
+		assertThat(summary.found()).as(summary::toString).isEqualTo(3).isEqualTo(summary.succeeded());
+	}
+
+	/**
 	 * rpcrdma's software iWARP provider on the host as the requester, DiSNI on Linux's siw in the
 	 * guest as the responder: every blob goes out in a Read chunk the guest pulls with RDMA Reads
 	 * our provider answers, and comes back in a Write chunk the guest's RDMA Writes fill in host
