@@ -639,21 +639,28 @@ final class RdmapReceiver {
 	 * nothing came (having then waited in the selector)
 	 */
 	private int poll(long nanos) throws IOException {
-		long deadline = System.nanoTime() + nanos;
-		do {
-			int n = this.channel.read(this.in);
-			if (n != 0) {
-				this.callerSpin.hit();
-				return n;
+		if (CallerSpin.startPolling()) {
+			try {
+				long deadline = System.nanoTime() + nanos;
+				do {
+					int n = this.channel.read(this.in);
+					if (n != 0) {
+						this.callerSpin.hit();
+						return n;
+					}
+					if (this.role.hasFollowers()) {
+						break;
+					}
+					Thread.yield();
+				}
+				while (System.nanoTime() - deadline < 0);
 			}
-			if (this.role.hasFollowers()) {
-				break;
+			finally {
+				CallerSpin.stopPolling();
 			}
-			Thread.yield();
-		}
-		while (System.nanoTime() - deadline < 0);
-		if (!this.role.hasFollowers()) {
-			this.callerSpin.missed();
+			if (!this.role.hasFollowers()) {
+				this.callerSpin.missed();
+			}
 		}
 		this.callerSelector.select(IGNORE, (this.deadlineAt != 0)
 				? FpduDeadline.waitMillis(this.deadlineAt - System.nanoTime(), 1000) : 1000);
