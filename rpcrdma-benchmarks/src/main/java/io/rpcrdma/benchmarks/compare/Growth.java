@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +41,7 @@ import io.rpcrdma.verbs.RdmaProviderConfig;
  * {@code growth.md} and PNG plots into {@code docs/benchmarks/} (or {@code --out}).
  * <pre>
  * java -cp rpcrdma-benchmarks/target/rpcrdma-benchmarks.jar io.rpcrdma.benchmarks.compare.Growth [--quick | --smoke] [--rounds N]
+ *     [--connections 1,16,256] [--sizes none] [--idle 0,10000]
  * </pre>
  */
 public final class Growth {
@@ -59,6 +61,9 @@ public final class Growth {
 	 * so that the measuring JVM and the server hold only their own side.
 	 */
 	static final int CONNECTIONS_PER_CLIENT = 2_500;
+
+	/** The options that choose a curve's points instead of the pace's ({@link Cases#of(Pace, List)}). */
+	static final List<String> CURVE_OPTIONS = List.of("--connections", "--sizes", "--idle");
 
 	/** The contenders of the curves, as {@link Contenders} names them. */
 	static final List<String> CONTENDERS = List.of(Contenders.SOCKET, Contenders.GRPC, Contenders.SIW);
@@ -102,6 +107,48 @@ public final class Growth {
 			return new Cases(CONNECTIONS, SIZES, IDLE);
 		}
 
+		/**
+		 * The cases of a pace, with the lists that {@code --connections}, {@code --sizes} and
+		 * {@code --idle} name instead of its own (comma-separated counts; {@code none} for an
+		 * empty list, which skips that curve).
+		 * @param pace the pace whose lists are the defaults
+		 * @param options the options and their values, in pairs
+		 * @return the cases
+		 * @throws IllegalArgumentException if an option is unknown or a value is not a list of
+		 * non-negative counts
+		 */
+		static Cases of(Pace pace, List<String> options) {
+			Cases cases = of(pace);
+			for (int i = 0; i + 1 < options.size(); i += 2) {
+				List<Integer> values = counts(options.get(i), options.get(i + 1));
+				cases = switch (options.get(i)) {
+					case "--connections" -> new Cases(values, cases.sizes(), cases.idle());
+					case "--sizes" -> new Cases(cases.connections(), values, cases.idle());
+					case "--idle" -> new Cases(cases.connections(), cases.sizes(), values);
+					default -> throw new IllegalArgumentException("Unknown growth option " + options.get(i));
+				};
+			}
+			return cases;
+		}
+
+		private static List<Integer> counts(String option, String value) {
+			if (value.equals("none")) {
+				return List.of();
+			}
+			try {
+				List<Integer> counts = Arrays.stream(value.split(",")).map(String::trim).map(Integer::valueOf)
+					.toList();
+				if (counts.stream().anyMatch((n) -> n < 0)) {
+					throw new NumberFormatException("negative");
+				}
+				return counts;
+			}
+			catch (NumberFormatException ex) {
+				throw new IllegalArgumentException(option + " takes comma-separated counts such as 1,16,256, or none; got '"
+						+ value + "'");
+			}
+		}
+
 	}
 
 	/**
@@ -140,14 +187,35 @@ public final class Growth {
 	}
 
 	/**
-	 * @param args {@code [--quick | --smoke] [--rounds N] [--out DIR] [--contenders a,b]}
+	 * @param args {@code [--quick | --smoke] [--rounds N] [--out DIR] [--contenders a,b]
+	 * [--connections a,b] [--sizes a,b] [--idle a,b]}
 	 */
 	public static void main(String[] args) {
-		CompareOptions options = CompareOptions.parseOrExit(args);
+		List<String> curves = new ArrayList<>();
+		List<String> rest = new ArrayList<>();
+		for (int i = 0; i < args.length; i++) {
+			if (CURVE_OPTIONS.contains(args[i]) && i + 1 < args.length) {
+				curves.add(args[i]);
+				curves.add(args[++i]);
+			}
+			else {
+				rest.add(args[i]);
+			}
+		}
+		CompareOptions options = CompareOptions.parseOrExit(rest.toArray(String[]::new));
+		Cases cases;
+		try {
+			cases = Cases.of(options.pace(), curves);
+		}
+		catch (IllegalArgumentException ex) {
+			System.err.println(ex.getMessage());
+			System.exit(2);
+			return;
+		}
 		// Every connection of the curves makes a proxy, and each proxy says so at INFO.
 		LIBRARY_LOG.setLevel(Level.WARNING);
 		try {
-			Result result = run(options, Cases.of(options.pace()), System.out);
+			Result result = run(options, cases, System.out);
 			System.out.println();
 			System.out.println(markdown(result));
 			System.out.println("Written to " + options.output().toAbsolutePath());
