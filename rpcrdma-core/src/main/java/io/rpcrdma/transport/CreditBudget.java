@@ -1,19 +1,39 @@
 package io.rpcrdma.transport;
 
+import io.rpcrdma.log.RefusalLog;
+
 /**
  * A responder's credits across all its connections: every credit granted is a receive buffer
  * posted and a request that may be in progress, so the total is bounded, and so is each
  * connection's share. A connection always gets at least one credit, even when the budget is
  * spent, because a requester with nothing outstanding and a grant of zero could never send
- * again (RFC 8166 §3.3.1). Thread-safe.
+ * again (RFC 8166 §3.3.1).
+ * <p>
+ * Fair across connections: while at most three quarters of the budget are granted, a
+ * connection grows as far as it asks (within {@code maxPerConnection}); beyond that it grows
+ * only up to its fair share, the budget divided by the connections holding grants, and
+ * {@link #trim} takes a connection above its share back down to it. So one busy connection
+ * cannot hold the credits that many quiet ones need, and the last quarter stays for
+ * connections below their share. A grant held below what was asked is counted
+ * ({@link #heldBack()}) and logged, at most once per {@link RefusalLog#DEFAULT_INTERVAL}.
+ * Thread-safe.
  */
 public final class CreditBudget {
+
+	private static final System.Logger logger = System.getLogger(CreditBudget.class.getName());
 
 	private final int total;
 
 	private final int maxPerConnection;
 
-	private int granted;
+	/** Granted beyond this, connections grow only up to their fair share. */
+	private final long contendedAbove;
+
+	private final RefusalLog heldBack = new RefusalLog(logger, RefusalLog.DEFAULT_INTERVAL);
+
+	private long granted;
+
+	private int connections;
 
 	/**
 	 * @param total the credits all connections may share
@@ -26,6 +46,7 @@ public final class CreditBudget {
 		}
 		this.total = total;
 		this.maxPerConnection = maxPerConnection;
+		this.contendedAbove = total - total / 4L;
 	}
 
 	/**
@@ -37,21 +58,69 @@ public final class CreditBudget {
 	}
 
 	/**
-	 * Grows a connection's grant towards what it asked for, as far as the budget allows.
-	 * @param current the connection's current grant, 0 if it has none yet
+	 * Grows a connection's grant towards what it asked for, as far as the budget and the
+	 * connection's fair share allow.
+	 * @param current the connection's current grant, 0 if it has none yet (it then counts as
+	 * a connection holding a grant until {@link #release})
 	 * @param wanted what the connection asked for, already capped by its configuration
 	 * @return the new grant: at least 1 and at least {@code current}, at most
 	 * {@code max(current, min(wanted, maxPerConnection))}
 	 */
-	public synchronized int grow(int current, int wanted) {
-		int target = Math.max(1, Math.min(wanted, this.maxPerConnection));
-		if (target <= current) {
-			return Math.max(current, 1);
+	public int grow(int current, int wanted) {
+		int target;
+		int next;
+		synchronized (this) {
+			if (current == 0) {
+				this.connections++;
+			}
+			target = Math.max(1, Math.min(wanted, this.maxPerConnection));
+			if (target <= current) {
+				return Math.max(current, 1);
+			}
+			long free = Math.max(0, this.total - this.granted);
+			long limit = (this.granted + (target - current) <= this.contendedAbove) ? target
+					: Math.min(target, Math.max(current, fairShare()));
+			next = (int) Math.max(1, Math.max(current, Math.min(limit, current + free)));
+			this.granted += next - current;
 		}
-		int free = Math.max(0, this.total - this.granted);
-		int next = Math.max(current + Math.min(free, target - current), 1);
-		this.granted += next - current;
+		if (next < target) {
+			int held = next;
+			this.heldBack.refused((count) -> "A connection's credit grant was held at " + held + " of the " + target
+					+ " it could use: the credit budget of " + this.total + " is nearly spent (" + count
+					+ " grants held back so far); raise the credit budget (rpcrdma.server.credit-budget) or lower "
+					+ "the credits per connection");
+		}
 		return next;
+	}
+
+	/**
+	 * Takes a connection's grant down to its fair share when the budget is contended (see the
+	 * class comment); the credits above it go back to the budget.
+	 * @param current the connection's grant
+	 * @return the grant it keeps
+	 */
+	public synchronized int trim(int current) {
+		if (this.granted <= this.contendedAbove) {
+			return current;
+		}
+		int share = fairShare();
+		if (current <= share) {
+			return current;
+		}
+		this.granted -= current - share;
+		return share;
+	}
+
+	/**
+	 * Gives back part of a connection's grant: the grant shrank.
+	 * @param current the grant before
+	 * @param next the grant after, at least 1 and at most {@code current}
+	 */
+	public synchronized void shrink(int current, int next) {
+		if (next < 1 || next > current) {
+			throw new IllegalArgumentException("A grant of " + current + " cannot shrink to " + next);
+		}
+		this.granted = Math.max(0, this.granted - (current - next));
 	}
 
 	/**
@@ -60,11 +129,26 @@ public final class CreditBudget {
 	 */
 	public synchronized void release(int grant) {
 		this.granted = Math.max(0, this.granted - grant);
+		this.connections = Math.max(0, this.connections - 1);
+	}
+
+	private int fairShare() {
+		return (int) Math.max(1, this.total / Math.max(1, this.connections));
 	}
 
 	/** @return credits granted to connections now */
 	public synchronized int granted() {
-		return this.granted;
+		return (int) Math.min(Integer.MAX_VALUE, this.granted);
+	}
+
+	/** @return connections holding a grant now */
+	public synchronized int connections() {
+		return this.connections;
+	}
+
+	/** @return grants held below what a connection could use, since the budget was made */
+	public long heldBack() {
+		return this.heldBack.count();
 	}
 
 	/** @return the budget */

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.protocol.ChunkLists;
 import io.rpcrdma.protocol.ChunkedHeader;
@@ -30,6 +31,7 @@ import io.rpcrdma.protocol.WriteChunk;
 import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
 import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
 import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.SendWorkRequest;
 import io.rpcrdma.xdr.OpaquePadding;
 
 /**
@@ -48,7 +50,22 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	private final Executor executor;
 
-	private final CreditBudget budget;
+	/** The grant, following the load (RFC 8166 §3.3.1), within the shared budget. */
+	private final CreditGrant credits;
+
+	/** What the requester may have sent under the grants sent so far. */
+	private final CreditHorizon horizon;
+
+	/**
+	 * Receives kept beyond the requests the requester may send: one, so that a request beyond
+	 * the grant is seen and answered as {@link CreditViolationPolicy} says; one per
+	 * backward-direction credit (RFC 8167 §4.3); and with RFC 5666 Read-chunk replies, the
+	 * configured slack for RDMA_DONE, which takes no credit.
+	 */
+	private final int spare;
+
+	/** Whether the latest request counted by {@link #arrived} was within the grant (completion thread). */
+	private boolean withinGrant;
 
 	private final InetSocketAddress remote;
 
@@ -59,8 +76,6 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	/** Writes replies: inline, Write chunks, Reply chunk, RFC 5666 Read chunks. */
 	private final ReplyMarshaller replies;
-
-	private volatile int grant;
 
 	private volatile boolean negotiatedInBand;
 
@@ -112,15 +127,28 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
 			CreditBudget budget, Executor executor, InboundCallHandler handler, InetSocketAddress remote,
 			int backwardCredits, FifoAdmission placements) {
-		super(provider, pool, BackwardDirection.withBackwardReceives(config, backwardCredits));
+		super(provider, pool, BackwardDirection.withBackwardReceives(config, backwardCredits),
+				CreditGrant.initial(config.creditsGranted(), config.creditGrowth()) + spare(config, backwardCredits));
 		this.reads = new ReadChunkPuller(this, this.config, placements);
 		this.handler = handler;
 		this.executor = executor;
-		this.budget = budget;
+		this.credits = new CreditGrant(budget, config.creditsGranted(), config.creditGrowth());
+		this.horizon = new CreditHorizon(CreditGrant.initial(config.creditsGranted(), config.creditGrowth()));
+		this.spare = spare(config, backwardCredits);
 		this.remote = remote;
 		this.freeContexts = new CallContext[Math.min(256, Math.max(4, 2 * config.creditsGranted()))];
 		this.backward = (backwardCredits > 0) ? new BackwardCalls(this, backwardCredits) : null;
 		this.replies = new ReplyMarshaller(this, this.config);
+	}
+
+	/**
+	 * @param config the forward direction's settings
+	 * @param backwardCredits the backward-direction credits
+	 * @return the receives a connection keeps beyond its requester's credits
+	 */
+	private static int spare(TransportConfig config, int backwardCredits) {
+		int done = config.replyDataInReadChunks() ? config.receiveCount() - config.creditsGranted() - 1 : 0;
+		return 1 + backwardCredits + done;
 	}
 
 	/** The most backward-direction credits a connection provisions receives for. */
@@ -144,9 +172,12 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		return this.remote;
 	}
 
-	/** @return the credits currently granted to this requester; 0 before its first request */
+	/**
+	 * @return the credits currently granted to this requester, as its replies carry them; 0
+	 * before its first request
+	 */
 	public int grant() {
-		return this.grant;
+		return this.credits.current();
 	}
 
 	/**
@@ -197,6 +228,11 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		this.outstanding.decrementAndGet();
 	}
 
+	/** A reply awaiting RDMA_DONE got it or stopped waiting: the requester's credit is free (RFC 5666 §3.3). */
+	void replyAcknowledged() {
+		this.horizon.acknowledged();
+	}
+
 	/** A reply that freed its request's credit could not be sent after all: the credit is held again. */
 	void requestUnfinished() {
 		this.outstanding.incrementAndGet();
@@ -206,12 +242,14 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	@Override
 	void onMessage(HeaderDecodeResult result, ByteBuffer message, int invalidatedStag) {
+		publishGrant();
 		if (result instanceof HeaderDecodeResult.UnsupportedVersion unsupported) {
 			// RFC 5666 §4.2: answer with the versions supported, in one of them.
-			sendError(RdmaErrorReplies.forUnsupportedVersion(unsupported, this.config.supportedVersions(), grantFor(0)));
+			sendError(RdmaErrorReplies.forUnsupportedVersion(unsupported, this.config.supportedVersions(),
+					this.credits.advertised()));
 		}
 		else if (result instanceof HeaderDecodeResult.Malformed malformed) {
-			sendError(RdmaErrorReplies.forMalformed(malformed, grantFor(0)));
+			sendError(RdmaErrorReplies.forMalformed(malformed, this.credits.advertised()));
 		}
 		else if (result instanceof HeaderDecodeResult.Valid valid) {
 			onValid(valid, message);
@@ -236,14 +274,15 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			if (optional.optionType() != TraceContextOption.OPTION_TYPE) {
 				// The one optional feature known here is the trace context; every other type is
 				// unknown (draft §3.1).
-				sendError(RdmaErrorReplies.forInvalidOption(optional, grantFor(0)));
+				sendError(RdmaErrorReplies.forInvalidOption(optional, this.credits.advertised()));
 				return;
 			}
 			// From here on the call is the RDMA2_MSG or RDMA2_NOMSG the option wraps, followed
 			// by the payload the option's message carries.
 			Unwrapped call = unwrap(optional, message, valid);
 			if (call == null) {
-				sendError(RdmaErrorReplies.forMalformed(RpcRdmaConstants.VERSION_2, optional.xid(), grantFor(0)));
+				sendError(RdmaErrorReplies.forMalformed(RpcRdmaConstants.VERSION_2, optional.xid(),
+						this.credits.advertised()));
 				return;
 			}
 			trace = call.context();
@@ -269,7 +308,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		if (this.version != header.version()) {
 			this.version = header.version();
 		}
-		int granted = grantFor(header.credits());
+		int granted = this.credits.advertised();
 		if (header instanceof RdmaMsgp msgp && Integer.compareUnsigned(msgp.align(), 4) > 0
 				&& (!msgp.chunkLists().readList().isEmpty()
 						|| Integer.toUnsignedLong(msgp.align()) > this.config.receiveBufferSize())) {
@@ -279,8 +318,9 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			sendError(RdmaErrorReplies.forMalformed(header.version(), header.xid(), granted));
 			return;
 		}
-		if (this.outstanding.incrementAndGet() > granted) {
-			this.outstanding.decrementAndGet();
+		if (!this.withinGrant) {
+			// RFC 8166 §3.3.1: beyond the latest grant the requester had minus its requests in
+			// flight, whatever grant this side has chosen since.
 			this.violations.incrementAndGet();
 			if (this.config.creditViolation() == CreditViolationPolicy.DISCONNECT) {
 				fail(new TransportClosedException("The requester exceeded its grant of " + granted
@@ -291,6 +331,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			}
 			return;
 		}
+		this.outstanding.incrementAndGet();
 		try {
 			receiveCall(call, message.slice(valid.payloadOffset(), valid.payloadLength()), RdmaMsgpPadding.of(header, valid),
 					trace);
@@ -337,19 +378,18 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		int xid = received.getInt(0);
 		int vers = received.getInt(4);
-		int granted = grantFor(received.getInt(8));
-		if (this.outstanding.incrementAndGet() > granted) {
+		if (!this.horizon.nextAllowed()) {
 			// Beyond the grant (RFC 8166 §3.3.1): onValid counts it and answers as configured.
-			this.outstanding.decrementAndGet();
 			return false;
 		}
 		CallContext context = takeContext();
 		context.reuse(xid, vers, received, CHUNKLESS_HEADER_LENGTH, length - CHUNKLESS_HEADER_LENGTH);
 		if (this.config.inBandCcp() != CcpMode.DISABLED && ConfigRdmaMessages.isCcpCall(context.inline)) {
-			this.outstanding.decrementAndGet();
 			giveBack(context);
 			return false;
 		}
+		this.horizon.arrived();
+		this.credits.onRequest(received.getInt(8), this.outstanding.incrementAndGet(), System.nanoTime());
 		if (this.version != vers) {
 			this.version = vers;
 		}
@@ -359,6 +399,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	@Override
 	void deliverChunkless() {
+		publishGrant();
 		CallContext context = this.accepted;
 		this.accepted = null;
 		dispatch(context, context.inline);
@@ -383,19 +424,69 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 	}
 
+	// ---- credits and receives (RFC 8166 §3.3.1) ----------------------------------------------
+
 	/**
-	 * The grant for this connection: what the requester asks (capped by configuration and the
-	 * shared budget), never less than one and never shrinking below what was said before.
+	 * Counts a request before its receive is reposted: every message this side answers
+	 * (calls, and what it answers with RDMA_ERROR) takes a credit; RDMA_DONE, RDMA_ERROR and
+	 * replies to backward-direction calls do not.
 	 */
-	private int grantFor(int requested) {
-		int current = this.grant;
-		int wanted = (int) Math.min(Integer.toUnsignedLong(requested), this.config.creditsGranted());
-		if (current == 0 || wanted > current) {
-			int next = this.budget.grow(current, Math.max(wanted, 1));
-			this.grant = next;
-			return next;
+	@Override
+	void arrived(HeaderDecodeResult result, ByteBuffer message) {
+		if (!takesCredit(result, message)) {
+			return;
 		}
-		return current;
+		this.withinGrant = this.horizon.arrived();
+		int requested = (result instanceof HeaderDecodeResult.Valid valid) ? valid.header().credits() : 0;
+		this.credits.onRequest(requested, this.outstanding.get() + 1, System.nanoTime());
+	}
+
+	private static boolean takesCredit(HeaderDecodeResult result, ByteBuffer message) {
+		if (result instanceof HeaderDecodeResult.UnsupportedVersion || result instanceof HeaderDecodeResult.Malformed) {
+			return true;
+		}
+		if (!(result instanceof HeaderDecodeResult.Valid valid)) {
+			return false;
+		}
+		TransportHeader header = valid.header();
+		if (header instanceof RdmaDone || header instanceof RdmaErrorHeader) {
+			return false;
+		}
+		return header instanceof RdmaNomsg || header instanceof Rdma2Nomsg || header instanceof Rdma2Optional
+				|| BackwardDirection.messageType(message, valid.payloadOffset(),
+						valid.payloadLength()) != BackwardDirection.REPLY;
+	}
+
+	/**
+	 * The receives wanted: those the requester may still fill under the grants it was sent,
+	 * or the grant decided (posted before a reply can carry it), and the spare ones.
+	 */
+	@Override
+	int receiveTarget() {
+		return Math.max(this.horizon.mayStillArrive(), this.credits.decided()) + this.spare;
+	}
+
+	/** Lets replies carry the grant decided, now that the receives for it are posted. */
+	private void publishGrant() {
+		this.credits.publish(postedReceives() - this.spare);
+	}
+
+	/**
+	 * Sets a reply's rdma_credit to the grant as it is posted, and counts it in the horizon
+	 * first, so that the requester can never send a request the horizon does not allow.
+	 */
+	@Override
+	void postCarryingGrant(RegisteredBuffer buffer, SendWorkRequest request, TransportHeader header) {
+		int granted = this.credits.advertised();
+		buffer.buffer().putInt(8, granted);
+		this.horizon.stamp(granted, header instanceof RdmaErrorHeader, header instanceof ChunkedHeader chunked
+				&& !chunked.chunkLists().readList().isEmpty());
+		try {
+			super.postCarryingGrant(buffer, request, header);
+		}
+		finally {
+			this.horizon.posted();
+		}
 	}
 
 
@@ -492,7 +583,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	void answerWithError(int version, int xid) {
 		this.outstanding.decrementAndGet();
-		sendError(RdmaErrorReplies.forMalformed(version, xid, grantFor(0)));
+		sendError(RdmaErrorReplies.forMalformed(version, xid, this.credits.advertised()));
 	}
 
 	private void sendError(RdmaErrorHeader error) {
@@ -554,10 +645,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			this.backward.fail(cause);
 		}
 		this.replies.reclaimAwaitingDone();
-		int held = this.grant;
-		if (held > 0) {
-			this.budget.release(held);
-		}
+		this.credits.release();
 	}
 
 }

@@ -45,7 +45,8 @@ abstract class CreditTests extends RpcRdmaTransportKit {
 	@Test
 	void theClientNeverHasMoreCallsOutstandingThanTheServerGrants() throws Exception {
 		RpcRdmaServer server = holdingServer(config().withCredits(8, 3, 12)
-			.withCreditViolation(CreditViolationPolicy.REPLY_ERROR));
+			.withCreditViolation(CreditViolationPolicy.REPLY_ERROR)
+			.withCreditGrowth(CreditGrowth.fixed()));
 		RpcRdmaClientConnection client = client(server, config());
 		List<CompletableFuture<InboundReply>> calls = new ArrayList<>();
 		for (int i = 0; i < 31; i++) {
@@ -139,7 +140,7 @@ abstract class CreditTests extends RpcRdmaTransportKit {
 
 	@Test
 	void theServerPostsAtLeastAsManyReceivesAsItGrants() throws Exception {
-		RpcRdmaServer server = echoServer(config().withCredits(8, 6, 9));
+		RpcRdmaServer server = echoServer(config().withCredits(8, 6, 9).withCreditGrowth(CreditGrowth.fixed()));
 		RpcRdmaClientConnection client = client(server, config());
 		await(client.call(RpcWorkload.echo(1, new byte[4], false, 0, 0)));
 		RpcRdmaServerConnection connection = onlyConnection(server);
