@@ -5,14 +5,17 @@ import io.rpcrdma.log.RefusalLog;
 /**
  * A responder's credits across all its connections: every credit granted is a receive buffer
  * posted and a request that may be in progress, so the total is bounded, and so is each
- * connection's share. A connection always gets at least one credit, even when the budget is
- * spent, because a requester with nothing outstanding and a grant of zero could never send
- * again (RFC 8166 §3.3.1).
+ * connection's share. A connection always gets at least {@link #FLOOR} credits (or
+ * {@code maxPerConnection} if that is smaller), even when the budget is spent: RFC 8166 §3.3.1
+ * requires at least one, since a requester with nothing outstanding and a grant of zero could
+ * never send again, and a second one keeps a connection whose one call is slow (a long poll, a
+ * call waiting on another) able to make another call. The floor is granted beyond the budget,
+ * so the budget bounds what connections get above it.
  * <p>
- * Fair across connections: while at most three quarters of the budget are granted, a
- * connection grows as far as it asks (within {@code maxPerConnection}); beyond that it grows
- * only up to its fair share, the budget divided by the connections holding grants, and
- * {@link #trim} takes a connection above its share back down to it. So one busy connection
+ * Fair across connections: while at most three quarters of the budget are granted (no
+ * pressure), a connection grows as far as it asks (within {@code maxPerConnection}); beyond
+ * that it grows only up to its fair share, the budget divided by the connections holding
+ * grants, and {@link #trim} takes a connection above its share back down to it. So one busy connection
  * cannot hold the credits that many quiet ones need, and the last quarter stays for
  * connections below their share. A grant held below what was asked is counted
  * ({@link #heldBack()}) and logged, at most once per {@link RefusalLog#DEFAULT_INTERVAL}.
@@ -22,9 +25,15 @@ public final class CreditBudget {
 
 	private static final System.Logger logger = System.getLogger(CreditBudget.class.getName());
 
+	/** The least a connection is granted, budget or not (see the class comment). */
+	public static final int FLOOR = 2;
+
 	private final int total;
 
 	private final int maxPerConnection;
+
+	/** {@link #FLOOR}, or {@code maxPerConnection} if smaller. */
+	private final int floor;
 
 	/** Granted beyond this, connections grow only up to their fair share. */
 	private final long contendedAbove;
@@ -46,6 +55,7 @@ public final class CreditBudget {
 		}
 		this.total = total;
 		this.maxPerConnection = maxPerConnection;
+		this.floor = Math.min(FLOOR, maxPerConnection);
 		this.contendedAbove = total - total / 4L;
 	}
 
@@ -63,8 +73,8 @@ public final class CreditBudget {
 	 * @param current the connection's current grant, 0 if it has none yet (it then counts as
 	 * a connection holding a grant until {@link #release})
 	 * @param wanted what the connection asked for, already capped by its configuration
-	 * @return the new grant: at least 1 and at least {@code current}, at most
-	 * {@code max(current, min(wanted, maxPerConnection))}
+	 * @return the new grant: at least the floor and at least {@code current}, at most
+	 * {@code max(current, floor, min(wanted, maxPerConnection))}
 	 */
 	public int grow(int current, int wanted) {
 		int target;
@@ -73,14 +83,14 @@ public final class CreditBudget {
 			if (current == 0) {
 				this.connections++;
 			}
-			target = Math.max(1, Math.min(wanted, this.maxPerConnection));
+			target = Math.max(this.floor, Math.min(wanted, this.maxPerConnection));
 			if (target <= current) {
-				return Math.max(current, 1);
+				return current;
 			}
 			long free = Math.max(0, this.total - this.granted);
 			long limit = (this.granted + (target - current) <= this.contendedAbove) ? target
 					: Math.min(target, Math.max(current, fairShare()));
-			next = (int) Math.max(1, Math.max(current, Math.min(limit, current + free)));
+			next = (int) Math.max(this.floor, Math.max(current, Math.min(limit, current + free)));
 			this.granted += next - current;
 		}
 		if (next < target) {
@@ -94,8 +104,9 @@ public final class CreditBudget {
 	}
 
 	/**
-	 * Takes a connection's grant down to its fair share when the budget is contended (see the
-	 * class comment); the credits above it go back to the budget.
+	 * Takes a connection's grant down to its fair share (never below the floor) when the budget
+	 * is under pressure (see the class comment); the credits above it go back to the budget.
+	 * Without pressure the grant is kept.
 	 * @param current the connection's grant
 	 * @return the grant it keeps
 	 */
@@ -103,7 +114,7 @@ public final class CreditBudget {
 		if (this.granted <= this.contendedAbove) {
 			return current;
 		}
-		int share = fairShare();
+		int share = Math.max(this.floor, fairShare());
 		if (current <= share) {
 			return current;
 		}

@@ -1,13 +1,21 @@
 package io.rpcrdma.transport;
 
 /**
- * The grant a responder gives one connection, following its load ({@link CreditGrowth}):
- * it starts small, doubles while the requester has every credit in use, and halves for each
- * {@link CreditGrowth#shrinkAfter()} in which the requester used at most half of it, never
- * below the initial grant. Every change goes through the shared {@link CreditBudget}, which
- * may hold growth back or {@linkplain CreditBudget#trim trim} a connection above its fair
- * share. Decided on the connection's completion thread as each request arrives; read by the
- * threads that send replies.
+ * The grant a responder gives one connection, taken from the server's shared
+ * {@link CreditBudget} (RFC 8166 §3.3.1: the grant may change in every reply). A new
+ * connection is granted what the configuration allows ({@link TransportConfig#creditsGranted()})
+ * while the budget is not under pressure, or its fair share of the budget when it is, never
+ * less than {@link CreditBudget#FLOOR}. It is decided when the connection is made, so that
+ * the receives for it are posted before the requester can send anything, and the first reply
+ * carries it: a requester whose first calls are slow (long polls, calls waiting on each
+ * other) has its full grant from the start rather than one that grows only through replies.
+ * <p>
+ * Each request recomputes it: it grows towards what the requester asks (up to the
+ * configuration and the budget), and a connection above its fair share while the budget is
+ * under pressure is {@linkplain CreditBudget#trim trimmed} to the share in its next reply.
+ * Without pressure a grant is never lowered: the last reply's grant is what the requester may
+ * use, and the posted receives must cover it whatever the connection does next. Decided on the
+ * connection's completion thread as each request arrives; read by the threads that send replies.
  */
 final class CreditGrant {
 
@@ -15,75 +23,39 @@ final class CreditGrant {
 
 	private final int max;
 
-	private final int initial;
-
-	private final long shrinkNanos;
-
 	/** The grant replies carry, published once the receives for it are posted. */
 	private volatile int grant;
 
 	/** The grant decided as the latest request arrived, not yet published (completion thread). */
-	private int decided;
-
-	/** When the current under-use interval started (completion thread). */
-	private long intervalStart;
-
-	/** The most requests outstanding in the current interval (completion thread). */
-	private int peak;
+	private volatile int decided;
 
 	/**
+	 * Takes the connection's first grant from the budget.
 	 * @param budget the credits all connections share
 	 * @param max the most this connection gets ({@link TransportConfig#creditsGranted()})
-	 * @param growth how the grant follows load
 	 */
-	CreditGrant(CreditBudget budget, int max, CreditGrowth growth) {
+	CreditGrant(CreditBudget budget, int max) {
 		this.budget = budget;
-		this.max = max;
-		this.initial = initial(max, growth);
-		this.shrinkNanos = growth.shrinkAfter().toNanos();
+		this.max = Math.max(1, max);
+		this.decided = budget.grow(0, this.max);
 	}
 
 	/**
-	 * @param max the most a connection gets
-	 * @param growth how the grant follows load
-	 * @return the grant of a connection's first reply
-	 */
-	static int initial(int max, CreditGrowth growth) {
-		return Math.max(1, Math.min(growth.initialCredits(), max));
-	}
-
-	/**
-	 * A request arrived: the grant follows the load it shows. The new grant is
-	 * {@link #decided()} but not sent until {@link #publish} (receives first).
+	 * A request arrived: the grant grows towards what it asks, or is trimmed to the fair share
+	 * while the budget is under pressure. The new grant is {@link #decided()} but not sent
+	 * until {@link #publish} (receives first).
 	 * @param requested the request's rdma_credit, unsigned
-	 * @param outstanding requests received and not answered, this one included
-	 * @param now {@link System#nanoTime()}
 	 */
-	void onRequest(int requested, int outstanding, long now) {
+	void onRequest(int requested) {
 		int wanted = (int) Math.max(1, Math.min(Integer.toUnsignedLong(requested), this.max));
 		int current = this.decided;
-		if (current == 0) {
-			current = this.budget.grow(0, Math.min(this.initial, wanted));
-			this.intervalStart = now;
-			this.peak = 0;
-		}
-		else if (now - this.intervalStart >= this.shrinkNanos) {
-			current = shrinkAfterInterval(current, now);
-		}
-		this.peak = Math.max(this.peak, outstanding);
-		if (outstanding >= current && current < wanted) {
-			// Every credit in use (RFC 8166 §3.3.1 lets each reply carry a new grant): double.
-			current = this.budget.grow(current, (int) Math.min(wanted, 2L * current));
-		}
-		this.decided = current;
+		int next = (wanted > current) ? this.budget.grow(current, wanted) : current;
+		this.decided = this.budget.trim(next);
 	}
 
-	/**
-	 * @return the grant decided, which receives are posted for before it is published; the
-	 * initial grant before the first request
-	 */
+	/** @return the grant decided, which receives are posted for before it is published */
 	int decided() {
-		return (this.decided == 0) ? this.initial : this.decided;
+		return this.decided;
 	}
 
 	/**
@@ -92,9 +64,6 @@ final class CreditGrant {
 	 */
 	void publish(int covered) {
 		int next = this.decided;
-		if (next == 0) {
-			return;
-		}
 		if (covered < next) {
 			// The pool's receive budget is spent: grant only what was posted for.
 			int kept = Math.max(1, Math.min(next, Math.max(covered, this.grant)));
@@ -107,43 +76,24 @@ final class CreditGrant {
 		this.grant = next;
 	}
 
-	private int shrinkAfterInterval(int current, long now) {
-		int next = current;
-		if (this.peak <= current / 2) {
-			long periods = (now - this.intervalStart) / this.shrinkNanos;
-			int floor = Math.min(this.initial, current);
-			next = (int) Math.max(floor, current >> Math.min(periods, 31));
-			if (next < current) {
-				this.budget.shrink(current, next);
-			}
-		}
-		next = this.budget.trim(next);
-		this.intervalStart = now;
-		this.peak = 0;
-		return next;
-	}
-
-	/** @return the grant now: 0 before the first request */
+	/** @return the grant replies carry now: 0 before the first request */
 	int current() {
 		return this.grant;
 	}
 
 	/**
-	 * The grant a reply carries: at least 1 (RFC 8166 §3.3.1), the initial grant before the
-	 * first request.
+	 * The grant a reply carries: at least 1 (RFC 8166 §3.3.1), the first grant decided before
+	 * the first request.
 	 * @return the grant to send
 	 */
 	int advertised() {
 		int current = this.grant;
-		return (current == 0) ? this.initial : current;
+		return (current == 0) ? this.decided : current;
 	}
 
 	/** Gives the grant back to the budget: the connection closed. */
 	void release() {
-		int held = this.decided;
-		if (held > 0) {
-			this.budget.release(held);
-		}
+		this.budget.release(this.decided);
 	}
 
 }

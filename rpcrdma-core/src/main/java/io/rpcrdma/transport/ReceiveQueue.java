@@ -20,7 +20,9 @@ import io.rpcrdma.verbs.ScatterGatherEntry;
  * past its high-water mark, never per lease). A posted receive's work request is made once
  * and posted again whenever its message was copied out, so reposting allocates nothing. A
  * receive's wr_id carries {@link #TAG} and its slot. Used on the connection's completion
- * thread (and by its constructor before the first completion).
+ * thread (and by its constructor before the first completion), and by a thread making the
+ * connection's first backward-direction call ({@link #tryFill}): posting and giving back are
+ * synchronized, uncontended but for that one moment.
  */
 final class ReceiveQueue {
 
@@ -86,12 +88,28 @@ final class ReceiveQueue {
 	 * is spent
 	 * @throws RuntimeException what the queue pair threw; the receive it refused is given back
 	 */
-	int fill(int target) {
+	synchronized int fill(int target) {
+		topUp(target);
+		return this.posted.get();
+	}
+
+	/**
+	 * Posts receives until {@code target} are posted, from any thread: the backward direction
+	 * posts the receives for its replies before its first call (RFC 8167 §4.3).
+	 * @param target how many receives should be posted
+	 * @return whether they are: {@code false} if the pool's receive budget is spent
+	 * @throws RuntimeException what the queue pair threw; the receive it refused is given back
+	 */
+	synchronized boolean tryFill(int target) {
+		return topUp(target);
+	}
+
+	private boolean topUp(int target) {
 		int wanted = Math.min(target, this.buffers.length);
 		while (this.posted.get() < wanted && this.vacantCount > 0) {
 			RegisteredBuffer buffer = this.pool.tryLease(BufferRole.RECEIVE, this.size);
 			if (buffer == null) {
-				break;
+				return false;
 			}
 			int index = this.vacant[--this.vacantCount];
 			this.buffers[index] = buffer;
@@ -105,7 +123,7 @@ final class ReceiveQueue {
 				throw ex;
 			}
 		}
-		return this.posted.get();
+		return true;
 	}
 
 	/**
@@ -138,7 +156,7 @@ final class ReceiveQueue {
 	 * @param index its index
 	 * @throws RuntimeException what the queue pair threw; the receive then stays unposted
 	 */
-	void repost(int index) {
+	synchronized void repost(int index) {
 		this.posted.incrementAndGet();
 		try {
 			this.qp.postRecv(this.requests[index]);
@@ -155,7 +173,7 @@ final class ReceiveQueue {
 	 * now, it failed, or the receive did. Its slot may take a buffer again later.
 	 * @param index its index
 	 */
-	void retire(int index) {
+	synchronized void retire(int index) {
 		RegisteredBuffer buffer = this.buffers[index];
 		if (buffer != null) {
 			this.buffers[index] = null;
@@ -166,7 +184,7 @@ final class ReceiveQueue {
 	}
 
 	/** Gives every buffer back: the connection could not start. */
-	void releaseAll() {
+	synchronized void releaseAll() {
 		for (int i = 0; i < this.buffers.length; i++) {
 			retire(i);
 		}

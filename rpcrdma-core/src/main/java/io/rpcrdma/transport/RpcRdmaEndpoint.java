@@ -404,6 +404,27 @@ abstract class RpcRdmaEndpoint {
 	}
 
 	/**
+	 * Posts receives up to {@code target} from a thread other than the completion thread,
+	 * before a Send whose answer needs them.
+	 * @param target how many receives should be posted
+	 * @return whether they are: {@code false} if the pool's receive budget is spent
+	 * @throws TransportException if the connection failed, or does as the queue pair refuses one
+	 */
+	boolean postReceivesNow(int target) {
+		if (this.failed.get()) {
+			throw new TransportClosedException("The connection failed: " + this.failure);
+		}
+		try {
+			return this.receives.tryFill(target);
+		}
+		catch (RuntimeException ex) {
+			TransportClosedException failure = new TransportClosedException("Posting a receive failed: " + ex.getMessage());
+			fail(failure);
+			throw failure;
+		}
+	}
+
+	/**
 	 * How many receives this side wants posted now: what the peer may still send it under
 	 * the credits in force, and a few for messages outside them. Asked on the completion
 	 * thread after each message.

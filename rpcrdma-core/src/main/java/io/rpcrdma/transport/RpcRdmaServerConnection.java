@@ -58,11 +58,20 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	/**
 	 * Receives kept beyond the requests the requester may send: one, so that a request beyond
-	 * the grant is seen and answered as {@link CreditViolationPolicy} says; one per
-	 * backward-direction credit (RFC 8167 §4.3); and with RFC 5666 Read-chunk replies, the
-	 * configured slack for RDMA_DONE, which takes no credit.
+	 * the grant is seen and answered as {@link CreditViolationPolicy} says; with RFC 5666
+	 * Read-chunk replies, the configured slack for RDMA_DONE, which takes no credit; and from
+	 * the first backward-direction call on, one per backward-direction credit (RFC 8167 §4.3).
 	 */
-	private final int spare;
+	private volatile int spare;
+
+	/** {@link #spare} before the backward direction is used. */
+	private final int spareForward;
+
+	/** {@link #spare} once the backward direction is in use. */
+	private final int spareWithBackward;
+
+	/** Whether the receives for backward-direction replies are posted. */
+	private volatile boolean backwardReceivesPosted;
 
 	/** Whether the latest request counted by {@link #arrived} was within the grant (completion thread). */
 	private boolean withinGrant;
@@ -100,11 +109,6 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	/** Pulls calls' Read chunks within the connection's and the server's bulk memory. */
 	private final ReadChunkPuller reads;
 
-	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
-			CreditBudget budget, Executor executor, InboundCallHandler handler, InetSocketAddress remote) {
-		this(provider, pool, config, budget, executor, handler, remote, 0, placementBudget(pool));
-	}
-
 	/**
 	 * The bulk memory all connections' Read chunks may hold together: half the pool's budget
 	 * for send, chunk and bulk buffers, so that replies, sends and reply chunks always find
@@ -123,18 +127,23 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	 * 0 for none
 	 * @param placements the bulk memory all the server's connections' Read chunks hold together
 	 * ({@link #placementBudget})
+	 * @param credits the connection's grant, taken from the server's budget before the
+	 * connection is made (the caller gives it back if this throws); the requester may send
+	 * that many requests before the first reply, whose receives are posted here
 	 */
 	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
-			CreditBudget budget, Executor executor, InboundCallHandler handler, InetSocketAddress remote,
+			CreditGrant credits, Executor executor, InboundCallHandler handler, InetSocketAddress remote,
 			int backwardCredits, FifoAdmission placements) {
 		super(provider, pool, BackwardDirection.withBackwardReceives(config, backwardCredits),
-				CreditGrant.initial(config.creditsGranted(), config.creditGrowth()) + spare(config, backwardCredits));
+				credits.decided() + spare(config, 0));
 		this.reads = new ReadChunkPuller(this, this.config, placements);
 		this.handler = handler;
 		this.executor = executor;
-		this.credits = new CreditGrant(budget, config.creditsGranted(), config.creditGrowth());
-		this.horizon = new CreditHorizon(CreditGrant.initial(config.creditsGranted(), config.creditGrowth()));
-		this.spare = spare(config, backwardCredits);
+		this.credits = credits;
+		this.horizon = new CreditHorizon(credits.decided());
+		this.spare = spare(config, 0);
+		this.spareForward = this.spare;
+		this.spareWithBackward = spare(config, backwardCredits);
 		this.remote = remote;
 		this.freeContexts = new CallContext[Math.min(256, Math.max(4, 2 * config.creditsGranted()))];
 		this.backward = (backwardCredits > 0) ? new BackwardCalls(this, backwardCredits) : null;
@@ -149,6 +158,27 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	private static int spare(TransportConfig config, int backwardCredits) {
 		int done = config.replyDataInReadChunks() ? config.receiveCount() - config.creditsGranted() - 1 : 0;
 		return 1 + backwardCredits + done;
+	}
+
+	/**
+	 * Posts the receives for replies to backward-direction calls before the first such call is
+	 * sent: RFC 8167 §4.3 has a requester post a receive for each reply before its call can be
+	 * answered, and posting it before the Send of the call is enough (the reply is caused by
+	 * the call). A connection whose server never calls back thus holds none of them. From then
+	 * on they are kept posted with the forward direction's receives.
+	 * @throws TransportResourceException if the memory pool has no receive buffer left for them
+	 * (the call is not sent; a later one tries again)
+	 */
+	void postBackwardReceives() {
+		if (this.backwardReceivesPosted) {
+			return;
+		}
+		this.spare = this.spareWithBackward;
+		if (!postReceivesNow(receiveTarget())) {
+			throw new TransportResourceException("The memory pool has no receive buffer left for the replies to "
+					+ "backward-direction calls; raise its receive budget (rpcrdma.memory.max-receive)", null);
+		}
+		this.backwardReceivesPosted = true;
 	}
 
 	/** The most backward-direction credits a connection provisions receives for. */
@@ -389,7 +419,8 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			return false;
 		}
 		this.horizon.arrived();
-		this.credits.onRequest(received.getInt(8), this.outstanding.incrementAndGet(), System.nanoTime());
+		this.outstanding.incrementAndGet();
+		this.credits.onRequest(received.getInt(8));
 		if (this.version != vers) {
 			this.version = vers;
 		}
@@ -438,7 +469,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		this.withinGrant = this.horizon.arrived();
 		int requested = (result instanceof HeaderDecodeResult.Valid valid) ? valid.header().credits() : 0;
-		this.credits.onRequest(requested, this.outstanding.get() + 1, System.nanoTime());
+		this.credits.onRequest(requested);
 	}
 
 	private static boolean takesCredit(HeaderDecodeResult result, ByteBuffer message) {
@@ -468,7 +499,9 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	/** Lets replies carry the grant decided, now that the receives for it are posted. */
 	private void publishGrant() {
-		this.credits.publish(postedReceives() - this.spare);
+		// Until the backward receives are all posted, the forward spare: receives being posted
+		// for the backward direction must not look like a shortfall that lowers the grant.
+		this.credits.publish(postedReceives() - (this.backwardReceivesPosted ? this.spareWithBackward : this.spareForward));
 	}
 
 	/**

@@ -44,15 +44,12 @@ import io.rpcrdma.oncrpc.VersionRange;
  * connection at once (RFC 5666 §6.2 {@code maxrdmaread}); further Reads wait in FIFO order
  * @param peerLimits how long the peer may leave this side's work unanswered and how much bulk
  * memory one connection holds
- * @param creditGrowth how a responder's grant, and the receives posted for it, follow a
- * connection's load (RFC 8166 §3.3.1)
  */
 public record TransportConfig(VersionRange supportedVersions, int preferredVersion, int inlineThresholdV1,
 		int inlineThresholdV2, int creditsRequested, int creditsGranted, int receiveCount, HeaderLimits headerLimits,
 		Duration connectTimeout, Duration creditWaitTimeout, Duration doneTimeout, CreditViolationPolicy creditViolation,
 		boolean remoteInvalidate, boolean replyDataInReadChunks, boolean checkChunkLengthWords, boolean privateData,
-		CcpMode inBandCcp, Duration ccpTimeout, int maxOutstandingReads, PeerLimits peerLimits,
-		CreditGrowth creditGrowth) {
+		CcpMode inBandCcp, Duration ccpTimeout, int maxOutstandingReads, PeerLimits peerLimits) {
 
 	/** RFC 8166 §3.3.2: the Version 1 default and minimum inline threshold. */
 	public static final int DEFAULT_INLINE_THRESHOLD_V1 = 1024;
@@ -112,7 +109,6 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 					+ maxOutstandingReads);
 		}
 		Objects.requireNonNull(peerLimits, "peerLimits");
-		Objects.requireNonNull(creditGrowth, "creditGrowth");
 	}
 
 	/**
@@ -120,8 +116,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 	 * and granted; 40 receives; default header limits; 10 s connect, 30 s credit wait and
 	 * RDMA_DONE timeouts; a violating requester is disconnected; RFC 8797 private data, with
 	 * the in-band CCP where the provider cannot carry it (5 s wait); an ORD of 16;
-	 * {@link PeerLimits#DEFAULTS}; grants that start at two credits and follow the load
-	 * ({@link CreditGrowth#defaults()}).
+	 * {@link PeerLimits#DEFAULTS}.
 	 * @return the defaults
 	 */
 	public static TransportConfig defaults() {
@@ -129,7 +124,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				DEFAULT_INLINE_THRESHOLD_V1, DEFAULT_INLINE_THRESHOLD_V2, DEFAULT_CREDITS, DEFAULT_CREDITS,
 				DEFAULT_CREDITS + 8, HeaderLimits.DEFAULTS, Duration.ofSeconds(10), Duration.ofSeconds(30),
 				Duration.ofSeconds(30), CreditViolationPolicy.DISCONNECT, true, false, true, true, CcpMode.WHEN_NEEDED,
-				Duration.ofSeconds(5), DEFAULT_MAX_OUTSTANDING_READS, PeerLimits.DEFAULTS, CreditGrowth.defaults());
+				Duration.ofSeconds(5), DEFAULT_MAX_OUTSTANDING_READS, PeerLimits.DEFAULTS);
 	}
 
 	/**
@@ -165,7 +160,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.creditsRequested, this.creditsGranted, this.receiveCount, this.headerLimits, this.connectTimeout,
 				this.creditWaitTimeout, this.doneTimeout, this.creditViolation, this.remoteInvalidate,
 				this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData, this.inBandCcp,
-				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits, this.creditGrowth);
+				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits);
 	}
 
 	/**
@@ -179,7 +174,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.creditsGranted, this.receiveCount, this.headerLimits, this.connectTimeout, this.creditWaitTimeout,
 				this.doneTimeout, this.creditViolation, this.remoteInvalidate, this.replyDataInReadChunks,
 				this.checkChunkLengthWords, this.privateData, this.inBandCcp,
-				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits, this.creditGrowth);
+				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits);
 	}
 
 	/**
@@ -194,7 +189,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.inlineThresholdV2, requested, granted, receives, this.headerLimits, this.connectTimeout,
 				this.creditWaitTimeout, this.doneTimeout, this.creditViolation, this.remoteInvalidate,
 				this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData, this.inBandCcp,
-				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits, this.creditGrowth);
+				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits);
 	}
 
 	/**
@@ -209,7 +204,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
 				this.headerLimits, connect, creditWait, done, this.creditViolation, this.remoteInvalidate,
 				this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData, this.inBandCcp,
-				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits, this.creditGrowth);
+				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits);
 	}
 
 	/**
@@ -222,7 +217,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
 				this.headerLimits, this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, policy,
 				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData, this.inBandCcp,
-				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits, this.creditGrowth);
+				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits);
 	}
 
 	/**
@@ -237,7 +232,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
 				this.headerLimits, this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, this.creditViolation,
 				invalidate, readChunkReplies, lengthWords, this.privateData, this.inBandCcp,
-				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits, this.creditGrowth);
+				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits);
 	}
 
 	/**
@@ -250,7 +245,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount, limits,
 				this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, this.creditViolation,
 				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData, this.inBandCcp,
-				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits, this.creditGrowth);
+				this.ccpTimeout, this.maxOutstandingReads, this.peerLimits);
 	}
 
 	/**
@@ -265,7 +260,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
 				this.headerLimits, this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, this.creditViolation,
 				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords, sendPrivateData, ccp,
-				timeout, this.maxOutstandingReads, this.peerLimits, this.creditGrowth);
+				timeout, this.maxOutstandingReads, this.peerLimits);
 	}
 
 	/**
@@ -278,7 +273,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
 				this.headerLimits, this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, this.creditViolation,
 				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData,
-				this.inBandCcp, this.ccpTimeout, reads, this.peerLimits, this.creditGrowth);
+				this.inBandCcp, this.ccpTimeout, reads, this.peerLimits);
 	}
 
 	/**
@@ -291,20 +286,7 @@ public record TransportConfig(VersionRange supportedVersions, int preferredVersi
 				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
 				this.headerLimits, this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, this.creditViolation,
 				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData,
-				this.inBandCcp, this.ccpTimeout, this.maxOutstandingReads, limits, this.creditGrowth);
-	}
-
-	/**
-	 * A copy with another way for a responder's grant to follow load.
-	 * @param growth the initial grant and when an under-used grant halves
-	 * @return the new config
-	 */
-	public TransportConfig withCreditGrowth(CreditGrowth growth) {
-		return new TransportConfig(this.supportedVersions, this.preferredVersion, this.inlineThresholdV1,
-				this.inlineThresholdV2, this.creditsRequested, this.creditsGranted, this.receiveCount,
-				this.headerLimits, this.connectTimeout, this.creditWaitTimeout, this.doneTimeout, this.creditViolation,
-				this.remoteInvalidate, this.replyDataInReadChunks, this.checkChunkLengthWords, this.privateData,
-				this.inBandCcp, this.ccpTimeout, this.maxOutstandingReads, this.peerLimits, growth);
+				this.inBandCcp, this.ccpTimeout, this.maxOutstandingReads, limits);
 	}
 
 	private static void checkThreshold(String name, int value) {

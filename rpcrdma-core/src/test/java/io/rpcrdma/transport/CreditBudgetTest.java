@@ -19,13 +19,17 @@ class CreditBudgetTest {
 	}
 
 	@Test
-	void theBudgetBoundsTheSumOfGrantsButNeverGrantsZero() {
+	void theBudgetBoundsTheSumOfGrantsButNeverGrantsLessThanTheFloor() {
 		CreditBudget budget = new CreditBudget(10, 8);
 		assertThat(budget.grow(0, 8)).isEqualTo(8);
 		assertThat(budget.grow(0, 8)).isEqualTo(2);
-		// Spent: a new connection still gets one credit (RFC 8166 §3.3.1).
-		assertThat(budget.grow(0, 8)).isEqualTo(1);
-		assertThat(budget.grow(0, 0)).isEqualTo(1);
+		// Spent: a new connection still gets the floor (RFC 8166 §3.3.1 asks for at least one;
+		// two keep a connection with one slow call able to make another).
+		assertThat(budget.grow(0, 8)).isEqualTo(CreditBudget.FLOOR);
+		assertThat(budget.grow(0, 0)).isEqualTo(CreditBudget.FLOOR);
+		assertThat(budget.granted()).as("the floor is granted beyond the budget").isEqualTo(14);
+		// A connection configured for one credit gets one.
+		assertThat(new CreditBudget(10, 1).grow(0, 8)).isEqualTo(1);
 	}
 
 	@Test
@@ -74,6 +78,18 @@ class CreditBudgetTest {
 		assertThat(budget.granted()).isEqualTo(13 + 4 + other);
 		assertThat(budget.grow(quiet, 8)).isEqualTo(8);
 		assertThat(budget.trim(8)).isEqualTo(8);
+	}
+
+	@Test
+	void underPressureAConnectionIsTrimmedToItsFairShareButNeverBelowTheFloor() {
+		CreditBudget budget = new CreditBudget(8, 32);
+		int first = budget.grow(0, 32);
+		assertThat(first).as("the whole budget, its fair share alone").isEqualTo(8);
+		for (int i = 0; i < 7; i++) {
+			assertThat(budget.grow(0, 32)).isEqualTo(CreditBudget.FLOOR);
+		}
+		assertThat(budget.trim(first)).as("a share of 8 / 8 = 1, raised to the floor").isEqualTo(CreditBudget.FLOOR);
+		assertThat(budget.granted()).isEqualTo(8 * CreditBudget.FLOOR);
 	}
 
 	@Test

@@ -3,7 +3,6 @@ package io.rpcrdma.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -22,8 +21,9 @@ import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.verbs.PrivateData;
 
 /**
- * Grants that follow the load (RFC 8166 §3.3.1: the responder may change its grant in every
- * reply), and the receives, and so the registered memory, that follow the grant.
+ * Grants taken from the server's credit budget (RFC 8166 §3.3.1: the responder may change its
+ * grant in every reply): full while the budget is not under pressure, fair shares and a floor
+ * when it is; and the receives, and so the registered memory, that follow the grant.
  */
 abstract class CreditGrowthTests extends RpcRdmaTransportKit {
 
@@ -61,170 +61,168 @@ abstract class CreditGrowthTests extends RpcRdmaTransportKit {
 	}
 
 	@Test
-	void theGrantStartsSmallAndDoublesWhileTheRequesterKeepsEveryCreditInUse() throws Exception {
-		RpcRdmaServer server = holdingServer(config().withCredits(16, 16, 20));
-		RpcRdmaClientConnection client = client(server, config().withCredits(16, 16, 20));
+	void withoutPressureANewConnectionIsGrantedItsFullCreditsAndEightSlowCallsAreInFlightAtOnce() throws Exception {
+		// The head-of-line case: the first calls on a connection are slow (held by the server
+		// until the test lets them go). A grant that grew only through replies would keep the
+		// connection at two calls in flight; the grant comes from the budget instead.
+		RpcRdmaServer server = holdingServer(TransportConfig.defaults());
+		RpcRdmaClientConnection client = client(server, TransportConfig.defaults());
 		RpcRdmaServerConnection connection = onlyConnection(server);
-		int spare = 1;
-		assertThat(connection.postedReceives()).as("receives before the first call").isEqualTo(2 + spare);
+		int full = TransportConfig.defaults().creditsGranted();
+		assertThat(connection.postedReceives()).as("receives before the first call: the full grant and a spare")
+			.isEqualTo(full + 1);
 
-		pipelinedRound(client, 1, 1);
-		assertThat(client.credits().limit()).as("the first reply's grant").isEqualTo(2);
-		assertThat(connection.postedReceives()).isEqualTo(2 + spare);
+		// The client starts with one credit (RFC 8166 §3.3.1) until a reply tells it the grant.
+		pipelinedRound(client, 0x100, 1);
+		assertThat(client.credits().limit()).as("the first reply's grant").isEqualTo(full);
 
-		int xid = 10;
-		for (int grant : new int[] { 2, 4, 8 }) {
-			// Every credit in use: the replies of this round carry twice the grant, for which
-			// the receives are posted before any reply can carry it.
-			pipelinedRound(client, xid, grant);
-			xid += grant;
-			assertThat(client.credits().limit()).isEqualTo(2 * grant);
-			assertThat(connection.grant()).isEqualTo(2 * grant);
-			assertThat(connection.postedReceives()).isGreaterThanOrEqualTo(2 * grant + spare);
-			assertThat(client.postedReceives()).isGreaterThanOrEqualTo(2 * grant);
+		List<CompletableFuture<InboundReply>> calls = new ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			calls.add(client.call(echo(i + 1)));
 		}
-		pipelinedRound(client, xid, 16);
-		assertThat(connection.grant()).as("the configured maximum").isEqualTo(16);
-		assertThat(connection.postedReceives()).isLessThanOrEqualTo(16 + spare);
+		List<Runnable> slow = new ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			slow.add(nextHeld());
+		}
+		assertThat(connection.outstanding()).as("slow calls the server holds at once").isEqualTo(8);
+		slow.forEach(Runnable::run);
+		for (CompletableFuture<InboundReply> call : calls) {
+			await(call);
+		}
+		assertThat(connection.grant()).isEqualTo(full);
 		assertThat(connection.creditViolations()).isZero();
 	}
 
 	@Test
-	void anIdleGrantShrinksBackAndTheReceivesGoBackToThePool() throws Exception {
-		TransportConfig config = config().withCredits(16, 16, 20)
-			.withCreditGrowth(new CreditGrowth(2, Duration.ofMillis(50)));
-		RpcRdmaServer server = holdingServer(config);
-		RpcRdmaClientConnection client = client(server, config);
-		RpcRdmaServerConnection connection = onlyConnection(server);
-		pipelinedRound(client, 1, 1);
-		int xid = 10;
-		for (int grant : new int[] { 2, 4, 8 }) {
-			pipelinedRound(client, xid, grant);
-			xid += grant;
-		}
-		assertThat(connection.grant()).isEqualTo(16);
-		long busy = receiveBytesLeased(this.serverPool);
-
-		// One call at a time: at most half the grant in use, so it halves every 50 ms down to
-		// the initial two, and the receives follow as the calls sent under the larger grant
-		// (none here) are accounted for.
-		long deadline = System.nanoTime() + deadline().toNanos();
-		while ((connection.grant() > 2 || connection.postedReceives() > 3) && System.nanoTime() < deadline) {
-			pipelinedRound(client, xid++, 1);
-		}
-		assertThat(connection.grant()).isEqualTo(2);
-		assertThat(client.credits().limit()).isEqualTo(2);
-		assertThat(connection.postedReceives()).isEqualTo(3);
-		assertThat(receiveBytesLeased(this.serverPool)).as("receive memory leased by the server")
-			.isEqualTo(3L * TransportConfig.DEFAULT_INLINE_THRESHOLD_V2)
-			.isLessThan(busy);
-		eventually("the client's receives follow its grant", () -> client.postedReceives() == 3);
-
-		// Busy again, it grows again.
-		pipelinedRound(client, xid, 2);
-		assertThat(connection.grant()).isEqualTo(4);
+	void aRawRequesterIsGrantedTheConfiguredCreditsInItsFirstReplyAndMaySendThemAllAtOnce() throws Exception {
+		RpcRdmaServer server = holdingServer(config().withCredits(16, 16, 20));
+		RawPeer raw = rawClient(server, PrivateData.EMPTY);
+		// Sixteen calls before any reply: the receives for the grant are posted when the
+		// connection is made, so even a requester that does not wait for its first reply is served.
+		assertThat(rawRound(raw, 1, 16)).as("the first replies' grant").isEqualTo(16);
+		assertThat(onlyConnection(server).creditViolations()).isZero();
 	}
 
 	@Test
-	void aRequesterExceedingALoweredGrantGetsAnError() throws Exception {
-		RpcRdmaServer server = holdingServer(config().withCredits(16, 16, 20)
-			.withCreditViolation(CreditViolationPolicy.REPLY_ERROR)
-			.withCreditGrowth(new CreditGrowth(2, Duration.ofMillis(50))));
-		RawPeer raw = rawClient(server, PrivateData.EMPTY);
+	void underPressureAConnectionAboveItsShareIsTrimmedAndOneStillUsingTheGrantItHadIsServed() throws Exception {
+		// A budget of 64: no pressure up to 48 granted. The first two connections take 32 each.
+		CreditBudget budget = new CreditBudget(64, 32);
+		RpcRdmaServer server = server(config().withCredits(32, 32, 40)
+			.withCreditViolation(CreditViolationPolicy.REPLY_ERROR), budget,
+				(call, replier) -> this.held.add(() -> RpcWorkload.serve(call, replier)));
+		RawPeer busy = rawClient(server, PrivateData.EMPTY);
+		eventually("the first connection is accepted", () -> server.connections().size() == 1);
+		RpcRdmaServerConnection busyConnection = onlyConnection(server);
 		int xid = 1;
-		assertThat(rawRound(raw, xid++, 1)).isEqualTo(2);
-		assertThat(rawRound(raw, xid, 2)).as("two in use: doubled").isEqualTo(4);
-		xid += 2;
-		assertThat(rawRound(raw, xid, 4)).isEqualTo(8);
-		xid += 4;
-		// One at a time until a reply lowers the grant. A requester that had not yet seen that
-		// reply could still send what the grant of 8 allowed (Send ordering, RFC 8166 §3.3.1),
-		// so the lower grant binds once as many calls as that have gone one at a time.
-		long deadline = System.nanoTime() + deadline().toNanos();
-		int grant = 8;
-		while (grant > 2 && System.nanoTime() < deadline) {
-			grant = rawRound(raw, xid++, 1);
-		}
-		assertThat(grant).isEqualTo(2);
-		for (int i = 0; i < 8; i++) {
-			assertThat(rawRound(raw, xid++, 1)).isEqualTo(2);
-		}
+		assertThat(rawRound(busy, xid++, 1, 32)).as("a full grant without pressure").isEqualTo(32);
 
-		// Three calls under a grant of two: the third is refused.
-		for (int i = 0; i < 3; i++) {
-			raw.send(new RdmaMsg(xid + i, 16, ChunkLists.EMPTY), RpcWorkload.call(xid + i, RpcWorkload.ECHO, new byte[4]));
+		rawClient(server, PrivateData.EMPTY);
+		RawPeer third = rawClient(server, PrivateData.EMPTY);
+		eventually("three connections accepted", () -> server.connections().size() == 3);
+		assertThat(budget.granted()).as("32 + 32 + the floor").isEqualTo(64 + CreditBudget.FLOOR);
+		assertThat(rawRound(third, 0x3000, 1, 32)).as("a connection made under pressure gets the floor")
+			.isEqualTo(CreditBudget.FLOOR);
+
+		// The busy requester still has the grant of 32 its last reply carried: all 32 calls it
+		// sends at once are within it (RFC 8166 §3.3.1, Send ordering), though the first of them
+		// trims its grant to the fair share, 64 / 3 = 21, which their replies carry.
+		int share = 64 / 3;
+		assertThat(rawRound(busy, xid, 32, 32)).as("trimmed to the fair share in the next replies")
+			.isEqualTo(share);
+		xid += 32;
+		assertThat(busyConnection.creditViolations()).isZero();
+		assertThat(busyConnection.grant()).isEqualTo(share);
+		assertThat(busyConnection.postedReceives()).as("the receives follow the trimmed grant")
+			.isLessThanOrEqualTo(share + 1);
+		assertThat(budget.heldBack()).isPositive();
+
+		// Beyond the trimmed grant: the 22nd call gets the protocol's answer, as configured.
+		for (int i = 0; i <= share; i++) {
+			busy.send(new RdmaMsg(xid + i, 32, ChunkLists.EMPTY), RpcWorkload.call(xid + i, RpcWorkload.ECHO, new byte[4]));
 		}
-		TransportHeader error = header(raw.receive());
+		TransportHeader error = header(busy.receive());
 		assertThat(error).isInstanceOf(RdmaErrChunk.class);
-		assertThat(error.xid()).isEqualTo(xid + 2);
-		assertThat(onlyConnection(server).creditViolations()).isEqualTo(1);
-		nextHeld().run();
-		nextHeld().run();
-		assertThat(List.of(header(raw.receive()).xid(), header(raw.receive()).xid()))
-			.containsExactlyInAnyOrder(xid, xid + 1);
-	}
-
-	@Test
-	void aRequesterStillUsingTheGrantItHadIsNotRefusedWhenTheGrantShrinks() throws Exception {
-		// The grant shrinks while calls sent under the larger one are on their way: they are
-		// within the grant the requester had (Send ordering, RFC 8166 §3.3.1), so all are served.
-		RpcRdmaServer server = holdingServer(config().withCredits(16, 16, 20)
-			.withCreditGrowth(new CreditGrowth(2, Duration.ofMillis(50))));
-		RawPeer raw = rawClient(server, PrivateData.EMPTY);
-		int xid = 1;
-		assertThat(rawRound(raw, xid++, 1)).isEqualTo(2);
-		assertThat(rawRound(raw, xid, 2)).isEqualTo(4);
-		xid += 2;
-		RpcRdmaServerConnection connection = onlyConnection(server);
-		// Idle for longer than the shrink time: the next call's reply lowers the grant.
-		long idleUntil = System.nanoTime() + Duration.ofMillis(120).toNanos();
-		while (System.nanoTime() < idleUntil) {
-			Thread.onSpinWait();
-		}
-		for (int i = 0; i < 4; i++) {
-			raw.send(new RdmaMsg(xid + i, 16, ChunkLists.EMPTY), RpcWorkload.call(xid + i, RpcWorkload.ECHO, new byte[4]));
-		}
-		for (int i = 0; i < 4; i++) {
+		assertThat(error.xid()).isEqualTo(xid + share);
+		assertThat(busyConnection.creditViolations()).isEqualTo(1);
+		for (int i = 0; i < share; i++) {
 			nextHeld().run();
 		}
-		List<Integer> xids = new ArrayList<>();
-		for (int i = 0; i < 4; i++) {
-			TransportHeader reply = header(raw.receive());
-			assertThat(reply).isInstanceOf(RdmaMsg.class);
-			xids.add(reply.xid());
+		for (int i = 0; i < share; i++) {
+			assertThat(header(busy.receive())).isInstanceOf(RdmaMsg.class);
 		}
-		assertThat(xids).containsExactlyInAnyOrder(xid, xid + 1, xid + 2, xid + 3);
-		assertThat(connection.creditViolations()).isZero();
-		assertThat(connection.isOpen()).isTrue();
+		assertThat(busyConnection.isOpen()).isTrue();
 	}
 
 	@Test
-	void anIdleServerConnectionHoldsAtMostSixteenKibibytesOfRegisteredReceiveMemory() throws Exception {
-		RpcRdmaServer server = echoServer(TransportConfig.defaults());
-		int connections = 12;
-		long before = receiveBytesLeased(this.serverPool);
-		List<RpcRdmaClientConnection> clients = new ArrayList<>();
+	void underASmallBudgetAHundredIdleServerConnectionsHoldAtMostSixteenKibibytesOfReceivesEach() throws Exception {
+		CreditBudget budget = new CreditBudget(64, 32);
+		RpcRdmaServer server = server(TransportConfig.defaults(), budget, RpcWorkload::serve);
+		int connections = 100;
+		long leasedBefore = receiveBytesLeased(this.serverPool);
+		long registeredBefore = receiveBytesRegistered(this.serverPool);
 		for (int i = 0; i < connections; i++) {
 			RpcRdmaClientConnection client = client(server, TransportConfig.defaults());
 			await(client.call(echo(i + 1)));
-			clients.add(client);
 		}
 		eventually("every connection accepted", () -> server.connections().size() == connections);
-		long perConnection = (receiveBytesLeased(this.serverPool) - before) / connections;
-		assertThat(perConnection).as("receive memory a server connection holds after a call, idle")
+		long leased = (receiveBytesLeased(this.serverPool) - leasedBefore) / connections;
+		long registered = (receiveBytesRegistered(this.serverPool) - registeredBefore) / connections;
+		assertThat(leased).as("receive memory an idle server connection holds, on average")
+			.isLessThanOrEqualTo(16 << 10);
+		assertThat(registered).as("registered receive memory per idle server connection, on average")
 			.isLessThanOrEqualTo(16 << 10);
 		for (RpcRdmaServerConnection connection : server.connections()) {
+			assertThat(connection.grant()).isBetween(CreditBudget.FLOOR, 32);
 			assertThat(connection.postedReceives()).isGreaterThanOrEqualTo(connection.grant());
 		}
-		for (RpcRdmaClientConnection client : clients) {
-			assertThat(client.postedReceives()).isLessThanOrEqualTo(4);
-		}
+
+		// A call on a new connection still succeeds, with at least the floor.
+		RpcRdmaClientConnection latecomer = client(server, TransportConfig.defaults());
+		assertThat(await(latecomer.call(echo(0x4000))).xid()).isEqualTo(0x4000);
+		assertThat(latecomer.credits().limit()).isGreaterThanOrEqualTo(CreditBudget.FLOOR);
+	}
+
+	@Test
+	void backwardDirectionReceivesArePostedOnlyOnceTheServerCallsBack() throws Exception {
+		int backwardCredits = 4;
+		RpcRdmaServer server = closeAfterTest(RpcRdmaServer.listen(this.serverProvider, this.serverPool,
+				listenAddress(), config(), CreditBudget.unlimited(), this.executor, RpcWorkload::serve,
+				backwardCredits));
+		RawPeer raw = rawClient(server, PrivateData.EMPTY);
+		raw.send(new RdmaMsg(1, 8, ChunkLists.EMPTY), RpcWorkload.call(1, RpcWorkload.ECHO, new byte[4]));
+		assertThat(header(raw.receive()).xid()).isEqualTo(1);
+		RpcRdmaServerConnection connection = onlyConnection(server);
+		int grant = config().creditsGranted();
+		assertThat(connection.postedReceives()).as("a connection that was never called back: no backward receives")
+			.isEqualTo(grant + 1);
+
+		CompletableFuture<InboundReply> call = connection.backwardCalls()
+			.orElseThrow()
+			.call(OutboundCall.inline(RpcWorkload.call(0x0b00, 1, new byte[4])));
+		ByteBuffer backwardCall = raw.receive();
+		assertThat(header(backwardCall).xid()).isEqualTo(0x0b00);
+		// RFC 8167 §4.3: posted before the call went, so the reply finds one.
+		assertThat(connection.postedReceives()).isEqualTo(grant + 1 + backwardCredits);
+		raw.send(new RdmaMsg(0x0b00, 1, ChunkLists.EMPTY),
+				RpcWorkload.call(0x0b00, 1, new byte[0]).putInt(4, BackwardDirection.REPLY));
+		assertThat(await(call).xid()).isEqualTo(0x0b00);
+		eventually("the backward receives are kept posted",
+				() -> connection.postedReceives() == grant + 1 + backwardCredits);
+		assertThat(connection.isOpen()).isTrue();
 	}
 
 	/** Sends {@code count} calls, answers them once all are held, and returns the last reply's grant. */
 	private int rawRound(RawPeer raw, int firstXid, int count) throws Exception {
+		return rawRound(raw, firstXid, count, 16);
+	}
+
+	/**
+	 * Sends {@code count} calls asking for {@code requested} credits, answers them once all are
+	 * held, and returns the last reply's grant.
+	 */
+	private int rawRound(RawPeer raw, int firstXid, int count, int requested) throws Exception {
 		for (int i = 0; i < count; i++) {
-			raw.send(new RdmaMsg(firstXid + i, 16, ChunkLists.EMPTY),
+			raw.send(new RdmaMsg(firstXid + i, requested, ChunkLists.EMPTY),
 					RpcWorkload.call(firstXid + i, RpcWorkload.ECHO, new byte[4]));
 		}
 		List<Runnable> round = new ArrayList<>();
@@ -239,6 +237,16 @@ abstract class CreditGrowthTests extends RpcRdmaTransportKit {
 			grant = header(reply).credits();
 		}
 		return grant;
+	}
+
+	private static long receiveBytesRegistered(RegisteredMemoryPool pool) {
+		long registered = 0;
+		for (SizeClassStats stats : pool.stats().sizeClasses()) {
+			if (stats.role() == BufferRole.RECEIVE) {
+				registered += stats.registeredBytes();
+			}
+		}
+		return registered;
 	}
 
 	private static long receiveBytesLeased(RegisteredMemoryPool pool) {

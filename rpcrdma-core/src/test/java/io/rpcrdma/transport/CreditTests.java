@@ -45,8 +45,7 @@ abstract class CreditTests extends RpcRdmaTransportKit {
 	@Test
 	void theClientNeverHasMoreCallsOutstandingThanTheServerGrants() throws Exception {
 		RpcRdmaServer server = holdingServer(config().withCredits(8, 3, 12)
-			.withCreditViolation(CreditViolationPolicy.REPLY_ERROR)
-			.withCreditGrowth(CreditGrowth.fixed()));
+			.withCreditViolation(CreditViolationPolicy.REPLY_ERROR));
 		RpcRdmaClientConnection client = client(server, config());
 		List<CompletableFuture<InboundReply>> calls = new ArrayList<>();
 		for (int i = 0; i < 31; i++) {
@@ -140,7 +139,7 @@ abstract class CreditTests extends RpcRdmaTransportKit {
 
 	@Test
 	void theServerPostsAtLeastAsManyReceivesAsItGrants() throws Exception {
-		RpcRdmaServer server = echoServer(config().withCredits(8, 6, 9).withCreditGrowth(CreditGrowth.fixed()));
+		RpcRdmaServer server = echoServer(config().withCredits(8, 6, 9));
 		RpcRdmaClientConnection client = client(server, config());
 		await(client.call(RpcWorkload.echo(1, new byte[4], false, 0, 0)));
 		RpcRdmaServerConnection connection = onlyConnection(server);

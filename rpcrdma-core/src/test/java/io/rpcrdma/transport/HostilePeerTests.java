@@ -296,9 +296,7 @@ abstract class HostilePeerTests extends RpcRdmaTransportKit {
 		AtomicInteger digests = new AtomicInteger();
 		// Calls of 16 KiB and a little, each placed in a buffer of 32 KiB (a share counts whole
 		// buffers), and a share of 80 KiB: two fit, the third waits.
-		// The hog sends six calls before any reply: a grant at its maximum from the start allows them.
-		RpcRdmaServer shared = server(config().withPeerLimits(PeerLimits.DEFAULTS.withBulkShare(80 << 10))
-			.withCreditGrowth(CreditGrowth.fixed()),
+		RpcRdmaServer shared = server(config().withPeerLimits(PeerLimits.DEFAULTS.withBulkShare(80 << 10)),
 				(call, replier) -> {
 					if (call.message().getInt(call.message().position() + 20) == RpcWorkload.DIGEST) {
 						digests.incrementAndGet();

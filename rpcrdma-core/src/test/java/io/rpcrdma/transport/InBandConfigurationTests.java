@@ -224,9 +224,7 @@ abstract class InBandConfigurationTests extends RpcRdmaTransportKit {
 
 	@Test
 	void aRequesterAllowingNoRdmaReadGetsErrChunkForReadChunks() throws Exception {
-		// Granting what the requester asks from the first reply, as the expected error says.
-		RpcRdmaServer server = server(withoutPrivateData().withCreditGrowth(CreditGrowth.fixed()),
-				ConveyanceTests::digestAll);
+		RpcRdmaServer server = server(withoutPrivateData(), ConveyanceTests::digestAll);
 		RawPeer raw = rawClient(server, PrivateData.EMPTY);
 		raw.send(new RdmaMsg(1, 4, ChunkLists.EMPTY), ccpCall(1, ConfigRdmaProgram.VERSION, 4096, 4096, 0));
 		assertThat(acceptStatus(raw.receive(), 1)).isInstanceOf(AcceptStatus.Success.class);

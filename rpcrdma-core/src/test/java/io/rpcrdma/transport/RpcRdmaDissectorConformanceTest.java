@@ -105,8 +105,7 @@ class RpcRdmaDissectorConformanceTest extends RpcRdmaTransportKit {
 
 	@Test
 	void wiresharkDecodesEveryConveyance() throws Exception {
-		// Grants at their maximum from the first reply, so that every header carries the same rdma_credit.
-		TransportConfig config = v1Only().withCreditGrowth(CreditGrowth.fixed());
+		TransportConfig config = v1Only();
 		RpcRdmaServer server = server(config, (call, replier) -> {
 			if (call.xid() == REPLY_CHUNK) {
 				replier.reply(OutboundReply.inline(RpcWorkload.reply(call.xid(), RpcWorkload.pattern(20_000, 3), true).message()));

@@ -100,8 +100,7 @@ class WireLevelAttackTest extends RpcRdmaTransportKit {
 		// The attack of the review: large Read chunks whose RDMA Reads are never answered held
 		// the server's bulk memory for as long as the connection stayed open.
 		RpcRdmaServer server = echoServer(
-				config().withPeerLimits(PeerLimits.DEFAULTS.withOperationTimeout(Duration.ofMillis(300)))
-					.withCreditGrowth(CreditGrowth.fixed()));
+				config().withPeerLimits(PeerLimits.DEFAULTS.withOperationTimeout(Duration.ofMillis(300))));
 		RpcRdmaClientConnection honest = client(server, config());
 
 		try (SiwWirePeer attacker = SiwWirePeer.connect(server.localAddress(), deadline())) {
@@ -158,8 +157,7 @@ class WireLevelAttackTest extends RpcRdmaTransportKit {
 		RegisteredMemoryPool small = closeAfterTest(new RegisteredMemoryPool(this.serverProvider.allocateProtectionDomain(),
 				smallPool(8 << 20)));
 		TransportConfig patient = config().withPeerLimits(
-				PeerLimits.DEFAULTS.withOperationTimeout(Duration.ofSeconds(60)).withOperationTimeoutUnderPressure(Duration.ofMillis(300)))
-			.withCreditGrowth(CreditGrowth.fixed());
+				PeerLimits.DEFAULTS.withOperationTimeout(Duration.ofSeconds(60)).withOperationTimeoutUnderPressure(Duration.ofMillis(300)));
 		RpcRdmaServer server = closeAfterTest(RpcRdmaServer.listen(this.serverProvider, small, listenAddress(), patient,
 				CreditBudget.unlimited(), this.executor, RpcWorkload::serve));
 		RpcRdmaClientConnection honest = client(server, config());
@@ -194,7 +192,7 @@ class WireLevelAttackTest extends RpcRdmaTransportKit {
 		RegisteredMemoryPool small = closeAfterTest(new RegisteredMemoryPool(this.serverProvider.allocateProtectionDomain(),
 				smallPool(8 << 20)));
 		TransportConfig patient = config().withPeerLimits(PeerLimits.DEFAULTS.withOperationTimeout(Duration.ofSeconds(60))
-			.withOperationTimeoutUnderPressure(Duration.ofSeconds(60))).withCreditGrowth(CreditGrowth.fixed());
+			.withOperationTimeoutUnderPressure(Duration.ofSeconds(60)));
 		RpcRdmaServer server = closeAfterTest(RpcRdmaServer.listen(this.serverProvider, small, listenAddress(), patient,
 				CreditBudget.unlimited(), this.executor, RpcWorkload::serve));
 

@@ -160,22 +160,10 @@ public class RpcRdmaProperties implements Validator {
 
 		/**
 		 * Credits all connections share, bounding the receive buffers every client together
-		 * can fill (RFC 8166 §3.3.1); 0 for 1024 connections' worth of credits, else at least
-		 * credits and at most 16777216.
+		 * can fill (RFC 8166 §3.3.1); 0 for 4096 (or credits if larger), else at least credits
+		 * and at most 16777216.
 		 */
 		private int creditBudget;
-
-		/**
-		 * Credits a connection is granted first and the least an idle one shrinks to, 1 to
-		 * 65535 (capped by credits); the grant doubles while the client has every credit in use
-		 * (RFC 8166 §3.3.1), and receive buffers are posted to match.
-		 */
-		private int initialCredits = 2;
-
-		/**
-		 * How long a connection uses at most half its grant before the grant halves, 1ms to 1h.
-		 */
-		private Duration creditShrinkAfter = Duration.ofSeconds(1);
 
 		private final Executor executor = new Executor();
 
@@ -303,22 +291,6 @@ public class RpcRdmaProperties implements Validator {
 
 		public void setCreditBudget(int creditBudget) {
 			this.creditBudget = creditBudget;
-		}
-
-		public int getInitialCredits() {
-			return this.initialCredits;
-		}
-
-		public void setInitialCredits(int initialCredits) {
-			this.initialCredits = initialCredits;
-		}
-
-		public Duration getCreditShrinkAfter() {
-			return this.creditShrinkAfter;
-		}
-
-		public void setCreditShrinkAfter(Duration creditShrinkAfter) {
-			this.creditShrinkAfter = creditShrinkAfter;
 		}
 
 		public Executor getExecutor() {

@@ -74,9 +74,6 @@ final class RpcRdmaPropertiesValidator {
 		if (server.getCreditBudget() != 0) {
 			checkInt("rpcrdma.server.credit-budget", server.getCreditBudget(), Math.max(1, server.getCredits()), 1 << 24);
 		}
-		checkInt("rpcrdma.server.initial-credits", server.getInitialCredits(), 1, 65535);
-		checkDuration("rpcrdma.server.credit-shrink-after", server.getCreditShrinkAfter(), Duration.ofMillis(1),
-				Duration.ofHours(1));
 		if (server.getExecutor().getKind() == null) {
 			reject("rpcrdma.server.executor.kind", "must be one of bounded-pool, virtual-threads, direct", null);
 		}

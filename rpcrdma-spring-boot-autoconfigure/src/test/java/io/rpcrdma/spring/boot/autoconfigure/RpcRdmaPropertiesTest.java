@@ -154,8 +154,6 @@ class RpcRdmaPropertiesTest {
 			rpcrdma.server.inline-threshold-v1                | 512B       | rpcrdma.server.inline-threshold-v1 must be between 1KB and 1MB, got 512B
 			rpcrdma.server.credits                            | 0          | rpcrdma.server.credits must be between 1 and 65535, got 0
 			rpcrdma.server.credit-budget                      | 16         | rpcrdma.server.credit-budget must be between 32 and 16777216, got 16
-			rpcrdma.server.initial-credits                    | 0          | rpcrdma.server.initial-credits must be between 1 and 65535, got 0
-			rpcrdma.server.credit-shrink-after                | 0s         | rpcrdma.server.credit-shrink-after must be between 1ms and 1h, got 0s
 			rpcrdma.server.executor.threads                   | 0          | rpcrdma.server.executor.threads must be between 1 and 10000, got 0
 			rpcrdma.server.executor.queue-capacity            | -5         | rpcrdma.server.executor.queue-capacity must be between 0 and 1000000
 			rpcrdma.server.executor.per-connection            | -1         | rpcrdma.server.executor.per-connection must be between 0 and 1000000

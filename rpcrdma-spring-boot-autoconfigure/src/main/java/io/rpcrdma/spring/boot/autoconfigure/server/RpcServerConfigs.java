@@ -10,7 +10,6 @@ import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaAddress;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaProperties;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaTransportConfigs;
-import io.rpcrdma.transport.CreditGrowth;
 import io.rpcrdma.transport.PeerLimits;
 import io.rpcrdma.transport.TransportConfig;
 import io.rpcrdma.verbs.RdmaProvider;
@@ -62,8 +61,7 @@ final class RpcServerConfigs {
 		TransportConfig transport = RpcRdmaTransportConfigs.of(server.getVersions(), server.getInlineThresholdV1(),
 				server.getInlineThresholdV2(), TransportConfig.DEFAULT_CREDITS, server.getCredits(), null)
 			.withPeerLimits(PeerLimits.DEFAULTS.withOperationTimeout(server.getOperationTimeout())
-				.withBulkShare(server.getBulkShare().toBytes()))
-			.withCreditGrowth(new CreditGrowth(server.getInitialCredits(), server.getCreditShrinkAfter()));
+				.withBulkShare(server.getBulkShare().toBytes()));
 		RpcRdmaProperties.DuplicateRequestCache drc = server.getDuplicateRequestCache();
 		return RpcServer.Config.defaults(provider, pool, bindAddress(server, provider.name()))
 			.withTransport(transport)

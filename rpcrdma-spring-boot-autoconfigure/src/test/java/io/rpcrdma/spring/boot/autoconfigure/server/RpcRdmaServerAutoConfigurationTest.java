@@ -18,7 +18,6 @@ import io.rpcrdma.spring.boot.RpcServiceExportFailedException;
 import io.rpcrdma.spring.boot.sample.Greeter;
 import io.rpcrdma.spring.boot.sample.GreeterService;
 import io.rpcrdma.spring.boot.sample.SecondGreeterService;
-import io.rpcrdma.transport.CreditGrowth;
 import io.rpcrdma.verbs.RdmaProvider;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -132,8 +131,7 @@ class RpcRdmaServerAutoConfigurationTest {
 			.withPropertyValues("rpcrdma.server.credits=8", "rpcrdma.server.versions=1",
 					"rpcrdma.server.executor.threads=2", "rpcrdma.server.executor.per-connection=1",
 					"rpcrdma.server.shutdown-grace-period=7s",
-					"rpcrdma.server.credit-budget=64", "rpcrdma.server.initial-credits=4",
-					"rpcrdma.server.credit-shrink-after=250ms")
+					"rpcrdma.server.credit-budget=64")
 			.run((context) -> {
 				RpcServer.Config config = context.getBean(GraceCustomizer.class).seen;
 				assertThat(config.transport().creditsGranted()).isEqualTo(8);
@@ -142,8 +140,6 @@ class RpcRdmaServerAutoConfigurationTest {
 				assertThat(config.executor().perConnection()).isEqualTo(1);
 				assertThat(config.gracePeriod()).isEqualTo(Duration.ofSeconds(7));
 				assertThat(config.effectiveCreditBudget()).isEqualTo(64);
-				assertThat(config.transport().creditGrowth())
-					.isEqualTo(new CreditGrowth(4, Duration.ofMillis(250)));
 				assertThat(config.bindAddress().getHostString()).isEqualTo("server-auto-configuration");
 			});
 	}
