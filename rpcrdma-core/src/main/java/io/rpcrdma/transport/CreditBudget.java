@@ -73,24 +73,29 @@ public final class CreditBudget {
 	 * @param current the connection's current grant, 0 if it has none yet (it then counts as
 	 * a connection holding a grant until {@link #release})
 	 * @param wanted what the connection asked for, already capped by its configuration
-	 * @return the new grant: at least the floor and at least {@code current}, at most
+	 * @return the new grant: at least {@code current} and at least the floor (or
+	 * {@code wanted} if that is smaller, but never 0), at most
 	 * {@code max(current, floor, min(wanted, maxPerConnection))}
 	 */
 	public int grow(int current, int wanted) {
+		int least;
 		int target;
 		int next;
 		synchronized (this) {
 			if (current == 0) {
 				this.connections++;
 			}
-			target = Math.max(this.floor, Math.min(wanted, this.maxPerConnection));
+			// The floor, unless the connection asks for fewer (RFC 8166 §3.3.1: its rdma_credit
+			// is the most it expects to use, and its configuration may allow only one).
+			least = Math.min(this.floor, Math.max(1, wanted));
+			target = Math.max(least, Math.min(wanted, this.maxPerConnection));
 			if (target <= current) {
 				return current;
 			}
 			long free = Math.max(0, this.total - this.granted);
 			long limit = (this.granted + (target - current) <= this.contendedAbove) ? target
 					: Math.min(target, Math.max(current, fairShare()));
-			next = (int) Math.max(this.floor, Math.max(current, Math.min(limit, current + free)));
+			next = (int) Math.max(least, Math.max(current, Math.min(limit, current + free)));
 			this.granted += next - current;
 		}
 		if (next < target) {

@@ -10,9 +10,10 @@ package io.rpcrdma.transport;
  * carries it: a requester whose first calls are slow (long polls, calls waiting on each
  * other) has its full grant from the start rather than one that grows only through replies.
  * <p>
- * Each request recomputes it: it grows towards what the requester asks (up to the
- * configuration and the budget), and a connection above its fair share while the budget is
- * under pressure is {@linkplain CreditBudget#trim trimmed} to the share in its next reply.
+ * Each request recomputes it: the first one brings it down to what the requester asks for if
+ * that is less, later ones grow it towards what the requester asks (up to the configuration
+ * and the budget), and a connection above its fair share while the budget is under pressure is
+ * {@linkplain CreditBudget#trim trimmed} to the share in its next reply.
  * Without pressure a grant is never lowered: the last reply's grant is what the requester may
  * use, and the posted receives must cover it whatever the connection does next. Decided on the
  * connection's completion thread as each request arrives; read by the threads that send replies.
@@ -28,6 +29,9 @@ final class CreditGrant {
 
 	/** The grant decided as the latest request arrived, not yet published (completion thread). */
 	private volatile int decided;
+
+	/** Whether a request has told what the requester asks for (completion thread). */
+	private boolean asked;
 
 	/**
 	 * Takes the connection's first grant from the budget.
@@ -49,6 +53,17 @@ final class CreditGrant {
 	void onRequest(int requested) {
 		int wanted = (int) Math.max(1, Math.min(Integer.toUnsignedLong(requested), this.max));
 		int current = this.decided;
+		if (!this.asked) {
+			// The grant taken when the connection was made did not know what the requester
+			// would ask for (its rdma_credit, RFC 8166 §3.3.1): its first reply grants no more
+			// than that. The receives posted for the larger one stay until the requests it
+			// allowed are accounted for (CreditHorizon).
+			this.asked = true;
+			if (wanted < current) {
+				this.budget.shrink(current, wanted);
+				current = wanted;
+			}
+		}
 		int next = (wanted > current) ? this.budget.grow(current, wanted) : current;
 		this.decided = this.budget.trim(next);
 	}

@@ -26,8 +26,9 @@ class CreditBudgetTest {
 		// Spent: a new connection still gets the floor (RFC 8166 §3.3.1 asks for at least one;
 		// two keep a connection with one slow call able to make another).
 		assertThat(budget.grow(0, 8)).isEqualTo(CreditBudget.FLOOR);
-		assertThat(budget.grow(0, 0)).isEqualTo(CreditBudget.FLOOR);
-		assertThat(budget.granted()).as("the floor is granted beyond the budget").isEqualTo(14);
+		// Asking for none (or one): one, never zero.
+		assertThat(budget.grow(0, 0)).isEqualTo(1);
+		assertThat(budget.granted()).as("the floor is granted beyond the budget").isEqualTo(13);
 		// A connection configured for one credit gets one.
 		assertThat(new CreditBudget(10, 1).grow(0, 8)).isEqualTo(1);
 	}
