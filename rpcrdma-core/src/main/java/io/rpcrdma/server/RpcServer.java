@@ -374,8 +374,8 @@ public final class RpcServer implements AutoCloseable {
 	 * @param drcTtl how long a cached reply is kept
 	 * @param gracePeriod how long {@link RpcServer#close()} lets running calls finish
 	 * @param creditBudget the credits all connections share (RFC 8166 §3.3.1: a server bounds
-	 * what its receive buffers can absorb); 0 for {@link #DEFAULT_BUDGET_CONNECTIONS} connections'
-	 * worth of {@link TransportConfig#creditsGranted()}
+	 * what its receive buffers can absorb); 0 for {@link #DEFAULT_CREDIT_BUDGET}, or
+	 * {@link TransportConfig#creditsGranted()} if that is larger
 	 * @param security which security flavors each procedure accepts (RFC 5531 §9 AUTH_ERROR for the rest)
 	 * @param backwardCredits the most calls the server has outstanding to one connected client
 	 * at once in the backward direction (RFC 8167; {@link ServerCall#backwardCalls()}), each a
@@ -473,8 +473,13 @@ public final class RpcServer implements AutoCloseable {
 					this.creditBudget, value, this.backwardCredits);
 		}
 
-		/** Connections' worth of credits in the default budget. */
-		public static final int DEFAULT_BUDGET_CONNECTIONS = 1024;
+		/**
+		 * The default credit budget: 4,096 credits, 16 MiB of receives at the 4 KiB inline
+		 * threshold, so 128 connections at the default grant of 32 and then fair shares (never
+		 * below {@link io.rpcrdma.transport.CreditBudget#FLOOR}). It bounds what idle
+		 * connections hold: at 10,000 connections on average about 13 KiB of receives each.
+		 */
+		public static final int DEFAULT_CREDIT_BUDGET = 4096;
 
 		/**
 		 * Settings without an explicit credit budget.
@@ -499,7 +504,7 @@ public final class RpcServer implements AutoCloseable {
 		/** @return the credit budget in force: the configured one, or the default */
 		public int effectiveCreditBudget() {
 			return (this.creditBudget > 0) ? this.creditBudget
-					: Math.max(1, this.transport.creditsGranted()) * DEFAULT_BUDGET_CONNECTIONS;
+					: Math.max(DEFAULT_CREDIT_BUDGET, this.transport.creditsGranted());
 		}
 
 		/**

@@ -111,6 +111,7 @@ public final class BackwardCalls implements RpcTransport {
 			return;
 		}
 		try {
+			this.connection.postBackwardReceives();
 			this.connection.sendChunkless(xid, version, this.maxCredits, message);
 			this.sent.increment();
 		}

@@ -36,6 +36,7 @@ final class DoneWait {
 			buffer.release();
 		}
 		this.connection.requestFinished();
+		this.connection.replyAcknowledged();
 		if (received) {
 			this.done.complete(null);
 		}

@@ -12,9 +12,17 @@ import io.rpcrdma.verbs.ScatterGatherEntry;
 
 /**
  * The receives one connection keeps posted (RFC 5666 §3.3, RFC 8166 §3.3.1: a credit is a
- * posted receive): one RECEIVE buffer each, leased once, and a work request per buffer made
- * once and posted again whenever its message was copied out, so reposting allocates nothing.
- * A receive's wr_id carries {@link #TAG} and its index.
+ * posted receive), as many as its owner's {@link #fill target} and never more than its
+ * capacity. A receive's buffer is leased from the memory pool's shared receive class when the
+ * receive is first needed and given back to that class when a consumed receive is not needed
+ * any more ({@link #retire}), so the registered memory a connection holds follows its grant
+ * while the pool's slabs stay registered (the pool registers only when its receive class grows
+ * past its high-water mark, never per lease). A posted receive's work request is made once
+ * and posted again whenever its message was copied out, so reposting allocates nothing. A
+ * receive's wr_id carries {@link #TAG} and its slot. Used on the connection's completion
+ * thread (and by its constructor before the first completion), and by a thread making the
+ * connection's first backward-direction call ({@link #tryFill}): posting and giving back are
+ * synchronized, uncontended but for that one moment.
  */
 final class ReceiveQueue {
 
@@ -23,38 +31,42 @@ final class ReceiveQueue {
 
 	private final QueuePair qp;
 
+	private final RegisteredMemoryPool pool;
+
+	private final int size;
+
+	private final ConnectionTrace trace;
+
+	/** Each slot's buffer, {@code null} while the slot holds none. */
 	private final RegisteredBuffer[] buffers;
 
 	private final ReceiveWorkRequest[] requests;
 
+	/** Slots without a buffer, a stack of their indices. */
+	private final int[] vacant;
+
+	private int vacantCount;
+
 	private final AtomicInteger posted = new AtomicInteger();
 
-	private final ConnectionTrace trace;
-
 	/**
-	 * Leases the receive buffers; posts nothing yet.
+	 * Posts nothing and leases nothing yet.
 	 * @param qp the queue pair the receives go to
 	 * @param pool where the buffers come from
-	 * @param count how many receives
+	 * @param capacity the most receives ever posted at once: the queue pair's receive depth
 	 * @param size each buffer's size: the largest message this side receives inline
 	 * @param trace the connection's trace events
-	 * @throws TransportResourceException if the pool has too few receive buffers (those leased
-	 * are given back)
 	 */
-	ReceiveQueue(QueuePair qp, RegisteredMemoryPool pool, int count, int size, ConnectionTrace trace) {
-		this.qp = qp;
+	ReceiveQueue(QueuePair qp, RegisteredMemoryPool pool, int capacity, int size, ConnectionTrace trace) {
 		this.trace = trace;
-		this.buffers = new RegisteredBuffer[count];
-		this.requests = new ReceiveWorkRequest[count];
-		for (int i = 0; i < count; i++) {
-			RegisteredBuffer buffer = pool.tryLease(BufferRole.RECEIVE, size);
-			if (buffer == null) {
-				releaseAll();
-				throw new TransportResourceException("The memory pool has no receive buffer left for receive " + i
-						+ " of " + count + "; raise its limit or lower receiveCount", null);
-			}
-			this.buffers[i] = buffer;
-			this.requests[i] = ReceiveWorkRequest.of(TAG | i, ScatterGatherEntry.of(buffer.region(), buffer.offset(), size));
+		this.qp = qp;
+		this.pool = pool;
+		this.size = size;
+		this.buffers = new RegisteredBuffer[capacity];
+		this.requests = new ReceiveWorkRequest[capacity];
+		this.vacant = new int[capacity];
+		for (int i = capacity - 1; i >= 0; i--) {
+			this.vacant[this.vacantCount++] = i;
 		}
 	}
 
@@ -68,12 +80,64 @@ final class ReceiveQueue {
 		return (int) (wrId & ~TAG);
 	}
 
-	/** Posts every receive, as the connection starts. */
-	void postAll() {
-		for (int i = 0; i < this.requests.length; i++) {
-			this.posted.incrementAndGet();
-			this.qp.postRecv(this.requests[i]);
-			this.trace.posted(this.requests[i]);
+	/**
+	 * Posts receives until {@code target} are posted (at most the capacity), leasing a buffer
+	 * for each from the pool without waiting.
+	 * @param target how many receives should be posted
+	 * @return the receives posted now: fewer than {@code target} when the pool's receive budget
+	 * is spent
+	 * @throws RuntimeException what the queue pair threw; the receive it refused is given back
+	 */
+	synchronized int fill(int target) {
+		topUp(target);
+		return this.posted.get();
+	}
+
+	/**
+	 * Posts receives until {@code target} are posted, from any thread: the backward direction
+	 * posts the receives for its replies before its first call (RFC 8167 §4.3).
+	 * @param target how many receives should be posted
+	 * @return whether they are: {@code false} if the pool's receive budget is spent
+	 * @throws RuntimeException what the queue pair threw; the receive it refused is given back
+	 */
+	synchronized boolean tryFill(int target) {
+		return topUp(target);
+	}
+
+	private boolean topUp(int target) {
+		int wanted = Math.min(target, this.buffers.length);
+		while (this.posted.get() < wanted && this.vacantCount > 0) {
+			RegisteredBuffer buffer = this.pool.tryLease(BufferRole.RECEIVE, this.size);
+			if (buffer == null) {
+				return false;
+			}
+			int index = this.vacant[--this.vacantCount];
+			this.buffers[index] = buffer;
+			this.requests[index] = ReceiveWorkRequest.of(TAG | index,
+					ScatterGatherEntry.of(buffer.region(), buffer.offset(), this.size));
+			try {
+				repost(index);
+			}
+			catch (RuntimeException ex) {
+				retire(index);
+				throw ex;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Posts the first receives of a connection.
+	 * @param count how many
+	 * @throws TransportResourceException if the pool has too few receive buffers (those leased
+	 * are given back)
+	 */
+	void postFirst(int count) {
+		if (fill(count) < count) {
+			int had = this.posted.get();
+			releaseAll();
+			throw new TransportResourceException("The memory pool has no receive buffer left for receive " + had
+					+ " of " + count + "; raise its receive budget or lower the credits", null);
 		}
 	}
 
@@ -92,7 +156,7 @@ final class ReceiveQueue {
 	 * @param index its index
 	 * @throws RuntimeException what the queue pair threw; the receive then stays unposted
 	 */
-	void repost(int index) {
+	synchronized void repost(int index) {
 		this.posted.incrementAndGet();
 		try {
 			this.qp.postRecv(this.requests[index]);
@@ -105,27 +169,36 @@ final class ReceiveQueue {
 	}
 
 	/**
-	 * Gives a completed receive's buffer back for good: the connection failed, or the receive did.
+	 * Gives a completed receive's buffer back to the pool: the connection needs fewer receives
+	 * now, it failed, or the receive did. Its slot may take a buffer again later.
 	 * @param index its index
 	 */
-	void drop(int index) {
+	synchronized void retire(int index) {
 		RegisteredBuffer buffer = this.buffers[index];
-		this.buffers[index] = null;
 		if (buffer != null) {
+			this.buffers[index] = null;
+			this.requests[index] = null;
+			this.vacant[this.vacantCount++] = index;
 			buffer.release();
 		}
 	}
 
 	/** Gives every buffer back: the connection could not start. */
-	void releaseAll() {
+	synchronized void releaseAll() {
 		for (int i = 0; i < this.buffers.length; i++) {
-			drop(i);
+			retire(i);
 		}
+		this.posted.set(0);
 	}
 
 	/** @return the receives posted now */
 	int posted() {
 		return this.posted.get();
+	}
+
+	/** @return the receives the queue pair was made for */
+	int capacity() {
+		return this.buffers.length;
 	}
 
 }

@@ -72,10 +72,15 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	/** Serves the calls the responder sends back on the connection (RFC 8167). */
 	private final BackwardCallReceiver backward;
 
+	/** Receives kept for backward-direction calls (RFC 8167 §4.3), beyond those for replies. */
+	private final int backwardReceives;
+
 	private RpcRdmaClientConnection(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress remote,
 			TransportConfig config, PeerVersionCache versionCache, BackwardCallHandler backwardHandler,
 			int backwardCredits) {
-		super(provider, pool, withBackwardReceives(config, backwardHandler, backwardCredits));
+		super(provider, pool, withBackwardReceives(config, backwardHandler, backwardCredits),
+				1 + backwardReceives(backwardHandler, backwardCredits) + 1);
+		this.backwardReceives = backwardReceives(backwardHandler, backwardCredits);
 		this.backward = new BackwardCallReceiver(this, remote, backwardHandler,
 				(backwardHandler != null) ? backwardCredits : BackwardDirection.CREDITS_WITHOUT_HANDLER);
 		this.remote = remote;
@@ -171,6 +176,42 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 					+ " calls, got " + credits);
 		}
 		return BackwardDirection.withBackwardReceives(config, credits);
+	}
+
+	private static int backwardReceives(BackwardCallHandler handler, int credits) {
+		return (handler != null) ? credits : 0;
+	}
+
+	// ---- receives (RFC 8166 §3.3.1) ----------------------------------------------------------
+
+	/**
+	 * A reply's receive for every call the grant lets this side have in flight, one per
+	 * backward-direction credit, and one spare: for a late reply to a call given up on, or the
+	 * single backward call a connection without a handler answers (RFC 8167 §4.3). Replies to
+	 * calls sent under a larger grant keep their receives until they arrive.
+	 */
+	@Override
+	int receiveTarget() {
+		return receivesFor(this.credits.limit());
+	}
+
+	private int receivesFor(int grant) {
+		return Math.min(grant, this.config.creditsRequested()) + this.backwardReceives + 1;
+	}
+
+	/**
+	 * Applies a reply's grant once the receives for the replies it allows are posted: a call
+	 * it lets go may be sent at once, and its reply must find a receive.
+	 */
+	private void updateGrant(int granted) {
+		int grant = (int) Math.max(1, Math.min(Integer.toUnsignedLong(granted), this.config.creditsRequested()));
+		int kept = receivesKept();
+		if (receivesFor(grant) > kept) {
+			postReceivesFor(receivesFor(grant) - (kept - postedReceives()));
+			// The pool's receive budget may be spent: use no more credits than receives.
+			grant = Math.max(1, Math.min(grant, receivesKept() - this.backwardReceives - 1));
+		}
+		this.credits.updateGrant(grant);
 	}
 
 	// ---- in-band connection configuration (RFC 5666 §6) --------------------------------------
@@ -480,7 +521,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		else {
 			// draft-cel-nfsv4-rpcrdma-version-two §5: only a non-error message reports the
 			// responder's actual credit limit; until then one message at a time.
-			this.credits.updateGrant(header.credits());
+			updateGrant(header.credits());
 		}
 		if (header instanceof ErrVers errVers) {
 			onErrVers(pc, errVers);
@@ -585,7 +626,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 		int version = received.getInt(4);
 		// draft-cel-nfsv4-rpcrdma-version-two §5: a non-error reply reports the grant and
 		// confirms the version.
-		this.credits.updateGrant(received.getInt(8));
+		updateGrant(received.getInt(8));
 		this.versions.confirm(version);
 		int messageLength = length - CHUNKLESS_HEADER_LENGTH;
 		ByteBuffer offered = null;

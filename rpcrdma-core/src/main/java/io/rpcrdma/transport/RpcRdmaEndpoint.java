@@ -86,13 +86,16 @@ abstract class RpcRdmaEndpoint {
 	/** RDMA Reads of the peer's Read chunks and RDMA Writes into its Write and Reply chunks. */
 	private final ChunkTransfers transfers;
 
-	/** The receives kept posted, one per credit (RFC 5666 §3.3). */
+	/** The receives kept posted, one per credit (RFC 5666 §3.3), as many as {@link #receiveTarget()}. */
 	private final ReceiveQueue receives;
 
 	/** Outstanding work requests by wr_id, and the Sends kept for reposting. */
 	private final WorkRequests workRequests;
 
 	private final WorkCompletion[] polled = new WorkCompletion[32];
+
+	/** Whether a consumed receive awaits {@link #replenish} (completion thread). */
+	private boolean receiveInHand;
 
 	private final AtomicBoolean failed = new AtomicBoolean();
 
@@ -101,7 +104,12 @@ abstract class RpcRdmaEndpoint {
 	/** Fails the connection when its peer leaves posted work unanswered ({@link PeerLimits#operationTimeout()}). */
 	private final OperationWatch watch;
 
-	RpcRdmaEndpoint(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config) {
+	/**
+	 * @param config the settings; {@link TransportConfig#receiveCount()} is the most receives
+	 * ever posted at once
+	 * @param firstReceives the receives posted before the connection is accepted or connects
+	 */
+	RpcRdmaEndpoint(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config, int firstReceives) {
 		this.config = config;
 		this.pool = pool;
 		this.decoder = new TransportHeaderDecoder(config.headerLimits(), config.supportedVersions());
@@ -132,7 +140,7 @@ abstract class RpcRdmaEndpoint {
 			queue = new ReceiveQueue(this.qp, pool, count, receiveSize, this.trace);
 			this.receives = queue;
 			this.cq.requestNotification();
-			queue.postAll();
+			queue.postFirst(Math.min(firstReceives, count));
 			this.watch = new OperationWatch(this, config.peerLimits(), this.counters);
 		}
 		catch (RuntimeException ex) {
@@ -281,8 +289,10 @@ abstract class RpcRdmaEndpoint {
 
 	private void onReceive(int index, WorkCompletion wc) {
 		RegisteredBuffer buffer = this.receives.completed(index);
+		this.receiveInHand = true;
 		if (!wc.isSuccess()) {
-			this.receives.drop(index);
+			this.receiveInHand = false;
+			this.receives.retire(index);
 			if (!this.failed.get()) {
 				fail(new TransportClosedException("A receive failed: " + wc.status()
 						+ ((wc.detail() != null) ? " (" + wc.detail() + ")" : "")));
@@ -297,14 +307,14 @@ abstract class RpcRdmaEndpoint {
 				consumed = acceptChunkless(buffer.buffer(), length);
 			}
 			catch (RuntimeException ex) {
-				repost(index);
+				replenish(index);
 				fail(new TransportClosedException("Handling a received message failed: " + ex));
 				return;
 			}
 			if (consumed) {
 				// The subclass copied what it needed straight out of the registered buffer:
 				// repost (RFC 5666 §3.3: the credit is a posted receive), then tell the upper layer.
-				repost(index);
+				replenish(index);
 				try {
 					deliverChunkless();
 				}
@@ -319,36 +329,117 @@ abstract class RpcRdmaEndpoint {
 		byte[] copy = new byte[length];
 		buffer.buffer().get(0, copy, 0, length);
 		int invalidatedStag = wc.invalidatedStag();
-		if (!repost(index)) {
+		ByteBuffer message = ByteBuffer.wrap(copy);
+		HeaderDecodeResult decoded;
+		try {
+			decoded = this.decoder.decode(message.duplicate());
+			// Told before the repost, so that the receives posted follow what this message took.
+			arrived(decoded, message);
+		}
+		catch (RuntimeException ex) {
+			replenish(index);
+			fail(new TransportClosedException("Handling a received message failed: " + ex));
 			return;
 		}
-		ByteBuffer message = ByteBuffer.wrap(copy);
+		if (!replenish(index)) {
+			return;
+		}
 		if (invalidated) {
 			this.counters.invalidatedByPeer.increment();
 		}
 		try {
-			onMessage(this.decoder.decode(message.duplicate()), message, invalidated ? invalidatedStag : 0);
+			onMessage(decoded, message, invalidated ? invalidatedStag : 0);
 		}
 		catch (RuntimeException ex) {
 			fail(new TransportClosedException("Handling a received message failed: " + ex));
 		}
 	}
 
-	/** @return whether the receive was reposted (or released because the connection failed) */
-	private boolean repost(int index) {
+	/**
+	 * A consumed receive is posted again while fewer than {@link #receiveTarget()} are
+	 * posted, or else its buffer goes back to the pool; receives are then added up to the
+	 * target (RFC 8166 §3.3.1: receives follow the credits).
+	 * @return whether the receives are as they should be (or released because the connection
+	 * failed)
+	 */
+	private boolean replenish(int index) {
+		this.receiveInHand = false;
 		if (this.failed.get()) {
-			this.receives.drop(index);
+			this.receives.retire(index);
 			return true;
 		}
 		try {
-			this.receives.repost(index);
+			int target = receiveTarget();
+			if (this.receives.posted() < target) {
+				this.receives.repost(index);
+				this.receives.fill(target);
+			}
+			else {
+				this.receives.retire(index);
+			}
 			return true;
 		}
 		catch (RuntimeException ex) {
-			this.receives.drop(index);
+			this.receives.retire(index);
 			fail(new TransportClosedException("Reposting a receive failed: " + ex.getMessage()));
 			return false;
 		}
+	}
+
+	/**
+	 * Posts receives up to {@code target} before a larger grant can be used; called on the
+	 * completion thread. A queue pair that refuses one fails the connection.
+	 * @param target how many receives should be posted
+	 */
+	void postReceivesFor(int target) {
+		if (this.failed.get()) {
+			return;
+		}
+		try {
+			this.receives.fill(target);
+		}
+		catch (RuntimeException ex) {
+			fail(new TransportClosedException("Posting a receive failed: " + ex.getMessage()));
+		}
+	}
+
+	/**
+	 * Posts receives up to {@code target} from a thread other than the completion thread,
+	 * before a Send whose answer needs them.
+	 * @param target how many receives should be posted
+	 * @return whether they are: {@code false} if the pool's receive budget is spent
+	 * @throws TransportException if the connection failed, or does as the queue pair refuses one
+	 */
+	boolean postReceivesNow(int target) {
+		if (this.failed.get()) {
+			throw new TransportClosedException("The connection failed: " + this.failure);
+		}
+		try {
+			return this.receives.tryFill(target);
+		}
+		catch (RuntimeException ex) {
+			TransportClosedException failure = new TransportClosedException("Posting a receive failed: " + ex.getMessage());
+			fail(failure);
+			throw failure;
+		}
+	}
+
+	/**
+	 * How many receives this side wants posted now: what the peer may still send it under
+	 * the credits in force, and a few for messages outside them. Asked on the completion
+	 * thread after each message.
+	 * @return the target; fewer are posted only while the pool's receive budget is spent
+	 */
+	abstract int receiveTarget();
+
+	/**
+	 * A message other than a chunk-less one {@link #acceptChunkless consumed} arrived and was
+	 * decoded; called before its receive is reposted, so that a subclass counting what the peer
+	 * may still send counts it first. Runs on the completion thread.
+	 * @param result the decoded header
+	 * @param message the whole message
+	 */
+	void arrived(HeaderDecodeResult result, ByteBuffer message) {
 	}
 
 	/**
@@ -446,8 +537,20 @@ abstract class RpcRdmaEndpoint {
 		});
 		ScatterGatherEntry sge = ScatterGatherEntry.of(buffer.region(), buffer.offset(), headerLength + payloadLength);
 		this.counters.bytesSent.add(headerLength + payloadLength);
-		this.workRequests.post((invalidateStag != 0) ? SendWorkRequest.sendWithInvalidate(wrId, invalidateStag, sge)
-				: SendWorkRequest.send(wrId, sge));
+		SendWorkRequest request = (invalidateStag != 0) ? SendWorkRequest.sendWithInvalidate(wrId, invalidateStag, sge)
+				: SendWorkRequest.send(wrId, sge);
+		postCarryingGrant(buffer, request, header);
+	}
+
+	/**
+	 * Posts a Send whose rdma_credit (the third word, RFC 8166 §4.1) this side may set to its
+	 * grant at the last moment: a responder's replies. This does not set it.
+	 * @param buffer the SEND buffer, the transport header at offset 0
+	 * @param request the Send
+	 * @param header the header encoded in the buffer, or {@code null} for a chunk-less RDMA_MSG
+	 */
+	void postCarryingGrant(RegisteredBuffer buffer, SendWorkRequest request, TransportHeader header) {
+		this.workRequests.post(request);
 	}
 
 	/**
@@ -489,8 +592,11 @@ abstract class RpcRdmaEndpoint {
 		this.counters.bytesSent.add(length);
 		if (owner != null) {
 			owner.sending(buffer);
+			postCarryingGrant(buffer, this.workRequests.chunklessSend(buffer, length, owner), null);
 		}
-		this.workRequests.post(this.workRequests.chunklessSend(buffer, length, (owner != null) ? owner : buffer));
+		else {
+			this.workRequests.post(this.workRequests.chunklessSend(buffer, length, buffer));
+		}
 	}
 
 	/**
@@ -634,6 +740,15 @@ abstract class RpcRdmaEndpoint {
 	/** @return the number of receives currently posted */
 	int postedReceives() {
 		return this.receives.posted();
+	}
+
+	/**
+	 * @return the receives posted, and the one whose message is being handled and which is
+	 * posted again (or given back) next: what {@link #receiveTarget()} is measured against
+	 * (completion thread)
+	 */
+	int receivesKept() {
+		return this.receives.posted() + (this.receiveInHand ? 1 : 0);
 	}
 
 }

@@ -123,11 +123,13 @@ public final class RpcRdmaServer implements AutoCloseable {
 				request.reject(PrivateData.EMPTY);
 				return;
 			}
+			CreditGrant grant = new CreditGrant(this.budget, this.config.creditsGranted());
 			try {
-				connection = new RpcRdmaServerConnection(this.provider, this.pool, this.config, this.budget,
+				connection = new RpcRdmaServerConnection(this.provider, this.pool, this.config, grant,
 						this.executor, this.handler, request.remoteAddress(), this.backwardCredits, this.placements);
 			}
 			catch (RuntimeException ex) {
+				grant.release();
 				// No queue pair or receive buffers left (the provider's or the memory pool's
 				// limit): the requester learns it by the reject, the operator from the log.
 				refused(request, ex);

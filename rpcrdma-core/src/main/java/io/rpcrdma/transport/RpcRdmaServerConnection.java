@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.protocol.ChunkLists;
 import io.rpcrdma.protocol.ChunkedHeader;
@@ -30,6 +31,7 @@ import io.rpcrdma.protocol.WriteChunk;
 import io.rpcrdma.protocol.ccp.ConfigRdmaReply;
 import io.rpcrdma.protocol.ccp.ConfigRdmaRequest;
 import io.rpcrdma.verbs.RdmaProvider;
+import io.rpcrdma.verbs.SendWorkRequest;
 import io.rpcrdma.xdr.OpaquePadding;
 
 /**
@@ -48,7 +50,31 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	private final Executor executor;
 
-	private final CreditBudget budget;
+	/** The grant, following the load (RFC 8166 §3.3.1), within the shared budget. */
+	private final CreditGrant credits;
+
+	/** What the requester may have sent under the grants sent so far. */
+	private final CreditHorizon horizon;
+
+	/**
+	 * Receives kept beyond the requests the requester may send: one, so that a request beyond
+	 * the grant is seen and answered as {@link CreditViolationPolicy} says; with RFC 5666
+	 * Read-chunk replies, the configured slack for RDMA_DONE, which takes no credit; and from
+	 * the first backward-direction call on, one per backward-direction credit (RFC 8167 §4.3).
+	 */
+	private volatile int spare;
+
+	/** {@link #spare} before the backward direction is used. */
+	private final int spareForward;
+
+	/** {@link #spare} once the backward direction is in use. */
+	private final int spareWithBackward;
+
+	/** Whether the receives for backward-direction replies are posted. */
+	private volatile boolean backwardReceivesPosted;
+
+	/** Whether the latest request counted by {@link #arrived} was within the grant (completion thread). */
+	private boolean withinGrant;
 
 	private final InetSocketAddress remote;
 
@@ -59,8 +85,6 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	/** Writes replies: inline, Write chunks, Reply chunk, RFC 5666 Read chunks. */
 	private final ReplyMarshaller replies;
-
-	private volatile int grant;
 
 	private volatile boolean negotiatedInBand;
 
@@ -85,11 +109,6 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	/** Pulls calls' Read chunks within the connection's and the server's bulk memory. */
 	private final ReadChunkPuller reads;
 
-	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
-			CreditBudget budget, Executor executor, InboundCallHandler handler, InetSocketAddress remote) {
-		this(provider, pool, config, budget, executor, handler, remote, 0, placementBudget(pool));
-	}
-
 	/**
 	 * The bulk memory all connections' Read chunks may hold together: half the pool's budget
 	 * for send, chunk and bulk buffers, so that replies, sends and reply chunks always find
@@ -108,19 +127,58 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	 * 0 for none
 	 * @param placements the bulk memory all the server's connections' Read chunks hold together
 	 * ({@link #placementBudget})
+	 * @param credits the connection's grant, taken from the server's budget before the
+	 * connection is made (the caller gives it back if this throws); the requester may send
+	 * that many requests before the first reply, whose receives are posted here
 	 */
 	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
-			CreditBudget budget, Executor executor, InboundCallHandler handler, InetSocketAddress remote,
+			CreditGrant credits, Executor executor, InboundCallHandler handler, InetSocketAddress remote,
 			int backwardCredits, FifoAdmission placements) {
-		super(provider, pool, BackwardDirection.withBackwardReceives(config, backwardCredits));
+		super(provider, pool, BackwardDirection.withBackwardReceives(config, backwardCredits),
+				credits.decided() + spare(config, 0));
 		this.reads = new ReadChunkPuller(this, this.config, placements);
 		this.handler = handler;
 		this.executor = executor;
-		this.budget = budget;
+		this.credits = credits;
+		this.horizon = new CreditHorizon(credits.decided());
+		this.spare = spare(config, 0);
+		this.spareForward = this.spare;
+		this.spareWithBackward = spare(config, backwardCredits);
 		this.remote = remote;
 		this.freeContexts = new CallContext[Math.min(256, Math.max(4, 2 * config.creditsGranted()))];
 		this.backward = (backwardCredits > 0) ? new BackwardCalls(this, backwardCredits) : null;
 		this.replies = new ReplyMarshaller(this, this.config);
+	}
+
+	/**
+	 * @param config the forward direction's settings
+	 * @param backwardCredits the backward-direction credits
+	 * @return the receives a connection keeps beyond its requester's credits
+	 */
+	private static int spare(TransportConfig config, int backwardCredits) {
+		int done = config.replyDataInReadChunks() ? config.receiveCount() - config.creditsGranted() - 1 : 0;
+		return 1 + backwardCredits + done;
+	}
+
+	/**
+	 * Posts the receives for replies to backward-direction calls before the first such call is
+	 * sent: RFC 8167 §4.3 has a requester post a receive for each reply before its call can be
+	 * answered, and posting it before the Send of the call is enough (the reply is caused by
+	 * the call). A connection whose server never calls back thus holds none of them. From then
+	 * on they are kept posted with the forward direction's receives.
+	 * @throws TransportResourceException if the memory pool has no receive buffer left for them
+	 * (the call is not sent; a later one tries again)
+	 */
+	void postBackwardReceives() {
+		if (this.backwardReceivesPosted) {
+			return;
+		}
+		this.spare = this.spareWithBackward;
+		if (!postReceivesNow(receiveTarget())) {
+			throw new TransportResourceException("The memory pool has no receive buffer left for the replies to "
+					+ "backward-direction calls; raise its receive budget (rpcrdma.memory.max-receive)", null);
+		}
+		this.backwardReceivesPosted = true;
 	}
 
 	/** The most backward-direction credits a connection provisions receives for. */
@@ -144,9 +202,12 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		return this.remote;
 	}
 
-	/** @return the credits currently granted to this requester; 0 before its first request */
+	/**
+	 * @return the credits currently granted to this requester, as its replies carry them; 0
+	 * before its first request
+	 */
 	public int grant() {
-		return this.grant;
+		return this.credits.current();
 	}
 
 	/**
@@ -197,6 +258,11 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		this.outstanding.decrementAndGet();
 	}
 
+	/** A reply awaiting RDMA_DONE got it or stopped waiting: the requester's credit is free (RFC 5666 §3.3). */
+	void replyAcknowledged() {
+		this.horizon.acknowledged();
+	}
+
 	/** A reply that freed its request's credit could not be sent after all: the credit is held again. */
 	void requestUnfinished() {
 		this.outstanding.incrementAndGet();
@@ -206,12 +272,14 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	@Override
 	void onMessage(HeaderDecodeResult result, ByteBuffer message, int invalidatedStag) {
+		publishGrant();
 		if (result instanceof HeaderDecodeResult.UnsupportedVersion unsupported) {
 			// RFC 5666 §4.2: answer with the versions supported, in one of them.
-			sendError(RdmaErrorReplies.forUnsupportedVersion(unsupported, this.config.supportedVersions(), grantFor(0)));
+			sendError(RdmaErrorReplies.forUnsupportedVersion(unsupported, this.config.supportedVersions(),
+					this.credits.advertised()));
 		}
 		else if (result instanceof HeaderDecodeResult.Malformed malformed) {
-			sendError(RdmaErrorReplies.forMalformed(malformed, grantFor(0)));
+			sendError(RdmaErrorReplies.forMalformed(malformed, this.credits.advertised()));
 		}
 		else if (result instanceof HeaderDecodeResult.Valid valid) {
 			onValid(valid, message);
@@ -236,14 +304,15 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			if (optional.optionType() != TraceContextOption.OPTION_TYPE) {
 				// The one optional feature known here is the trace context; every other type is
 				// unknown (draft §3.1).
-				sendError(RdmaErrorReplies.forInvalidOption(optional, grantFor(0)));
+				sendError(RdmaErrorReplies.forInvalidOption(optional, this.credits.advertised()));
 				return;
 			}
 			// From here on the call is the RDMA2_MSG or RDMA2_NOMSG the option wraps, followed
 			// by the payload the option's message carries.
 			Unwrapped call = unwrap(optional, message, valid);
 			if (call == null) {
-				sendError(RdmaErrorReplies.forMalformed(RpcRdmaConstants.VERSION_2, optional.xid(), grantFor(0)));
+				sendError(RdmaErrorReplies.forMalformed(RpcRdmaConstants.VERSION_2, optional.xid(),
+						this.credits.advertised()));
 				return;
 			}
 			trace = call.context();
@@ -269,7 +338,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		if (this.version != header.version()) {
 			this.version = header.version();
 		}
-		int granted = grantFor(header.credits());
+		int granted = this.credits.advertised();
 		if (header instanceof RdmaMsgp msgp && Integer.compareUnsigned(msgp.align(), 4) > 0
 				&& (!msgp.chunkLists().readList().isEmpty()
 						|| Integer.toUnsignedLong(msgp.align()) > this.config.receiveBufferSize())) {
@@ -279,8 +348,9 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			sendError(RdmaErrorReplies.forMalformed(header.version(), header.xid(), granted));
 			return;
 		}
-		if (this.outstanding.incrementAndGet() > granted) {
-			this.outstanding.decrementAndGet();
+		if (!this.withinGrant) {
+			// RFC 8166 §3.3.1: beyond the latest grant the requester had minus its requests in
+			// flight, whatever grant this side has chosen since.
 			this.violations.incrementAndGet();
 			if (this.config.creditViolation() == CreditViolationPolicy.DISCONNECT) {
 				fail(new TransportClosedException("The requester exceeded its grant of " + granted
@@ -291,6 +361,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			}
 			return;
 		}
+		this.outstanding.incrementAndGet();
 		try {
 			receiveCall(call, message.slice(valid.payloadOffset(), valid.payloadLength()), RdmaMsgpPadding.of(header, valid),
 					trace);
@@ -337,19 +408,19 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		int xid = received.getInt(0);
 		int vers = received.getInt(4);
-		int granted = grantFor(received.getInt(8));
-		if (this.outstanding.incrementAndGet() > granted) {
+		if (!this.horizon.nextAllowed()) {
 			// Beyond the grant (RFC 8166 §3.3.1): onValid counts it and answers as configured.
-			this.outstanding.decrementAndGet();
 			return false;
 		}
 		CallContext context = takeContext();
 		context.reuse(xid, vers, received, CHUNKLESS_HEADER_LENGTH, length - CHUNKLESS_HEADER_LENGTH);
 		if (this.config.inBandCcp() != CcpMode.DISABLED && ConfigRdmaMessages.isCcpCall(context.inline)) {
-			this.outstanding.decrementAndGet();
 			giveBack(context);
 			return false;
 		}
+		this.horizon.arrived();
+		this.outstanding.incrementAndGet();
+		this.credits.onRequest(received.getInt(8));
 		if (this.version != vers) {
 			this.version = vers;
 		}
@@ -359,6 +430,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	@Override
 	void deliverChunkless() {
+		publishGrant();
 		CallContext context = this.accepted;
 		this.accepted = null;
 		dispatch(context, context.inline);
@@ -383,19 +455,71 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 	}
 
+	// ---- credits and receives (RFC 8166 §3.3.1) ----------------------------------------------
+
 	/**
-	 * The grant for this connection: what the requester asks (capped by configuration and the
-	 * shared budget), never less than one and never shrinking below what was said before.
+	 * Counts a request before its receive is reposted: every message this side answers
+	 * (calls, and what it answers with RDMA_ERROR) takes a credit; RDMA_DONE, RDMA_ERROR and
+	 * replies to backward-direction calls do not.
 	 */
-	private int grantFor(int requested) {
-		int current = this.grant;
-		int wanted = (int) Math.min(Integer.toUnsignedLong(requested), this.config.creditsGranted());
-		if (current == 0 || wanted > current) {
-			int next = this.budget.grow(current, Math.max(wanted, 1));
-			this.grant = next;
-			return next;
+	@Override
+	void arrived(HeaderDecodeResult result, ByteBuffer message) {
+		if (!takesCredit(result, message)) {
+			return;
 		}
-		return current;
+		this.withinGrant = this.horizon.arrived();
+		int requested = (result instanceof HeaderDecodeResult.Valid valid) ? valid.header().credits() : 0;
+		this.credits.onRequest(requested);
+	}
+
+	private static boolean takesCredit(HeaderDecodeResult result, ByteBuffer message) {
+		if (result instanceof HeaderDecodeResult.UnsupportedVersion || result instanceof HeaderDecodeResult.Malformed) {
+			return true;
+		}
+		if (!(result instanceof HeaderDecodeResult.Valid valid)) {
+			return false;
+		}
+		TransportHeader header = valid.header();
+		if (header instanceof RdmaDone || header instanceof RdmaErrorHeader) {
+			return false;
+		}
+		return header instanceof RdmaNomsg || header instanceof Rdma2Nomsg || header instanceof Rdma2Optional
+				|| BackwardDirection.messageType(message, valid.payloadOffset(),
+						valid.payloadLength()) != BackwardDirection.REPLY;
+	}
+
+	/**
+	 * The receives wanted: those the requester may still fill under the grants it was sent,
+	 * or the grant decided (posted before a reply can carry it), and the spare ones.
+	 */
+	@Override
+	int receiveTarget() {
+		return Math.max(this.horizon.mayStillArrive(), this.credits.decided()) + this.spare;
+	}
+
+	/** Lets replies carry the grant decided, now that the receives for it are posted. */
+	private void publishGrant() {
+		// Until the backward receives are all posted, the forward spare: receives being posted
+		// for the backward direction must not look like a shortfall that lowers the grant.
+		this.credits.publish(postedReceives() - (this.backwardReceivesPosted ? this.spareWithBackward : this.spareForward));
+	}
+
+	/**
+	 * Sets a reply's rdma_credit to the grant as it is posted, and counts it in the horizon
+	 * first, so that the requester can never send a request the horizon does not allow.
+	 */
+	@Override
+	void postCarryingGrant(RegisteredBuffer buffer, SendWorkRequest request, TransportHeader header) {
+		int granted = this.credits.advertised();
+		buffer.buffer().putInt(8, granted);
+		this.horizon.stamp(granted, header instanceof RdmaErrorHeader, header instanceof ChunkedHeader chunked
+				&& !chunked.chunkLists().readList().isEmpty());
+		try {
+			super.postCarryingGrant(buffer, request, header);
+		}
+		finally {
+			this.horizon.posted();
+		}
 	}
 
 
@@ -492,7 +616,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	void answerWithError(int version, int xid) {
 		this.outstanding.decrementAndGet();
-		sendError(RdmaErrorReplies.forMalformed(version, xid, grantFor(0)));
+		sendError(RdmaErrorReplies.forMalformed(version, xid, this.credits.advertised()));
 	}
 
 	private void sendError(RdmaErrorHeader error) {
@@ -554,10 +678,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			this.backward.fail(cause);
 		}
 		this.replies.reclaimAwaitingDone();
-		int held = this.grant;
-		if (held > 0) {
-			this.budget.release(held);
-		}
+		this.credits.release();
 	}
 
 }

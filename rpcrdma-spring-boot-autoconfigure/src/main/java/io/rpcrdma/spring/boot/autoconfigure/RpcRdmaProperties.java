@@ -160,8 +160,8 @@ public class RpcRdmaProperties implements Validator {
 
 		/**
 		 * Credits all connections share, bounding the receive buffers every client together
-		 * can fill (RFC 8166 §3.3.1); 0 for 1024 connections' worth of credits, else at least
-		 * credits and at most 16777216.
+		 * can fill (RFC 8166 §3.3.1); 0 for 4096 (or credits if larger), else at least credits
+		 * and at most 16777216.
 		 */
 		private int creditBudget;
 
