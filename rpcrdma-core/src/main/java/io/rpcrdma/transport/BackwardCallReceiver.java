@@ -108,7 +108,7 @@ final class BackwardCallReceiver {
 	 * @return the largest RPC reply that goes back inline: the responder's receive size less the header
 	 */
 	int replyLimit(int version) {
-		return this.endpoint.sendThreshold(version) - RpcRdmaEndpoint.CHUNKLESS_HEADER_LENGTH;
+		return this.endpoint.inlineSizes().sendThreshold(version) - RpcRdmaEndpoint.CHUNKLESS_HEADER_LENGTH;
 	}
 
 	/** @return the responder's address */

@@ -71,7 +71,7 @@ public final class BackwardCalls implements RpcTransport {
 					+ " RPC-over-RDMA version is not known; call back after its first call"));
 			return;
 		}
-		int limit = this.connection.sendThreshold(version) - RpcRdmaEndpoint.CHUNKLESS_HEADER_LENGTH;
+		int limit = this.connection.inlineSizes().sendThreshold(version) - RpcRdmaEndpoint.CHUNKLESS_HEADER_LENGTH;
 		if (call.message().remaining() > limit) {
 			completion.failed(new MessageTooLargeException("The backward-direction call XID 0x"
 					+ Integer.toHexString(call.xid()) + " takes " + call.message().remaining() + " bytes, more than the "

@@ -86,4 +86,25 @@ final class BackwardDirection {
 		return encoded.flip();
 	}
 
+	/**
+	 * RFC 8167 §4.3: the requester posts a receive for every backward-direction call it
+	 * grants, beyond those for its forward replies. Without a handler it grants one, which the
+	 * receive kept for RDMA_ERROR replies covers.
+	 */
+	static TransportConfig requesterConfig(TransportConfig config, BackwardCallHandler handler, int credits) {
+		if (handler == null) {
+			return config;
+		}
+		if (credits < 1) {
+			throw new IllegalArgumentException("backwardCredits must be at least 1 for a connection that serves backward"
+					+ " calls, got " + credits);
+		}
+		return withBackwardReceives(config, credits);
+	}
+
+	/** @return the receives a requester keeps for backward-direction calls: its credits with a handler, else none */
+	static int requesterReceives(BackwardCallHandler handler, int credits) {
+		return (handler != null) ? credits : 0;
+	}
+
 }

@@ -202,8 +202,8 @@ final class CallContext implements ReplySender, Runnable, RpcRdmaEndpoint.SendOw
 	}
 
 	private boolean fitsChunkless(ByteBuffer message) {
-		return this.pooled && this.reusable
-				&& RpcRdmaEndpoint.CHUNKLESS_HEADER_LENGTH + message.remaining() <= this.connection.sendThreshold(this.version);
+		int threshold = this.connection.inlineSizes().sendThreshold(this.version);
+		return this.pooled && this.reusable && RpcRdmaEndpoint.CHUNKLESS_HEADER_LENGTH + message.remaining() <= threshold;
 	}
 
 	private CompletableFuture<Void> replyGenerally(OutboundReply reply) {

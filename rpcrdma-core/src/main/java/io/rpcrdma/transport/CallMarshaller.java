@@ -64,14 +64,15 @@ final class CallMarshaller {
 	 * call stays within the 1024 bytes any receiver accepts
 	 */
 	void marshalAndSend(PendingCall pc, int vers, boolean confirmed) {
-		int threshold = this.endpoint.sendThreshold(vers);
+		int threshold = this.endpoint.inlineSizes().sendThreshold(vers);
 		if (!confirmed && vers != RpcRdmaConstants.VERSION_1) {
 			threshold = Math.min(threshold, FIRST_MESSAGE_LIMIT);
 		}
 		ByteBuffer message = pc.message;
 		OutboundCall call = pc.call;
 		if (call.readChunkItems().isEmpty() && call.registeredItems().isEmpty() && call.writeChunkSizes().isEmpty()
-				&& call.maxReplySize() + RpcRdmaEndpoint.CHUNKLESS_HEADER_LENGTH <= this.endpoint.receiveThreshold(vers)
+				&& call.maxReplySize() + RpcRdmaEndpoint.CHUNKLESS_HEADER_LENGTH
+						<= this.endpoint.inlineSizes().receiveThreshold(vers)
 				&& RpcRdmaEndpoint.CHUNKLESS_HEADER_LENGTH + message.remaining() <= threshold) {
 			// The common small call: RDMA_MSG with three empty chunk lists (RFC 8166 §4.1.2),
 			// its reply expected inline, written without building a header.
@@ -114,7 +115,7 @@ final class CallMarshaller {
 		WriteChunk reply = null;
 		int replyHeader = RpcRdmaConstants.FIXED_HEADER_LENGTH
 				+ TransportHeaderEncoder.encodedLength(ChunkAssembler.lists(List.of(), writes, null));
-		if (pc.call.maxReplySize() + replyHeader > this.endpoint.receiveThreshold(vers)) {
+		if (pc.call.maxReplySize() + replyHeader > this.endpoint.inlineSizes().receiveThreshold(vers)) {
 			RegisteredBuffer buffer = this.endpoint.lease(BufferRole.WRITE_CHUNK, pc.call.maxReplySize());
 			pc.add(buffer);
 			pc.replyBuffer = buffer;

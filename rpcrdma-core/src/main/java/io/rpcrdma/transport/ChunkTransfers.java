@@ -110,7 +110,7 @@ final class ChunkTransfers {
 					throw new ChunkValidationException("Read chunk at position " + Integer.toUnsignedString(chunk.position())
 							+ " of " + total + " bytes exceeds the largest local buffer");
 				}
-				buffers.add(RpcRdmaEndpoint.lease(this.pool, BufferRole.LOCAL_BULK, (int) total));
+				buffers.add(PoolLeases.lease(this.pool, BufferRole.LOCAL_BULK, (int) total));
 			}
 			this.counters.readChunksPulled.add(chunks.size());
 			for (int i = 0; i < chunks.size(); i++) {

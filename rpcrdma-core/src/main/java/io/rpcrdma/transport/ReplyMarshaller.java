@@ -142,7 +142,7 @@ final class ReplyMarshaller {
 			returned.add(new WriteChunk(empty));
 		}
 		ByteBuffer inline = removeItems(message, items, moved);
-		int threshold = this.connection.sendThreshold(context.version);
+		int threshold = this.connection.inlineSizes().sendThreshold(context.version);
 		TransportHeader header = (context.version == RpcRdmaConstants.VERSION_1)
 				? new RdmaMsg(context.xid, this.connection.grant(), ChunkAssembler.lists(reads, returned, null))
 				: new Rdma2Msg(context.xid, this.connection.grant(), ChunkAssembler.lists(reads, returned, null));
@@ -193,7 +193,7 @@ final class ReplyMarshaller {
 				payload = null;
 			}
 		}
-		int invalidate = (this.connection.peerAcceptsInvalidate() && readBuffers.isEmpty())
+		int invalidate = (this.connection.inlineSizes().peerAcceptsInvalidate() && readBuffers.isEmpty())
 				? context.firstAdvertisedStag() : 0;
 		boolean awaitDone = !readBuffers.isEmpty();
 		if (awaitDone) {

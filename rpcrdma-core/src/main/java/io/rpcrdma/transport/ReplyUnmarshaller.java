@@ -54,7 +54,7 @@ final class ReplyUnmarshaller {
 		ChunkLists lists = chunked.chunkLists();
 		OpaquePadding padding = RdmaMsgpPadding.of(header, valid);
 		if (padding != null && (!lists.readList().isEmpty() || !lists.writeList().isEmpty()
-				|| padding.align() > this.connection.receiveThreshold(pc.version))) {
+				|| padding.align() > this.connection.inlineSizes().receiveThreshold(pc.version))) {
 			// RFC 5666 §3.9: the decoder skips the padding of an inline reply. Chunk positions
 			// would count a stream the padding shifts, and an alignment beyond the receive
 			// buffer cannot be what a sender meant: refuse those.
@@ -93,7 +93,7 @@ final class ReplyUnmarshaller {
 	 */
 	RdmaErrorReceivedException refusal(PendingCall pc, RdmaErrorHeader error) {
 		if ((error instanceof RdmaErrChunk || error instanceof Rdma2ErrBadHeader) && !pc.readChunksSent) {
-			return new ReplyTooLargeException(error, this.connection.receiveThreshold(pc.version),
+			return new ReplyTooLargeException(error, this.connection.inlineSizes().receiveThreshold(pc.version),
 					(pc.replyBuffer != null) ? pc.call.maxReplySize() : 0, !pc.writeBuffers.isEmpty());
 		}
 		return new RdmaErrorReceivedException(error);

@@ -78,9 +78,9 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	private RpcRdmaClientConnection(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress remote,
 			TransportConfig config, PeerVersionCache versionCache, BackwardCallHandler backwardHandler,
 			int backwardCredits) {
-		super(provider, pool, withBackwardReceives(config, backwardHandler, backwardCredits),
-				1 + backwardReceives(backwardHandler, backwardCredits) + 1);
-		this.backwardReceives = backwardReceives(backwardHandler, backwardCredits);
+		super(provider, pool, BackwardDirection.requesterConfig(config, backwardHandler, backwardCredits),
+				1 + BackwardDirection.requesterReceives(backwardHandler, backwardCredits) + 1);
+		this.backwardReceives = BackwardDirection.requesterReceives(backwardHandler, backwardCredits);
 		this.backward = new BackwardCallReceiver(this, remote, backwardHandler,
 				(backwardHandler != null) ? backwardCredits : BackwardDirection.CREDITS_WITHOUT_HANDLER);
 		this.remote = remote;
@@ -142,14 +142,14 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			BackwardCallHandler backwardHandler, int backwardCredits) {
 		RpcRdmaClientConnection client = new RpcRdmaClientConnection(provider, pool, remote, config, versionCache,
 				backwardHandler, backwardCredits);
-		ConnectParameters parameters = new ConnectParameters(remote, client.localPrivateData(), config.connectTimeout(),
-				client::onConnectionEvent);
+		ConnectParameters parameters = new ConnectParameters(remote, client.inlineSizes().localPrivateData(),
+				config.connectTimeout(), client::onConnectionEvent);
 		return provider.connect(client.qp, parameters).handle((connection, error) -> {
 			if (error != null) {
 				client.fail(new TransportClosedException("Connecting to " + remote + " failed: " + error.getMessage()));
 				throw new TransportClosedException("Connecting to " + remote + " failed: " + error.getMessage());
 			}
-			client.acceptPeerPrivateData(connection.remotePrivateData());
+			client.inlineSizes().acceptPeerPrivateData(connection.remotePrivateData());
 			client.established(connection);
 			if (!connection.isConnected()) {
 				client.fail(new TransportClosedException("The connection to " + remote + " went down at once"));
@@ -159,27 +159,6 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			client1.wantsInBand = client1.needsInBandConfiguration(provider);
 			return client1.wantsInBand ? client1.negotiateInBand() : CompletableFuture.completedFuture(client1);
 		});
-	}
-
-	/**
-	 * RFC 8167 §4.3: the requester posts a receive for every backward-direction call it
-	 * grants, beyond those for its forward replies. Without a handler it grants one, which the
-	 * receive kept for RDMA_ERROR replies covers.
-	 */
-	private static TransportConfig withBackwardReceives(TransportConfig config, BackwardCallHandler handler,
-			int credits) {
-		if (handler == null) {
-			return config;
-		}
-		if (credits < 1) {
-			throw new IllegalArgumentException("backwardCredits must be at least 1 for a connection that serves backward"
-					+ " calls, got " + credits);
-		}
-		return BackwardDirection.withBackwardReceives(config, credits);
-	}
-
-	private static int backwardReceives(BackwardCallHandler handler, int credits) {
-		return (handler != null) ? credits : 0;
 	}
 
 	// ---- receives (RFC 8166 §3.3.1) ----------------------------------------------------------
@@ -255,7 +234,8 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 	private void applyInBandReply(ConfigRdmaReply reply) {
 		// The responder sends no more than the maxreply_sendsize this side asked for, which is
 		// its own receive size; it receives up to the maxcall_sendsize it returned (§6.2).
-		applyInBandSizes(this.config.receiveBufferSize(), ConfigRdmaMessages.size(reply.maxCallSendSize()));
+		inlineSizes().applyInBandSizes(this.config.receiveBufferSize(),
+				ConfigRdmaMessages.size(reply.maxCallSendSize()));
 		applyPeerReadDepth(reply.maxRdmaRead());
 		this.negotiatedInBand = true;
 	}
@@ -419,7 +399,7 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 
 	/** @return the inline threshold for calls in the current version */
 	public int sendThreshold() {
-		return sendThreshold(this.versions.version());
+		return inlineSizes().sendThreshold(this.versions.version());
 	}
 
 	// ---- marshalling ---------------------------------------------------------------------

@@ -1,7 +1,6 @@
 package io.rpcrdma.transport;
 
 import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -10,11 +9,8 @@ import io.rpcrdma.memory.BufferRole;
 import io.rpcrdma.memory.RegisteredBuffer;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.oncrpc.VersionRange;
-import io.rpcrdma.protocol.ChunkedHeader;
 import io.rpcrdma.protocol.HeaderDecodeResult;
-import io.rpcrdma.protocol.RdmaDone;
 import io.rpcrdma.protocol.RdmaErrorHeader;
-import io.rpcrdma.protocol.ReadChunk;
 import io.rpcrdma.protocol.TransportHeader;
 import io.rpcrdma.protocol.TransportHeaderDecoder;
 import io.rpcrdma.protocol.TransportHeaderEncoder;
@@ -155,38 +151,9 @@ abstract class RpcRdmaEndpoint {
 
 	// ---- RFC 8797 --------------------------------------------------------------------------
 
-	/** @return the private data this side sends: its receive size and remote invalidation */
-	PrivateData localPrivateData() {
-		return this.inlineSizes.localPrivateData();
-	}
-
-	void acceptPeerPrivateData(PrivateData data) {
-		this.inlineSizes.acceptPeerPrivateData(data);
-	}
-
-	/**
-	 * @param version 1 or 2
-	 * @return the most this side may send inline in that version ({@link InlineSizes#sendThreshold})
-	 */
-	int sendThreshold(int version) {
-		return this.inlineSizes.sendThreshold(version);
-	}
-
-	/**
-	 * @param version 1 or 2
-	 * @return the most the peer may send this side inline ({@link InlineSizes#receiveThreshold})
-	 */
-	int receiveThreshold(int version) {
-		return this.inlineSizes.receiveThreshold(version);
-	}
-
-	/**
-	 * Takes the peer's inline sizes learnt in band with CCP (RFC 5666 §6.2).
-	 * @param peerMaxSend the most the peer sends inline
-	 * @param peerMaxReceive the most the peer receives inline
-	 */
-	void applyInBandSizes(int peerMaxSend, int peerMaxReceive) {
-		this.inlineSizes.applyInBandSizes(peerMaxSend, peerMaxReceive);
+	/** @return the inline thresholds: this side's, the peer's, and what they allow each way */
+	InlineSizes inlineSizes() {
+		return this.inlineSizes;
 	}
 
 	/**
@@ -195,11 +162,6 @@ abstract class RpcRdmaEndpoint {
 	 */
 	void applyPeerReadDepth(long peerReadDepth) {
 		this.transfers.applyPeerReadDepth(peerReadDepth);
-	}
-
-	/** @return whether the peer said it accepts Send With Invalidate */
-	boolean peerAcceptsInvalidate() {
-		return this.inlineSizes.peerAcceptsInvalidate();
 	}
 
 	/** @return what moves chunk data with RDMA Read and RDMA Write on this connection */
@@ -213,7 +175,8 @@ abstract class RpcRdmaEndpoint {
 	 * @return what this side sends and receives inline in that version
 	 */
 	public InlineThresholds inlineThresholds(int version) {
-		return new InlineThresholds(version, sendThreshold(version), receiveThreshold(version));
+		return new InlineThresholds(version, this.inlineSizes.sendThreshold(version),
+				this.inlineSizes.receiveThreshold(version));
 	}
 
 	/** @return the versions this side speaks on this connection */
@@ -479,25 +442,7 @@ abstract class RpcRdmaEndpoint {
 	 * Leases a buffer without blocking (completion handlers must not wait).
 	 */
 	RegisteredBuffer lease(BufferRole role, int length) {
-		return lease(this.pool, role, length);
-	}
-
-	/**
-	 * Leases a buffer of a pool without blocking (completion handlers must not wait).
-	 * @throws MessageTooLargeException if no buffer of the role is that large
-	 * @throws TransportResourceException if none is free
-	 */
-	static RegisteredBuffer lease(RegisteredMemoryPool pool, BufferRole role, int length) {
-		if (length > pool.largestBufferSize(role)) {
-			throw new MessageTooLargeException(length + " bytes exceed the largest " + role.label()
-					+ " buffer of " + pool.largestBufferSize(role) + " bytes");
-		}
-		RegisteredBuffer buffer = pool.tryLease(role, Math.max(1, length));
-		if (buffer == null) {
-			throw new TransportResourceException(
-					"The memory pool has no free " + role.label() + " buffer of " + length + " bytes", null);
-		}
-		return buffer;
+		return PoolLeases.lease(this.pool, role, length);
 	}
 
 	/**
@@ -613,24 +558,11 @@ abstract class RpcRdmaEndpoint {
 
 	}
 
-	/** Counts a message sent, by its header: errors, RDMA_DONE, inline messages and chunks. */
+	/** Counts a message sent, by its header ({@link TransportCounters#sent}), and traces an RDMA_ERROR. */
 	void count(TransportHeader header, int payloadLength) {
+		this.counters.sent(header, payloadLength);
 		if (header instanceof RdmaErrorHeader error) {
-			this.counters.errorSent(error);
 			this.trace.errorSent(error);
-		}
-		else if (header instanceof RdmaDone) {
-			this.counters.doneSent.increment();
-		}
-		else if (header instanceof ChunkedHeader chunked) {
-			if (payloadLength > 0) {
-				this.counters.inlineMessages.increment();
-			}
-			List<ReadChunk> reads = chunked.chunkLists().readChunks();
-			this.counters.readChunksSent.add(reads.size());
-			if (chunked.chunkLists().hasPositionZeroReadChunk()) {
-				this.counters.positionZeroChunksSent.increment();
-			}
 		}
 	}
 

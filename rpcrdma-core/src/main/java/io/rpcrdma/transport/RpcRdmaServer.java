@@ -141,9 +141,9 @@ public final class RpcRdmaServer implements AutoCloseable {
 			this.unreleased.add(connection);
 		}
 		connection.releasedFuture().whenComplete((ignored, error) -> this.unreleased.remove(connection));
-		connection.acceptPeerPrivateData(request.privateData());
+		connection.inlineSizes().acceptPeerPrivateData(request.privateData());
 		try {
-			RdmaConnection established = request.accept(connection.qp, connection.localPrivateData(),
+			RdmaConnection established = request.accept(connection.qp, connection.inlineSizes().localPrivateData(),
 					connection::onConnectionEvent);
 			connection.established(established);
 			this.connections.add(connection);

@@ -602,7 +602,8 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	 * the RPC layer did under a security flavor (§11, {@link ReplySender#configureInBand}).
 	 */
 	ConfigRdmaReply configureInBand(ConfigRdmaRequest request) {
-		applyInBandSizes(ConfigRdmaMessages.size(request.maxCallSendSize()), ConfigRdmaMessages.size(request.maxReplySendSize()));
+		inlineSizes().applyInBandSizes(ConfigRdmaMessages.size(request.maxCallSendSize()),
+				ConfigRdmaMessages.size(request.maxReplySendSize()));
 		applyPeerReadDepth(request.maxRdmaRead());
 		this.negotiatedInBand = true;
 		// align: this side pads nothing beyond XDR's four bytes.

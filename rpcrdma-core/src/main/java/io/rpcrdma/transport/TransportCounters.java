@@ -3,7 +3,10 @@ package io.rpcrdma.transport;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.rpcrdma.protocol.ChunkedHeader;
+import io.rpcrdma.protocol.RdmaDone;
 import io.rpcrdma.protocol.RdmaErrorHeader;
+import io.rpcrdma.protocol.TransportHeader;
 
 /** The live counters behind {@link TransportStats}. */
 final class TransportCounters {
@@ -78,6 +81,26 @@ final class TransportCounters {
 				this.readsQueued.sum(), this.readsInFlightHighWater.get(), this.bytesSent.sum(), this.bytesRead.sum(),
 				this.bytesWritten.sum(), RdmaErrorCounts.sum(this.errorsSentByCode),
 				RdmaErrorCounts.sum(this.errorsReceivedByCode), this.operationTimeouts.sum(), this.bulkShareWaits.sum());
+	}
+
+
+	/** Counts a message sent, by its header: errors, RDMA_DONE, inline messages and chunks. */
+	void sent(TransportHeader header, int payloadLength) {
+		if (header instanceof RdmaErrorHeader error) {
+			errorSent(error);
+		}
+		else if (header instanceof RdmaDone) {
+			this.doneSent.increment();
+		}
+		else if (header instanceof ChunkedHeader chunked) {
+			if (payloadLength > 0) {
+				this.inlineMessages.increment();
+			}
+			this.readChunksSent.add(chunked.chunkLists().readChunks().size());
+			if (chunked.chunkLists().hasPositionZeroReadChunk()) {
+				this.positionZeroChunksSent.increment();
+			}
+		}
 	}
 
 }

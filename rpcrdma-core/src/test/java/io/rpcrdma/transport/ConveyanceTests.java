@@ -42,8 +42,8 @@ abstract class ConveyanceTests extends RpcRdmaTransportKit {
 		RpcRdmaClientConnection client = client(server, config());
 
 		// The client receives 4096 and sends up to 4096, the server receives 2048 (RFC 8797).
-		assertThat(client.sendThreshold(2)).isEqualTo(2048);
-		assertThat(client.receiveThreshold(2)).isEqualTo(2048);
+		assertThat(client.inlineSizes().sendThreshold(2)).isEqualTo(2048);
+		assertThat(client.inlineSizes().receiveThreshold(2)).isEqualTo(2048);
 		byte[] data = RpcWorkload.pattern(1900, 2);
 		InboundReply reply = await(client.call(RpcWorkload.echo(1, data, false, 0, 0)));
 		assertThat(RpcWorkload.opaqueResult(reply)).isEqualTo(data);

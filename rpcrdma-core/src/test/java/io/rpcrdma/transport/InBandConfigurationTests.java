@@ -44,7 +44,7 @@ abstract class InBandConfigurationTests extends RpcRdmaTransportKit {
 		RpcRdmaClientConnection client = client(server, withoutPrivateData());
 
 		assertThat(client.negotiatedInBand()).isTrue();
-		assertThat(client.sendThreshold(1)).isEqualTo(4096);
+		assertThat(client.inlineSizes().sendThreshold(1)).isEqualTo(4096);
 		byte[] data = RpcWorkload.pattern(3072, 9);
 		InboundReply reply = await(client.call(RpcWorkload.echo(5, data, false, 0, 0)));
 
@@ -65,7 +65,7 @@ abstract class InBandConfigurationTests extends RpcRdmaTransportKit {
 				withoutPrivateData().withConnectionConfiguration(false, CcpMode.DISABLED, Duration.ofSeconds(1)));
 
 		assertThat(client.negotiatedInBand()).isFalse();
-		assertThat(client.sendThreshold(1)).isEqualTo(1024);
+		assertThat(client.inlineSizes().sendThreshold(1)).isEqualTo(1024);
 		byte[] data = RpcWorkload.pattern(3072, 9);
 		InboundReply reply = await(client.call(RpcWorkload.echo(5, data, false, 0, 3200)));
 
@@ -83,7 +83,7 @@ abstract class InBandConfigurationTests extends RpcRdmaTransportKit {
 		assertThat(client.negotiatedInBand()).isTrue();
 		assertThat(client.version()).isEqualTo(2);
 		assertThat(client.isVersionConfirmed()).isTrue();
-		assertThat(client.sendThreshold(2)).isEqualTo(4096);
+		assertThat(client.inlineSizes().sendThreshold(2)).isEqualTo(4096);
 		byte[] data = RpcWorkload.pattern(3500, 4);
 		assertThat(RpcWorkload.opaqueResult(await(client.call(RpcWorkload.echo(6, data, false, 0, 0))))).isEqualTo(data);
 		assertThat(client.stats().positionZeroChunksSent()).isZero();
@@ -98,7 +98,7 @@ abstract class InBandConfigurationTests extends RpcRdmaTransportKit {
 				withoutPrivateData().withConnectionConfiguration(false, CcpMode.WHEN_NEEDED, Duration.ofMillis(300)));
 
 		assertThat(client.negotiatedInBand()).isFalse();
-		assertThat(client.sendThreshold(1)).isEqualTo(1024);
+		assertThat(client.inlineSizes().sendThreshold(1)).isEqualTo(1024);
 		assertThat(client.credits().outstanding()).isZero();
 		byte[] data = RpcWorkload.pattern(500, 1);
 		assertThat(RpcWorkload.opaqueResult(await(client.call(RpcWorkload.echo(7, data, false, 0, 0))))).isEqualTo(data);
@@ -121,7 +121,7 @@ abstract class InBandConfigurationTests extends RpcRdmaTransportKit {
 				withoutPrivateData().withConnectionConfiguration(false, CcpMode.WHEN_NEEDED, Duration.ofHours(1)));
 
 		assertThat(client.negotiatedInBand()).isFalse();
-		assertThat(client.sendThreshold(1)).isEqualTo(1024);
+		assertThat(client.inlineSizes().sendThreshold(1)).isEqualTo(1024);
 		assertThat(onlyConnection(server).negotiatedInBand()).isFalse();
 	}
 
@@ -132,7 +132,7 @@ abstract class InBandConfigurationTests extends RpcRdmaTransportKit {
 		RpcRdmaClientConnection client = client(server, config);
 
 		assertThat(client.negotiatedInBand()).isFalse();
-		assertThat(client.sendThreshold(1)).isEqualTo(4096);
+		assertThat(client.inlineSizes().sendThreshold(1)).isEqualTo(4096);
 		assertThat(client.stats().inlineMessages()).isZero();
 	}
 
@@ -156,7 +156,7 @@ abstract class InBandConfigurationTests extends RpcRdmaTransportKit {
 
 		RpcRdmaServerConnection connection = onlyConnection(server);
 		assertThat(connection.negotiatedInBand()).isFalse();
-		assertThat(connection.sendThreshold(1)).isEqualTo(1024);
+		assertThat(connection.inlineSizes().sendThreshold(1)).isEqualTo(1024);
 		assertThat(connection.isOpen()).isTrue();
 		assertThat(connection.outstanding()).isZero();
 
@@ -168,7 +168,7 @@ abstract class InBandConfigurationTests extends RpcRdmaTransportKit {
 		assertThat(io.rpcrdma.protocol.ccp.ConfigRdmaCodec.decodeReply(decoder))
 			.isEqualTo(new ConfigRdmaReply(4096, 4, TransportConfig.DEFAULT_MAX_OUTSTANDING_READS));
 		assertThat(connection.negotiatedInBand()).isTrue();
-		assertThat(connection.sendThreshold(1)).isEqualTo(4096);
+		assertThat(connection.inlineSizes().sendThreshold(1)).isEqualTo(4096);
 	}
 
 	@Test
@@ -191,7 +191,7 @@ abstract class InBandConfigurationTests extends RpcRdmaTransportKit {
 			RpcRdmaClientConnection client = await(connecting);
 			try {
 				assertThat(client.negotiatedInBand()).isFalse();
-				assertThat(client.sendThreshold(1)).isEqualTo(1024);
+				assertThat(client.inlineSizes().sendThreshold(1)).isEqualTo(1024);
 				assertThat(client.credits().outstanding()).isZero();
 			}
 			finally {

@@ -152,10 +152,12 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	public static final int MAX_FENCE_DELAY_MICROS = 1_000_000;
 
 	/**
-	 * The default of {@link #MAX_QUEUE_PAIRS}: room for thousands of connections, while
-	 * keeping the provider's sockets within a usual file descriptor limit.
+	 * The default of {@link #MAX_QUEUE_PAIRS}: room for ten thousand connections to one server
+	 * (issue #34). The provider's sockets, at most two per queue pair, also count against the
+	 * process's file descriptor limit (the JVM raises its soft limit to the hard one), which
+	 * is the tighter bound on hosts that set it below 32,768.
 	 */
-	public static final int DEFAULT_MAX_QUEUE_PAIRS = 4096;
+	public static final int DEFAULT_MAX_QUEUE_PAIRS = 16_384;
 
 	/**
 	 * The most MPA private data this provider sends: IRD/ORD plus the SPI's
