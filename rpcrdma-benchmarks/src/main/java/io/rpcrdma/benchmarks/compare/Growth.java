@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -174,7 +175,12 @@ public final class Growth {
 	 * @param samples the samples, fewest connections first
 	 * @param stop why the curve ended before its last step, or {@code null} if it did not
 	 */
-	record IdleCurve(String contender, List<IdleSample> samples, String stop) {
+	record IdleCurve(String contender, List<IdleSample> samples, String stop, String newConnection) {
+
+		IdleCurve(String contender, List<IdleSample> samples, String stop) {
+			this(contender, samples, stop, null);
+		}
+
 	}
 
 	/**
@@ -348,6 +354,7 @@ public final class Growth {
 							mebibytes(sample.serverRegisteredBytes()), mebibytes(sample.serverLeasedBytes()), clients.size(),
 							mebibytes(sample.clientRegisteredBytes()), sample.clientThreads());
 				}
+				return new IdleCurve(contender, samples, null, newConnection(contender, server, progress));
 			}
 			finally {
 				for (IdleClientProcess client : clients) {
@@ -355,7 +362,32 @@ public final class Growth {
 				}
 			}
 		}
-		return new IdleCurve(contender, samples, null);
+	}
+
+	/**
+	 * With every idle connection of the last step still open, a call on a new connection
+	 * (issue #34: "calls on a new connection still succeed"); rpcrdma only.
+	 * @return what became of the call, {@code null} for the other contenders
+	 */
+	private static String newConnection(String contender, ServerProcess server, PrintStream progress) {
+		if (!contender.equals(Contenders.SIW)) {
+			return null;
+		}
+		String outcome;
+		long start = System.nanoTime();
+		RpcRdmaContender.Running running = new RpcRdmaContender.Running(server.address(), () -> {
+		});
+		try (Contender probe = new RpcRdmaContender(contender, "siw", running, UnaryOperator.identity());
+				Contender.Session session = probe.openSession()) {
+			session.echo(Payloads.filled(Workload.SMALL));
+			outcome = String.format(Locale.ROOT, "a 64-byte call on a new connection succeeded (%.1f ms to connect and call)",
+					(System.nanoTime() - start) / 1e6);
+		}
+		catch (Exception ex) {
+			outcome = "a 64-byte call on a new connection failed: " + ex;
+		}
+		progress.println(contender + " idle curve: " + outcome);
+		return outcome;
 	}
 
 	private static IdleSample sample(ServerProcess.Stats server, long[] process, List<IdleClientProcess> clients)
@@ -589,6 +621,9 @@ public final class Growth {
 		}
 		if (curve.stop() != null) {
 			out.append("\nThe ").append(curve.contender()).append(" idle curve ").append(curve.stop()).append('\n');
+		}
+		if (curve.newConnection() != null) {
+			out.append("\nWith them all open, ").append(curve.newConnection()).append(".\n");
 		}
 		double[] each = perConnection(curve.samples());
 		if (each.length > 0) {

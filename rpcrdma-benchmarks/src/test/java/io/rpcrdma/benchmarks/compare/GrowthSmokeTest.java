@@ -70,12 +70,15 @@ class GrowthSmokeTest {
 					assertThat(most.serverLeasedBytes()).as("server receives posted").isGreaterThan(none.serverLeasedBytes());
 					assertThat(most.serverRegisteredBytes()).isGreaterThanOrEqualTo(most.serverLeasedBytes());
 					assertThat(most.clientRegisteredBytes()).isGreaterThan(none.clientRegisteredBytes());
+					// With them all open, a new connection still carries a call (issue #34).
+					assertThat(curve.newConnection()).startsWith("a 64-byte call on a new connection succeeded");
 				}
 				case Contenders.SOCKET -> {
 					// The socket server has a thread per accepted connection, and registers nothing.
 					assertThat(most.serverThreads() - none.serverThreads()).as("socket server threads")
 						.isGreaterThanOrEqualTo(most.connections());
 					assertNoRegisteredMemory(idle);
+					assertThat(curve.newConnection()).isNull();
 				}
 				case Contenders.GRPC -> {
 					// gRPC's connections share Netty's event loop threads.
