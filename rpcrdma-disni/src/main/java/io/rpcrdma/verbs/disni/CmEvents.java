@@ -14,9 +14,10 @@ import io.rpcrdma.verbs.PrivateData;
  * {@code RdmaCmEvent.EventType} mirrors by ordinal) and what a failed connection attempt
  * becomes in the SPI.
  * <p>
- * DiSNI 2.1 reports neither the event status nor private data, so a reject carries no
- * reason and no data, and on InfiniBand and RoCE a request to a port where nothing listens
- * is rejected by the peer's connection manager just like one the application refused.
+ * DiSNI 2.1 reports neither the event status nor private data; a reject's private data
+ * comes through rpcrdma's own natives ({@link DisniCmExtensions}) when libdisni has them.
+ * On InfiniBand and RoCE a request to a port where nothing listens is rejected by the peer's
+ * connection manager just like one the application refused (then without private data).
  */
 final class CmEvents {
 

@@ -25,7 +25,10 @@ import io.rpcrdma.verbs.support.ConnectChecks;
  * request's id, hands it the posted receives and calls {@code rdma_accept}; the
  * established event follows.
  * <p>
- * <strong>Reject is emulated</strong>, because DiSNI 2.1 has no {@code rdma_reject}
+ * With rpcrdma's own natives in libdisni ({@link DisniCmExtensions}) the requester's
+ * private data is read from the connect-request event, accept sends private data, and
+ * reject is {@code rdma_reject} with private data. With a stock libdisni
+ * <strong>reject is emulated</strong>, because DiSNI 2.1 has no {@code rdma_reject}
  * (DiSNI issue 52): the request's id is destroyed without accepting, and the kernel's
  * connection manager answers the requester with a reject (an InfiniBand/RoCE CM REJ, an
  * iWARP MPA reject). The requester sees {@code RDMA_CM_EVENT_REJECTED} without private
