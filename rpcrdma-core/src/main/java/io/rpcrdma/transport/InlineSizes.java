@@ -5,6 +5,7 @@ import java.util.Optional;
 import io.rpcrdma.protocol.Rfc8797PrivateData;
 import io.rpcrdma.protocol.RpcRdmaConstants;
 import io.rpcrdma.verbs.PrivateData;
+import io.rpcrdma.verbs.ProviderCapabilities;
 
 /**
  * The inline thresholds of one connection (RFC 8166 §3.3.2): what this side sends in RFC
@@ -19,6 +20,9 @@ final class InlineSizes {
 	// TransportConfig#receiveBufferSize, which loops over the versions: the thresholds ask per call.
 	private final int receiveBufferSize;
 
+	/** Whether this side advertises RFC 8797's remote invalidation: configured and possible. */
+	private final boolean acceptsInvalidate;
+
 	/** The peer's RFC 8797 data (or its CCP sizes), or {@code null} if it sent none. */
 	private volatile Rfc8797PrivateData peer;
 
@@ -27,8 +31,22 @@ final class InlineSizes {
 	 * @param receiveBufferSize {@code config}'s receive buffer size
 	 */
 	InlineSizes(TransportConfig config, int receiveBufferSize) {
+		this(config, receiveBufferSize, true);
+	}
+
+	/**
+	 * @param config the connection's settings
+	 * @param receiveBufferSize {@code config}'s receive buffer size
+	 * @param providerInvalidates whether the provider's STags can be invalidated by the peer's
+	 * Send With Invalidate ({@link ProviderCapabilities#remoteInvalidation()}): where they
+	 * cannot (regions registered with {@code ibv_reg_mr} on a verbs device), this side must not
+	 * advertise RFC 8797's remote invalidation, or the peer's reply fails on the device
+	 * ({@code IBV_WC_REM_INV_REQ_ERR})
+	 */
+	InlineSizes(TransportConfig config, int receiveBufferSize, boolean providerInvalidates) {
 		this.config = config;
 		this.receiveBufferSize = receiveBufferSize;
+		this.acceptsInvalidate = config.remoteInvalidate() && providerInvalidates;
 	}
 
 	/** @return the private data this side sends: its receive size and remote invalidation */
@@ -37,7 +55,7 @@ final class InlineSizes {
 			return PrivateData.EMPTY;
 		}
 		int size = this.receiveBufferSize;
-		return PrivateData.of(Rfc8797PrivateData.of(this.config.remoteInvalidate(), size, size).encode());
+		return PrivateData.of(Rfc8797PrivateData.of(this.acceptsInvalidate, size, size).encode());
 	}
 
 	void acceptPeerPrivateData(PrivateData data) {

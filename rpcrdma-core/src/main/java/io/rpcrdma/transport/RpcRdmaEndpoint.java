@@ -112,7 +112,7 @@ abstract class RpcRdmaEndpoint {
 		this.readThrottle = new ReadThrottle(config.maxOutstandingReads(), this.counters);
 		this.bulkShare = new FifoAdmission(config.peerLimits().bulkShare());
 		int receiveSize = config.receiveBufferSize();
-		this.inlineSizes = new InlineSizes(config, receiveSize);
+		this.inlineSizes = new InlineSizes(config, receiveSize, provider.capabilities().remoteInvalidation());
 		if (pool.largestBufferSize(BufferRole.RECEIVE) < receiveSize) {
 			throw new IllegalArgumentException("The memory pool's receive buffers hold "
 					+ pool.largestBufferSize(BufferRole.RECEIVE) + " bytes but the inline threshold needs " + receiveSize

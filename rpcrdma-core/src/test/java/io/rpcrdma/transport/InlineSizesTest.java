@@ -42,6 +42,18 @@ class InlineSizesTest {
 	}
 
 	@Test
+	void remoteInvalidationIsAdvertisedOnlyWhereTheProviderCanBeInvalidatedRemotely() {
+		assertThat(this.config.remoteInvalidate()).isTrue();
+		assertThat(Rfc8797PrivateData.decode(this.sizes.localPrivateData().bytes()).orElseThrow().remoteInvalidate())
+			.isTrue();
+		// disni's regions come from ibv_reg_mr: a peer's Send With Invalidate naming one fails on
+		// the device (IBV_WC_REM_INV_REQ_ERR), so the flag must not be sent (RFC 8797 §2.2).
+		InlineSizes cannot = new InlineSizes(this.config, this.config.receiveBufferSize(), false);
+		assertThat(Rfc8797PrivateData.decode(cannot.localPrivateData().bytes()).orElseThrow().remoteInvalidate())
+			.isFalse();
+	}
+
+	@Test
 	void sizesLearntInBandApplyAsPrivateDataWouldAndKeepTheInvalidateFlag() {
 		this.sizes.acceptPeerPrivateData(PrivateData.of(Rfc8797PrivateData.of(true, 1024, 1024).encode()));
 		this.sizes.applyInBandSizes(4096, 100);
