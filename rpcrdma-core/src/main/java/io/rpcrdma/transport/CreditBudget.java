@@ -40,7 +40,8 @@ public final class CreditBudget {
 
 	private final RefusalLog heldBack = new RefusalLog(logger, RefusalLog.DEFAULT_INTERVAL);
 
-	private long granted;
+	/** Written under the lock; read without it by {@link #trim}'s check for pressure. */
+	private volatile long granted;
 
 	private int connections;
 
@@ -115,16 +116,24 @@ public final class CreditBudget {
 	 * @param current the connection's grant
 	 * @return the grant it keeps
 	 */
-	public synchronized int trim(int current) {
+	public int trim(int current) {
+		// Asked on every request of every connection: without pressure, which is the common
+		// case, the server-wide lock is not taken. A check that reads a stale total only
+		// delays a trim to the connection's next request.
 		if (this.granted <= this.contendedAbove) {
 			return current;
 		}
-		int share = Math.max(this.floor, fairShare());
-		if (current <= share) {
-			return current;
+		synchronized (this) {
+			if (this.granted <= this.contendedAbove) {
+				return current;
+			}
+			int share = Math.max(this.floor, fairShare());
+			if (current <= share) {
+				return current;
+			}
+			this.granted -= current - share;
+			return share;
 		}
-		this.granted -= current - share;
-		return share;
 	}
 
 	/**
