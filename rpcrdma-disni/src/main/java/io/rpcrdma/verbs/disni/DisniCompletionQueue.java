@@ -12,11 +12,12 @@ import io.rpcrdma.verbs.CompletionQueueOverrunException;
 import io.rpcrdma.verbs.CompletionStatus;
 import io.rpcrdma.verbs.WorkCompletion;
 import io.rpcrdma.verbs.support.CompletionNotifier;
+import io.rpcrdma.verbs.support.CompletionRing;
 
 /**
- * An SPI completion queue: a ring of pre-allocated completions that the provider's shared
- * adapter completion queues ({@link SharedCompletionQueue}) fill with the completions of
- * this queue's queue pairs, and that {@link #poll} empties. It has no adapter queue and no
+ * An SPI completion queue: a ring of completions ({@link CompletionRing}, growing with those
+ * waiting) that the provider's shared adapter completion queues ({@link SharedCompletionQueue})
+ * fill with the completions of this queue's queue pairs, and that {@link #poll} empties. It has no adapter queue and no
  * thread of its own: the thread that polls the shared adapter queue copies each completion
  * in at once (DiSNI refills its {@code IbvWC} array on the next poll, DiSNI issue 44),
  * turning the provider's hardware wr_ids back into the caller's ({@link WorkRequestIds}),
@@ -37,16 +38,11 @@ final class DisniCompletionQueue implements CompletionQueue, CompletionDispatche
 
 	private final CompletionNotifier notifier;
 
-	private final WorkCompletion[] ring;
-
-	private final int mask;
+	// Guarded by this.
+	private final CompletionRing ring;
 
 	/** Takes a completion that is retired but not kept (closed or overrun queue). */
 	private final WorkCompletion discard = new WorkCompletion();
-
-	private long head;
-
-	private long tail;
 
 	private boolean overrun;
 
@@ -58,15 +54,7 @@ final class DisniCompletionQueue implements CompletionQueue, CompletionDispatche
 		this.provider = provider;
 		this.capacity = capacity;
 		this.notifier = new CompletionNotifier(this, handler);
-		int size = Integer.highestOneBit(capacity);
-		if (size < capacity) {
-			size <<= 1;
-		}
-		this.ring = new WorkCompletion[size];
-		for (int i = 0; i < size; i++) {
-			this.ring[i] = new WorkCompletion();
-		}
-		this.mask = size - 1;
+		this.ring = new CompletionRing(capacity);
 	}
 
 	@Override
@@ -88,17 +76,7 @@ final class DisniCompletionQueue implements CompletionQueue, CompletionDispatche
 			if (this.closed) {
 				return 0;
 			}
-			int n = (int) Math.min(completions.length, this.tail - this.head);
-			for (int i = 0; i < n; i++) {
-				WorkCompletion into = completions[i];
-				if (into == null) {
-					into = new WorkCompletion();
-					completions[i] = into;
-				}
-				into.copyFrom(this.ring[(int) (this.head & this.mask)]);
-				this.head++;
-			}
-			return n;
+			return this.ring.drainTo(completions);
 		}
 	}
 
@@ -114,8 +92,8 @@ final class DisniCompletionQueue implements CompletionQueue, CompletionDispatche
 	boolean deliver(IbvWC wc, DisniQueuePair qp) {
 		synchronized (this) {
 			boolean keep = !this.closed && !this.overrun;
-			boolean full = this.tail - this.head >= this.capacity;
-			WorkCompletion into = (keep && !full) ? this.ring[(int) (this.tail & this.mask)] : this.discard;
+			boolean full = this.ring.isFull();
+			WorkCompletion into = (keep && !full) ? this.ring.nextSlot() : this.discard;
 			if (!qp.complete(wc, into) || !keep) {
 				return false;
 			}
@@ -124,7 +102,7 @@ final class DisniCompletionQueue implements CompletionQueue, CompletionDispatche
 						+ "it with a capacity of at least the sum of the queue depths of its queue pairs");
 			}
 			else {
-				this.tail++;
+				this.ring.commit();
 			}
 			return true;
 		}
@@ -144,13 +122,13 @@ final class DisniCompletionQueue implements CompletionQueue, CompletionDispatche
 				return;
 			}
 			for (WorkCompletion completion : completions) {
-				if (this.tail - this.head >= this.capacity) {
+				if (this.ring.isFull()) {
 					markOverrun("Completion queue of capacity " + this.capacity + " overran and lost completions; "
 							+ "create it with a capacity of at least the sum of the queue depths of its queue pairs");
 					break;
 				}
-				this.ring[(int) (this.tail & this.mask)].copyFrom(completion);
-				this.tail++;
+				this.ring.nextSlot().copyFrom(completion);
+				this.ring.commit();
 			}
 		}
 		this.notifier.notifyIfArmed();
@@ -213,7 +191,7 @@ final class DisniCompletionQueue implements CompletionQueue, CompletionDispatche
 				return;
 			}
 			this.closed = true;
-			this.head = this.tail;
+			this.ring.clear();
 		}
 		this.provider.completionQueueClosed(this);
 	}

@@ -11,10 +11,12 @@ import io.rpcrdma.verbs.CompletionStatus;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.WorkCompletion;
 import io.rpcrdma.verbs.support.CompletionNotifier;
+import io.rpcrdma.verbs.support.CompletionRing;
 
 /**
- * The completion queue of the software providers (loopback and siw): a ring of pre-allocated
- * {@link WorkCompletion} slots, so that producing and polling completions allocates nothing.
+ * The completion queue of the software providers (loopback and siw): a {@link CompletionRing}
+ * that grows with the completions waiting, so that producing and polling completions
+ * allocates nothing once warm and an idle connection's queue holds a few slots.
  * The notification handler runs on the thread that produced the completion (no thread hop),
  * never twice at once; providers call {@link #notifyIfArmed()} after releasing their own
  * locks, so that a handler never runs under a provider lock and may take application locks
@@ -30,15 +32,10 @@ public final class SoftwareCompletionQueue implements CompletionQueue {
 
 	private final int capacity;
 
-	private final WorkCompletion[] ring;
-
-	private final int mask;
+	// Guarded by this.
+	private final CompletionRing ring;
 
 	private final CompletionNotifier notifier;
-
-	private long head;
-
-	private long tail;
 
 	// tail - head, published for the lock-free "anything there?" check of a busy poller,
 	// so that spinning on an empty queue never contends with the engines adding to it.
@@ -57,21 +54,10 @@ public final class SoftwareCompletionQueue implements CompletionQueue {
 	 */
 	public SoftwareCompletionQueue(RdmaProvider provider, int capacity, CompletionHandler handler,
 			Consumer<SoftwareCompletionQueue> onClose) {
-		if (capacity <= 0 || capacity > (1 << 24)) {
-			throw new IllegalArgumentException("Completion queue capacity must be 1 to 2^24, got " + capacity);
-		}
+		this.ring = new CompletionRing(capacity);
 		this.provider = provider;
 		this.onClose = onClose;
 		this.capacity = capacity;
-		int size = Integer.highestOneBit(capacity);
-		if (size < capacity) {
-			size <<= 1;
-		}
-		this.ring = new WorkCompletion[size];
-		for (int i = 0; i < size; i++) {
-			this.ring[i] = new WorkCompletion();
-		}
-		this.mask = size - 1;
 		this.notifier = new CompletionNotifier(this, handler);
 	}
 
@@ -97,7 +83,7 @@ public final class SoftwareCompletionQueue implements CompletionQueue {
 			if (this.closed) {
 				return;
 			}
-			if (this.tail - this.head == this.capacity) {
+			if (this.ring.isFull()) {
 				if (!this.overrun) {
 					logger.log(Level.ERROR, "Completion queue overrun: capacity " + this.capacity
 							+ " is smaller than the outstanding work requests; completions are lost");
@@ -105,10 +91,10 @@ public final class SoftwareCompletionQueue implements CompletionQueue {
 				this.overrun = true;
 			}
 			else {
-				this.ring[(int) (this.tail & this.mask)].set(wrId, opcode, status, byteLength, qpn, withInvalidate,
-						invalidatedStag, detail);
-				this.tail++;
-				this.queued = (int) (this.tail - this.head);
+				this.ring.nextSlot()
+					.set(wrId, opcode, status, byteLength, qpn, withInvalidate, invalidatedStag, detail);
+				this.ring.commit();
+				this.queued = this.ring.size();
 			}
 		}
 	}
@@ -152,19 +138,15 @@ public final class SoftwareCompletionQueue implements CompletionQueue {
 						+ " overran and lost completions; create it with a capacity of at least the sum of the "
 						+ "queue depths of its queue pairs");
 			}
-			int n = (int) Math.min(completions.length, this.tail - this.head);
-			for (int i = 0; i < n; i++) {
-				WorkCompletion into = completions[i];
-				if (into == null) {
-					into = new WorkCompletion();
-					completions[i] = into;
-				}
-				into.copyFrom(this.ring[(int) (this.head & this.mask)]);
-				this.head++;
-			}
-			this.queued = (int) (this.tail - this.head);
+			int n = this.ring.drainTo(completions);
+			this.queued = this.ring.size();
 			return n;
 		}
+	}
+
+	/** @return the slots its ring has now, for tests of its growth */
+	synchronized int slots() {
+		return this.ring.slots();
 	}
 
 	@Override
@@ -184,7 +166,7 @@ public final class SoftwareCompletionQueue implements CompletionQueue {
 				return;
 			}
 			this.closed = true;
-			this.head = this.tail;
+			this.ring.clear();
 			this.queued = 0;
 		}
 		this.onClose.accept(this);
