@@ -22,7 +22,7 @@ import io.rpcrdma.verbs.support.CompletionRing;
  * up (issue #34: a queue sized for 512 sends on an idle connection must not hold 512 slots),
  * without losing their order or its capacity.
  */
-class SoftwareCompletionQueueTest {
+class CompletionRingTest {
 
 	private static SoftwareCompletionQueue queue(int capacity) {
 		return new SoftwareCompletionQueue(null, capacity, null, (closed) -> {
