@@ -18,11 +18,7 @@ import io.rpcrdma.verbs.ScatterGatherEntry;
  */
 final class OutboundReadQueue {
 
-	static final long FENCE = -1;
-
 	private final long[] seq;
-
-	private final long[] boundary;
 
 	private final int[] sinkStag;
 
@@ -40,7 +36,6 @@ final class OutboundReadQueue {
 
 	OutboundReadQueue(int capacity) {
 		this.seq = new long[capacity];
-		this.boundary = new long[capacity];
 		this.sinkStag = new int[capacity];
 		this.sinkOffset = new long[capacity];
 		this.length = new int[capacity];
@@ -56,11 +51,10 @@ final class OutboundReadQueue {
 		return this.count == 0;
 	}
 
-	synchronized void add(long workSeq, long ackBoundary, int stag, long taggedOffset, int bytes,
+	synchronized void add(long workSeq, int stag, long taggedOffset, int bytes,
 			List<ScatterGatherEntry> sink) {
 		int slot = (this.head + this.count) % this.seq.length;
 		this.seq[slot] = workSeq;
-		this.boundary[slot] = ackBoundary;
 		this.sinkStag[slot] = stag;
 		this.sinkOffset[slot] = taggedOffset;
 		this.length[slot] = bytes;
@@ -78,10 +72,6 @@ final class OutboundReadQueue {
 
 	synchronized long headSeq() {
 		return this.seq[this.head];
-	}
-
-	synchronized long headBoundary() {
-		return this.boundary[this.head];
 	}
 
 	synchronized int headSinkStag() {
