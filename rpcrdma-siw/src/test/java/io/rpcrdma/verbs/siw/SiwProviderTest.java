@@ -293,11 +293,6 @@ class SiwProviderTest {
 		org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
 			.isThrownBy(() -> SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.CALLER_RECEIVES, "yes")))
 			.withMessageContaining(SiwSettings.CALLER_RECEIVES);
-		assertThat(SiwSettings.defaults().fenceDelay())
-			.isEqualTo(java.time.Duration.ofNanos(SiwSettings.DEFAULT_FENCE_DELAY_MICROS * 1000L));
-		assertThat(SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.FENCE_DELAY_MICROS, "0")).fenceDelay())
-			.isZero();
-		assertRefused(SiwSettings.FENCE_DELAY_MICROS, "-1", "1000001");
 		assertThat(SiwSettings.defaults().callerSpin()).isEqualTo((Runtime.getRuntime().availableProcessors() > 1)
 				? java.time.Duration.ofNanos(SiwSettings.DEFAULT_CALLER_SPIN_MICROS * 1000L) : java.time.Duration.ZERO);
 		assertThat(SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.CALLER_SPIN_MICROS, "0")).callerSpin())
