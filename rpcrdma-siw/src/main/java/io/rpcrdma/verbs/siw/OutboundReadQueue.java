@@ -8,8 +8,7 @@ import io.rpcrdma.verbs.ScatterGatherEntry;
  * The RDMA Read Requests this end has sent and whose Read Responses have not all arrived
  * (the ORD side of RFC 5040 §5.1): at most the peer's IRD at once. Responses come back in
  * request order (RFC 5040 §5.5), so only the head receives data. An entry is a Read work
- * request, or a zero-length "fence" Read that proves the peer processed everything sent
- * before it. Fixed arrays, no allocation (but for a sink list longer than any before in its
+ * request. Fixed arrays, no allocation (but for a sink list longer than any before in its
  * slot); the transmitter adds, the receiver removes.
  * <p>
  * Each entry keeps the local keys its sink's regions had when the Read Request went out, as
