@@ -13,6 +13,11 @@
  *   - calls whose Java declaration throws IOException throw one whose message names the call and
  *     the errno text; the others return a negative value on failure;
  *   - _getVersion answers 32, the version DiSNI 2.1's Java side refuses to run without.
+ *
+ * It also implements rpcrdma's own connection-manager natives (io.rpcrdma.verbs.disni.CmNatives),
+ * what DiSNI 2.1 lacks for RFC 8797: the private data of connection-manager events (kept per cm
+ * id by getCmEvent until taken), rdma_accept with private data and rdma_reject. A stock libdisni
+ * has none of them; the Java side detects that once and keeps DiSNI's own behaviour.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -232,6 +237,8 @@ JNIEXPORT void JNICALL FN(resolveRoute)(JNIEnv *env, jobject self, jlong id, jin
  * no event came. The event is acknowledged before returning, which rdma_ack_cm_event(3)
  * allows once everything wanted from it is copied.
  */
+static void keep_private_data(struct rdma_cm_event *event);
+
 JNIEXPORT jint JNICALL FN(getCmEvent)(JNIEnv *env, jobject self, jlong channel, jlong listen_id_out,
 		jlong id_out, jint timeout)
 {
@@ -248,6 +255,7 @@ JNIEXPORT jint JNICALL FN(getCmEvent)(JNIEnv *env, jobject self, jlong channel, 
 	type = (jint) event->event;
 	*PTR(int64_t, listen_id_out) = event->listen_id != NULL ? (int64_t) (intptr_t) event->listen_id : -1;
 	*PTR(int64_t, id_out) = event->id != NULL ? (int64_t) (intptr_t) event->id : -1;
+	keep_private_data(event);
 	rdma_ack_cm_event(event);
 	return type;
 }
@@ -341,11 +349,14 @@ JNIEXPORT jint JNICALL FN(destroyEventChannel)(JNIEnv *env, jobject self, jlong 
 	return 0;
 }
 
+static void forget_private_data(struct rdma_cm_id *id);
+
 JNIEXPORT jint JNICALL FN(destroyCmId)(JNIEnv *env, jobject self, jlong id)
 {
 	if (id == 0) {
 		return -1;
 	}
+	forget_private_data(PTR(struct rdma_cm_id, id));
 	return rdma_destroy_id(PTR(struct rdma_cm_id, id)) == 0 ? 0 : -errno;
 }
 
@@ -785,3 +796,168 @@ JNIEXPORT jint JNICALL FN(getVersion)(JNIEnv *env, jobject self)
 	return DISNI_JNI_VERSION;
 }
 
+
+/* ---- rpcrdma's own connection-manager natives (io.rpcrdma.verbs.disni.CmNatives) ---------- */
+
+/* What CmNatives.version() answers; the Java side uses the natives only when it matches. */
+#define RPCRDMA_CM_VERSION 1
+
+#define CM(name) Java_io_rpcrdma_verbs_disni_CmNatives_##name
+
+/*
+ * The private data of the last CONNECT_REQUEST, ESTABLISHED or REJECTED event of a cm id, kept
+ * until the Java side takes it or destroys the id. Only connections being set up have an entry,
+ * so a fixed table is enough; when it is full the oldest slot of the hash chain is overwritten
+ * and that connection falls back to in-band negotiation (RFC 5666 section 6), as on stock DiSNI.
+ */
+#define KEPT_SLOTS 256
+
+struct kept_private_data {
+	struct rdma_cm_id *id;
+	uint8_t length;
+	uint8_t bytes[255];
+};
+
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct kept_private_data kept[KEPT_SLOTS];
+
+static unsigned kept_slot(struct rdma_cm_id *id)
+{
+	uintptr_t key = (uintptr_t) id;
+
+	return (unsigned) ((key >> 4) ^ (key >> 12)) % KEPT_SLOTS;
+}
+
+/* The slot holding id, or with create the first free one on its chain (else its home slot). */
+static struct kept_private_data *kept_find(struct rdma_cm_id *id, int create)
+{
+	unsigned home = kept_slot(id);
+	struct kept_private_data *free_slot = NULL;
+
+	for (unsigned i = 0; i < KEPT_SLOTS; i++) {
+		struct kept_private_data *slot = &kept[(home + i) % KEPT_SLOTS];
+
+		if (slot->id == id) {
+			return slot;
+		}
+		if (slot->id == NULL && free_slot == NULL) {
+			free_slot = slot;
+		}
+	}
+	if (!create) {
+		return NULL;
+	}
+	return free_slot != NULL ? free_slot : &kept[home];
+}
+
+static void keep_private_data(struct rdma_cm_event *event)
+{
+	struct kept_private_data *slot;
+
+	if (event->id == NULL || (event->event != RDMA_CM_EVENT_CONNECT_REQUEST
+			&& event->event != RDMA_CM_EVENT_ESTABLISHED && event->event != RDMA_CM_EVENT_REJECTED)) {
+		return;
+	}
+	pthread_mutex_lock(&kept_lock);
+	slot = kept_find(event->id, event->param.conn.private_data_len > 0);
+	if (slot != NULL) {
+		/* A later event without private data replaces an earlier one's. */
+		slot->id = event->param.conn.private_data_len > 0 ? event->id : NULL;
+		slot->length = event->param.conn.private_data_len;
+		if (slot->length > 0) {
+			memcpy(slot->bytes, event->param.conn.private_data, slot->length);
+		}
+	}
+	pthread_mutex_unlock(&kept_lock);
+}
+
+static void forget_private_data(struct rdma_cm_id *id)
+{
+	struct kept_private_data *slot;
+
+	pthread_mutex_lock(&kept_lock);
+	if ((slot = kept_find(id, 0)) != NULL) {
+		slot->id = NULL;
+		slot->length = 0;
+	}
+	pthread_mutex_unlock(&kept_lock);
+}
+
+JNIEXPORT jint JNICALL CM(version)(JNIEnv *env, jclass type)
+{
+	return RPCRDMA_CM_VERSION;
+}
+
+/*
+ * Copies the kept private data of id's last event (at most capacity bytes) to out and forgets
+ * it; returns the number of bytes copied, 0 when there is none.
+ */
+JNIEXPORT jint JNICALL CM(takePrivateData)(JNIEnv *env, jclass type, jlong id, jlong out, jint capacity)
+{
+	struct kept_private_data *slot;
+	jint length = 0;
+
+	if (id == 0 || out == 0 || capacity <= 0) {
+		return 0;
+	}
+	pthread_mutex_lock(&kept_lock);
+	if ((slot = kept_find(PTR(struct rdma_cm_id, id), 0)) != NULL) {
+		length = slot->length < capacity ? slot->length : capacity;
+		memcpy(PTR(void, out), slot->bytes, (size_t) length);
+		slot->id = NULL;
+		slot->length = 0;
+	}
+	pthread_mutex_unlock(&kept_lock);
+	return length;
+}
+
+/* rdma_accept with private data (RFC 8797 section 4: the responder's sizes and flags). */
+JNIEXPORT void JNICALL CM(accept)(JNIEnv *env, jclass type, jlong id, jint retry, jint rnr_retry,
+		jlong private_data, jint private_data_length)
+{
+	struct rdma_cm_id *cm_id = PTR(struct rdma_cm_id, id);
+	struct rdma_conn_param param;
+	int result;
+
+	if (cm_id == NULL) {
+		throw_io(env, "rdma_accept", "no id");
+		return;
+	}
+	if (private_data_length < 0 || private_data_length > 255 || (private_data_length > 0 && private_data == 0)) {
+		throw_io(env, "rdma_accept", "private data longer than 255 bytes or without an address");
+		return;
+	}
+	if (fill_conn_param(env, "rdma_accept", cm_id, &param, retry, rnr_retry) != 0) {
+		return;
+	}
+	if (private_data_length > 0) {
+		param.private_data = PTR(const void, private_data);
+		param.private_data_len = (uint8_t) private_data_length;
+	}
+	errno = 0;
+	if ((result = rdma_accept(cm_id, &param)) != 0) {
+		throw_result(env, "rdma_accept", result);
+	}
+}
+
+/* rdma_reject(3): the requester sees RDMA_CM_EVENT_REJECTED with this private data. */
+JNIEXPORT void JNICALL CM(reject)(JNIEnv *env, jclass type, jlong id, jlong private_data, jint private_data_length)
+{
+	struct rdma_cm_id *cm_id = PTR(struct rdma_cm_id, id);
+	int result;
+
+	if (cm_id == NULL) {
+		throw_io(env, "rdma_reject", "no id");
+		return;
+	}
+	if (private_data_length < 0 || private_data_length > 255 || (private_data_length > 0 && private_data == 0)) {
+		throw_io(env, "rdma_reject", "private data longer than 255 bytes or without an address");
+		return;
+	}
+	errno = 0;
+	if ((result = rdma_reject(cm_id, private_data_length > 0 ? PTR(const void, private_data) : NULL,
+			(uint8_t) private_data_length)) != 0) {
+		throw_result(env, "rdma_reject", result);
+	}
+}

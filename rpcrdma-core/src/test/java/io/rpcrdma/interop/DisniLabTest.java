@@ -112,6 +112,51 @@ class DisniLabTest {
 	}
 
 	/**
+	 * RFC 8797 private data and rdma_reject through rpcrdma's own natives in libdisni (issue
+	 * #37), disni to disni on the device: the inline thresholds come from the private data with
+	 * no in-band CCP, and a refused connection is a CM reject with the responder's private data.
+	 */
+	@ParameterizedTest(name = "on {0}")
+	@ValueSource(strings = { "siw0", "rxe0" })
+	void rfc8797PrivateDataAndRejectTravelThroughTheConnectionManager(String device, GuestJava java) {
+		GuestTestSummary summary = java.runTests(List.of("io.rpcrdma.transport.DisniPrivateDataTest"),
+				jvmArgs(java, address(device)), Duration.ofMinutes(5));
+		assertThat(summary.failed()).as(summary::toString).isZero();
+		assertThat(summary.aborted()).as(summary::toString).isZero();
+		assertThat(summary.skipped()).as(summary::toString).isZero();
+		assertThat(summary.found()).as(summary::toString).isEqualTo(2).isEqualTo(summary.succeeded());
+	}
+
+	/**
+	 * disni in the guest against the guest's kernel NFS server over RDMA (issue #37): the
+	 * requester's RFC 8797 private data reaches svcrdma, whose debug line (rpc_debug, every facility on
+	 * for the test, RPCDBG_SVCXPRT among them) prints the sizes it decoded, and svcrdma's accept gives
+	 * the requester Linux's 4096-byte receive size without CCP (DisniLinuxNfsdPrivateDataTest).
+	 */
+	@ParameterizedTest(name = "on {0}")
+	@ValueSource(strings = { "siw0", "rxe0" })
+	void linuxNfsdSeesDisnisPrivateDataAndAnswersWithItsOwn(String device, LabGuest guest, GuestJava java) {
+		guest.run("dmesg -C; echo 32767 > /proc/sys/sunrpc/rpc_debug");
+		GuestTestSummary summary;
+		String kernelLog;
+		try {
+			List<String> args = new ArrayList<>(jvmArgs(java, address(device)));
+			args.add("-Drpcrdma.disni.test-nfsd=" + address(device) + ":20049");
+			summary = java.runTests(List.of("io.rpcrdma.transport.DisniLinuxNfsdPrivateDataTest"), args,
+					Duration.ofMinutes(5));
+			kernelLog = guest.run("dmesg | grep 'svcrdma: client send_size' || true");
+		}
+		finally {
+			guest.run("echo 0 > /proc/sys/sunrpc/rpc_debug");
+		}
+		assertThat(summary.failed()).as(summary::toString).isZero();
+		assertThat(summary.skipped()).as(summary::toString).isZero();
+		assertThat(summary.found()).as(summary::toString).isOne().isEqualTo(summary.succeeded());
+		// Our 8 KiB sizes, as Linux decoded them from the connect request's private data.
+		assertThat(kernelLog).contains("svcrdma: client send_size 8192, recv_size 8192 remote inv");
+	}
+
+	/**
 	 * rpcrdma's software iWARP provider on the host as the requester, DiSNI on Linux's siw in the
 	 * guest as the responder: every blob goes out in a Read chunk the guest pulls with RDMA Reads
 	 * our provider answers, and comes back in a Write chunk the guest's RDMA Writes fill in host

@@ -67,7 +67,7 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 
 	private final ConnectionEventListener listener;
 
-	private final PrivateData remotePrivateData;
+	private volatile PrivateData remotePrivateData;
 
 	private final CompletableFuture<RdmaConnection> established = new CompletableFuture<>();
 
@@ -102,7 +102,7 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 	 */
 	static DisniConnection active(DisniProvider provider, DisniQueuePair qp, RdmaCmId cmId,
 			InetSocketAddress remoteAddress, ConnectionEventListener listener) {
-		// DiSNI cannot read the accept's private data, so the requester never sees any.
+		// The accept's private data arrives with the established event (DisniCmExtensions).
 		return new DisniConnection(provider, qp, cmId, true, null, remoteAddress, listener, PrivateData.EMPTY,
 				State.RESOLVING);
 	}
@@ -111,10 +111,10 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 	 * The listener's end, about to accept.
 	 */
 	static DisniConnection passive(DisniProvider provider, DisniQueuePair qp, RdmaCmId cmId,
-			InetSocketAddress localAddress, InetSocketAddress remoteAddress, ConnectionEventListener listener) {
-		// Nor can it read the request's private data.
-		return new DisniConnection(provider, qp, cmId, false, localAddress, remoteAddress, listener,
-				PrivateData.EMPTY, State.ACCEPTED);
+			InetSocketAddress localAddress, InetSocketAddress remoteAddress, ConnectionEventListener listener,
+			PrivateData requestData) {
+		return new DisniConnection(provider, qp, cmId, false, localAddress, remoteAddress, listener, requestData,
+				State.ACCEPTED);
 	}
 
 	CompletableFuture<RdmaConnection> establishedFuture() {
@@ -169,7 +169,9 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 			default -> {
 				if (CmEvents.failsConnectAttempt(event)) {
 					if (isSettingUp()) {
-						connectFailed(CmEvents.connectFailure(event, this.remoteAddress));
+						PrivateData data = (event == CmEvents.REJECTED)
+								? this.provider.cmExtensions().takePrivateData(this.cmId) : PrivateData.EMPTY;
+						connectFailed(CmEvents.connectFailure(event, this.remoteAddress, data));
 					}
 					else {
 						fail(CmEvents.name(event));
@@ -273,11 +275,13 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 			}
 		}
 		this.localAddress = address(true);
+		PrivateData data = this.active ? this.provider.cmExtensions().takePrivateData(this.cmId) : PrivateData.EMPTY;
+		this.remotePrivateData = data;
 		this.qp.enterReadyToSend();
 		String detail = this.active ? "connection to " + this.remoteAddress + " established"
 				: "connection from " + this.remoteAddress + " established";
 		this.provider.events().execute(() -> {
-			emitNow(new ConnectionEvent(ConnectionEventType.ESTABLISHED, PrivateData.EMPTY, detail));
+			emitNow(new ConnectionEvent(ConnectionEventType.ESTABLISHED, data, detail));
 			if (this.active) {
 				this.established.complete(this);
 			}

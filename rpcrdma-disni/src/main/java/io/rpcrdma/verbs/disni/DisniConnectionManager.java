@@ -105,7 +105,8 @@ final class DisniConnectionManager {
 	/**
 	 * Unregisters and destroys a cm id, ignoring failures (it is being abandoned anyway).
 	 * Destroying the id of an unanswered connection request makes the connection manager
-	 * reject it, which is how this provider rejects (DiSNI has no rdma_reject).
+	 * reject it, which is how this provider rejects when libdisni lacks rpcrdma's
+	 * {@code rdma_reject} ({@link DisniCmExtensions}).
 	 * @param id the id, or {@code null}
 	 */
 	void destroy(RdmaCmId id) {

@@ -128,6 +128,8 @@ final class DisniProvider implements RdmaProvider {
 
 	private final ProviderCapabilities capabilities;
 
+	private final DisniCmExtensions cmExtensions;
+
 	private final Thread busyPoller;
 
 	private DisniProvider(DisniSettings settings, RdmaEventChannel channel, RdmaInterfaces.Selection selection)
@@ -135,7 +137,10 @@ final class DisniProvider implements RdmaProvider {
 		this.settings = settings;
 		this.bindAddress = new InetSocketAddress(selection.address(), 0);
 		this.deviceName = selection.device();
-		this.capabilities = RdmaInterfaces.system().isIwarp(this.deviceName) ? IWARP_CAPABILITIES : CAPABILITIES;
+		// DiSNI loaded libdisni when the event channel was created, so its natives can be probed now.
+		this.cmExtensions = DisniCmExtensions.system();
+		this.capabilities = this.cmExtensions
+			.apply(RdmaInterfaces.system().isIwarp(this.deviceName) ? IWARP_CAPABILITIES : CAPABILITIES);
 		this.events = new ScheduledThreadPoolExecutor(1, (task) -> newThread("events", task));
 		this.events.setRemoveOnCancelPolicy(true);
 		// On an iWARP adapter destroying the queue pair of a failed connection attempt blocks for
@@ -467,6 +472,10 @@ final class DisniProvider implements RdmaProvider {
 
 	SharedCompletionQueues sharedQueues() {
 		return this.sharedQueues;
+	}
+
+	DisniCmExtensions cmExtensions() {
+		return this.cmExtensions;
 	}
 
 	DisniConnectionManager connectionManager() {
