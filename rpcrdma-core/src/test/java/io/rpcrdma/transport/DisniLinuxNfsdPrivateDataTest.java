@@ -50,7 +50,7 @@ class DisniLinuxNfsdPrivateDataTest {
 				.get(60, TimeUnit.SECONDS);
 			try (RpcClient client = new RpcClient(transport, "linux-nfsd", 16, CallTimer.shared())) {
 				assertThat(transport.negotiatedInBand()).isFalse();
-				assertThat(transport.sendThreshold(1)).isEqualTo(4096);
+				assertThat(transport.inlineSizes().sendThreshold(1)).isEqualTo(4096);
 				client.call(NFS, 3, 0, CallBody.NONE, Duration.ofSeconds(30)).get(60, TimeUnit.SECONDS).release();
 				// The NULL call was the first message: no CONF_RDMA went before it.
 				assertThat(transport.stats().inlineMessages()).isEqualTo(1);

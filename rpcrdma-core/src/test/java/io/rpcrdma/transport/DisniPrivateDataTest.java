@@ -49,7 +49,7 @@ class DisniPrivateDataTest extends RpcRdmaTransportKit {
 		RpcRdmaClientConnection client = client(server, v1Only().withInlineThresholds(4096, 4096));
 
 		assertThat(client.negotiatedInBand()).isFalse();
-		assertThat(client.sendThreshold(1)).isEqualTo(3072);
+		assertThat(client.inlineSizes().sendThreshold(1)).isEqualTo(3072);
 		byte[] data = RpcWorkload.pattern(2500, 3);
 		assertThat(RpcWorkload.opaqueResult(await(client.call(RpcWorkload.echo(11, data, false, 0, 0)))))
 			.isEqualTo(data);
@@ -58,7 +58,7 @@ class DisniPrivateDataTest extends RpcRdmaTransportKit {
 		assertThat(client.stats().positionZeroChunksSent()).isZero();
 		RpcRdmaServerConnection connection = onlyConnection(server);
 		assertThat(connection.negotiatedInBand()).isFalse();
-		assertThat(connection.sendThreshold(1)).isEqualTo(3072);
+		assertThat(connection.inlineSizes().sendThreshold(1)).isEqualTo(3072);
 		assertThat(connection.stats().replyChunksFilled()).isZero();
 	}
 
