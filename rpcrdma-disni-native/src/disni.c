@@ -306,7 +306,8 @@ JNIEXPORT void JNICALL FN(connect)(JNIEnv *env, jobject self, jlong id, jint ret
 	}
 }
 
-JNIEXPORT void JNICALL FN(accept)(JNIEnv *env, jobject self, jlong id, jint retry, jint rnr_retry)
+/* rdma_accept, with private data when rpcrdma's CmNatives.accept passes some (RFC 8797 section 4). */
+static void accept_with(JNIEnv *env, jlong id, jint retry, jint rnr_retry, jlong private_data, jint private_data_length)
 {
 	struct rdma_cm_id *cm_id = PTR(struct rdma_cm_id, id);
 	struct rdma_conn_param param;
@@ -316,13 +317,26 @@ JNIEXPORT void JNICALL FN(accept)(JNIEnv *env, jobject self, jlong id, jint retr
 		throw_io(env, "rdma_accept", "no id");
 		return;
 	}
+	if (private_data_length < 0 || private_data_length > 255 || (private_data_length > 0 && private_data == 0)) {
+		throw_io(env, "rdma_accept", "private data longer than 255 bytes or without an address");
+		return;
+	}
 	if (fill_conn_param(env, "rdma_accept", cm_id, &param, retry, rnr_retry) != 0) {
 		return;
+	}
+	if (private_data_length > 0) {
+		param.private_data = PTR(const void, private_data);
+		param.private_data_len = (uint8_t) private_data_length;
 	}
 	errno = 0;
 	if ((result = rdma_accept(cm_id, &param)) != 0) {
 		throw_result(env, "rdma_accept", result);
 	}
+}
+
+JNIEXPORT void JNICALL FN(accept)(JNIEnv *env, jobject self, jlong id, jint retry, jint rnr_retry)
+{
+	accept_with(env, id, retry, rnr_retry, 0, 0);
 }
 
 /* getCmEvent acknowledged the event already; DiSNI's Java side still calls this. */
@@ -916,29 +930,7 @@ JNIEXPORT jint JNICALL CM(takePrivateData)(JNIEnv *env, jclass type, jlong id, j
 JNIEXPORT void JNICALL CM(accept)(JNIEnv *env, jclass type, jlong id, jint retry, jint rnr_retry,
 		jlong private_data, jint private_data_length)
 {
-	struct rdma_cm_id *cm_id = PTR(struct rdma_cm_id, id);
-	struct rdma_conn_param param;
-	int result;
-
-	if (cm_id == NULL) {
-		throw_io(env, "rdma_accept", "no id");
-		return;
-	}
-	if (private_data_length < 0 || private_data_length > 255 || (private_data_length > 0 && private_data == 0)) {
-		throw_io(env, "rdma_accept", "private data longer than 255 bytes or without an address");
-		return;
-	}
-	if (fill_conn_param(env, "rdma_accept", cm_id, &param, retry, rnr_retry) != 0) {
-		return;
-	}
-	if (private_data_length > 0) {
-		param.private_data = PTR(const void, private_data);
-		param.private_data_len = (uint8_t) private_data_length;
-	}
-	errno = 0;
-	if ((result = rdma_accept(cm_id, &param)) != 0) {
-		throw_result(env, "rdma_accept", result);
-	}
+	accept_with(env, id, retry, rnr_retry, private_data, private_data_length);
 }
 
 /* rdma_reject(3): the requester sees RDMA_CM_EVENT_REJECTED with this private data. */

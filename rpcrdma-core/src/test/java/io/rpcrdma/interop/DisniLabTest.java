@@ -119,8 +119,10 @@ class DisniLabTest {
 	@ParameterizedTest(name = "on {0}")
 	@ValueSource(strings = { "siw0", "rxe0" })
 	void rfc8797PrivateDataAndRejectTravelThroughTheConnectionManager(String device, GuestJava java) {
-		GuestTestSummary summary = java.runTests(List.of("io.rpcrdma.transport.DisniPrivateDataTest"),
-				jvmArgs(java, address(device)), Duration.ofMinutes(5));
+		List<String> args = new ArrayList<>(jvmArgs(java, address(device)));
+		args.add("-Drpcrdma.disni.cm-natives=true");
+		GuestTestSummary summary = java.runTests(List.of("io.rpcrdma.transport.DisniPrivateDataTest"), args,
+				Duration.ofMinutes(5));
 		assertThat(summary.failed()).as(summary::toString).isZero();
 		assertThat(summary.aborted()).as(summary::toString).isZero();
 		assertThat(summary.skipped()).as(summary::toString).isZero();
@@ -142,6 +144,7 @@ class DisniLabTest {
 		try {
 			List<String> args = new ArrayList<>(jvmArgs(java, address(device)));
 			args.add("-Drpcrdma.disni.test-nfsd=" + address(device) + ":20049");
+			args.add("-Drpcrdma.disni.cm-natives=true");
 			summary = java.runTests(List.of("io.rpcrdma.transport.DisniLinuxNfsdPrivateDataTest"), args,
 					Duration.ofMinutes(5));
 			kernelLog = guest.run("dmesg | grep 'svcrdma: client send_size' || true");
