@@ -120,7 +120,6 @@ class DisniLabTest {
 	@ValueSource(strings = { "siw0", "rxe0" })
 	void rfc8797PrivateDataAndRejectTravelThroughTheConnectionManager(String device, GuestJava java) {
 		List<String> args = new ArrayList<>(jvmArgs(java, address(device)));
-		args.add("-Drpcrdma.disni.cm-natives=true");
 		GuestTestSummary summary = java.runTests(List.of("io.rpcrdma.transport.DisniPrivateDataTest"), args,
 				Duration.ofMinutes(5));
 		assertThat(summary.failed()).as(summary::toString).isZero();
@@ -144,8 +143,7 @@ class DisniLabTest {
 		try {
 			List<String> args = new ArrayList<>(jvmArgs(java, address(device)));
 			args.add("-Drpcrdma.disni.test-nfsd=" + address(device) + ":20049");
-			args.add("-Drpcrdma.disni.cm-natives=true");
-			summary = java.runTests(List.of("io.rpcrdma.transport.DisniLinuxNfsdPrivateDataTest"), args,
+				summary = java.runTests(List.of("io.rpcrdma.transport.DisniLinuxNfsdPrivateDataTest"), args,
 					Duration.ofMinutes(5));
 			kernelLog = guest.run("dmesg | grep 'svcrdma: client send_size' || true");
 		}

@@ -29,7 +29,10 @@ record DisniCmExtensions(Optional<String> missing) {
 
 	private static final System.Logger logger = System.getLogger(DisniCmExtensions.class.getName());
 
-	/** The JVM property that turns the natives on ({@code true}); off by default. */
+	/**
+	 * The JVM property that switches the natives off ({@code false}), leaving DiSNI's own
+	 * behaviour as with a stock libdisni; on by default.
+	 */
 	static final String ENABLED_PROPERTY = "rpcrdma.disni.cm-natives";
 
 	/** More than any connection manager carries (iWARP's MPA allows the most: 255 bytes). */
@@ -178,11 +181,8 @@ record DisniCmExtensions(Optional<String> missing) {
 		static final DisniCmExtensions INSTANCE = detectAndLog();
 
 		private static DisniCmExtensions detectAndLog() {
-			if (!Boolean.getBoolean(ENABLED_PROPERTY)) {
-				// Off by default for now: on InfiniBand and RoCE the CM pads private data
-				// (56 bytes in a request, 196 in an accept, 148 in a reject) and caps a request at 56
-				// bytes, which the provider conformance kit's exact private-data checks do not allow yet.
-				return new DisniCmExtensions(Optional.of("switched off; set -D" + ENABLED_PROPERTY + "=true"));
+			if (!Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "true"))) {
+				return new DisniCmExtensions(Optional.of("switched off by -D" + ENABLED_PROPERTY + "=false"));
 			}
 			DisniCmExtensions result = detect(CmNatives::version);
 			if (result.available()) {

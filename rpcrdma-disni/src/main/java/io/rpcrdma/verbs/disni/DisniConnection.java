@@ -275,8 +275,12 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 			}
 		}
 		this.localAddress = address(true);
+		// The requester learns the accept's private data here; the listener already holds the
+		// request's, from the CONNECT_REQUEST event, and its ESTABLISHED event carries none.
 		PrivateData data = this.active ? this.provider.cmExtensions().takePrivateData(this.cmId) : PrivateData.EMPTY;
-		this.remotePrivateData = data;
+		if (this.active) {
+			this.remotePrivateData = data;
+		}
 		this.qp.enterReadyToSend();
 		String detail = this.active ? "connection to " + this.remoteAddress + " established"
 				: "connection from " + this.remoteAddress + " established";
