@@ -158,6 +158,37 @@ class DisniLabTest {
 	}
 
 	/**
+	 * Linux's NFS client in the guest mounting from an rpcrdma server on disni (issue #37): the
+	 * server reads xprtrdma's RFC 8797 private data (DisniLinuxNfsClientPrivateDataTest), and
+	 * the kernel took our accept's: xprtrdma's inline_thresh trace event shows the 2048 bytes
+	 * our server offered as what it negotiated, not Version One's default of 1024.
+	 */
+	@ParameterizedTest(name = "on {0}")
+	@ValueSource(strings = { "siw0", "rxe0" })
+	void linuxNfsClientAndDisniExchangePrivateData(String device, LabGuest guest, GuestJava java) {
+		String event = "/sys/kernel/tracing/events/rpcrdma/xprtrdma_inline_thresh";
+		guest.run("mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing; "
+				+ "modprobe rpcrdma || true; mkdir -p /mnt/disni-nfs; echo > /sys/kernel/tracing/trace; echo 1 > "
+				+ event + "/enable");
+		GuestTestSummary summary;
+		String trace;
+		try {
+			List<String> args = new ArrayList<>(jvmArgs(java, address(device)));
+			args.add("-Drpcrdma.disni.test-nfs-mount=/mnt/disni-nfs");
+			summary = java.runTests(List.of("io.rpcrdma.transport.DisniLinuxNfsClientPrivateDataTest"), args,
+					Duration.ofMinutes(5));
+			trace = guest.run("grep xprtrdma_inline_thresh /sys/kernel/tracing/trace || true");
+		}
+		finally {
+			guest.run("echo 0 > " + event + "/enable; umount /mnt/disni-nfs 2>/dev/null || true");
+		}
+		assertThat(summary.failed()).as(summary::toString).isZero();
+		assertThat(summary.skipped()).as(summary::toString).isZero();
+		assertThat(summary.found()).as(summary::toString).isOne().isEqualTo(summary.succeeded());
+		assertThat(trace).as("xprtrdma's view of the connection").contains("neg send/recv=2048/2048");
+	}
+
+	/**
 	 * rpcrdma's software iWARP provider on the host as the requester, DiSNI on Linux's siw in the
 	 * guest as the responder: every blob goes out in a Read chunk the guest pulls with RDMA Reads
 	 * our provider answers, and comes back in a Write chunk the guest's RDMA Writes fill in host
