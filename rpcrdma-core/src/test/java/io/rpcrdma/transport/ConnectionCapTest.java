@@ -7,11 +7,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 
 import org.junit.jupiter.api.Test;
 
 import io.rpcrdma.protocol.ChunkLists;
 import io.rpcrdma.protocol.RdmaMsg;
+import io.rpcrdma.verbs.ConnectionRejectedException;
 import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.SoftwareProvider;
@@ -55,7 +57,9 @@ class ConnectionCapTest extends RpcRdmaTransportKit {
 		}
 		assertThatThrownBy(() -> RawPeer.connect(this.clientProvider, address, PrivateData.EMPTY, deadline()))
 			.as("a connection from %s is refused", peer)
-			.isNotNull();
+			.isInstanceOf(ExecutionException.class)
+			.cause()
+			.isInstanceOf(ConnectionRejectedException.class);
 	}
 
 	/** A call on the connection is answered: the server serves it. */
