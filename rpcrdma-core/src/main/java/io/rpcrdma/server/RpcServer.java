@@ -503,8 +503,8 @@ public final class RpcServer implements AutoCloseable {
 		/**
 		 * The default credit budget: 4,096 credits, 16 MiB of receives at the 4 KiB inline
 		 * threshold, so 128 connections at the default grant of 32 and then fair shares (never
-		 * below {@link io.rpcrdma.transport.CreditBudget#FLOOR}). It bounds what idle
-		 * connections hold: at 10,000 connections on average about 13 KiB of receives each.
+		 * below {@link io.rpcrdma.transport.CreditBudget#FLOOR}). Connections are charged
+		 * from their first request on: an idle one holds the floor outside the budget.
 		 */
 		public static final int DEFAULT_CREDIT_BUDGET = 4096;
 

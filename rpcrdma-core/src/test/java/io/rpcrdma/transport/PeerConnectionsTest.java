@@ -19,11 +19,12 @@ import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.SoftwareProvider;
 
 /**
- * A server's connection caps ({@link ConnectionLimits}) against raw peers over real siw: the
- * server listens on the wildcard address, and two peers on this machine are 127.0.0.1 and ::1,
- * two addresses, so two peers.
+ * What one peer's connections can take from another's, against raw peers over real siw: the
+ * server's connection caps ({@link ConnectionLimits}) and its credit budget. The server listens
+ * on the wildcard address, and two peers on this machine are 127.0.0.1 and ::1, two addresses,
+ * so two peers.
  */
-class ConnectionCapTest extends RpcRdmaTransportKit {
+class PeerConnectionsTest extends RpcRdmaTransportKit {
 
 	@Override
 	protected RdmaProvider openProvider() {
@@ -36,8 +37,12 @@ class ConnectionCapTest extends RpcRdmaTransportKit {
 	}
 
 	private RpcRdmaServer server(ConnectionLimits limits) {
-		return closeAfterTest(RpcRdmaServer.listen(this.serverProvider, this.serverPool, listenAddress(), config(),
-				CreditBudget.unlimited(), this.executor, RpcWorkload::serve, 0, limits));
+		return server(limits, CreditBudget.unlimited(), config());
+	}
+
+	private RpcRdmaServer server(ConnectionLimits limits, CreditBudget budget, TransportConfig config) {
+		return closeAfterTest(RpcRdmaServer.listen(this.serverProvider, this.serverPool, listenAddress(), config,
+				budget, this.executor, RpcWorkload::serve, 0, limits));
 	}
 
 	private RawPeer connect(RpcRdmaServer server, String peer) throws Exception {
@@ -117,6 +122,26 @@ class ConnectionCapTest extends RpcRdmaTransportKit {
 		RawPeer again = connect(server, "127.0.0.1");
 		served(again, 1);
 		assertThat(server.refusedAtConnectionCaps()).isEqualTo(1);
+	}
+
+	@Test
+	void idleConnectionsOfOnePeerLeaveAnotherPeerItsFullGrantInItsFirstReply() throws Exception {
+		// A budget of 64 with 32 per connection: charged at accept, two idle connections would
+		// take all of it and sixteen would put every newcomer at the floor.
+		CreditBudget budget = new CreditBudget(64, 32);
+		RpcRdmaServer server = server(ConnectionLimits.DEFAULTS, budget, config().withCredits(32, 32, 40));
+		for (int i = 0; i < 16; i++) {
+			connect(server, "127.0.0.1");
+		}
+		eventually("sixteen idle connections accepted", () -> server.connections().size() == 16);
+		assertThat(budget.granted()).as("credits idle connections are charged").isZero();
+		assertThat(budget.connections()).as("idle connections sharing the budget").isZero();
+
+		RawPeer caller = connect(server, "::1");
+		caller.send(new RdmaMsg(1, 32, ChunkLists.EMPTY), RpcWorkload.call(1, RpcWorkload.ECHO, new byte[4]));
+		assertThat(header(caller.receive()).credits()).as("the caller's first reply's grant").isEqualTo(32);
+		assertThat(budget.granted()).isEqualTo(32);
+		assertThat(budget.heldBack()).isZero();
 	}
 
 	@Test
