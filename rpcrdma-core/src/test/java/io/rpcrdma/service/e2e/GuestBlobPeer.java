@@ -178,6 +178,16 @@ public final class GuestBlobPeer {
 	}
 
 	/**
+	 * A {@link Blobs} client.
+	 * @param connections the connection to the server
+	 * @return the client, with this peer's deadline
+	 */
+	public static Blobs blobs(RpcClientPool connections) {
+		return new ServiceClientFactory(new ServiceIntrospector(CodecRegistry.standard()))
+			.create(Blobs.class, connections, ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE));
+	}
+
+	/**
 	 * Stores and fetches one blob of each size, and echoes a text long enough for a long call
 	 * and a Reply chunk, checking every byte.
 	 * @param connections the connection to the server
@@ -185,8 +195,7 @@ public final class GuestBlobPeer {
 	 * @return what went wrong, empty if nothing
 	 */
 	public static List<String> exchange(RpcClientPool connections, int[] sizes) {
-		Blobs blobs = new ServiceClientFactory(new ServiceIntrospector(CodecRegistry.standard()))
-			.create(Blobs.class, connections, ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE));
+		Blobs blobs = blobs(connections);
 		List<String> problems = new ArrayList<>();
 		if (!"hello".equals(blobs.echo("hello"))) {
 			problems.add("echo");

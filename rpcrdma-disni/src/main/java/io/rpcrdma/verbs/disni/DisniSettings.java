@@ -53,8 +53,16 @@ public record DisniSettings(String localAddress, CompletionMode completionMode, 
 	/** Setting: flush grace period on close, in milliseconds (default 200). */
 	public static final String FLUSH_GRACE_MILLIS = "disni.flush-grace-millis";
 
-	/** Setting: shared adapter completion queues (default the available processors, at most 4). */
+	/** Setting: shared adapter completion queues (default {@value #DEFAULT_COMPLETION_QUEUES}). */
 	public static final String COMPLETION_QUEUES = "disni.completion-queues";
+
+	/**
+	 * The default of {@link #COMPLETION_QUEUES}, whatever the processors: a queue pair of the
+	 * transport reserves 552 entries of a 32,768-entry queue, so one queue holds 59 connections
+	 * and four hold 236 (a server on a one-processor host stopped at 59, issue #34). Queues, and
+	 * their threads in event mode, are made only as queue pairs need them.
+	 */
+	static final int DEFAULT_COMPLETION_QUEUES = 4;
 
 	/** Setting: entries per shared adapter completion queue (default 32768). */
 	public static final String COMPLETION_QUEUE_ENTRIES = "disni.completion-queue-entries";
@@ -110,7 +118,7 @@ public record DisniSettings(String localAddress, CompletionMode completionMode, 
 				config.getInt(RETRY_COUNT, 7), config.getInt(POLL_BATCH, 16), config.getInt(MAX_INLINE_DATA, 0),
 				config.getInt(CM_POLL_MILLIS, 10), config.getInt(CQ_WAIT_MILLIS, 100),
 				config.getInt(FLUSH_GRACE_MILLIS, 200),
-				config.getInt(COMPLETION_QUEUES, Math.min(4, Runtime.getRuntime().availableProcessors())),
+				config.getInt(COMPLETION_QUEUES, DEFAULT_COMPLETION_QUEUES),
 				config.getInt(COMPLETION_QUEUE_ENTRIES, 32768));
 	}
 

@@ -19,8 +19,7 @@ class DisniSettingsTest {
 		assertThat(settings.retryCount()).isEqualTo(7);
 		assertThat(settings.pollBatch()).isEqualTo(16);
 		assertThat(settings.maxInlineData()).isZero();
-		assertThat(settings.completionQueues())
-			.isEqualTo(Math.min(4, Runtime.getRuntime().availableProcessors()));
+		assertThat(settings.completionQueues()).isEqualTo(4);
 		assertThat(settings.completionQueueEntries()).isEqualTo(32768);
 	}
 
