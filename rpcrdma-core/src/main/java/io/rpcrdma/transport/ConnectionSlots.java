@@ -23,6 +23,9 @@ final class ConnectionSlots {
 
 	}
 
+	/** The key of requesters whose address the provider could not tell. */
+	static final String UNKNOWN_PEER = "an unknown address";
+
 	private final ConnectionLimits limits;
 
 	/** Connections per peer key, only peers holding at least one. */
@@ -41,6 +44,11 @@ final class ConnectionSlots {
 	 * @return the key
 	 */
 	static Object peer(InetSocketAddress remote) {
+		if (remote == null) {
+			// A provider that could not read the requester's address (disni, when rdma_cm
+			// gives none): such requests share one cap rather than escaping it.
+			return UNKNOWN_PEER;
+		}
 		InetAddress address = remote.getAddress();
 		return (address != null) ? address : remote.getHostString();
 	}

@@ -1,5 +1,6 @@
 package io.rpcrdma.transport;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Objects;
@@ -156,7 +157,7 @@ public final class RpcRdmaServer implements AutoCloseable {
 			// The caps first: a request beyond them costs no queue pair, buffer or credit.
 			ConnectionSlots.Refusal refusal = this.slots.take(peer);
 			if (refusal != null) {
-				capped(request, refusal);
+				capped(peer, refusal);
 				request.reject(PrivateData.EMPTY);
 				return;
 			}
@@ -206,14 +207,15 @@ public final class RpcRdmaServer implements AutoCloseable {
 				+ " refused so far): " + why.getMessage());
 	}
 
-	private void capped(ConnectionRequest request, ConnectionSlots.Refusal refusal) {
+	private void capped(Object peer, ConnectionSlots.Refusal refusal) {
 		ConnectionLimits limits = this.slots.limits();
+		String from = (peer instanceof InetAddress address) ? address.getHostAddress() : String.valueOf(peer);
 		this.capped.refused((count) -> (refusal == ConnectionSlots.Refusal.PEER_CAP)
-				? "Refused a connection from " + request.remoteAddress().getHostString() + ": that peer holds "
-						+ limits.perPeer() + " connections, its cap (" + count
+				? "Refused a connection from " + from + ": that peer holds " + limits.perPeer()
+						+ " connections, its cap (" + count
 						+ " refused at a connection cap so far); raise rpcrdma.server.max-connections-per-peer if "
 						+ "one host (or one NAT address) needs more"
-				: "Refused a connection from " + request.remoteAddress().getHostString() + ": the server holds "
+				: "Refused a connection from " + from + ": the server holds "
 						+ limits.total() + " connections, its cap (" + count
 						+ " refused at a connection cap so far); raise rpcrdma.server.max-connections");
 	}
