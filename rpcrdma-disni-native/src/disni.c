@@ -953,3 +953,112 @@ JNIEXPORT void JNICALL CM(reject)(JNIEnv *env, jclass type, jlong id, jlong priv
 		throw_result(env, "rdma_reject", result);
 	}
 }
+
+
+/* ---- rpcrdma's own memory-window natives (io.rpcrdma.verbs.disni.WindowNatives) ------------ */
+
+/*
+ * Type 2 memory windows (ibv_alloc_mw(3), ibv_post_send(3) IBV_WR_BIND_MW and IBV_WR_LOCAL_INV),
+ * which DiSNI 2.1 lacks: an advertised chunk gets a window bound to one queue pair under a fresh
+ * rkey by a work request, and loses it by a local or the peer's remote invalidation, with no
+ * system call and no page pinning per RPC (RFC 8166 section 8.1 on the lifetime of an
+ * advertised STag; Linux's xprtrdma reaches the same with fast registration, a kernel-only
+ * verb). Devices without windows (Linux's siw) refuse ibv_alloc_mw; the Java side then keeps
+ * rotation by registration.
+ */
+#define RPCRDMA_WINDOW_VERSION 1
+
+#define WN(name) Java_io_rpcrdma_verbs_disni_WindowNatives_##name
+
+JNIEXPORT jint JNICALL WN(version)(JNIEnv *env, jclass type)
+{
+	return RPCRDMA_WINDOW_VERSION;
+}
+
+/* Allocates a type 2 window in pd, stores its initial rkey at rkey_out and returns its handle. */
+JNIEXPORT jlong JNICALL WN(allocate)(JNIEnv *env, jclass type, jlong pd, jlong rkey_out)
+{
+	struct ibv_mw *mw;
+
+	if (pd == 0 || rkey_out == 0) {
+		throw_io(env, "ibv_alloc_mw", "no protection domain, or nowhere to put the rkey");
+		return 0;
+	}
+	errno = 0;
+	mw = ibv_alloc_mw(PTR(struct ibv_pd, pd), IBV_MW_TYPE_2);
+	if (mw == NULL) {
+		throw_io(env, "ibv_alloc_mw", errno != 0 ? strerror(errno) : "the device offers no memory windows");
+		return 0;
+	}
+	*PTR(uint32_t, rkey_out) = mw->rkey;
+	return HANDLE(mw);
+}
+
+JNIEXPORT void JNICALL WN(deallocate)(JNIEnv *env, jclass type, jlong mw)
+{
+	int result;
+
+	if (mw == 0) {
+		return;
+	}
+	if ((result = ibv_dealloc_mw(PTR(struct ibv_mw, mw))) != 0) {
+		throw_code(env, "ibv_dealloc_mw", result);
+	}
+}
+
+/*
+ * Posts a signaled IBV_WR_BIND_MW on qp: the window mw becomes valid under rkey (the window's
+ * index with a new key byte) for [address, address + length) of mr with the remote access bits,
+ * reachable through this queue pair only (a type 2 window).
+ */
+JNIEXPORT void JNICALL WN(bind)(JNIEnv *env, jclass type, jlong qp, jlong wr_id, jlong mw, jint rkey, jlong mr,
+		jlong address, jlong length, jint access)
+{
+	struct ibv_send_wr wr, *bad = NULL;
+	int result;
+
+	if (qp == 0 || mw == 0 || mr == 0 || length <= 0) {
+		throw_io(env, "ibv_post_send(IBV_WR_BIND_MW)", "no queue pair, window or region, or nothing to bind");
+		return;
+	}
+	memset(&wr, 0, sizeof wr);
+	wr.wr_id = (uint64_t) wr_id;
+	wr.opcode = IBV_WR_BIND_MW;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.bind_mw.mw = PTR(struct ibv_mw, mw);
+	wr.bind_mw.rkey = (uint32_t) rkey;
+	wr.bind_mw.bind_info.mr = PTR(struct ibv_mr, mr);
+	wr.bind_mw.bind_info.addr = (uint64_t) address;
+	wr.bind_mw.bind_info.length = (uint64_t) length;
+	wr.bind_mw.bind_info.mw_access_flags = (unsigned int) access;
+	if ((result = ibv_post_send(PTR(struct ibv_qp, qp), &wr, &bad)) != 0) {
+		throw_code(env, "ibv_post_send(IBV_WR_BIND_MW)", result);
+		return;
+	}
+	/*
+	 * The provider names the window in the next bind by the rkey it holds now (Soft-RoCE
+	 * refuses a bind whose window rkey is not the window's current one), and the bind moves it
+	 * on: keep the user-space copy in step, as ibv_bind_mw(3) does for type 1 windows.
+	 */
+	PTR(struct ibv_mw, mw)->rkey = (uint32_t) rkey;
+}
+
+/* Posts a signaled IBV_WR_LOCAL_INV of rkey on qp: once it completes, no peer reaches the window. */
+JNIEXPORT void JNICALL WN(invalidate)(JNIEnv *env, jclass type, jlong qp, jlong wr_id, jint rkey)
+{
+	struct ibv_send_wr wr, *bad = NULL;
+	int result;
+
+	if (qp == 0) {
+		throw_io(env, "ibv_post_send(IBV_WR_LOCAL_INV)", "no queue pair");
+		return;
+	}
+	memset(&wr, 0, sizeof wr);
+	wr.wr_id = (uint64_t) wr_id;
+	wr.opcode = IBV_WR_LOCAL_INV;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.invalidate_rkey = (uint32_t) rkey;
+	if ((result = ibv_post_send(PTR(struct ibv_qp, qp), &wr, &bad)) != 0) {
+		throw_code(env, "ibv_post_send(IBV_WR_LOCAL_INV)", result);
+	}
+}

@@ -31,6 +31,7 @@ import io.rpcrdma.verbs.disni.DisniSettings;
  * The figures docs/hardware.md and docs/providers.md quote for real devices, measured side by
  * side in one JVM so that their ratios hold on a shared, noisy machine: for each target
  * ({@code <provider>@<address>}: {@code disni@10.77.0.1} is DiSNI on Soft-RoCE,
+ * {@code disni-rotation@10.77.0.1} the same with memory windows switched off,
  * {@code disni@10.0.2.15} DiSNI on Linux's siw, {@code siw@10.0.2.15} rpcrdma's software iWARP),
  * a {@link Blobs} client and server in this JVM measure
  * <ul>
@@ -54,6 +55,12 @@ public final class DeviceFigures {
 
 	private static final int MIB = 1 << 20;
 
+	/** The target name of {@code disni} with memory windows switched off. */
+	public static final String ROTATION = "disni-rotation";
+
+	/** The JVM property that switches the disni provider's memory windows off (docs/hardware.md). */
+	private static final String MEMORY_WINDOWS_PROPERTY = "rpcrdma.disni.memory-windows";
+
 	private DeviceFigures() {
 	}
 
@@ -68,16 +75,17 @@ public final class DeviceFigures {
 	 * @param regMrPerSmallCall {@code ibv_reg_mr} calls per 64-byte call (-1: not a disni target)
 	 * @param regMrPerUnboundedCall the same per call with an unbounded result
 	 * @param regMrPerBulkCall {@code ibv_reg_mr} calls per 1 MiB call (-1: not a disni target)
+	 * @param memoryWindows whether the provider offered advertised chunks through memory windows
 	 */
 	record Figures(double p50Micros, double p99Micros, double unboundedP50Micros, double putMBps, double getMBps,
-			double regMrPerSmallCall, double regMrPerUnboundedCall, double regMrPerBulkCall) {
+			double regMrPerSmallCall, double regMrPerUnboundedCall, double regMrPerBulkCall, boolean memoryWindows) {
 
 		String describe() {
 			return String.format(Locale.ROOT,
 					"p50_us=%.1f p99_us=%.1f unbounded_p50_us=%.1f put_MBps=%.1f get_MBps=%.1f regmr_per_small_call=%.3f "
-							+ "regmr_per_unbounded_call=%.3f regmr_per_bulk_call=%.3f",
+							+ "regmr_per_unbounded_call=%.3f regmr_per_bulk_call=%.3f memory_windows=%b",
 					this.p50Micros, this.p99Micros, this.unboundedP50Micros, this.putMBps, this.getMBps,
-					this.regMrPerSmallCall, this.regMrPerUnboundedCall, this.regMrPerBulkCall);
+					this.regMrPerSmallCall, this.regMrPerUnboundedCall, this.regMrPerBulkCall, this.memoryWindows);
 		}
 
 	}
@@ -142,7 +150,9 @@ public final class DeviceFigures {
 			check(blobs.checksum(small.duplicate()) == smallCrc, "checksum");
 			check(text.equals(blobs.echo(text)), "echo");
 		}
-		for (int i = 0; i < 4; i++) {
+		// As many bulk calls as are measured: a chunk buffer comes back to its pool only when its
+		// memory window's invalidation completes, so the pools grow until they cover that.
+		for (int i = 0; i < BULK_CALLS; i++) {
 			blobs.put("warm", data);
 			check(blobs.get("warm").length == MIB, "get");
 		}
@@ -183,7 +193,7 @@ public final class DeviceFigures {
 				percentile(unbounded, 0.50) / 1e3, bytes / putNanos * 1e3, bytes / getNanos * 1e3,
 				perCall(afterSmall, before, SMALL_CALLS), perCall(afterUnbounded, afterSmall, unbounded.length),
 				// The last get, which checked the contents, is a bulk call too.
-				perCall(afterBulk, afterUnbounded, 2 * BULK_CALLS + 1));
+				perCall(afterBulk, afterUnbounded, 2 * BULK_CALLS + 1), DisniRegistrationStats.memoryWindows(provider));
 	}
 
 	private static double perCall(DisniRegistrationStats after, DisniRegistrationStats before, int calls) {
@@ -194,7 +204,20 @@ public final class DeviceFigures {
 		return DisniRegistrationStats.of(provider).orElse(null);
 	}
 
+	/**
+	 * Opens a target's provider; {@value #ROTATION} is {@code disni} with memory windows switched
+	 * off, what a device without them (or a stock libdisni) does: the "before" of the windows.
+	 */
 	private static RdmaProvider open(String name, String address) {
+		if (name.equals(ROTATION)) {
+			System.setProperty(MEMORY_WINDOWS_PROPERTY, "false");
+			try {
+				return open(DisniProviderFactory.NAME, address);
+			}
+			finally {
+				System.clearProperty(MEMORY_WINDOWS_PROPERTY);
+			}
+		}
 		if (name.equals(DisniProviderFactory.NAME)) {
 			return RdmaProviders.open(name, RdmaProviderConfig.defaults().with(DisniSettings.LOCAL_ADDRESS, address));
 		}
@@ -205,7 +228,8 @@ public final class DeviceFigures {
 		return new Figures(median(rounds, Figures::p50Micros), median(rounds, Figures::p99Micros),
 				median(rounds, Figures::unboundedP50Micros), median(rounds, Figures::putMBps),
 				median(rounds, Figures::getMBps), median(rounds, Figures::regMrPerSmallCall),
-				median(rounds, Figures::regMrPerUnboundedCall), median(rounds, Figures::regMrPerBulkCall));
+				median(rounds, Figures::regMrPerUnboundedCall), median(rounds, Figures::regMrPerBulkCall),
+				rounds.get(0).memoryWindows());
 	}
 
 	private static double median(List<Figures> rounds, java.util.function.ToDoubleFunction<Figures> figure) {

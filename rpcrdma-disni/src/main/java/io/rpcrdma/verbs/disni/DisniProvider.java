@@ -6,6 +6,7 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -19,9 +20,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
+import com.ibm.disni.util.MemoryUtils;
 import com.ibm.disni.verbs.IbvContext;
+import com.ibm.disni.verbs.IbvPd;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.RdmaEventChannel;
+import com.ibm.disni.verbs.impl.NatIbvPd;
 
 import io.rpcrdma.verbs.CompletionHandler;
 import io.rpcrdma.verbs.CompletionQueue;
@@ -130,6 +134,11 @@ final class DisniProvider implements RdmaProvider {
 
 	private final DisniCmExtensions cmExtensions;
 
+	/** Whether advertised regions are offered through memory windows on this device. */
+	private final DisniWindows windows;
+
+	private final LongAdder windowsAllocated = new LongAdder();
+
 	private final Thread busyPoller;
 
 	private DisniProvider(DisniSettings settings, RdmaEventChannel channel, RdmaInterfaces.Selection selection)
@@ -139,8 +148,6 @@ final class DisniProvider implements RdmaProvider {
 		this.deviceName = selection.device();
 		// DiSNI loaded libdisni when the event channel was created, so its natives can be probed now.
 		this.cmExtensions = DisniCmExtensions.system();
-		this.capabilities = this.cmExtensions
-			.apply(RdmaInterfaces.system().isIwarp(this.deviceName) ? IWARP_CAPABILITIES : CAPABILITIES);
 		this.events = new ScheduledThreadPoolExecutor(1, (task) -> newThread("events", task));
 		this.events.setRemoveOnCancelPolicy(true);
 		// On an iWARP adapter destroying the queue pair of a failed connection attempt blocks for
@@ -175,6 +182,9 @@ final class DisniProvider implements RdmaProvider {
 			throw ex;
 		}
 		this.anchor = id;
+		this.windows = DisniWindows.detect(this.deviceName, WindowNatives::version, this::allocateOneWindow);
+		this.capabilities = this.windows.apply(this.cmExtensions
+			.apply(RdmaInterfaces.system().isIwarp(this.deviceName) ? IWARP_CAPABILITIES : CAPABILITIES));
 		this.busyPoller = (settings.completionMode() == CompletionMode.BUSY_POLL) ? newThread("busy-poll", this::busyPoll)
 				: null;
 		this.connectionManager.start();
@@ -252,7 +262,8 @@ final class DisniProvider implements RdmaProvider {
 	 * @return the counts since the provider opened
 	 */
 	DisniRegistrationStats registrationStats() {
-		return new DisniRegistrationStats(this.registrations.sum(), this.deregistrations.sum());
+		return new DisniRegistrationStats(this.registrations.sum(), this.deregistrations.sum(),
+				this.windowsAllocated.sum());
 	}
 
 	void registrationMade() {
@@ -261,6 +272,32 @@ final class DisniProvider implements RdmaProvider {
 
 	void deregistrationMade() {
 		this.deregistrations.increment();
+	}
+
+	void windowAllocated() {
+		this.windowsAllocated.increment();
+	}
+
+	DisniWindows windows() {
+		return this.windows;
+	}
+
+	/** The probe of {@link DisniWindows}: one window in a scratch protection domain. */
+	private void allocateOneWindow() throws IOException {
+		IbvPd scratch = this.context.allocPd();
+		try {
+			ByteBuffer rkey = ByteBuffer.allocateDirect(4);
+			long window = WindowNatives.allocate(((NatIbvPd) scratch).getObjId(), MemoryUtils.getAddress(rkey));
+			WindowNatives.deallocate(window);
+		}
+		finally {
+			try {
+				scratch.deallocPd();
+			}
+			catch (Exception ex) {
+				logger.log(Level.DEBUG, "ibv_dealloc_pd of the memory-window probe failed", ex);
+			}
+		}
 	}
 
 	// ---- SPI --------------------------------------------------------------------------

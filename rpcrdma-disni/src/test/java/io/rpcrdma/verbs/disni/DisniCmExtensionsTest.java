@@ -86,4 +86,19 @@ class DisniCmExtensionsTest {
 			.withMessageContaining("longer than 255 bytes");
 	}
 
+	@Test
+	@Order(5)
+	void theProjectsLibraryHasTheMemoryWindowNativesAndTheyRefuseMissingObjects() throws Exception {
+		assumeThat(Files.isRegularFile(BUILT_LIBRARY)).as("rpcrdma-disni-native/build.sh has run").isTrue();
+		System.load(BUILT_LIBRARY.toAbsolutePath().normalize().toString());
+		assertThat(WindowNatives.version()).isEqualTo(WindowNatives.VERSION);
+		assertThatIOException().isThrownBy(() -> WindowNatives.allocate(0, 0))
+			.withMessageStartingWith("libdisni ibv_alloc_mw: no protection domain");
+		assertThatIOException().isThrownBy(() -> WindowNatives.bind(0, 1, 0, 0, 0, 0, 0, 0))
+			.withMessageContaining("IBV_WR_BIND_MW");
+		assertThatIOException().isThrownBy(() -> WindowNatives.invalidate(0, 1, 0))
+			.withMessage("libdisni ibv_post_send(IBV_WR_LOCAL_INV): no queue pair");
+		WindowNatives.deallocate(0); // nothing to give back
+	}
+
 }

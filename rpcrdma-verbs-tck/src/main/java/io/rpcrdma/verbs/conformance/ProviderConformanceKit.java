@@ -607,6 +607,91 @@ public abstract class ProviderConformanceKit {
 		assertPattern(sink2.buffer(), 0, 64, 1);
 	}
 
+	/**
+	 * A region offered to one connection ({@link MemoryRegion#offerTo}, what the transport does
+	 * for every chunk it advertises) is reached through that connection only, even by a peer
+	 * of another connection of the same protection domain that knows its STag (RFC 5042 §5.1),
+	 * where the provider says so; where it does not (no memory windows), the weaker rule of
+	 * plain registration is what it shows.
+	 * @throws Exception if a connection fails
+	 */
+	@Test
+	void anOfferedRegionIsReachedOnlyThroughTheConnectionItWasOfferedToWhereTheProviderSaysSo() throws Exception {
+		Link first = pair();
+		first.client.postReceives(0, first.client.register(64, 0, LOCAL_WRITE), 8, 1);
+		connect(first);
+		Endpoint server2 = new Endpoint(this.serverProvider, first.server.pd, deadline(), UnaryOperator.identity());
+		Endpoint client2 = endpoint(this.clientProvider);
+		connect(client2, server2);
+		MemoryRegion source = first.server.registerPattern(4096, 1, REMOTE_READ);
+		RemoteAddress offered = advertise(first.server, first.client, source);
+		MemoryRegion otherSink = client2.register(64, 0, LOCAL_WRITE);
+		SendWorkRequest fromTheOther = SendWorkRequest.rdmaRead(1, offered, ScatterGatherEntry.of(otherSink));
+		if (this.serverProvider.capabilities().connectionScopedRegions()) {
+			assertRemoteAccessFails(client2, server2, fromTheOther);
+			assertFilled(otherSink.buffer(), 0, 64, 0);
+		}
+		else {
+			succeeds(client2, fromTheOther);
+		}
+		MemoryRegion ownSink = first.client.register(64, 0, LOCAL_WRITE);
+		succeeds(first.client, SendWorkRequest.rdmaRead(2, offered, ScatterGatherEntry.of(ownSink)));
+		assertPattern(ownSink.buffer(), 0, 64, 1);
+	}
+
+	/**
+	 * What a requester does with a chunk once its call completed: it retires the STag it
+	 * advertised (RFC 8166 §8.1), and once {@link MemoryRegion#retire}'s callback ran, a peer's
+	 * RDMA Read with it is a remote access error; the region is then offered again, on another
+	 * connection of the same domain, under a different STag that works. On a provider with
+	 * memory windows the retirement is a local invalidation completing on the completion thread.
+	 * @throws Exception if a connection fails
+	 */
+	@Test
+	void aRetiredOfferIsARemoteAccessErrorAndTheRegionIsOfferedAgainUnderAFreshStag() throws Exception {
+		Link link = pair();
+		link.client.postReceives(0, link.client.register(64, 0, LOCAL_WRITE), 8, 1);
+		connect(link);
+		MemoryRegion source = link.server.registerPattern(4096, 1, REMOTE_READ);
+		RemoteAddress offered = advertise(link.server, link.client, source);
+		MemoryRegion sink = link.client.register(64, 0, LOCAL_WRITE);
+		succeeds(link.client, SendWorkRequest.rdmaRead(1, offered, ScatterGatherEntry.of(sink)));
+		assertPattern(sink.buffer(), 0, 64, 1);
+		CountDownLatch retired = new CountDownLatch(1);
+		source.retire(retired::countDown);
+		assertThat(retired.await(deadline().toMillis(), TimeUnit.MILLISECONDS)).as("retirement done").isTrue();
+		MemoryRegion staleSink = link.client.register(64, 0, LOCAL_WRITE);
+		assertRemoteAccessFails(link.client, link.server,
+				SendWorkRequest.rdmaRead(2, offered, ScatterGatherEntry.of(staleSink)));
+		assertFilled(staleSink.buffer(), 0, 64, 0);
+
+		Endpoint server2 = new Endpoint(this.serverProvider, link.server.pd, deadline(), UnaryOperator.identity());
+		Endpoint client2 = endpoint(this.clientProvider);
+		client2.postReceives(0, client2.register(64, 0, LOCAL_WRITE), 8, 1);
+		connect(client2, server2);
+		RemoteAddress again = advertise(server2, client2, source);
+		assertThat(again.stag()).isNotEqualTo(offered.stag());
+		MemoryRegion sink2 = client2.register(64, 0, LOCAL_WRITE);
+		succeeds(client2, SendWorkRequest.rdmaRead(3, again, ScatterGatherEntry.of(sink2)));
+		assertPattern(sink2.buffer(), 0, 64, 1);
+	}
+
+	/**
+	 * Offers a region to the owner's connection and tells the peer its STag in a Send, as the
+	 * transport does: work the owner posted before the Send (a memory window's bind) has
+	 * executed when the peer receives it. The peer must have a receive posted.
+	 */
+	private RemoteAddress advertise(Endpoint owner, Endpoint peer, MemoryRegion region) {
+		region.offerTo(owner.qp);
+		RemoteAddress address = region.remoteAddress(0);
+		MemoryRegion note = owner.register(8, 0);
+		note.buffer().putInt(0, address.stag());
+		owner.qp.postSend(SendWorkRequest.send(77, ScatterGatherEntry.of(note)));
+		assertThat(owner.sends.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+		assertThat(peer.receives.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+		return address;
+	}
+
 	@Test
 	void aStagAdvertisedOnAnotherConnectionIsARemoteAccessError() throws Exception {
 		Link first = connected();
