@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.memory.MemoryPoolStats;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.service.ServiceClientFactory;
@@ -72,7 +73,9 @@ public final class DeviceFigures {
 	 * which the client offers a Reply chunk (RFC 8166 §3.5.4)
 	 * @param putMBps 1 MiB puts, MB/s
 	 * @param getMBps 1 MiB gets, MB/s
-	 * @param regMrPerSmallCall {@code ibv_reg_mr} calls per 64-byte call (-1: not a disni target)
+	 * @param regMrPerSmallCall {@code ibv_reg_mr} calls per 64-byte call beyond those that grew the
+	 * pools (a buffer's first registration, and its second when first offered through a memory
+	 * window): what the calls themselves cost in the steady state (-1: not a disni target)
 	 * @param regMrPerUnboundedCall the same per call with an unbounded result
 	 * @param regMrPerBulkCall {@code ibv_reg_mr} calls per 1 MiB call (-1: not a disni target)
 	 * @param memoryWindows whether the provider offered advertised chunks through memory windows
@@ -129,18 +132,21 @@ public final class DeviceFigures {
 			try (RpcClientPool connections = GuestBlobPeer.connect(provider, clientPool, server.localAddress())) {
 				Blobs blobs = new ServiceClientFactory(new ServiceIntrospector(CodecRegistry.standard()))
 					.create(Blobs.class, connections, ServiceClientOptions.DEFAULTS.withTimeout(Duration.ofMinutes(1)));
-				figures = measure(provider, blobs);
+				figures = measure(provider, blobs, clientPool, serverPool);
 			}
 			finally {
 				server.shutdown(Duration.ofSeconds(5)).get();
 			}
 			check(GuestBlobPeer.awaitReleased(clientPool).isEmpty(), "the client pool's leases");
 			check(GuestBlobPeer.awaitReleased(serverPool).isEmpty(), "the server pool's leases");
+			System.out.println("POOLS " + target + " client " + describe(clientPool.stats()) + " server "
+					+ describe(serverPool.stats()) + " " + DisniRegistrationStats.of(provider).map(Object::toString).orElse(""));
 			return figures;
 		}
 	}
 
-	private static Figures measure(RdmaProvider provider, Blobs blobs) {
+	private static Figures measure(RdmaProvider provider, Blobs blobs, RegisteredMemoryPool clientPool,
+			RegisteredMemoryPool serverPool) {
 		ByteBuffer small = ByteBuffer.wrap(ServiceEndToEndTests.pattern(64, 5));
 		long smallCrc = BlobService.crc(small);
 		String text = "x".repeat(64);
@@ -156,7 +162,7 @@ public final class DeviceFigures {
 			blobs.put("warm", data);
 			check(blobs.get("warm").length == MIB, "get");
 		}
-		DisniRegistrationStats before = registrations(provider);
+		Registrations before = Registrations.of(provider, clientPool, serverPool);
 		long[] samples = new long[SMALL_CALLS];
 		for (int i = 0; i < SMALL_CALLS; i++) {
 			ByteBuffer argument = small.duplicate();
@@ -165,7 +171,7 @@ public final class DeviceFigures {
 			samples[i] = System.nanoTime() - start;
 			check(crc == smallCrc, "checksum");
 		}
-		DisniRegistrationStats afterSmall = registrations(provider);
+		Registrations afterSmall = Registrations.of(provider, clientPool, serverPool);
 		long[] unbounded = new long[SMALL_CALLS / 4];
 		for (int i = 0; i < unbounded.length; i++) {
 			long start = System.nanoTime();
@@ -173,7 +179,7 @@ public final class DeviceFigures {
 			unbounded[i] = System.nanoTime() - start;
 			check(text.equals(echoed), "echo");
 		}
-		DisniRegistrationStats afterUnbounded = registrations(provider);
+		Registrations afterUnbounded = Registrations.of(provider, clientPool, serverPool);
 		long putStart = System.nanoTime();
 		for (int i = 0; i < BULK_CALLS; i++) {
 			blobs.put("b", data);
@@ -185,7 +191,7 @@ public final class DeviceFigures {
 		}
 		long getNanos = System.nanoTime() - getStart;
 		check(Arrays.equals(blobs.get("b"), data), "the blob's contents");
-		DisniRegistrationStats afterBulk = registrations(provider);
+		Registrations afterBulk = Registrations.of(provider, clientPool, serverPool);
 		Arrays.sort(samples);
 		Arrays.sort(unbounded);
 		double bytes = (double) BULK_CALLS * MIB;
@@ -196,12 +202,43 @@ public final class DeviceFigures {
 				perCall(afterBulk, afterUnbounded, 2 * BULK_CALLS + 1), DisniRegistrationStats.memoryWindows(provider));
 	}
 
-	private static double perCall(DisniRegistrationStats after, DisniRegistrationStats before, int calls) {
-		return (after == null) ? -1 : (double) after.since(before).registrations() / calls;
+	/** The classes that hold buffers: how many, and how many leases waited. */
+	private static String describe(MemoryPoolStats stats) {
+		return stats.sizeClasses().stream()
+			.filter((each) -> each.buffers() > 0)
+			.map((each) -> each.name() + "=" + each.buffers() + "/" + each.leases() + "/" + each.leaseWaits())
+			.collect(java.util.stream.Collectors.joining(",", "[", "]")) + " registrations=" + stats.registrations();
 	}
 
-	private static DisniRegistrationStats registrations(RdmaProvider provider) {
-		return DisniRegistrationStats.of(provider).orElse(null);
+	private static double perCall(Registrations after, Registrations before, int calls) {
+		return after.perCall(before, calls);
+	}
+
+	/**
+	 * A provider's registrations with what explains them apart from the calls themselves: the
+	 * pools' growth (a new buffer registers once, an advertised one again when it is first
+	 * offered through a memory window, which it then gets once).
+	 */
+	private record Registrations(DisniRegistrationStats provider, long poolRegistrations) {
+
+		static Registrations of(RdmaProvider provider, RegisteredMemoryPool... pools) {
+			long grown = 0;
+			for (RegisteredMemoryPool pool : pools) {
+				grown += pool.stats().registrations();
+			}
+			return new Registrations(DisniRegistrationStats.of(provider).orElse(null), grown);
+		}
+
+		/** {@code ibv_reg_mr} per call beyond the pools' growth; -1 for a provider that registers nothing. */
+		double perCall(Registrations earlier, int calls) {
+			if (this.provider == null) {
+				return -1;
+			}
+			DisniRegistrationStats made = this.provider.since(earlier.provider);
+			long growth = (this.poolRegistrations - earlier.poolRegistrations) + made.windowAllocations();
+			return (double) (made.registrations() - growth) / calls;
+		}
+
 	}
 
 	/**
