@@ -677,6 +677,30 @@ public abstract class ProviderConformanceKit {
 	}
 
 	/**
+	 * The same for a Write chunk: once a retirement completed, a peer's RDMA Write with the
+	 * STag it was offered is a remote access error and changes nothing in the memory.
+	 * @throws Exception if a connection fails
+	 */
+	@Test
+	void aRetiredOfferRefusesAPeersRdmaWriteAndKeepsTheMemory() throws Exception {
+		Link link = pair();
+		link.client.postReceives(0, link.client.register(64, 0, LOCAL_WRITE), 8, 1);
+		connect(link);
+		MemoryRegion sink = link.server.register(4096, 0, LOCAL_WRITE, REMOTE_WRITE);
+		RemoteAddress offered = advertise(link.server, link.client, sink);
+		MemoryRegion data = link.client.registerPattern(64, 3);
+		succeeds(link.client, SendWorkRequest.rdmaWrite(1, offered, ScatterGatherEntry.of(data)));
+		assertPattern(sink.buffer(), 0, 64, 3);
+		CountDownLatch retired = new CountDownLatch(1);
+		sink.retire(retired::countDown);
+		assertThat(retired.await(deadline().toMillis(), TimeUnit.MILLISECONDS)).as("retirement done").isTrue();
+		MemoryRegion other = link.client.registerPattern(64, 9);
+		assertRemoteAccessFails(link.client, link.server,
+				SendWorkRequest.rdmaWrite(2, offered, ScatterGatherEntry.of(other)));
+		assertPattern(sink.buffer(), 0, 64, 3);
+	}
+
+	/**
 	 * Offers a region to the owner's connection and tells the peer its STag in a Send, as the
 	 * transport does: work the owner posted before the Send (a memory window's bind) has
 	 * executed when the peer receives it. The peer must have a receive posted.
