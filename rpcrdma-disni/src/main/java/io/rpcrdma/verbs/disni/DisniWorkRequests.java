@@ -137,6 +137,11 @@ final class DisniWorkRequests {
 		}
 		if (workRequest.opcode() == SendOpcode.SEND_WITH_INVALIDATE) {
 			wr.setImm_data(workRequest.invalidateStag());
+			// Linux's soft-iWARP user library (rdma-core's libsiw) takes the STag to invalidate
+			// from wr.rdma.rkey for every opcode and never reads invalidate_rkey: without this
+			// its Send With Invalidate carried STag 0 and the peer terminated the connection.
+			// Other devices ignore wr.rdma for a Send.
+			wr.getRdma().setRkey(workRequest.invalidateStag());
 		}
 		return wr;
 	}
