@@ -302,8 +302,8 @@ final class DisniQueuePair implements QueuePair, CompletionDispatcher.Route, Sha
 			}
 			if (this.sends.isWindowWorkFull()) {
 				throw new RdmaException("Queue pair " + this.index + " has " + this.windowDepth + " memory-window work "
-						+ "requests in flight, all it may: more chunks are advertised than its receives allow for; "
-						+ "release the buffers of completed calls");
+						+ "requests in flight, all it may: their completions are not coming (is a completion handler "
+						+ "blocking the provider's completion thread?)");
 			}
 			int slot = this.sends.addWindowWork(WindowWork.NONE);
 			try {
