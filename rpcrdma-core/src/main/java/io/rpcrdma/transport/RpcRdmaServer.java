@@ -233,6 +233,11 @@ public final class RpcRdmaServer implements AutoCloseable {
 		return this.capped.count();
 	}
 
+	/** @return the caps on connections held at once, per peer and in all */
+	public ConnectionLimits connectionLimits() {
+		return this.slots.limits();
+	}
+
 	/** @return connections holding a slot under the caps: live ones and closed ones not yet released */
 	public int heldConnections() {
 		return this.slots.held();
