@@ -136,12 +136,10 @@ final class DisniWorkRequests {
 			wr.getRdma().setRkey(remote.stag());
 		}
 		if (workRequest.opcode() == SendOpcode.SEND_WITH_INVALIDATE) {
+			// invalidate_rkey. Linux's soft-iWARP user library (rdma-core's libsiw) reads the STag
+			// from wr.rdma.rkey instead, so there it goes out as 0; the transport never sends Send
+			// With Invalidate on this provider (ProviderCapabilities#remoteInvalidation).
 			wr.setImm_data(workRequest.invalidateStag());
-			// Linux's soft-iWARP user library (rdma-core's libsiw) takes the STag to invalidate
-			// from wr.rdma.rkey for every opcode and never reads invalidate_rkey: without this
-			// its Send With Invalidate carried STag 0 and the peer terminated the connection.
-			// Other devices ignore wr.rdma for a Send.
-			wr.getRdma().setRkey(workRequest.invalidateStag());
 		}
 		return wr;
 	}
