@@ -214,8 +214,9 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 				}
 				this.qp.attachAdapter(this.cmId);
 				RdmaConnParam parameters = new RdmaConnParam();
-				parameters.setRetry_count((byte) this.provider.settings().retryCount());
-				parameters.setRnr_retry_count((byte) this.qp.attributes().rnrPolicy().retryCount());
+				CmRetries retries = CmRetries.requester(this.provider.settings());
+				parameters.setRetry_count((byte) retries.retryCount());
+				parameters.setRnr_retry_count((byte) retries.rnrRetryCount());
 				ByteBuffer privateData = null;
 				if (!data.isEmpty()) {
 					// rdma_connect copies the bytes; they must stay reachable until it returns.
