@@ -321,6 +321,105 @@ class DisniLabTest {
 		}
 	}
 
+	/**
+	 * IPv6 on disni (issue #37): a server listening on an IPv6 address added to the device's
+	 * interface and a client calling it by that address, inline and with Read and Write chunks,
+	 * through rpcrdma's address natives in libdisni (DisniIpv6Test).
+	 */
+	@ParameterizedTest(name = "on {0}")
+	@ValueSource(strings = { "siw0", "rxe0" })
+	void aDisniServerIsCalledByAnIpv6AddressOfTheDevicesInterface(String device, LabGuest guest, GuestJava java) {
+		String ipv6 = device.equals("siw0") ? "fd00:72::1" : "fd00:77::1";
+		String add = "ip -6 addr add " + ipv6 + "/64 dev " + netdev(device) + " nodad";
+		guest.run("sysctl -w net.ipv6.conf." + netdev(device) + ".disable_ipv6=0 >/dev/null 2>&1 || true; " + add);
+		GuestTestSummary summary;
+		try {
+			List<String> args = new ArrayList<>(jvmArgs(java, address(device)));
+			args.add("-Drpcrdma.disni.test-ipv6=" + ipv6);
+			summary = java.runTests(List.of("io.rpcrdma.transport.DisniIpv6Test"), args, Duration.ofMinutes(5));
+		}
+		finally {
+			guest.run("ip -6 addr del " + ipv6 + "/64 dev " + netdev(device) + " || true");
+		}
+		assertThat(summary.failed()).as(summary::toString).isZero();
+		assertThat(summary.aborted()).as(summary::toString).isZero();
+		assertThat(summary.skipped()).as(summary::toString).isZero();
+		assertThat(summary.found()).as(summary::toString).isOne().isEqualTo(summary.succeeded());
+	}
+
+	/**
+	 * Device removal (issue #37): a disni server and client on the device, four calls waiting
+	 * in the server, then {@code rdma link delete}. rdma_cm delivers RDMA_CM_EVENT_DEVICE_REMOVAL
+	 * on every cm id of the device and the kernel's removal waits until each process released
+	 * everything it made on it: both providers fail their connections and close, so every
+	 * pending call fails with ConnectionLostException naming the removal, long before its
+	 * 4-minute timeout, the server logs the removal, and the delete returns. The device is
+	 * created again as the guest's init does, for the tests after this one.
+	 */
+	@ParameterizedTest(name = "on {0}")
+	@ValueSource(strings = { "siw0", "rxe0" })
+	void removingTheDeviceFailsItsConnectionsAndTheRemovalCompletes(String device, LabGuest guest, GuestJava java) {
+		String address = address(device);
+		GuestJava.Job server = java.start(GuestBlobPeer.class.getName(), jvmArgs(java, address),
+				List.of("serve-stalling", "disni", address, String.valueOf(LabGuest.PEER_PORT)), Duration.ofMinutes(10));
+		GuestJava.Job client = null;
+		String job = "rdma-delete-" + device;
+		try {
+			server.awaitLine("PEER listening", Duration.ofMinutes(2));
+			client = java.start(GuestBlobPeer.class.getName(), jvmArgs(java, address),
+					List.of("stall", "disni", address, String.valueOf(LabGuest.PEER_PORT), "4"), Duration.ofMinutes(10));
+			server.awaitLine("PEER stalled 4", Duration.ofMinutes(2));
+			long start = System.nanoTime();
+			guest.startJob(job, "rdma link delete " + device);
+			// rdma link delete blocks in the kernel for as long as a process holds the device.
+			GuestCommandResult deleted = guest.awaitExit(job, Duration.ofSeconds(60));
+			Duration took = Duration.ofNanos(System.nanoTime() - start);
+			System.out.println("lab: rdma link delete " + device + " returned " + deleted.exitStatus() + " after "
+					+ took.toMillis() + " ms");
+			assertThat(deleted.exitStatus()).as(deleted::output).isZero();
+			GuestCommandResult called = client.await(Duration.ofMinutes(2));
+			assertThat(called.exitStatus()).as(called::output).isZero();
+			assertThat(called.output()).as(called::output)
+				.contains("PEER lost 4 of 4")
+				// What the callers see: ConnectionLostException with the removal as its cause.
+				.containsPattern("PEER outcome .*ConnectionLostException.*the RDMA device " + device
+						+ " was removed \\(RDMA_CM_EVENT_DEVICE_REMOVAL\\)");
+			server.kill();
+			GuestCommandResult served = server.await(Duration.ofMinutes(1));
+			assertThat(served.output()).as(served::output)
+				.contains("The RDMA device of listener")
+				.contains("the listener stops accepting connections")
+				.contains("RDMA provider 'disni': the RDMA device " + device + " was removed");
+		}
+		finally {
+			server.kill();
+			if (client != null) {
+				client.kill();
+			}
+			recreate(guest, device, job);
+		}
+	}
+
+	private static String netdev(String device) {
+		return device.equals("siw0") ? "eth0" : "dummy0";
+	}
+
+	/**
+	 * Creates a deleted device again as interop/lab/guest/init does (rxe takes its port state
+	 * from netdev events, so dummy0 goes down and up after it) and waits until it is ACTIVE.
+	 */
+	private static void recreate(LabGuest guest, String device, String job) {
+		String add = device.equals("siw0") ? "rdma link add siw0 type siw netdev eth0"
+				: "rdma link add rxe0 type rxe netdev dummy0 && ip link set dummy0 down && ip link set dummy0 up";
+		// A delete still blocked ends once the JVMs above were killed; then the device is added.
+		guest.exec("i=0; while [ ! -s /tmp/" + job + ".rc ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; "
+				+ "rdma link show " + device + " >/dev/null 2>&1 || { " + add + "; }", Duration.ofSeconds(90));
+		String state = guest.exec("i=0; while ! rdma link show " + device + " 2>/dev/null | grep -q 'state ACTIVE' "
+				+ "&& [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done; rdma link show " + device, Duration.ofSeconds(60))
+			.output();
+		assertThat(state).as("%s after it was created again", device).contains("state ACTIVE");
+	}
+
 	private static void awaitNoLeases(RegisteredMemoryPool pool) throws InterruptedException {
 		assertThat(GuestBlobPeer.awaitReleased(pool)).as("the host pool's outstanding leases").isEmpty();
 	}
