@@ -244,7 +244,8 @@ final class DisniProvider implements RdmaProvider {
 			}
 			if (!(address instanceof Inet4Address)) {
 				throw new ProviderUnavailableException("Provider setting '" + DisniSettings.LOCAL_ADDRESS + "' is "
-						+ address.getHostAddress() + ", but DiSNI 2.1 supports IPv4 only; give an IPv4 address");
+						+ address.getHostAddress() + ", but the provider selects its device by an IPv4 address of its interface; "
+						+ "give one (listeners and connections may still use IPv6 addresses of the device's interfaces)");
 			}
 			return new RdmaInterfaces.Selection(interfaces.deviceOf(address).orElse("unknown"), "configured", address);
 		}
