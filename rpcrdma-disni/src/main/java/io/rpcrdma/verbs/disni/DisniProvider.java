@@ -10,11 +10,13 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -411,7 +413,7 @@ final class DisniProvider implements RdmaProvider {
 			throw ConnectChecks.alreadyConnecting(qp);
 		}
 		this.connectionManager.register(id, connection);
-		this.objects.connectionOpened(connection);
+		connectionOpened(connection);
 		connection.startConnect(parameters.privateData(), parameters.timeout());
 		return connection.establishedFuture();
 	}
@@ -585,10 +587,29 @@ final class DisniProvider implements RdmaProvider {
 			connection.deviceRemoved(detail);
 		}
 		newThread("device-removal", () -> {
+			awaitEvents();
 			close();
 			this.addresses.forgetRemovedDevices();
 			logger.log(Level.INFO, "RDMA provider ''disni'' released device {0}", this.deviceName);
 		}).start();
+	}
+
+	/**
+	 * Waits (at most a second) until the event thread has run what is queued, the connections'
+	 * failure events among them, so that their users give their buffers back before the
+	 * provider deregisters the memory.
+	 */
+	private void awaitEvents() {
+		try {
+			this.events.submit(() -> {
+			}).get(1, TimeUnit.SECONDS);
+		}
+		catch (ExecutionException | TimeoutException | RejectedExecutionException ex) {
+			logger.log(Level.DEBUG, "The event thread did not drain before the provider closed", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	/**
