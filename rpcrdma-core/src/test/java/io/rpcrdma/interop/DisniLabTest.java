@@ -386,7 +386,9 @@ class DisniLabTest {
 				// Still blocked: say what holds the device, then whether the server's JVM ending
 				// releases it (Linux 6.1's siw0 in this lab: see docs/hardware.md, "Device removal").
 				System.out.println("lab: blocked delete of " + device + ":\n" + guest.exec("for p in $(pidof rdma); do "
-						+ "cat /proc/$p/stack; done; for p in $(pidof java); do kill -QUIT $p; done; sleep 3; "
+						+ "cat /proc/$p/stack; done; for p in $(pidof java); do echo \"java $p: $(ls -l /proc/$p/fd | grep -c "
+						+ "uverbs) uverbs fds, $(grep -c uverbs /proc/$p/maps) uverbs mappings\"; grep uverbs /proc/$p/maps "
+						+ "| head -n 8; done; for p in $(pidof java); do kill -QUIT $p; done; sleep 3; "
 						+ "grep -h -A24 'device-removal\\|disni-[0-9]*-release-' /tmp/java-*.out | head -n 120",
 						Duration.ofSeconds(30)).output());
 				server.kill();
