@@ -388,7 +388,8 @@ class DisniLabTest {
 				System.out.println("lab: blocked delete of " + device + ":\n" + guest.exec("for p in $(pidof rdma); do "
 						+ "cat /proc/$p/stack; done; for p in $(pidof java); do echo \"java $p: $(ls -l /proc/$p/fd | grep -c "
 						+ "uverbs) uverbs fds, $(grep -c uverbs /proc/$p/maps) uverbs mappings\"; grep uverbs /proc/$p/maps "
-						+ "| head -n 8; done; for p in $(pidof java); do kill -QUIT $p; done; sleep 3; "
+						+ "| head -n 8; done; grep -h -A2 'ibv_destroy_cq\\|ibv_dealloc_pd\\|WARNING' /tmp/java-*.err | head -n 40; "
+						+ "for p in $(pidof java); do kill -QUIT $p; done; sleep 3; "
 						+ "grep -h -A24 'device-removal\\|disni-[0-9]*-release-' /tmp/java-*.out | head -n 120",
 						Duration.ofSeconds(30)).output());
 				server.kill();
