@@ -954,6 +954,96 @@ JNIEXPORT void JNICALL CM(reject)(JNIEnv *env, jclass type, jlong id, jlong priv
 	}
 }
 
+/*
+ * rpcrdma's address natives (io.rpcrdma.verbs.disni.CmAddressNatives): rdma_bind_addr,
+ * rdma_resolve_addr and the addresses of a cm id for either family. DiSNI 2.1's Java side builds
+ * only a struct sockaddr_in for bind and resolve and reads only one back, so IPv6 needs these;
+ * the Java side lays out the struct sockaddr_in or sockaddr_in6 itself (SocketAddressLayout).
+ */
+#define RPCRDMA_ADDRESS_VERSION 1
+
+#define ADDR(name) Java_io_rpcrdma_verbs_disni_CmAddressNatives_##name
+
+static int valid_sockaddr(jlong address)
+{
+	sa_family_t family;
+
+	if (address == 0) {
+		return 0;
+	}
+	family = PTR(struct sockaddr, address)->sa_family;
+	return family == AF_INET || family == AF_INET6;
+}
+
+JNIEXPORT jint JNICALL ADDR(version)(JNIEnv *env, jclass type)
+{
+	return RPCRDMA_ADDRESS_VERSION;
+}
+
+JNIEXPORT void JNICALL ADDR(bind)(JNIEnv *env, jclass type, jlong id, jlong address)
+{
+	int result;
+
+	if (id == 0 || !valid_sockaddr(address)) {
+		throw_io(env, "rdma_bind_addr", "no id or not an AF_INET or AF_INET6 address");
+		return;
+	}
+	errno = 0;
+	if ((result = rdma_bind_addr(PTR(struct rdma_cm_id, id), PTR(struct sockaddr, address))) != 0) {
+		throw_result(env, "rdma_bind_addr", result);
+	}
+}
+
+JNIEXPORT void JNICALL ADDR(resolve)(JNIEnv *env, jclass type, jlong id, jlong source, jlong destination,
+		jint timeout)
+{
+	int result;
+
+	if (id == 0 || !valid_sockaddr(destination) || (source != 0 && !valid_sockaddr(source))) {
+		throw_io(env, "rdma_resolve_addr", "no id or not an AF_INET or AF_INET6 address");
+		return;
+	}
+	errno = 0;
+	if ((result = rdma_resolve_addr(PTR(struct rdma_cm_id, id), source != 0 ? PTR(struct sockaddr, source) : NULL,
+			PTR(struct sockaddr, destination), timeout)) != 0) {
+		throw_result(env, "rdma_resolve_addr", result);
+	}
+}
+
+/* Copies the local (local != 0) or peer address of id to out; returns its length, -1 if none fits. */
+JNIEXPORT jint JNICALL ADDR(address)(JNIEnv *env, jclass type, jlong id, jint local, jlong out, jint capacity)
+{
+	struct sockaddr *address;
+	size_t length;
+
+	if (id == 0 || out == 0) {
+		return -1;
+	}
+	address = local ? rdma_get_local_addr(PTR(struct rdma_cm_id, id)) : rdma_get_peer_addr(PTR(struct rdma_cm_id, id));
+	if (address == NULL || (address->sa_family != AF_INET && address->sa_family != AF_INET6)) {
+		return -1;
+	}
+	length = address->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+	if (capacity < 0 || length > (size_t) capacity) {
+		return -1;
+	}
+	memcpy(PTR(void, out), address, length);
+	return (jint) length;
+}
+
+/*
+ * Lists and frees librdmacm's devices: a librdmacm that supports removal then closes the verbs
+ * context of a removed device no cm id uses any more, which the kernel's removal waits for.
+ */
+JNIEXPORT void JNICALL ADDR(forgetRemovedDevices)(JNIEnv *env, jclass type)
+{
+	struct ibv_context **devices = rdma_get_devices(NULL);
+
+	if (devices != NULL) {
+		rdma_free_devices(devices);
+	}
+}
+
 
 /* ---- rpcrdma's own memory-window natives (io.rpcrdma.verbs.disni.WindowNatives) ------------ */
 

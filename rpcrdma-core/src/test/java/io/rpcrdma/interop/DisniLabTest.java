@@ -329,6 +329,141 @@ class DisniLabTest {
 					+ "regmr_per_unbounded_call=1\\.000 regmr_per_bulk_call=1\\.0\\d\\d memory_windows=false");
 	}
 
+	/**
+	 * IPv6 on disni (issue #37): a server listening on an IPv6 address added to the device's
+	 * interface and a client calling it by that address, inline and with Read and Write chunks,
+	 * through rpcrdma's address natives in libdisni (DisniIpv6Test).
+	 */
+	@ParameterizedTest(name = "on {0}")
+	@ValueSource(strings = { "siw0", "rxe0" })
+	void aDisniServerIsCalledByAnIpv6AddressOfTheDevicesInterface(String device, LabGuest guest, GuestJava java) {
+		String ipv6 = device.equals("siw0") ? "fd00:72::1" : "fd00:77::1";
+		String conf = "/proc/sys/net/ipv6/conf/" + netdev(device);
+		// busybox's ip has no nodad: duplicate address detection is switched off on the NIC first,
+		// and the address is used once it is no longer tentative.
+		System.out.println("lab: IPv6 on " + netdev(device) + ": " + guest.exec("[ -d " + conf
+				+ " ] || modprobe ipv6; echo 0 > " + conf + "/disable_ipv6; echo 0 > " + conf + "/accept_dad; ip -6 addr add "
+				+ ipv6 + "/64 dev " + netdev(device) + "; i=0; while ip -6 addr show dev " + netdev(device)
+				+ " | grep -q tentative && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; ip -6 addr show dev "
+				+ netdev(device), Duration.ofSeconds(30)).output());
+		GuestTestSummary summary;
+		try {
+			List<String> args = new ArrayList<>(jvmArgs(java, address(device)));
+			args.add("-Drpcrdma.disni.test-ipv6=" + ipv6);
+			summary = java.runTests(List.of("io.rpcrdma.transport.DisniIpv6Test"), args, Duration.ofMinutes(5));
+		}
+		finally {
+			guest.run("ip -6 addr del " + ipv6 + "/64 dev " + netdev(device) + " || true");
+		}
+		assertThat(summary.failed()).as(summary::toString).isZero();
+		assertThat(summary.aborted()).as(summary::toString).isZero();
+		assertThat(summary.skipped()).as(summary::toString).isZero();
+		assertThat(summary.found()).as(summary::toString).isOne().isEqualTo(summary.succeeded());
+	}
+
+	/**
+	 * Device removal (issue #37): a disni server and client on the device, four calls waiting
+	 * in the server, then {@code rdma link delete}. rdma_cm delivers RDMA_CM_EVENT_DEVICE_REMOVAL
+	 * on every cm id of the device and the kernel's removal waits until each process released
+	 * everything it made on it: both providers fail their connections and close, so every
+	 * pending call fails with ConnectionLostException naming the removal, long before its
+	 * 4-minute timeout, the server logs the removal, and the delete returns. The device is
+	 * created again as the guest's init does, for the tests after this one.
+	 */
+	@ParameterizedTest(name = "on {0}")
+	@ValueSource(strings = { "siw0", "rxe0" })
+	void removingTheDeviceFailsItsConnectionsAndTheRemovalCompletes(String device, LabGuest guest, GuestJava java) {
+		String address = address(device);
+		GuestJava.Job server = java.start(GuestBlobPeer.class.getName(), jvmArgs(java, address),
+				List.of("serve-stalling", "disni", address, String.valueOf(LabGuest.PEER_PORT)), Duration.ofMinutes(10));
+		GuestJava.Job client = null;
+		String job = "rdma-delete-" + device;
+		try {
+			server.awaitLine("PEER listening", Duration.ofMinutes(2));
+			client = java.start(GuestBlobPeer.class.getName(), jvmArgs(java, address),
+					List.of("stall", "disni", address, String.valueOf(LabGuest.PEER_PORT), "4"), Duration.ofMinutes(10));
+			server.awaitLine("PEER stalled 4", Duration.ofMinutes(2));
+			long start = System.nanoTime();
+			guest.startJob(job, "rdma link delete " + device);
+			// rdma link delete blocks in the kernel for as long as a process holds the device.
+			String status = waitForJob(guest, job, 600);
+			Duration took = Duration.ofNanos(System.nanoTime() - start);
+			System.out.println("lab: rdma link delete " + device + " returned '" + status + "' after " + took.toMillis()
+					+ " ms");
+			if (status.isEmpty()) {
+				// Still blocked: say what holds the device, then whether the server's JVM ending
+				// releases it (Linux 6.1's siw0 in this lab: see docs/hardware.md, "Device removal").
+				System.out.println("lab: blocked delete of " + device + ":\n" + guest.exec("for p in $(pidof rdma); do "
+						+ "cat /proc/$p/stack; done; for p in $(pidof java); do echo \"java $p: $(ls -l /proc/$p/fd | grep -c "
+						+ "uverbs) uverbs fds, $(grep -c uverbs /proc/$p/maps) uverbs mappings\"; grep uverbs /proc/$p/maps "
+						+ "| head -n 8; done; grep -h -A2 'ibv_destroy_cq\\|ibv_dealloc_pd\\|WARNING' /tmp/java-*.err | head -n 40; "
+						+ "for p in $(pidof java); do kill -QUIT $p; done; sleep 3; "
+						+ "grep -h -A24 'device-removal\\|disni-[0-9]*-release-' /tmp/java-*.out | head -n 120",
+						Duration.ofSeconds(30)).output());
+				server.kill();
+				String afterServer = waitForJob(guest, job, 200);
+				System.out.println("lab: after the server JVM was killed, the delete returned '" + afterServer + "'");
+				assertThat(device).as("the only device whose removal waits for a process to exit").isEqualTo("siw0");
+				assertThat(afterServer).as("rdma link delete %s once the server JVM was killed", device).isEqualTo("0");
+			}
+			else {
+				assertThat(status).as("rdma link delete %s", device).isEqualTo("0");
+			}
+			GuestCommandResult called = client.await(Duration.ofMinutes(2));
+			assertThat(called.exitStatus()).as(called::output).isZero();
+			assertThat(called.output()).as(called::output)
+				.contains("PEER lost 4 of 4")
+				// Both ends are on the one device here, so a call may fail first by the server's
+				// teardown (a flushed receive) or by the client's own removal event, whose detail
+				// names the removal; either way the client's provider saw the removal.
+				.contains("RDMA provider 'disni': the RDMA device " + device + " was removed (RDMA_CM_EVENT_DEVICE_REMOVAL)");
+			server.kill();
+			GuestCommandResult served = server.await(Duration.ofMinutes(1));
+			assertThat(served.output()).as(served::output)
+				.contains("The RDMA device of listener")
+				.contains("the listener stops accepting connections")
+				.contains("RDMA provider 'disni': the RDMA device " + device + " was removed");
+		}
+		finally {
+			server.kill();
+			if (client != null) {
+				client.kill();
+			}
+			recreate(guest, device, job);
+		}
+	}
+
+	private static String netdev(String device) {
+		return device.equals("siw0") ? "eth0" : "dummy0";
+	}
+
+	/**
+	 * Creates a deleted device again as interop/lab/guest/init does (rxe takes its port state
+	 * from netdev events, so dummy0 goes down and up after it) and waits until it is ACTIVE.
+	 */
+	private static void recreate(LabGuest guest, String device, String job) {
+		String add = device.equals("siw0") ? "rdma link add siw0 type siw netdev eth0"
+				: "rdma link add rxe0 type rxe netdev dummy0 && ip link set dummy0 down && ip link set dummy0 up";
+		// A delete still blocked ends once the JVMs above were killed; then the device is added.
+		// rdma link show wants the port: "siw0/1".
+		String added = guest.exec("i=0; while [ ! -s /tmp/" + job + ".rc ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); "
+				+ "done; rdma link show " + device + "/1 >/dev/null 2>&1 || { " + add + "; }", Duration.ofSeconds(90))
+			.output();
+		String state = guest.exec("i=0; while ! rdma link show " + device + "/1 2>/dev/null | grep -q 'state ACTIVE' "
+				+ "&& [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done; rdma link show " + device + "/1",
+				Duration.ofSeconds(60))
+			.output();
+		assertThat(state).as("%s after it was created again (%s)", device, added).contains("state ACTIVE");
+	}
+
+	/** Waits up to {@code tenths} tenths of a second for a guest job, and returns its status, empty if it runs on. */
+	private static String waitForJob(LabGuest guest, String job, int tenths) {
+		return guest.exec("i=0; while [ ! -s /tmp/" + job + ".rc ] && [ $i -lt " + tenths + " ]; do sleep 0.1; "
+				+ "i=$((i+1)); done; cat /tmp/" + job + ".rc 2>/dev/null || true", Duration.ofSeconds(tenths / 10 + 60))
+			.output()
+			.strip();
+	}
+
 	private static void awaitNoLeases(RegisteredMemoryPool pool) throws InterruptedException {
 		assertThat(GuestBlobPeer.awaitReleased(pool)).as("the host pool's outstanding leases").isEmpty();
 	}

@@ -162,7 +162,7 @@ record DisniCmExtensions(Optional<String> missing) {
 		return buffer;
 	}
 
-	private static long handle(RdmaCmId id) {
+	static long handle(RdmaCmId id) {
 		if (id instanceof NatCmaIdPrivate nat) {
 			return nat.getObjId();
 		}

@@ -117,11 +117,12 @@ final class DisniConnectionRequest implements ConnectionRequest, DisniConnection
 			}
 			qp.attachAdapter(this.cmId);
 			RdmaConnParam parameters = new RdmaConnParam();
-			parameters.setRetry_count((byte) this.provider.settings().retryCount());
-			parameters.setRnr_retry_count((byte) qp.attributes().rnrPolicy().retryCount());
+			CmRetries retries = CmRetries.responder(this.provider.settings(), qp.attributes().rnrPolicy());
+			parameters.setRetry_count((byte) retries.retryCount());
+			parameters.setRnr_retry_count((byte) retries.rnrRetryCount());
 			if (extensions.available()) {
-				extensions.accept(this.cmId, this.provider.settings().retryCount(),
-						qp.attributes().rnrPolicy().retryCount(), (privateData != null) ? privateData : PrivateData.EMPTY);
+				extensions.accept(this.cmId, retries.retryCount(), retries.rnrRetryCount(),
+						(privateData != null) ? privateData : PrivateData.EMPTY);
 			}
 			else {
 				this.cmId.accept(parameters);
