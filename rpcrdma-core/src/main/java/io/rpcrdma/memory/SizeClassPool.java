@@ -183,6 +183,12 @@ final class SizeClassPool {
 		if (this.pool.isClosed()) {
 			return;
 		}
+		if (this.scrub) {
+			// On the releasing thread, not the completion thread a retirement may end on: a
+			// scrubbed class holds Read chunks, which a peer may read but never write, so
+			// nothing can land in them after this.
+			zero(slot.view);
+		}
 		if (!this.advertised) {
 			returnToStack(slot);
 			return;
@@ -210,9 +216,6 @@ final class SizeClassPool {
 	void returnToStack(Slot slot) {
 		if (this.pool.isClosed()) {
 			return;
-		}
-		if (this.scrub) {
-			zero(slot.view); // after the retirement: until then the peer could still write
 		}
 		push(slot);
 		if (this.waiters.get() > 0) {

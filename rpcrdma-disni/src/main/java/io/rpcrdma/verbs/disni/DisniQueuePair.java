@@ -93,7 +93,7 @@ final class DisniQueuePair implements QueuePair, CompletionDispatcher.Route, Sha
 	 * windows are killed before the adapter's queue pair is destroyed, which would otherwise
 	 * wait for the bound windows' hold on it (Soft-RoCE warns and stalls).
 	 */
-	private final Map<DisniMemoryRegion, Boolean> boundWindows = new IdentityHashMap<>();
+	private final Map<DisniMemoryRegion, Boolean> boundWindows = new IdentityHashMap<>(4);
 
 	private final Object stateLock = new Object();
 
