@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rpcrdma.client.ConnectionLostException;
+import io.rpcrdma.client.RpcCaller;
+import io.rpcrdma.client.RpcClient;
 import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.memory.OutstandingLease;
 import io.rpcrdma.memory.RegisteredMemoryPool;
@@ -178,11 +180,24 @@ public final class GuestBlobPeer {
 	}
 
 	/**
+	 * Opens one connection to a {@link Blobs} server, without a pool: it completes once the
+	 * connection is up (or failed), so a caller can bound how many are being opened at once.
+	 * @param provider the provider to connect with
+	 * @param pool its registered memory, from {@link #pools(RdmaProvider)}
+	 * @param address the server
+	 * @return the connection, once established
+	 */
+	public static CompletableFuture<RpcClient> open(RdmaProvider provider, RegisteredMemoryPool pool,
+			InetSocketAddress address) {
+		return RpcClient.connect(provider, pool, address, BlobSetup.transport(), 16);
+	}
+
+	/**
 	 * A {@link Blobs} client.
 	 * @param connections the connection to the server
 	 * @return the client, with this peer's deadline
 	 */
-	public static Blobs blobs(RpcClientPool connections) {
+	public static Blobs blobs(RpcCaller connections) {
 		return new ServiceClientFactory(new ServiceIntrospector(CodecRegistry.standard()))
 			.create(Blobs.class, connections, ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE));
 	}
