@@ -13,6 +13,11 @@
  *   - calls whose Java declaration throws IOException throw one whose message names the call and
  *     the errno text; the others return a negative value on failure;
  *   - _getVersion answers 32, the version DiSNI 2.1's Java side refuses to run without.
+ *
+ * It also implements rpcrdma's own connection-manager natives (io.rpcrdma.verbs.disni.CmNatives),
+ * what DiSNI 2.1 lacks for RFC 8797: the private data of connection-manager events (kept per cm
+ * id by getCmEvent until taken), rdma_accept with private data and rdma_reject. A stock libdisni
+ * has none of them; the Java side detects that once and keeps DiSNI's own behaviour.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -232,6 +237,8 @@ JNIEXPORT void JNICALL FN(resolveRoute)(JNIEnv *env, jobject self, jlong id, jin
  * no event came. The event is acknowledged before returning, which rdma_ack_cm_event(3)
  * allows once everything wanted from it is copied.
  */
+static void keep_private_data(struct rdma_cm_event *event);
+
 JNIEXPORT jint JNICALL FN(getCmEvent)(JNIEnv *env, jobject self, jlong channel, jlong listen_id_out,
 		jlong id_out, jint timeout)
 {
@@ -248,6 +255,7 @@ JNIEXPORT jint JNICALL FN(getCmEvent)(JNIEnv *env, jobject self, jlong channel, 
 	type = (jint) event->event;
 	*PTR(int64_t, listen_id_out) = event->listen_id != NULL ? (int64_t) (intptr_t) event->listen_id : -1;
 	*PTR(int64_t, id_out) = event->id != NULL ? (int64_t) (intptr_t) event->id : -1;
+	keep_private_data(event);
 	rdma_ack_cm_event(event);
 	return type;
 }
@@ -298,7 +306,8 @@ JNIEXPORT void JNICALL FN(connect)(JNIEnv *env, jobject self, jlong id, jint ret
 	}
 }
 
-JNIEXPORT void JNICALL FN(accept)(JNIEnv *env, jobject self, jlong id, jint retry, jint rnr_retry)
+/* rdma_accept, with private data when rpcrdma's CmNatives.accept passes some (RFC 8797 section 4). */
+static void accept_with(JNIEnv *env, jlong id, jint retry, jint rnr_retry, jlong private_data, jint private_data_length)
 {
 	struct rdma_cm_id *cm_id = PTR(struct rdma_cm_id, id);
 	struct rdma_conn_param param;
@@ -308,13 +317,26 @@ JNIEXPORT void JNICALL FN(accept)(JNIEnv *env, jobject self, jlong id, jint retr
 		throw_io(env, "rdma_accept", "no id");
 		return;
 	}
+	if (private_data_length < 0 || private_data_length > 255 || (private_data_length > 0 && private_data == 0)) {
+		throw_io(env, "rdma_accept", "private data longer than 255 bytes or without an address");
+		return;
+	}
 	if (fill_conn_param(env, "rdma_accept", cm_id, &param, retry, rnr_retry) != 0) {
 		return;
+	}
+	if (private_data_length > 0) {
+		param.private_data = PTR(const void, private_data);
+		param.private_data_len = (uint8_t) private_data_length;
 	}
 	errno = 0;
 	if ((result = rdma_accept(cm_id, &param)) != 0) {
 		throw_result(env, "rdma_accept", result);
 	}
+}
+
+JNIEXPORT void JNICALL FN(accept)(JNIEnv *env, jobject self, jlong id, jint retry, jint rnr_retry)
+{
+	accept_with(env, id, retry, rnr_retry, 0, 0);
 }
 
 /* getCmEvent acknowledged the event already; DiSNI's Java side still calls this. */
@@ -341,11 +363,14 @@ JNIEXPORT jint JNICALL FN(destroyEventChannel)(JNIEnv *env, jobject self, jlong 
 	return 0;
 }
 
+static void forget_private_data(struct rdma_cm_id *id);
+
 JNIEXPORT jint JNICALL FN(destroyCmId)(JNIEnv *env, jobject self, jlong id)
 {
 	if (id == 0) {
 		return -1;
 	}
+	forget_private_data(PTR(struct rdma_cm_id, id));
 	return rdma_destroy_id(PTR(struct rdma_cm_id, id)) == 0 ? 0 : -errno;
 }
 
@@ -785,3 +810,345 @@ JNIEXPORT jint JNICALL FN(getVersion)(JNIEnv *env, jobject self)
 	return DISNI_JNI_VERSION;
 }
 
+
+/* ---- rpcrdma's own connection-manager natives (io.rpcrdma.verbs.disni.CmNatives) ---------- */
+
+/* What CmNatives.version() answers; the Java side uses the natives only when it matches. */
+#define RPCRDMA_CM_VERSION 1
+
+#define CM(name) Java_io_rpcrdma_verbs_disni_CmNatives_##name
+
+/*
+ * The private data of the last CONNECT_REQUEST, ESTABLISHED or REJECTED event of a cm id, kept
+ * until the Java side takes it or destroys the id. Only connections being set up have an entry,
+ * so a fixed table is enough; when it is full the oldest slot of the hash chain is overwritten
+ * and that connection falls back to in-band negotiation (RFC 5666 section 6), as on stock DiSNI.
+ */
+#define KEPT_SLOTS 256
+
+struct kept_private_data {
+	struct rdma_cm_id *id;
+	uint8_t length;
+	uint8_t bytes[255];
+};
+
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct kept_private_data kept[KEPT_SLOTS];
+
+static unsigned kept_slot(struct rdma_cm_id *id)
+{
+	uintptr_t key = (uintptr_t) id;
+
+	return (unsigned) ((key >> 4) ^ (key >> 12)) % KEPT_SLOTS;
+}
+
+/* The slot holding id, or with create the first free one on its chain (else its home slot). */
+static struct kept_private_data *kept_find(struct rdma_cm_id *id, int create)
+{
+	unsigned home = kept_slot(id);
+	struct kept_private_data *free_slot = NULL;
+
+	for (unsigned i = 0; i < KEPT_SLOTS; i++) {
+		struct kept_private_data *slot = &kept[(home + i) % KEPT_SLOTS];
+
+		if (slot->id == id) {
+			return slot;
+		}
+		if (slot->id == NULL && free_slot == NULL) {
+			free_slot = slot;
+		}
+	}
+	if (!create) {
+		return NULL;
+	}
+	return free_slot != NULL ? free_slot : &kept[home];
+}
+
+static void keep_private_data(struct rdma_cm_event *event)
+{
+	struct kept_private_data *slot;
+
+	if (event->id == NULL || (event->event != RDMA_CM_EVENT_CONNECT_REQUEST
+			&& event->event != RDMA_CM_EVENT_ESTABLISHED && event->event != RDMA_CM_EVENT_REJECTED)) {
+		return;
+	}
+	pthread_mutex_lock(&kept_lock);
+	slot = kept_find(event->id, event->param.conn.private_data_len > 0);
+	if (slot != NULL) {
+		/* A later event without private data replaces an earlier one's. */
+		slot->id = event->param.conn.private_data_len > 0 ? event->id : NULL;
+		slot->length = event->param.conn.private_data_len;
+		if (slot->length > 0) {
+			memcpy(slot->bytes, event->param.conn.private_data, slot->length);
+		}
+	}
+	pthread_mutex_unlock(&kept_lock);
+}
+
+static void forget_private_data(struct rdma_cm_id *id)
+{
+	struct kept_private_data *slot;
+
+	pthread_mutex_lock(&kept_lock);
+	if ((slot = kept_find(id, 0)) != NULL) {
+		slot->id = NULL;
+		slot->length = 0;
+	}
+	pthread_mutex_unlock(&kept_lock);
+}
+
+JNIEXPORT jint JNICALL CM(version)(JNIEnv *env, jclass type)
+{
+	return RPCRDMA_CM_VERSION;
+}
+
+/*
+ * Copies the kept private data of id's last event (at most capacity bytes) to out and forgets
+ * it; returns the number of bytes copied, 0 when there is none.
+ */
+JNIEXPORT jint JNICALL CM(takePrivateData)(JNIEnv *env, jclass type, jlong id, jlong out, jint capacity)
+{
+	struct kept_private_data *slot;
+	jint length = 0;
+
+	if (id == 0 || out == 0 || capacity <= 0) {
+		return 0;
+	}
+	pthread_mutex_lock(&kept_lock);
+	if ((slot = kept_find(PTR(struct rdma_cm_id, id), 0)) != NULL) {
+		length = slot->length < capacity ? slot->length : capacity;
+		memcpy(PTR(void, out), slot->bytes, (size_t) length);
+		slot->id = NULL;
+		slot->length = 0;
+	}
+	pthread_mutex_unlock(&kept_lock);
+	return length;
+}
+
+/* rdma_accept with private data (RFC 8797 section 4: the responder's sizes and flags). */
+JNIEXPORT void JNICALL CM(accept)(JNIEnv *env, jclass type, jlong id, jint retry, jint rnr_retry,
+		jlong private_data, jint private_data_length)
+{
+	accept_with(env, id, retry, rnr_retry, private_data, private_data_length);
+}
+
+/* rdma_reject(3): the requester sees RDMA_CM_EVENT_REJECTED with this private data. */
+JNIEXPORT void JNICALL CM(reject)(JNIEnv *env, jclass type, jlong id, jlong private_data, jint private_data_length)
+{
+	struct rdma_cm_id *cm_id = PTR(struct rdma_cm_id, id);
+	int result;
+
+	if (cm_id == NULL) {
+		throw_io(env, "rdma_reject", "no id");
+		return;
+	}
+	if (private_data_length < 0 || private_data_length > 255 || (private_data_length > 0 && private_data == 0)) {
+		throw_io(env, "rdma_reject", "private data longer than 255 bytes or without an address");
+		return;
+	}
+	errno = 0;
+	if ((result = rdma_reject(cm_id, private_data_length > 0 ? PTR(const void, private_data) : NULL,
+			(uint8_t) private_data_length)) != 0) {
+		throw_result(env, "rdma_reject", result);
+	}
+}
+
+/*
+ * rpcrdma's address natives (io.rpcrdma.verbs.disni.CmAddressNatives): rdma_bind_addr,
+ * rdma_resolve_addr and the addresses of a cm id for either family. DiSNI 2.1's Java side builds
+ * only a struct sockaddr_in for bind and resolve and reads only one back, so IPv6 needs these;
+ * the Java side lays out the struct sockaddr_in or sockaddr_in6 itself (SocketAddressLayout).
+ */
+#define RPCRDMA_ADDRESS_VERSION 1
+
+#define ADDR(name) Java_io_rpcrdma_verbs_disni_CmAddressNatives_##name
+
+static int valid_sockaddr(jlong address)
+{
+	sa_family_t family;
+
+	if (address == 0) {
+		return 0;
+	}
+	family = PTR(struct sockaddr, address)->sa_family;
+	return family == AF_INET || family == AF_INET6;
+}
+
+JNIEXPORT jint JNICALL ADDR(version)(JNIEnv *env, jclass type)
+{
+	return RPCRDMA_ADDRESS_VERSION;
+}
+
+JNIEXPORT void JNICALL ADDR(bind)(JNIEnv *env, jclass type, jlong id, jlong address)
+{
+	int result;
+
+	if (id == 0 || !valid_sockaddr(address)) {
+		throw_io(env, "rdma_bind_addr", "no id or not an AF_INET or AF_INET6 address");
+		return;
+	}
+	errno = 0;
+	if ((result = rdma_bind_addr(PTR(struct rdma_cm_id, id), PTR(struct sockaddr, address))) != 0) {
+		throw_result(env, "rdma_bind_addr", result);
+	}
+}
+
+JNIEXPORT void JNICALL ADDR(resolve)(JNIEnv *env, jclass type, jlong id, jlong source, jlong destination,
+		jint timeout)
+{
+	int result;
+
+	if (id == 0 || !valid_sockaddr(destination) || (source != 0 && !valid_sockaddr(source))) {
+		throw_io(env, "rdma_resolve_addr", "no id or not an AF_INET or AF_INET6 address");
+		return;
+	}
+	errno = 0;
+	if ((result = rdma_resolve_addr(PTR(struct rdma_cm_id, id), source != 0 ? PTR(struct sockaddr, source) : NULL,
+			PTR(struct sockaddr, destination), timeout)) != 0) {
+		throw_result(env, "rdma_resolve_addr", result);
+	}
+}
+
+/* Copies the local (local != 0) or peer address of id to out; returns its length, -1 if none fits. */
+JNIEXPORT jint JNICALL ADDR(address)(JNIEnv *env, jclass type, jlong id, jint local, jlong out, jint capacity)
+{
+	struct sockaddr *address;
+	size_t length;
+
+	if (id == 0 || out == 0) {
+		return -1;
+	}
+	address = local ? rdma_get_local_addr(PTR(struct rdma_cm_id, id)) : rdma_get_peer_addr(PTR(struct rdma_cm_id, id));
+	if (address == NULL || (address->sa_family != AF_INET && address->sa_family != AF_INET6)) {
+		return -1;
+	}
+	length = address->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+	if (capacity < 0 || length > (size_t) capacity) {
+		return -1;
+	}
+	memcpy(PTR(void, out), address, length);
+	return (jint) length;
+}
+
+/*
+ * Lists and frees librdmacm's devices: a librdmacm that supports removal then closes the verbs
+ * context of a removed device no cm id uses any more, which the kernel's removal waits for.
+ */
+JNIEXPORT void JNICALL ADDR(forgetRemovedDevices)(JNIEnv *env, jclass type)
+{
+	struct ibv_context **devices = rdma_get_devices(NULL);
+
+	if (devices != NULL) {
+		rdma_free_devices(devices);
+	}
+}
+
+
+/* ---- rpcrdma's own memory-window natives (io.rpcrdma.verbs.disni.WindowNatives) ------------ */
+
+/*
+ * Type 2 memory windows (ibv_alloc_mw(3), ibv_post_send(3) IBV_WR_BIND_MW and IBV_WR_LOCAL_INV),
+ * which DiSNI 2.1 lacks: an advertised chunk gets a window bound to one queue pair under a fresh
+ * rkey by a work request, and loses it by a local or the peer's remote invalidation, with no
+ * system call and no page pinning per RPC (RFC 8166 section 8.1 on the lifetime of an
+ * advertised STag; Linux's xprtrdma reaches the same with fast registration, a kernel-only
+ * verb). Devices without windows (Linux's siw) refuse ibv_alloc_mw; the Java side then keeps
+ * rotation by registration.
+ */
+#define RPCRDMA_WINDOW_VERSION 1
+
+#define WN(name) Java_io_rpcrdma_verbs_disni_WindowNatives_##name
+
+JNIEXPORT jint JNICALL WN(version)(JNIEnv *env, jclass type)
+{
+	return RPCRDMA_WINDOW_VERSION;
+}
+
+/* Allocates a type 2 window in pd, stores its initial rkey at rkey_out and returns its handle. */
+JNIEXPORT jlong JNICALL WN(allocate)(JNIEnv *env, jclass type, jlong pd, jlong rkey_out)
+{
+	struct ibv_mw *mw;
+
+	if (pd == 0 || rkey_out == 0) {
+		throw_io(env, "ibv_alloc_mw", "no protection domain, or nowhere to put the rkey");
+		return 0;
+	}
+	errno = 0;
+	mw = ibv_alloc_mw(PTR(struct ibv_pd, pd), IBV_MW_TYPE_2);
+	if (mw == NULL) {
+		throw_io(env, "ibv_alloc_mw", errno != 0 ? strerror(errno) : "the device offers no memory windows");
+		return 0;
+	}
+	*PTR(uint32_t, rkey_out) = mw->rkey;
+	return HANDLE(mw);
+}
+
+JNIEXPORT void JNICALL WN(deallocate)(JNIEnv *env, jclass type, jlong mw)
+{
+	int result;
+
+	if (mw == 0) {
+		return;
+	}
+	if ((result = ibv_dealloc_mw(PTR(struct ibv_mw, mw))) != 0) {
+		throw_code(env, "ibv_dealloc_mw", result);
+	}
+}
+
+/*
+ * Posts a signaled IBV_WR_BIND_MW on qp: the window mw becomes valid under rkey (the window's
+ * index with a new key byte) for [address, address + length) of mr with the remote access bits,
+ * reachable through this queue pair only (a type 2 window).
+ */
+JNIEXPORT void JNICALL WN(bind)(JNIEnv *env, jclass type, jlong qp, jlong wr_id, jlong mw, jint rkey, jlong mr,
+		jlong address, jlong length, jint access)
+{
+	struct ibv_send_wr wr, *bad = NULL;
+	int result;
+
+	if (qp == 0 || mw == 0 || mr == 0 || length <= 0) {
+		throw_io(env, "ibv_post_send(IBV_WR_BIND_MW)", "no queue pair, window or region, or nothing to bind");
+		return;
+	}
+	memset(&wr, 0, sizeof wr);
+	wr.wr_id = (uint64_t) wr_id;
+	wr.opcode = IBV_WR_BIND_MW;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.bind_mw.mw = PTR(struct ibv_mw, mw);
+	wr.bind_mw.rkey = (uint32_t) rkey;
+	wr.bind_mw.bind_info.mr = PTR(struct ibv_mr, mr);
+	wr.bind_mw.bind_info.addr = (uint64_t) address;
+	wr.bind_mw.bind_info.length = (uint64_t) length;
+	wr.bind_mw.bind_info.mw_access_flags = (unsigned int) access;
+	if ((result = ibv_post_send(PTR(struct ibv_qp, qp), &wr, &bad)) != 0) {
+		throw_code(env, "ibv_post_send(IBV_WR_BIND_MW)", result);
+		return;
+	}
+	/*
+	 * The provider names the window in the next bind by the rkey it holds now (Soft-RoCE
+	 * refuses a bind whose window rkey is not the window's current one), and the bind moves it
+	 * on: keep the user-space copy in step, as ibv_bind_mw(3) does for type 1 windows.
+	 */
+	PTR(struct ibv_mw, mw)->rkey = (uint32_t) rkey;
+}
+
+/* Posts a signaled IBV_WR_LOCAL_INV of rkey on qp: once it completes, no peer reaches the window. */
+JNIEXPORT void JNICALL WN(invalidate)(JNIEnv *env, jclass type, jlong qp, jlong wr_id, jint rkey)
+{
+	struct ibv_send_wr wr, *bad = NULL;
+	int result;
+
+	if (qp == 0) {
+		throw_io(env, "ibv_post_send(IBV_WR_LOCAL_INV)", "no queue pair");
+		return;
+	}
+	memset(&wr, 0, sizeof wr);
+	wr.wr_id = (uint64_t) wr_id;
+	wr.opcode = IBV_WR_LOCAL_INV;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.invalidate_rkey = (uint32_t) rkey;
+	if ((result = ibv_post_send(PTR(struct ibv_qp, qp), &wr, &bad)) != 0) {
+		throw_code(env, "ibv_post_send(IBV_WR_LOCAL_INV)", result);
+	}
+}

@@ -183,24 +183,39 @@ final class SizeClassPool {
 		if (this.pool.isClosed()) {
 			return;
 		}
+		if (this.scrub) {
+			// On the releasing thread, not the completion thread a retirement may end on: a
+			// scrubbed class holds Read chunks, which a peer may read but never write, so
+			// nothing can land in them after this.
+			zero(slot.view);
+		}
+		if (!this.advertised) {
+			returnToStack(slot);
+			return;
+		}
 		try {
-			if (this.scrub) {
-				zero(slot.view);
-			}
-			if (this.advertised) {
-				// The STag the peer was given for this RPC must die with the RPC (RFC 8166
-				// §8, RFC 5042 §5): rotating it is the software analogue of a local
-				// invalidate followed by a fast-register on hardware, and is done before the
-				// buffer can be leased again so no later lessee ever shares the old STag.
-				slot.region.reregister();
-				this.pool.stagRotated();
-			}
+			// The STag the peer was given for this RPC must die with the RPC (RFC 8166
+			// §8.1, RFC 5042 §5) before the buffer can be leased again, so no later lessee
+			// ever shares it: rotated at once by registration, or, on an adapter with memory
+			// windows, invalidated by a work request whose completion puts the slot back.
+			this.pool.stagRotated();
+			slot.region.retire(slot.retired);
 		}
 		catch (IllegalStateException ex) {
 			if (this.pool.isClosed()) {
 				return; // close() deregistered the region meanwhile
 			}
 			throw ex;
+		}
+	}
+
+	/**
+	 * Puts a slot whose STag is retired (or that was never advertised) on the free stack and
+	 * wakes a waiting lessee.
+	 */
+	void returnToStack(Slot slot) {
+		if (this.pool.isClosed()) {
+			return;
 		}
 		push(slot);
 		if (this.waiters.get() > 0) {

@@ -41,6 +41,12 @@ final class Slot {
 	 */
 	int next = NONE;
 
+	/**
+	 * Puts this slot back on its class's free stack once its advertised STag is retired
+	 * ({@link MemoryRegion#retire(Runnable)}); made once, so a release allocates nothing.
+	 */
+	final Runnable retired;
+
 	Slot(SizeClassPool owner, int index, MemoryRegion region, int offset, ByteBuffer view, boolean reusableLease) {
 		this.owner = owner;
 		this.index = index;
@@ -48,6 +54,7 @@ final class Slot {
 		this.offset = offset;
 		this.view = view;
 		this.reusable = reusableLease ? new RegisteredBuffer(this, null) : null;
+		this.retired = () -> owner.returnToStack(this);
 	}
 
 }

@@ -16,6 +16,7 @@ import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.server.security.SecurityPolicy;
 import io.rpcrdma.transport.CcpMode;
 import io.rpcrdma.transport.CreditBudget;
+import io.rpcrdma.transport.ConnectionLimits;
 import io.rpcrdma.transport.InboundCall;
 import io.rpcrdma.transport.ReplySender;
 import io.rpcrdma.transport.RpcRdmaServer;
@@ -109,7 +110,7 @@ public final class RpcServer implements AutoCloseable {
 			this.transport = RpcRdmaServer.listen(config.provider(), config.pool(), config.bindAddress(),
 					ccpUnder(config.security(), config.transport()), new CreditBudget(config.effectiveCreditBudget(),
 							config.transport().creditsGranted()),
-					Runnable::run, this::onCall, config.backwardCredits());
+					Runnable::run, this::onCall, config.backwardCredits(), config.connectionLimits());
 		}
 		catch (RuntimeException ex) {
 			this.handlers.close();
@@ -380,11 +381,12 @@ public final class RpcServer implements AutoCloseable {
 	 * @param backwardCredits the most calls the server has outstanding to one connected client
 	 * at once in the backward direction (RFC 8167; {@link ServerCall#backwardCalls()}), each a
 	 * receive posted per connection for its reply; 0 (the default) for no backward direction
+	 * @param connectionLimits how many connections one peer address, and all peers, hold at once
 	 */
 	public record Config(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress bindAddress,
 			TransportConfig transport, ExecutorSpec executor, boolean duplicateRequestCache, int drcEntriesPerClient,
 			int drcEntries, Duration drcTtl, Duration gracePeriod, int creditBudget, SecurityPolicy security,
-			int backwardCredits) {
+			int backwardCredits, ConnectionLimits connectionLimits) {
 
 		/** Validates. */
 		public Config {
@@ -396,6 +398,7 @@ public final class RpcServer implements AutoCloseable {
 			Objects.requireNonNull(drcTtl, "drcTtl");
 			Objects.requireNonNull(gracePeriod, "gracePeriod");
 			Objects.requireNonNull(security, "security");
+			Objects.requireNonNull(connectionLimits, "connectionLimits");
 			if (duplicateRequestCache && (drcEntriesPerClient < 1 || drcEntries < drcEntriesPerClient)) {
 				throw new IllegalArgumentException("DRC bounds must be positive with drcEntries >= drcEntriesPerClient");
 			}
@@ -407,6 +410,30 @@ public final class RpcServer implements AutoCloseable {
 				throw new IllegalArgumentException("backwardCredits must be within 0 (no backward direction) and "
 						+ RpcRdmaServerConnection.MAX_BACKWARD_CREDITS + ", got " + backwardCredits);
 			}
+		}
+
+		/**
+		 * Settings with the default connection caps ({@link ConnectionLimits#DEFAULTS}).
+		 * @param provider the RDMA provider
+		 * @param pool registered memory
+		 * @param bindAddress where to listen
+		 * @param transport the RPC-over-RDMA settings
+		 * @param executor how handlers run
+		 * @param duplicateRequestCache whether to use a duplicate request cache
+		 * @param drcEntriesPerClient the most entries per requester address with port
+		 * @param drcEntries the most cached replies in all
+		 * @param drcTtl how long a cached reply is kept
+		 * @param gracePeriod how long running calls may finish at shutdown
+		 * @param creditBudget the credits all connections share, 0 for the default
+		 * @param security which security flavors each procedure accepts
+		 * @param backwardCredits the most backward-direction calls outstanding to one client
+		 */
+		public Config(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress bindAddress,
+				TransportConfig transport, ExecutorSpec executor, boolean duplicateRequestCache, int drcEntriesPerClient,
+				int drcEntries, Duration drcTtl, Duration gracePeriod, int creditBudget, SecurityPolicy security,
+				int backwardCredits) {
+			this(provider, pool, bindAddress, transport, executor, duplicateRequestCache, drcEntriesPerClient, drcEntries,
+					drcTtl, gracePeriod, creditBudget, security, backwardCredits, ConnectionLimits.DEFAULTS);
 		}
 
 		/**
@@ -439,7 +466,7 @@ public final class RpcServer implements AutoCloseable {
 		public Config withBackwardCredits(int value) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
 					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod,
-					this.creditBudget, this.security, value);
+					this.creditBudget, this.security, value, this.connectionLimits);
 		}
 
 		/**
@@ -470,14 +497,14 @@ public final class RpcServer implements AutoCloseable {
 		public Config withSecurity(SecurityPolicy value) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
 					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod,
-					this.creditBudget, value, this.backwardCredits);
+					this.creditBudget, value, this.backwardCredits, this.connectionLimits);
 		}
 
 		/**
 		 * The default credit budget: 4,096 credits, 16 MiB of receives at the 4 KiB inline
 		 * threshold, so 128 connections at the default grant of 32 and then fair shares (never
-		 * below {@link io.rpcrdma.transport.CreditBudget#FLOOR}). It bounds what idle
-		 * connections hold: at 10,000 connections on average about 13 KiB of receives each.
+		 * below {@link io.rpcrdma.transport.CreditBudget#FLOOR}). Connections are charged
+		 * from their first request on: an idle one holds the floor outside the budget.
 		 */
 		public static final int DEFAULT_CREDIT_BUDGET = 4096;
 
@@ -513,7 +540,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withCreditBudget(int value) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, value, this.security, this.backwardCredits);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, value, this.security, this.backwardCredits, this.connectionLimits);
 		}
 
 		/**
@@ -536,7 +563,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withTransport(TransportConfig value) {
 			return new Config(this.provider, this.pool, this.bindAddress, value, this.executor,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, this.creditBudget, this.security, this.backwardCredits);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, this.creditBudget, this.security, this.backwardCredits, this.connectionLimits);
 		}
 
 		/**
@@ -545,7 +572,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withExecutor(ExecutorSpec value) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, value,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, this.creditBudget, this.security, this.backwardCredits);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod, this.creditBudget, this.security, this.backwardCredits, this.connectionLimits);
 		}
 
 		/**
@@ -557,7 +584,17 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withDuplicateRequestCache(boolean enabled, int perClient, int total, Duration ttl) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor, enabled,
-					perClient, total, ttl, this.gracePeriod, this.creditBudget, this.security, this.backwardCredits);
+					perClient, total, ttl, this.gracePeriod, this.creditBudget, this.security, this.backwardCredits, this.connectionLimits);
+		}
+
+		/**
+		 * @param value how many connections one peer address, and all peers, hold at once
+		 * @return a copy with it
+		 */
+		public Config withConnectionLimits(ConnectionLimits value) {
+			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, this.gracePeriod,
+					this.creditBudget, this.security, this.backwardCredits, value);
 		}
 
 		/**
@@ -566,7 +603,7 @@ public final class RpcServer implements AutoCloseable {
 		 */
 		public Config withGracePeriod(Duration value) {
 			return new Config(this.provider, this.pool, this.bindAddress, this.transport, this.executor,
-					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, value, this.creditBudget, this.security, this.backwardCredits);
+					this.duplicateRequestCache, this.drcEntriesPerClient, this.drcEntries, this.drcTtl, value, this.creditBudget, this.security, this.backwardCredits, this.connectionLimits);
 		}
 
 	}

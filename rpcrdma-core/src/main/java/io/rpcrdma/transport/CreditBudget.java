@@ -12,6 +12,11 @@ import io.rpcrdma.log.RefusalLog;
  * call waiting on another) able to make another call. The floor is granted beyond the budget,
  * so the budget bounds what connections get above it.
  * <p>
+ * A connection is charged only once it asks ({@link #grow} with a current grant of 0, at its
+ * first request): until then it holds the {@linkplain #unasked floor}, outside the budget and
+ * the fair shares, so idle connections (however many one peer opens, up to its connection cap)
+ * take no credits from connections that call.
+ * <p>
  * Fair across connections: while at most three quarters of the budget are granted (no
  * pressure), a connection grows as far as it asks (within {@code maxPerConnection}); beyond
  * that it grows only up to its fair share, the budget divided by the connections holding
@@ -66,6 +71,16 @@ public final class CreditBudget {
 	 */
 	public static CreditBudget unlimited() {
 		return new CreditBudget(Integer.MAX_VALUE, 65535);
+	}
+
+	/**
+	 * The grant of a connection that has not asked yet: the floor (or {@code max} if smaller),
+	 * not charged to the budget and not counted among the connections sharing it.
+	 * @param max the most the connection gets
+	 * @return the grant
+	 */
+	public int unasked(int max) {
+		return Math.min(this.floor, Math.max(1, max));
 	}
 
 	/**

@@ -37,12 +37,28 @@ final class CreditHorizon {
 	private long requests;
 
 	/**
-	 * @param before the requests the responder accepts before its first reply: RFC 8166
-	 * §3.3.1 asks a requester for one, and this responder takes the credits it grants first
+	 * @param before the requests the responder accepts before its first reply, until the
+	 * first request arrives ({@link #firstGrant}): RFC 8166 §3.3.1 asks a requester for one
 	 */
 	CreditHorizon(int before) {
 		this.horizon = before;
 		this.lastGrant = before;
+	}
+
+	/**
+	 * The first request arrived and the grant its reply will carry is decided: the requests
+	 * sent before that reply, up to that grant, are within it. RFC 8166 §3.3.1 lets a requester
+	 * assume one credit before its first reply, but requesters that pipeline their first calls
+	 * (as this responder allowed when it took the full grant at accept) stay served; the
+	 * receives for them are posted as the first request is handled, before its reply, and siw
+	 * holds a Send that finds no receive until one is posted ({@code siw.rnr-grace}).
+	 * @param grant the first grant decided
+	 */
+	synchronized void firstGrant(int grant) {
+		if (this.replies == 0 && this.pending == 0 && grant > this.horizon) {
+			this.horizon = grant;
+			this.lastGrant = grant;
+		}
 	}
 
 	/**

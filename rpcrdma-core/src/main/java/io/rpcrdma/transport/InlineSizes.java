@@ -23,6 +23,9 @@ final class InlineSizes {
 	/** Whether this side advertises RFC 8797's remote invalidation: configured and possible. */
 	private final boolean acceptsInvalidate;
 
+	// Whether Send With Invalidate works on the provider at all, in either direction.
+	private final boolean providerInvalidates;
+
 	/** The peer's RFC 8797 data (or its CCP sizes), or {@code null} if it sent none. */
 	private volatile Rfc8797PrivateData peer;
 
@@ -47,6 +50,7 @@ final class InlineSizes {
 		this.config = config;
 		this.receiveBufferSize = receiveBufferSize;
 		this.acceptsInvalidate = config.remoteInvalidate() && providerInvalidates;
+		this.providerInvalidates = providerInvalidates;
 	}
 
 	/** @return the private data this side sends: its receive size and remote invalidation */
@@ -118,10 +122,17 @@ final class InlineSizes {
 				: TransportConfig.DEFAULT_INLINE_THRESHOLD_V1;
 	}
 
-	/** @return whether the peer said it accepts Send With Invalidate */
+	/**
+	 * Whether this side's replies may invalidate with Send With Invalidate: the peer said it
+	 * accepts it (RFC 8797 §4.1), and the provider carries it. On {@code disni} it does not
+	 * (a lab run of a disni responder on Linux's siw sent the invalidate STag as 0, and the
+	 * requester terminated the connection), so the requester invalidates locally: RFC 8797 §4.1
+	 * permits Send With Invalidate, it never requires it.
+	 * @return whether to send Send With Invalidate
+	 */
 	boolean peerAcceptsInvalidate() {
 		Rfc8797PrivateData peer = this.peer;
-		return peer != null && peer.remoteInvalidate();
+		return this.providerInvalidates && peer != null && peer.remoteInvalidate();
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.rpcrdma.transport;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Objects;
@@ -50,6 +51,11 @@ public final class RpcRdmaServer implements AutoCloseable {
 
 	private final RefusalLog refusals = new RefusalLog(logger, RefusalLog.DEFAULT_INTERVAL);
 
+	/** Refusals at a connection cap: logged apart, so that a flood of them does not hide the others. */
+	private final RefusalLog capped = new RefusalLog(logger, RefusalLog.DEFAULT_INTERVAL);
+
+	private final ConnectionSlots slots;
+
 	/**
 	 * Set by {@link #close()}, under {@link #unreleased}'s lock: a request still being accepted
 	 * then is refused, or its connection closed once accepted.
@@ -63,7 +69,7 @@ public final class RpcRdmaServer implements AutoCloseable {
 
 	private RpcRdmaServer(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress address,
 			TransportConfig config, CreditBudget budget, Executor executor, InboundCallHandler handler,
-			int backwardCredits) {
+			int backwardCredits, ConnectionLimits limits) {
 		// Checked before listening, so a bad value fails the start, not every connection.
 		BackwardDirection.withBackwardReceives(config, backwardCredits);
 		this.backwardCredits = backwardCredits;
@@ -74,6 +80,7 @@ public final class RpcRdmaServer implements AutoCloseable {
 		this.executor = executor;
 		this.handler = handler;
 		this.placements = RpcRdmaServerConnection.placementBudget(pool);
+		this.slots = new ConnectionSlots(limits);
 		this.listener = provider.listen(address, this::onRequest);
 	}
 
@@ -111,15 +118,46 @@ public final class RpcRdmaServer implements AutoCloseable {
 	public static RpcRdmaServer listen(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress address,
 			TransportConfig config, CreditBudget budget, Executor executor, InboundCallHandler handler,
 			int backwardCredits) {
+		return listen(provider, pool, address, config, budget, executor, handler, backwardCredits,
+				ConnectionLimits.DEFAULTS);
+	}
+
+	/**
+	 * Starts listening, with a backward direction and the given connection caps.
+	 * @param provider the RDMA provider
+	 * @param pool registered memory
+	 * @param address where to listen
+	 * @param config the settings
+	 * @param budget the credits all connections share
+	 * @param executor where {@code handler} runs
+	 * @param handler the RPC layer
+	 * @param backwardCredits the most backward-direction calls one connection has outstanding
+	 * (0 for no backward direction)
+	 * @param limits how many connections one peer address, and all peers, hold at once: a
+	 * request beyond them is rejected before anything is made for it
+	 * @return the server
+	 */
+	public static RpcRdmaServer listen(RdmaProvider provider, RegisteredMemoryPool pool, InetSocketAddress address,
+			TransportConfig config, CreditBudget budget, Executor executor, InboundCallHandler handler,
+			int backwardCredits, ConnectionLimits limits) {
 		return new RpcRdmaServer(Objects.requireNonNull(provider), Objects.requireNonNull(pool),
 				Objects.requireNonNull(address), Objects.requireNonNull(config), Objects.requireNonNull(budget),
-				Objects.requireNonNull(executor), Objects.requireNonNull(handler), backwardCredits);
+				Objects.requireNonNull(executor), Objects.requireNonNull(handler), backwardCredits,
+				Objects.requireNonNull(limits));
 	}
 
 	private void onRequest(ConnectionRequest request) {
 		RpcRdmaServerConnection connection;
+		Object peer = ConnectionSlots.peer(request.remoteAddress());
 		synchronized (this.unreleased) {
 			if (this.closed) {
+				request.reject(PrivateData.EMPTY);
+				return;
+			}
+			// The caps first: a request beyond them costs no queue pair, buffer or credit.
+			ConnectionSlots.Refusal refusal = this.slots.take(peer);
+			if (refusal != null) {
+				capped(peer, refusal);
 				request.reject(PrivateData.EMPTY);
 				return;
 			}
@@ -130,6 +168,7 @@ public final class RpcRdmaServer implements AutoCloseable {
 			}
 			catch (RuntimeException ex) {
 				grant.release();
+				this.slots.release(peer);
 				// No queue pair or receive buffers left (the provider's or the memory pool's
 				// limit): the requester learns it by the reject, the operator from the log.
 				refused(request, ex);
@@ -140,7 +179,11 @@ public final class RpcRdmaServer implements AutoCloseable {
 			// shutdown racing this accept still waits for them to come back.
 			this.unreleased.add(connection);
 		}
-		connection.releasedFuture().whenComplete((ignored, error) -> this.unreleased.remove(connection));
+		connection.releasedFuture().whenComplete((ignored, error) -> {
+			this.unreleased.remove(connection);
+			// Its queue pair and buffers are back: the slot is free for another connection.
+			this.slots.release(peer);
+		});
 		connection.inlineSizes().acceptPeerPrivateData(request.privateData());
 		try {
 			RdmaConnection established = request.accept(connection.qp, connection.inlineSizes().localPrivateData(),
@@ -164,9 +207,40 @@ public final class RpcRdmaServer implements AutoCloseable {
 				+ " refused so far): " + why.getMessage());
 	}
 
-	/** @return connections refused for want of resources (queue pairs, receive buffers) since the server started */
+	private void capped(Object peer, ConnectionSlots.Refusal refusal) {
+		ConnectionLimits limits = this.slots.limits();
+		String from = (peer instanceof InetAddress address) ? address.getHostAddress() : String.valueOf(peer);
+		this.capped.refused((count) -> (refusal == ConnectionSlots.Refusal.PEER_CAP)
+				? "Refused a connection from " + from + ": that peer holds " + limits.perPeer()
+						+ " connections, its cap (" + count
+						+ " refused at a connection cap so far); raise rpcrdma.server.max-connections-per-peer if "
+						+ "one host (or one NAT address) needs more"
+				: "Refused a connection from " + from + ": the server holds "
+						+ limits.total() + " connections, its cap (" + count
+						+ " refused at a connection cap so far); raise rpcrdma.server.max-connections");
+	}
+
+	/**
+	 * @return connections refused since the server started: for want of resources (queue
+	 * pairs, receive buffers) or at a connection cap ({@link #refusedAtConnectionCaps()})
+	 */
 	public long refusedConnections() {
-		return this.refusals.count();
+		return this.refusals.count() + this.capped.count();
+	}
+
+	/** @return connections refused since the server started because their peer or the server held its cap of connections */
+	public long refusedAtConnectionCaps() {
+		return this.capped.count();
+	}
+
+	/** @return the caps on connections held at once, per peer and in all */
+	public ConnectionLimits connectionLimits() {
+		return this.slots.limits();
+	}
+
+	/** @return connections holding a slot under the caps: live ones and closed ones not yet released */
+	public int heldConnections() {
+		return this.slots.held();
 	}
 
 	private void retire(RpcRdmaServerConnection connection) {

@@ -127,9 +127,9 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 	 * 0 for none
 	 * @param placements the bulk memory all the server's connections' Read chunks hold together
 	 * ({@link #placementBudget})
-	 * @param credits the connection's grant, taken from the server's budget before the
-	 * connection is made (the caller gives it back if this throws); the requester may send
-	 * that many requests before the first reply, whose receives are posted here
+	 * @param credits the connection's grant, the budget's floor until the first request (the
+	 * caller gives it back if this throws); the receives for the floor are posted here, those
+	 * for the grant the first request decides as it arrives
 	 */
 	RpcRdmaServerConnection(RdmaProvider provider, RegisteredMemoryPool pool, TransportConfig config,
 			CreditGrant credits, Executor executor, InboundCallHandler handler, InetSocketAddress remote,
@@ -420,7 +420,7 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 		}
 		this.horizon.arrived();
 		this.outstanding.incrementAndGet();
-		this.credits.onRequest(received.getInt(8));
+		requested(received.getInt(8));
 		if (this.version != vers) {
 			this.version = vers;
 		}
@@ -468,8 +468,17 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 			return;
 		}
 		this.withinGrant = this.horizon.arrived();
-		int requested = (result instanceof HeaderDecodeResult.Valid valid) ? valid.header().credits() : 0;
-		this.credits.onRequest(requested);
+		requested((result instanceof HeaderDecodeResult.Valid valid) ? valid.header().credits() : 0);
+	}
+
+	/**
+	 * A request asked for {@code credits} (its rdma_credit): the grant follows, and the first
+	 * one, the first charged to the budget, covers the requests sent before its reply.
+	 */
+	private void requested(int credits) {
+		if (this.credits.onRequest(credits)) {
+			this.horizon.firstGrant(this.credits.decided());
+		}
 	}
 
 	private static boolean takesCredit(HeaderDecodeResult result, ByteBuffer message) {

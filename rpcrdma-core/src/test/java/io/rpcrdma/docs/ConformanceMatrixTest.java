@@ -25,6 +25,8 @@ class ConformanceMatrixTest {
 
 	private static final Path TEST_SOURCES = Path.of("src", "test", "java");
 
+	private static final Path KIT_SOURCES = Path.of("..", "rpcrdma-verbs-tck", "src", "main", "java");
+
 	private static final Pattern CITATION = Pattern.compile("\\b([A-Z][A-Za-z0-9]*(?:Test|Tests|Properties|Kit))#([a-zA-Z0-9_]+)");
 
 	private static Stream<Path> javaFiles(Path directory) {
@@ -39,9 +41,10 @@ class ConformanceMatrixTest {
 	@Test
 	void everyCitedTestMethodExists() throws IOException {
 		Map<String, List<Path>> sourcesByClass;
-		// Every module's tests: the Spring modules prove rows too.
+		// Every module's tests: the Spring modules prove rows too; and the provider conformance
+		// kit, a test library whose tests live in its main sources.
 		try (Stream<Path> modules = Files.list(Path.of(".."))) {
-			sourcesByClass = modules.map((module) -> module.resolve(TEST_SOURCES))
+			sourcesByClass = Stream.concat(modules.map((module) -> module.resolve(TEST_SOURCES)), Stream.of(KIT_SOURCES))
 				.filter(Files::isDirectory)
 				.flatMap(ConformanceMatrixTest::javaFiles)
 				.collect(Collectors.groupingBy((file) -> file.getFileName().toString().replace(".java", "")));

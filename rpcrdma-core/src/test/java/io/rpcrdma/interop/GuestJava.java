@@ -215,6 +215,16 @@ public final class GuestJava {
 		}
 
 		/**
+		 * What the JVM has printed so far, while it runs on: for a test that reports a
+		 * server's side of a failure before stopping it.
+		 * @return its standard output, then its standard error
+		 */
+		public String outputSoFar() {
+			return this.guest.exec("cat /tmp/" + this.name + ".out /tmp/" + this.name + ".err", Duration.ofSeconds(10))
+				.output();
+		}
+
+		/**
 		 * Waits for the JVM to end by itself.
 		 * @param timeout how long to wait
 		 * @return its exit status and output

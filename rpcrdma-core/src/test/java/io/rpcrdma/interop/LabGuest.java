@@ -338,6 +338,15 @@ public final class LabGuest implements AutoCloseable {
 		return this.console;
 	}
 
+	/**
+	 * QEMU's process on the host, whose sockets are the user networking's end of every
+	 * forwarded connection: for a test that reports what it holds.
+	 * @return its process id
+	 */
+	long qemuPid() {
+		return this.qemu.pid();
+	}
+
 	@Override
 	public void close() {
 		this.qemu.destroy();

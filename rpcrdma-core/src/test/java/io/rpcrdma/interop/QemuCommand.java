@@ -35,6 +35,13 @@ final class QemuCommand {
 				"-kernel", image.kernel().toString(), "-initrd", image.initramfs().toString(), "-append",
 				"console=ttyS0 panic=-1 edd=off lab.lifetime=" + LIFETIME_SECONDS, "-netdev", network.toString(),
 				"-device", "virtio-net-pci,netdev=n0"));
+		String netdump = System.getProperty("rpcrdma.lab.netdump", "");
+		if (!netdump.isBlank()) {
+			// Every frame between the guest's NIC and QEMU's user networking, as a pcap file:
+			// the guest's side of a forwarded connection, which a capture on the host's
+			// loopback cannot see (docs/interop.md, "Debugging the lab").
+			command.addAll(List.of("-object", "filter-dump,id=dump0,netdev=n0,file=" + netdump));
+		}
 		for (GuestShare share : shares) {
 			command.add("-virtfs");
 			command.add(share.virtfs());

@@ -69,12 +69,14 @@ abstract class CreditGrowthTests extends RpcRdmaTransportKit {
 		RpcRdmaClientConnection client = client(server, TransportConfig.defaults());
 		RpcRdmaServerConnection connection = onlyConnection(server);
 		int full = TransportConfig.defaults().creditsGranted();
-		assertThat(connection.postedReceives()).as("receives before the first call: the full grant and a spare")
-			.isEqualTo(full + 1);
+		assertThat(connection.postedReceives()).as("receives before the first call: the floor and a spare")
+			.isEqualTo(CreditBudget.FLOOR + 1);
 
 		// The client starts with one credit (RFC 8166 §3.3.1) until a reply tells it the grant.
 		pipelinedRound(client, 0x100, 1);
 		assertThat(client.credits().limit()).as("the first reply's grant").isEqualTo(full);
+		assertThat(connection.postedReceives()).as("receives once the first call asked: the full grant and a spare")
+			.isEqualTo(full + 1);
 
 		List<CompletableFuture<InboundReply>> calls = new ArrayList<>();
 		for (int i = 0; i < 8; i++) {
@@ -97,8 +99,10 @@ abstract class CreditGrowthTests extends RpcRdmaTransportKit {
 	void aRawRequesterIsGrantedTheConfiguredCreditsInItsFirstReplyAndMaySendThemAllAtOnce() throws Exception {
 		RpcRdmaServer server = holdingServer(config().withCredits(16, 16, 20));
 		RawPeer raw = rawClient(server, PrivateData.EMPTY);
-		// Sixteen calls before any reply: the receives for the grant are posted when the
-		// connection is made, so even a requester that does not wait for its first reply is served.
+		// Sixteen calls before any reply, beyond the one credit RFC 8166 §3.3.1 lets a requester
+		// assume: the receives for the grant are posted as the first call arrives, the others
+		// waiting for them (siw holds a Send that finds no receive), so such a requester is
+		// still served (CreditHorizon#firstGrant).
 		assertThat(rawRound(raw, 1, 16)).as("the first replies' grant").isEqualTo(16);
 		assertThat(onlyConnection(server).creditViolations()).isZero();
 	}
@@ -116,12 +120,15 @@ abstract class CreditGrowthTests extends RpcRdmaTransportKit {
 		int xid = 1;
 		assertThat(rawRound(busy, xid++, 1, 32)).as("a full grant without pressure").isEqualTo(32);
 
-		rawClient(server, PrivateData.EMPTY);
+		RawPeer second = rawClient(server, PrivateData.EMPTY);
 		RawPeer third = rawClient(server, PrivateData.EMPTY);
 		eventually("three connections accepted", () -> server.connections().size() == 3);
-		assertThat(budget.granted()).as("32 + 32 + the floor").isEqualTo(64 + CreditBudget.FLOOR);
-		assertThat(rawRound(third, 0x3000, 1, 32)).as("a connection made under pressure gets the floor")
+		assertThat(budget.granted()).as("connections that have not called are not charged").isEqualTo(32);
+		assertThat(rawRound(second, 0x2000, 1, 32)).as("the second connection's first call takes the rest")
+			.isEqualTo(32);
+		assertThat(rawRound(third, 0x3000, 1, 32)).as("a connection that first calls under pressure gets the floor")
 			.isEqualTo(CreditBudget.FLOOR);
+		assertThat(budget.granted()).as("32 + 32 + the floor").isEqualTo(64 + CreditBudget.FLOOR);
 
 		// The busy requester still has the grant of 32 its last reply carried: all 32 calls it
 		// sends at once are within it (RFC 8166 §3.3.1, Send ordering), though the first of them

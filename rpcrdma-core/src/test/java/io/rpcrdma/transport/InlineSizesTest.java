@@ -54,6 +54,16 @@ class InlineSizesTest {
 	}
 
 	@Test
+	void aResponderWhoseProviderCannotInvalidateRemotelyNeverSendsSendWithInvalidate() {
+		PrivateData acceptsInvalidate = PrivateData.of(Rfc8797PrivateData.of(true, 4096, 4096).encode());
+		this.sizes.acceptPeerPrivateData(acceptsInvalidate);
+		assertThat(this.sizes.peerAcceptsInvalidate()).isTrue();
+		InlineSizes cannot = new InlineSizes(this.config, this.config.receiveBufferSize(), false);
+		cannot.acceptPeerPrivateData(acceptsInvalidate);
+		assertThat(cannot.peerAcceptsInvalidate()).isFalse();
+	}
+
+	@Test
 	void sizesLearntInBandApplyAsPrivateDataWouldAndKeepTheInvalidateFlag() {
 		this.sizes.acceptPeerPrivateData(PrivateData.of(Rfc8797PrivateData.of(true, 1024, 1024).encode()));
 		this.sizes.applyInBandSizes(4096, 100);

@@ -107,6 +107,26 @@ public interface MemoryRegion extends AutoCloseable {
 	int reregister();
 
 	/**
+	 * Retires the STag under which the region was last offered, once its RPC is done (RFC 8166
+	 * §8.1: a requester invalidates what it advertised before it reuses the memory), and
+	 * tells {@code whenRetired} once no peer can reach the memory through it any more. The
+	 * region is then ready to be offered again under a fresh STag.
+	 * <p>
+	 * The default rotates the STag at once ({@link #reregister()}) and runs {@code whenRetired}
+	 * on the calling thread. A provider whose regions are offered through memory windows posts a
+	 * local invalidation instead, with no system call, and runs {@code whenRetired} on its
+	 * completion thread when the invalidation completes (or at once, when the peer already
+	 * invalidated the STag with Send With Invalidate); the caller must not reuse the memory
+	 * before that. It never blocks.
+	 * @param whenRetired run exactly once, when the old STag is dead
+	 * @throws IllegalStateException if the region was deregistered
+	 */
+	default void retire(Runnable whenRetired) {
+		reregister();
+		whenRetired.run();
+	}
+
+	/**
 	 * Offers the region to one connection: until the next {@link #reregister()} or
 	 * {@link #invalidate()}, only {@code queuePair} may reach it remotely (RDMA Read, RDMA
 	 * Write, Send With Invalidate), and after either no queue pair may until it is offered

@@ -16,9 +16,11 @@ package io.rpcrdma.verbs;
  * accept ({@link RdmaConnection#remotePrivateData()} on the active side)
  * @param rejectPrivateDataVisible whether the requester sees the private data of a
  * reject ({@link ConnectionRejectedException#privateData()})
- * @param remoteInvalidation whether a peer can invalidate this provider's STags with
- * {@link SendOpcode#SEND_WITH_INVALIDATE} (RFC 5040 Send with Invalidate); when not, the
- * owner invalidates locally after the RPC completes (RFC 8166 on memory protection)
+ * @param remoteInvalidation whether {@link SendOpcode#SEND_WITH_INVALIDATE} (RFC 5040 Send with
+ * Invalidate) works on this provider both ways: a peer can invalidate this provider's STags
+ * with it, and this provider's own carry the STag to the peer; when not, the owner
+ * invalidates locally after the RPC completes (RFC 8166 on memory protection), and the layers
+ * above neither advertise nor send it
  * @param receiverNotReadyRetry whether a Send that finds no receive posted is retried as the
  * queue pair's {@link RnrPolicy} says (InfiniBand and RoCE RNR NAKs, the software providers);
  * when not, it fails the connection, as on iWARP adapters (RFC 5041 §7: an untagged message

@@ -20,6 +20,7 @@ import io.rpcrdma.server.security.SecurityPolicy;
 import io.rpcrdma.service.ServiceExporter;
 import io.rpcrdma.service.ServiceIntrospector;
 import io.rpcrdma.service.codec.CodecRegistry;
+import io.rpcrdma.transport.ConnectionLimits;
 import io.rpcrdma.transport.TransportConfig;
 import io.rpcrdma.verbs.RdmaProvider;
 import io.rpcrdma.verbs.RdmaProviderConfig;
@@ -107,6 +108,9 @@ public final class CompareServer implements AutoCloseable {
 			this.server = RpcServer.start(RpcServer.Config.defaults(this.provider, memory, bind)
 				.withTransport(libraryDefaults ? TransportConfig.defaults() : RpcRdmaSetup.transport())
 				.withExecutor(new RpcServer.ExecutorSpec(RpcServer.ExecutorKind.DIRECT, 1, 0))
+				// Every benchmark client is one peer, 127.0.0.1: Growth's 10,000 idle
+				// connections would stop at the per-peer cap, so it is the total one here.
+				.withConnectionLimits(new ConnectionLimits(ConnectionLimits.DEFAULT_TOTAL, ConnectionLimits.DEFAULT_TOTAL))
 				.withSecurity(security), registry);
 			this.pool = memory;
 		}

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.rpcrdma.client.RpcClientPool;
+import io.rpcrdma.memory.MemoryPoolStats;
 import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.service.ServiceClientFactory;
@@ -31,6 +32,7 @@ import io.rpcrdma.verbs.disni.DisniSettings;
  * The figures docs/hardware.md and docs/providers.md quote for real devices, measured side by
  * side in one JVM so that their ratios hold on a shared, noisy machine: for each target
  * ({@code <provider>@<address>}: {@code disni@10.77.0.1} is DiSNI on Soft-RoCE,
+ * {@code disni-rotation@10.77.0.1} the same with memory windows switched off,
  * {@code disni@10.0.2.15} DiSNI on Linux's siw, {@code siw@10.0.2.15} rpcrdma's software iWARP),
  * a {@link Blobs} client and server in this JVM measure
  * <ul>
@@ -54,6 +56,12 @@ public final class DeviceFigures {
 
 	private static final int MIB = 1 << 20;
 
+	/** The target name of {@code disni} with memory windows switched off. */
+	public static final String ROTATION = "disni-rotation";
+
+	/** The JVM property that switches the disni provider's memory windows off (docs/hardware.md). */
+	private static final String MEMORY_WINDOWS_PROPERTY = "rpcrdma.disni.memory-windows";
+
 	private DeviceFigures() {
 	}
 
@@ -65,19 +73,22 @@ public final class DeviceFigures {
 	 * which the client offers a Reply chunk (RFC 8166 §3.5.4)
 	 * @param putMBps 1 MiB puts, MB/s
 	 * @param getMBps 1 MiB gets, MB/s
-	 * @param regMrPerSmallCall {@code ibv_reg_mr} calls per 64-byte call (-1: not a disni target)
+	 * @param regMrPerSmallCall {@code ibv_reg_mr} calls per 64-byte call beyond those that grew the
+	 * pools (a buffer's first registration, and its second when first offered through a memory
+	 * window): what the calls themselves cost in the steady state (-1: not a disni target)
 	 * @param regMrPerUnboundedCall the same per call with an unbounded result
 	 * @param regMrPerBulkCall {@code ibv_reg_mr} calls per 1 MiB call (-1: not a disni target)
+	 * @param memoryWindows whether the provider offered advertised chunks through memory windows
 	 */
 	record Figures(double p50Micros, double p99Micros, double unboundedP50Micros, double putMBps, double getMBps,
-			double regMrPerSmallCall, double regMrPerUnboundedCall, double regMrPerBulkCall) {
+			double regMrPerSmallCall, double regMrPerUnboundedCall, double regMrPerBulkCall, boolean memoryWindows) {
 
 		String describe() {
 			return String.format(Locale.ROOT,
 					"p50_us=%.1f p99_us=%.1f unbounded_p50_us=%.1f put_MBps=%.1f get_MBps=%.1f regmr_per_small_call=%.3f "
-							+ "regmr_per_unbounded_call=%.3f regmr_per_bulk_call=%.3f",
+							+ "regmr_per_unbounded_call=%.3f regmr_per_bulk_call=%.3f memory_windows=%b",
 					this.p50Micros, this.p99Micros, this.unboundedP50Micros, this.putMBps, this.getMBps,
-					this.regMrPerSmallCall, this.regMrPerUnboundedCall, this.regMrPerBulkCall);
+					this.regMrPerSmallCall, this.regMrPerUnboundedCall, this.regMrPerBulkCall, this.memoryWindows);
 		}
 
 	}
@@ -121,18 +132,21 @@ public final class DeviceFigures {
 			try (RpcClientPool connections = GuestBlobPeer.connect(provider, clientPool, server.localAddress())) {
 				Blobs blobs = new ServiceClientFactory(new ServiceIntrospector(CodecRegistry.standard()))
 					.create(Blobs.class, connections, ServiceClientOptions.DEFAULTS.withTimeout(Duration.ofMinutes(1)));
-				figures = measure(provider, blobs);
+				figures = measure(provider, blobs, clientPool, serverPool);
 			}
 			finally {
 				server.shutdown(Duration.ofSeconds(5)).get();
 			}
 			check(GuestBlobPeer.awaitReleased(clientPool).isEmpty(), "the client pool's leases");
 			check(GuestBlobPeer.awaitReleased(serverPool).isEmpty(), "the server pool's leases");
+			System.out.println("POOLS " + target + " client " + describe(clientPool.stats()) + " server "
+					+ describe(serverPool.stats()) + " " + DisniRegistrationStats.of(provider).map(Object::toString).orElse(""));
 			return figures;
 		}
 	}
 
-	private static Figures measure(RdmaProvider provider, Blobs blobs) {
+	private static Figures measure(RdmaProvider provider, Blobs blobs, RegisteredMemoryPool clientPool,
+			RegisteredMemoryPool serverPool) {
 		ByteBuffer small = ByteBuffer.wrap(ServiceEndToEndTests.pattern(64, 5));
 		long smallCrc = BlobService.crc(small);
 		String text = "x".repeat(64);
@@ -142,11 +156,13 @@ public final class DeviceFigures {
 			check(blobs.checksum(small.duplicate()) == smallCrc, "checksum");
 			check(text.equals(blobs.echo(text)), "echo");
 		}
-		for (int i = 0; i < 4; i++) {
+		// As many bulk calls as are measured: a chunk buffer comes back to its pool only when its
+		// memory window's invalidation completes, so the pools grow until they cover that.
+		for (int i = 0; i < BULK_CALLS; i++) {
 			blobs.put("warm", data);
 			check(blobs.get("warm").length == MIB, "get");
 		}
-		DisniRegistrationStats before = registrations(provider);
+		Registrations before = Registrations.of(provider, clientPool, serverPool);
 		long[] samples = new long[SMALL_CALLS];
 		for (int i = 0; i < SMALL_CALLS; i++) {
 			ByteBuffer argument = small.duplicate();
@@ -155,7 +171,7 @@ public final class DeviceFigures {
 			samples[i] = System.nanoTime() - start;
 			check(crc == smallCrc, "checksum");
 		}
-		DisniRegistrationStats afterSmall = registrations(provider);
+		Registrations afterSmall = Registrations.of(provider, clientPool, serverPool);
 		long[] unbounded = new long[SMALL_CALLS / 4];
 		for (int i = 0; i < unbounded.length; i++) {
 			long start = System.nanoTime();
@@ -163,7 +179,7 @@ public final class DeviceFigures {
 			unbounded[i] = System.nanoTime() - start;
 			check(text.equals(echoed), "echo");
 		}
-		DisniRegistrationStats afterUnbounded = registrations(provider);
+		Registrations afterUnbounded = Registrations.of(provider, clientPool, serverPool);
 		long putStart = System.nanoTime();
 		for (int i = 0; i < BULK_CALLS; i++) {
 			blobs.put("b", data);
@@ -175,7 +191,7 @@ public final class DeviceFigures {
 		}
 		long getNanos = System.nanoTime() - getStart;
 		check(Arrays.equals(blobs.get("b"), data), "the blob's contents");
-		DisniRegistrationStats afterBulk = registrations(provider);
+		Registrations afterBulk = Registrations.of(provider, clientPool, serverPool);
 		Arrays.sort(samples);
 		Arrays.sort(unbounded);
 		double bytes = (double) BULK_CALLS * MIB;
@@ -183,18 +199,62 @@ public final class DeviceFigures {
 				percentile(unbounded, 0.50) / 1e3, bytes / putNanos * 1e3, bytes / getNanos * 1e3,
 				perCall(afterSmall, before, SMALL_CALLS), perCall(afterUnbounded, afterSmall, unbounded.length),
 				// The last get, which checked the contents, is a bulk call too.
-				perCall(afterBulk, afterUnbounded, 2 * BULK_CALLS + 1));
+				perCall(afterBulk, afterUnbounded, 2 * BULK_CALLS + 1), DisniRegistrationStats.memoryWindows(provider));
 	}
 
-	private static double perCall(DisniRegistrationStats after, DisniRegistrationStats before, int calls) {
-		return (after == null) ? -1 : (double) after.since(before).registrations() / calls;
+	/** The classes that hold buffers: how many, and how many leases waited. */
+	private static String describe(MemoryPoolStats stats) {
+		return stats.sizeClasses().stream()
+			.filter((each) -> each.buffers() > 0)
+			.map((each) -> each.name() + "=" + each.buffers() + "/" + each.leases() + "/" + each.leaseWaits())
+			.collect(java.util.stream.Collectors.joining(",", "[", "]")) + " registrations=" + stats.registrations();
 	}
 
-	private static DisniRegistrationStats registrations(RdmaProvider provider) {
-		return DisniRegistrationStats.of(provider).orElse(null);
+	private static double perCall(Registrations after, Registrations before, int calls) {
+		return after.perCall(before, calls);
 	}
 
+	/**
+	 * A provider's registrations with what explains them apart from the calls themselves: the
+	 * pools' growth (a new buffer registers once, an advertised one again when it is first
+	 * offered through a memory window, which it then gets once).
+	 */
+	private record Registrations(DisniRegistrationStats provider, long poolRegistrations) {
+
+		static Registrations of(RdmaProvider provider, RegisteredMemoryPool... pools) {
+			long grown = 0;
+			for (RegisteredMemoryPool pool : pools) {
+				grown += pool.stats().registrations();
+			}
+			return new Registrations(DisniRegistrationStats.of(provider).orElse(null), grown);
+		}
+
+		/** {@code ibv_reg_mr} per call beyond the pools' growth; -1 for a provider that registers nothing. */
+		double perCall(Registrations earlier, int calls) {
+			if (this.provider == null) {
+				return -1;
+			}
+			DisniRegistrationStats made = this.provider.since(earlier.provider);
+			long growth = (this.poolRegistrations - earlier.poolRegistrations) + made.windowAllocations();
+			return (double) (made.registrations() - growth) / calls;
+		}
+
+	}
+
+	/**
+	 * Opens a target's provider; {@value #ROTATION} is {@code disni} with memory windows switched
+	 * off, what a device without them (or a stock libdisni) does: the "before" of the windows.
+	 */
 	private static RdmaProvider open(String name, String address) {
+		if (name.equals(ROTATION)) {
+			System.setProperty(MEMORY_WINDOWS_PROPERTY, "false");
+			try {
+				return open(DisniProviderFactory.NAME, address);
+			}
+			finally {
+				System.clearProperty(MEMORY_WINDOWS_PROPERTY);
+			}
+		}
 		if (name.equals(DisniProviderFactory.NAME)) {
 			return RdmaProviders.open(name, RdmaProviderConfig.defaults().with(DisniSettings.LOCAL_ADDRESS, address));
 		}
@@ -205,7 +265,8 @@ public final class DeviceFigures {
 		return new Figures(median(rounds, Figures::p50Micros), median(rounds, Figures::p99Micros),
 				median(rounds, Figures::unboundedP50Micros), median(rounds, Figures::putMBps),
 				median(rounds, Figures::getMBps), median(rounds, Figures::regMrPerSmallCall),
-				median(rounds, Figures::regMrPerUnboundedCall), median(rounds, Figures::regMrPerBulkCall));
+				median(rounds, Figures::regMrPerUnboundedCall), median(rounds, Figures::regMrPerBulkCall),
+				rounds.get(0).memoryWindows());
 	}
 
 	private static double median(List<Figures> rounds, java.util.function.ToDoubleFunction<Figures> figure) {

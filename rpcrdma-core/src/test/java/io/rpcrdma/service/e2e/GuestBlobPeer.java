@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rpcrdma.client.ConnectionLostException;
+import io.rpcrdma.client.RpcCaller;
+import io.rpcrdma.client.RpcClient;
 import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.memory.OutstandingLease;
 import io.rpcrdma.memory.RegisteredMemoryPool;
@@ -178,6 +180,29 @@ public final class GuestBlobPeer {
 	}
 
 	/**
+	 * Opens one connection to a {@link Blobs} server, without a pool: it completes once the
+	 * connection is up (or failed), so a caller can bound how many are being opened at once.
+	 * @param provider the provider to connect with
+	 * @param pool its registered memory, from {@link #pools(RdmaProvider)}
+	 * @param address the server
+	 * @return the connection, once established
+	 */
+	public static CompletableFuture<RpcClient> open(RdmaProvider provider, RegisteredMemoryPool pool,
+			InetSocketAddress address) {
+		return RpcClient.connect(provider, pool, address, BlobSetup.transport(), 16);
+	}
+
+	/**
+	 * A {@link Blobs} client.
+	 * @param connections the connection to the server
+	 * @return the client, with this peer's deadline
+	 */
+	public static Blobs blobs(RpcCaller connections) {
+		return new ServiceClientFactory(new ServiceIntrospector(CodecRegistry.standard()))
+			.create(Blobs.class, connections, ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE));
+	}
+
+	/**
 	 * Stores and fetches one blob of each size, and echoes a text long enough for a long call
 	 * and a Reply chunk, checking every byte.
 	 * @param connections the connection to the server
@@ -185,8 +210,7 @@ public final class GuestBlobPeer {
 	 * @return what went wrong, empty if nothing
 	 */
 	public static List<String> exchange(RpcClientPool connections, int[] sizes) {
-		Blobs blobs = new ServiceClientFactory(new ServiceIntrospector(CodecRegistry.standard()))
-			.create(Blobs.class, connections, ServiceClientOptions.DEFAULTS.withTimeout(DEADLINE));
+		Blobs blobs = blobs(connections);
 		List<String> problems = new ArrayList<>();
 		if (!"hello".equals(blobs.echo("hello"))) {
 			problems.add("echo");

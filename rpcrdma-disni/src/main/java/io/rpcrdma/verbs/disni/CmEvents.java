@@ -14,9 +14,10 @@ import io.rpcrdma.verbs.PrivateData;
  * {@code RdmaCmEvent.EventType} mirrors by ordinal) and what a failed connection attempt
  * becomes in the SPI.
  * <p>
- * DiSNI 2.1 reports neither the event status nor private data, so a reject carries no
- * reason and no data, and on InfiniBand and RoCE a request to a port where nothing listens
- * is rejected by the peer's connection manager just like one the application refused.
+ * DiSNI 2.1 reports neither the event status nor private data; a reject's private data
+ * comes through rpcrdma's own natives ({@link DisniCmExtensions}) when libdisni has them.
+ * On InfiniBand and RoCE a request to a port where nothing listens is rejected by the peer's
+ * connection manager just like one the application refused (then without private data).
  */
 final class CmEvents {
 
@@ -83,11 +84,24 @@ final class CmEvents {
 	 * @return the exception its connect future completes with
 	 */
 	static ConnectionFailedException connectFailure(int event, InetSocketAddress remote) {
+		return connectFailure(event, remote, PrivateData.EMPTY);
+	}
+
+	/**
+	 * What a failure event means for the requester.
+	 * @param event a failure event type
+	 * @param remote where the requester wanted to connect
+	 * @param rejectData the private data of a REJECTED event (read through
+	 * {@link DisniCmExtensions}), empty for other events or when none came
+	 * @return the exception its connect future completes with
+	 */
+	static ConnectionFailedException connectFailure(int event, InetSocketAddress remote, PrivateData rejectData) {
 		return switch (event) {
 			case REJECTED -> new ConnectionRejectedException("The peer at " + remote
 					+ " rejected the connection request, or nothing listens on that port (InfiniBand and RoCE "
-					+ "answer both with a reject; DiSNI 2.1 reports no reason and no private data)",
-					PrivateData.EMPTY);
+					+ "answer both with a reject" + (rejectData.isEmpty() ? "; it came without private data)"
+							: ", this one with " + rejectData.length() + " bytes of private data)"),
+					rejectData);
 			case ADDR_ERROR -> new ConnectionRefusedException("Cannot resolve " + remote
 					+ " to an RDMA device (" + name(event) + "); the address must be reachable through an interface "
 					+ "that has an RDMA device (check 'rdma link' and the routing table)");

@@ -125,7 +125,14 @@ final class DisniAdapterCompletionQueue implements AdapterCompletionQueue {
 		this.pollCall.free();
 		this.notifyCall.free();
 		try {
-			this.cq.destroyCQ();
+			// DiSNI returns ibv_destroy_cq's result rather than throwing: a queue a queue pair still
+			// uses (EBUSY) stays, and with it the device's verbs context, which a device removal
+			// waits for (docs/hardware.md, "Device removal").
+			int result = this.cq.destroyCQ();
+			if (result != 0) {
+				logger.log(Level.WARNING, "ibv_destroy_cq failed on a shared completion queue (" + result
+						+ "); its queue pairs must be destroyed first");
+			}
 		}
 		catch (IOException ex) {
 			logger.log(Level.WARNING, "ibv_destroy_cq failed on a shared completion queue; its queue pairs must be "

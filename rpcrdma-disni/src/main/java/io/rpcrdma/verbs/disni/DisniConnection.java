@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.lang.ref.Reference;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -19,6 +18,7 @@ import io.rpcrdma.verbs.ConnectionEvent;
 import io.rpcrdma.verbs.ConnectionEventListener;
 import io.rpcrdma.verbs.ConnectionEventType;
 import io.rpcrdma.verbs.ConnectionFailedException;
+import io.rpcrdma.verbs.ConnectionRefusedException;
 import io.rpcrdma.verbs.ConnectionRejectedException;
 import io.rpcrdma.verbs.PrivateData;
 import io.rpcrdma.verbs.QueuePair;
@@ -67,7 +67,7 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 
 	private final ConnectionEventListener listener;
 
-	private final PrivateData remotePrivateData;
+	private volatile PrivateData remotePrivateData;
 
 	private final CompletableFuture<RdmaConnection> established = new CompletableFuture<>();
 
@@ -102,7 +102,7 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 	 */
 	static DisniConnection active(DisniProvider provider, DisniQueuePair qp, RdmaCmId cmId,
 			InetSocketAddress remoteAddress, ConnectionEventListener listener) {
-		// DiSNI cannot read the accept's private data, so the requester never sees any.
+		// The accept's private data arrives with the established event (DisniCmExtensions).
 		return new DisniConnection(provider, qp, cmId, true, null, remoteAddress, listener, PrivateData.EMPTY,
 				State.RESOLVING);
 	}
@@ -111,10 +111,10 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 	 * The listener's end, about to accept.
 	 */
 	static DisniConnection passive(DisniProvider provider, DisniQueuePair qp, RdmaCmId cmId,
-			InetSocketAddress localAddress, InetSocketAddress remoteAddress, ConnectionEventListener listener) {
-		// Nor can it read the request's private data.
-		return new DisniConnection(provider, qp, cmId, false, localAddress, remoteAddress, listener,
-				PrivateData.EMPTY, State.ACCEPTED);
+			InetSocketAddress localAddress, InetSocketAddress remoteAddress, ConnectionEventListener listener,
+			PrivateData requestData) {
+		return new DisniConnection(provider, qp, cmId, false, localAddress, remoteAddress, listener, requestData,
+				State.ACCEPTED);
 	}
 
 	CompletableFuture<RdmaConnection> establishedFuture() {
@@ -136,11 +136,12 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 		}
 		try {
 			InetSocketAddress bind = this.provider.bindAddress();
-			if (bind != null) {
-				// Bound to this provider's interface, the id resolves onto this device.
-				this.cmId.bindAddr(bind);
+			if (bind != null && SocketAddressLayout.isIpv4(bind) == SocketAddressLayout.isIpv4(this.remoteAddress)) {
+				// Bound to this provider's interface, the id resolves onto this device. An IPv6 peer
+				// is reached by the route instead, and the device is checked once it resolved.
+				this.provider.addresses().bind(this.cmId, bind);
 			}
-			this.cmId.resolveAddr(null, this.remoteAddress, timeoutMillis());
+			this.provider.addresses().resolve(this.cmId, this.remoteAddress, timeoutMillis());
 		}
 		catch (IOException | RuntimeException ex) {
 			connectFailed(CmEvents.connectFailure(CmEvents.ADDR_ERROR, this.remoteAddress));
@@ -159,17 +160,15 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 			case CmEvents.ESTABLISHED -> onEstablished();
 			case CmEvents.DISCONNECTED -> onDisconnected();
 			case CmEvents.DEVICE_REMOVAL -> {
-				if (isSettingUp()) {
-					connectFailed(CmEvents.connectFailure(event, this.remoteAddress));
-				}
-				else {
-					fail("the RDMA device was removed");
-				}
+				// The connection manager then tells the provider, which fails every connection
+				// of the device, this one included (deviceRemoved), and closes.
 			}
 			default -> {
 				if (CmEvents.failsConnectAttempt(event)) {
 					if (isSettingUp()) {
-						connectFailed(CmEvents.connectFailure(event, this.remoteAddress));
+						PrivateData data = (event == CmEvents.REJECTED)
+								? this.provider.cmExtensions().takePrivateData(this.cmId) : PrivateData.EMPTY;
+						connectFailed(CmEvents.connectFailure(event, this.remoteAddress, data));
 					}
 					else {
 						fail(CmEvents.name(event));
@@ -212,8 +211,9 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 				}
 				this.qp.attachAdapter(this.cmId);
 				RdmaConnParam parameters = new RdmaConnParam();
-				parameters.setRetry_count((byte) this.provider.settings().retryCount());
-				parameters.setRnr_retry_count((byte) this.qp.attributes().rnrPolicy().retryCount());
+				CmRetries retries = CmRetries.requester(this.provider.settings());
+				parameters.setRetry_count((byte) retries.retryCount());
+				parameters.setRnr_retry_count((byte) retries.rnrRetryCount());
 				ByteBuffer privateData = null;
 				if (!data.isEmpty()) {
 					// rdma_connect copies the bytes; they must stay reachable until it returns.
@@ -273,11 +273,17 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 			}
 		}
 		this.localAddress = address(true);
+		// The requester learns the accept's private data here; the listener already holds the
+		// request's, from the CONNECT_REQUEST event, and its ESTABLISHED event carries none.
+		PrivateData data = this.active ? this.provider.cmExtensions().takePrivateData(this.cmId) : PrivateData.EMPTY;
+		if (this.active) {
+			this.remotePrivateData = data;
+		}
 		this.qp.enterReadyToSend();
 		String detail = this.active ? "connection to " + this.remoteAddress + " established"
 				: "connection from " + this.remoteAddress + " established";
 		this.provider.events().execute(() -> {
-			emitNow(new ConnectionEvent(ConnectionEventType.ESTABLISHED, PrivateData.EMPTY, detail));
+			emitNow(new ConnectionEvent(ConnectionEventType.ESTABLISHED, data, detail));
 			if (this.active) {
 				this.established.complete(this);
 			}
@@ -378,6 +384,20 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 		emit(ConnectionEvent.of(ConnectionEventType.DISCONNECTED, "connection failed: " + detail));
 	}
 
+	/**
+	 * The provider's device is being removed: a connection being set up fails its attempt,
+	 * an established one fails (ERROR then DISCONNECTED, naming the removal), and the provider
+	 * then closes its queue pair and cm id so that the kernel can complete the removal.
+	 * @param detail what happened, naming the device
+	 */
+	void deviceRemoved(String detail) {
+		if (isSettingUp()) {
+			connectFailed(new ConnectionRefusedException("Connecting to " + this.remoteAddress + " failed: " + detail));
+			return;
+		}
+		fail(detail);
+	}
+
 	@Override
 	public void disconnect() {
 		if (!closeIfUp()) {
@@ -440,13 +460,7 @@ final class DisniConnection implements RdmaConnection, DisniConnectionManager.Ta
 	}
 
 	private InetSocketAddress address(boolean local) {
-		try {
-			SocketAddress address = local ? this.cmId.getSource() : this.cmId.getDestination();
-			return (address instanceof InetSocketAddress inet) ? inet : null;
-		}
-		catch (IOException | RuntimeException ex) {
-			return null;
-		}
+		return this.provider.addresses().address(this.cmId, local).orElse(null);
 	}
 
 	@Override

@@ -63,10 +63,13 @@ final class DisniConnectionManager {
 
 	private final Thread thread;
 
+	private final Runnable deviceRemoval;
+
 	private volatile boolean running = true;
 
 	DisniConnectionManager(DisniProvider provider, RdmaEventChannel channel, int pollMillis) {
 		this.channel = channel;
+		this.deviceRemoval = provider::deviceRemoved;
 		this.pollMillis = pollMillis;
 		this.thread = provider.newThread("cm", this::run);
 	}
@@ -105,7 +108,8 @@ final class DisniConnectionManager {
 	/**
 	 * Unregisters and destroys a cm id, ignoring failures (it is being abandoned anyway).
 	 * Destroying the id of an unanswered connection request makes the connection manager
-	 * reject it, which is how this provider rejects (DiSNI has no rdma_reject).
+	 * reject it, which is how this provider rejects when libdisni lacks rpcrdma's
+	 * {@code rdma_reject} ({@link DisniCmExtensions}).
 	 * @param id the id, or {@code null}
 	 */
 	void destroy(RdmaCmId id) {
@@ -173,8 +177,13 @@ final class DisniConnectionManager {
 		if (target != null) {
 			target.onCmEvent(type);
 		}
-		else {
+		else if (type != CmEvents.DEVICE_REMOVAL) {
 			logger.log(Level.DEBUG, () -> CmEvents.name(type) + " for a cm id that is no longer in use");
+		}
+		if (type == CmEvents.DEVICE_REMOVAL) {
+			// Delivered on every id of the device, the provider's anchor id too, which no target
+			// holds: the provider's one device is going away (DisniProvider#deviceRemoved).
+			this.deviceRemoval.run();
 		}
 	}
 

@@ -25,7 +25,10 @@ import io.rpcrdma.verbs.support.ConnectChecks;
  * request's id, hands it the posted receives and calls {@code rdma_accept}; the
  * established event follows.
  * <p>
- * <strong>Reject is emulated</strong>, because DiSNI 2.1 has no {@code rdma_reject}
+ * With rpcrdma's own natives in libdisni ({@link DisniCmExtensions}) the requester's
+ * private data is read from the connect-request event, accept sends private data, and
+ * reject is {@code rdma_reject} with private data. With a stock libdisni
+ * <strong>reject is emulated</strong>, because DiSNI 2.1 has no {@code rdma_reject}
  * (DiSNI issue 52): the request's id is destroyed without accepting, and the kernel's
  * connection manager answers the requester with a reject (an InfiniBand/RoCE CM REJ, an
  * iWARP MPA reject). The requester sees {@code RDMA_CM_EVENT_REJECTED} without private
@@ -50,6 +53,8 @@ final class DisniConnectionRequest implements ConnectionRequest, DisniConnection
 
 	private final InetSocketAddress remoteAddress;
 
+	private final PrivateData privateData;
+
 	private Outcome outcome = Outcome.PENDING;
 
 	DisniConnectionRequest(DisniListener listener, RdmaCmId cmId, InetSocketAddress remoteAddress) {
@@ -57,6 +62,8 @@ final class DisniConnectionRequest implements ConnectionRequest, DisniConnection
 		this.provider = listener.provider();
 		this.cmId = cmId;
 		this.remoteAddress = remoteAddress;
+		// Kept by libdisni from the CONNECT_REQUEST event, when it has rpcrdma's natives.
+		this.privateData = this.provider.cmExtensions().takePrivateData(cmId);
 	}
 
 	@Override
@@ -70,20 +77,21 @@ final class DisniConnectionRequest implements ConnectionRequest, DisniConnection
 	}
 
 	/**
-	 * Always empty: DiSNI 2.1 does not read the private data of a connection request, so
-	 * the RPC layer negotiates in band with this provider (see
+	 * The requester's private data when libdisni has rpcrdma's natives
+	 * ({@link DisniCmExtensions}); otherwise always empty, because DiSNI 2.1 does not read
+	 * it, and the RPC layer negotiates in band (see
 	 * {@link io.rpcrdma.verbs.ProviderCapabilities#requestPrivateDataVisible()}).
 	 */
 	@Override
 	public PrivateData privateData() {
-		return PrivateData.EMPTY;
+		return this.privateData;
 	}
 
 	@Override
 	public RdmaConnection accept(QueuePair queuePair, PrivateData privateData, ConnectionEventListener events) {
 		DisniQueuePair qp = ConnectChecks.acceptableQueuePair(this.provider, queuePair, DisniQueuePair.class, DisniQueuePair::provider);
 		DisniConnection connection = DisniConnection.passive(this.provider, qp, this.cmId, localAddress(),
-				this.remoteAddress, events);
+				this.remoteAddress, events, this.privateData);
 		synchronized (this) {
 			if (this.outcome != Outcome.PENDING) {
 				throw ConnectChecks.alreadyAnswered(this.remoteAddress, this.outcome.name());
@@ -95,7 +103,8 @@ final class DisniConnectionRequest implements ConnectionRequest, DisniConnection
 			this.outcome = Outcome.ACCEPTED;
 		}
 		this.listener.answered(this);
-		if (privateData != null && !privateData.isEmpty()) {
+		DisniCmExtensions extensions = this.provider.cmExtensions();
+		if (privateData != null && !privateData.isEmpty() && !extensions.available()) {
 			this.provider.warnOnce("accept-private-data", "Private data given to accept is not sent: DiSNI 2.1's "
 					+ "rdma_accept takes none; check RdmaProvider.capabilities() and negotiate in band");
 		}
@@ -108,9 +117,16 @@ final class DisniConnectionRequest implements ConnectionRequest, DisniConnection
 			}
 			qp.attachAdapter(this.cmId);
 			RdmaConnParam parameters = new RdmaConnParam();
-			parameters.setRetry_count((byte) this.provider.settings().retryCount());
-			parameters.setRnr_retry_count((byte) qp.attributes().rnrPolicy().retryCount());
-			this.cmId.accept(parameters);
+			CmRetries retries = CmRetries.responder(this.provider.settings(), qp.attributes().rnrPolicy());
+			parameters.setRetry_count((byte) retries.retryCount());
+			parameters.setRnr_retry_count((byte) retries.rnrRetryCount());
+			if (extensions.available()) {
+				extensions.accept(this.cmId, retries.retryCount(), retries.rnrRetryCount(),
+						(privateData != null) ? privateData : PrivateData.EMPTY);
+			}
+			else {
+				this.cmId.accept(parameters);
+			}
 		}
 		catch (IOException | RuntimeException ex) {
 			ConnectionFailedException failure = new ConnectionFailedException(ConnectionEventType.CONNECT_ERROR,
@@ -132,11 +148,22 @@ final class DisniConnectionRequest implements ConnectionRequest, DisniConnection
 			}
 			this.outcome = Outcome.REJECTED;
 		}
-		if (privateData != null && !privateData.isEmpty()) {
+		DisniCmExtensions extensions = this.provider.cmExtensions();
+		if (privateData != null && !privateData.isEmpty() && !extensions.available()) {
 			this.provider.warnOnce("reject-private-data", "Private data given to reject is not sent: DiSNI 2.1 has "
 					+ "no rdma_reject, the provider rejects by destroying the request's cm id");
 		}
 		this.listener.answered(this);
+		if (extensions.available()) {
+			try {
+				extensions.reject(this.cmId, (privateData != null) ? privateData : PrivateData.EMPTY);
+			}
+			catch (IOException | RuntimeException ex) {
+				// Destroying the id below still makes the connection manager reject the request.
+				this.provider.warnOnce("rdma-reject", "rdma_reject failed, rejecting by destroying the request's cm id: "
+						+ ex.getMessage());
+			}
+		}
 		this.provider.connectionManager().destroy(this.cmId);
 	}
 

@@ -3,7 +3,6 @@ package io.rpcrdma.verbs.disni;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 
 import com.ibm.disni.verbs.RdmaCmId;
 
@@ -55,10 +54,12 @@ final class DisniListener implements RdmaListener, DisniConnectionManager.Listen
 		}
 		cm.register(this.cmId, this);
 		try {
-			this.cmId.bindAddr(address);
+			this.provider.addresses().bind(this.cmId, address);
 			this.cmId.listen(BACKLOG);
-			SocketAddress bound = this.cmId.getSource();
-			this.localAddress = (bound instanceof InetSocketAddress inet && inet.getPort() != 0) ? inet : address;
+			this.localAddress = this.provider.addresses()
+				.address(this.cmId, true)
+				.filter((bound) -> bound.getPort() != 0)
+				.orElse(address);
 		}
 		catch (IOException | RuntimeException ex) {
 			cm.destroy(this.cmId);
@@ -79,14 +80,7 @@ final class DisniListener implements RdmaListener, DisniConnectionManager.Listen
 			this.provider.connectionManager().destroy(requestId);
 			return;
 		}
-		InetSocketAddress remote = null;
-		try {
-			SocketAddress destination = requestId.getDestination();
-			remote = (destination instanceof InetSocketAddress inet) ? inet : null;
-		}
-		catch (IOException | RuntimeException ex) {
-			logger.log(Level.DEBUG, "Cannot read the requester's address", ex);
-		}
+		InetSocketAddress remote = this.provider.addresses().address(requestId, false).orElse(null);
 		DisniConnectionRequest request = new DisniConnectionRequest(this, requestId, remote);
 		this.provider.connectionManager().register(requestId, request);
 		if (!this.pending.admit(request)) {
@@ -106,7 +100,8 @@ final class DisniListener implements RdmaListener, DisniConnectionManager.Listen
 	@Override
 	public void onCmEvent(int event) {
 		if (event == CmEvents.DEVICE_REMOVAL) {
-			logger.log(Level.ERROR, "The RDMA device of listener " + this.localAddress + " was removed");
+			// The connection manager then has the provider close, which closes this listener.
+			logger.log(Level.ERROR, DeviceRemoval.listenerLogLine(this.localAddress));
 		}
 	}
 

@@ -43,6 +43,10 @@ final class DisniProtectionDomain implements ProtectionDomain {
 		return this.provider;
 	}
 
+	DisniProvider disniProvider() {
+		return this.provider;
+	}
+
 	IbvPd ibvPd() {
 		return this.pd;
 	}

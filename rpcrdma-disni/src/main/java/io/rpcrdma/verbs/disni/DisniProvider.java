@@ -6,22 +6,29 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
+import com.ibm.disni.util.MemoryUtils;
 import com.ibm.disni.verbs.IbvContext;
+import com.ibm.disni.verbs.IbvPd;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.RdmaEventChannel;
+import com.ibm.disni.verbs.impl.NatIbvPd;
 
 import io.rpcrdma.verbs.CompletionHandler;
 import io.rpcrdma.verbs.CompletionQueue;
@@ -128,14 +135,30 @@ final class DisniProvider implements RdmaProvider {
 
 	private final ProviderCapabilities capabilities;
 
+	private final DisniCmExtensions cmExtensions;
+
+	private final DisniAddresses addresses;
+
+	/** Whether advertised regions are offered through memory windows on this device. */
+	private final DisniWindows windows;
+
+	private final LongAdder windowsAllocated = new LongAdder();
+
 	private final Thread busyPoller;
+
+	/** The connections opened and not yet closed, which a device removal fails first. */
+	private final Set<DisniConnection> connections = ConcurrentHashMap.newKeySet();
+
+	private final AtomicBoolean deviceRemoved = new AtomicBoolean();
 
 	private DisniProvider(DisniSettings settings, RdmaEventChannel channel, RdmaInterfaces.Selection selection)
 			throws IOException {
 		this.settings = settings;
 		this.bindAddress = new InetSocketAddress(selection.address(), 0);
 		this.deviceName = selection.device();
-		this.capabilities = RdmaInterfaces.system().isIwarp(this.deviceName) ? IWARP_CAPABILITIES : CAPABILITIES;
+		// DiSNI loaded libdisni when the event channel was created, so its natives can be probed now.
+		this.cmExtensions = DisniCmExtensions.system();
+		this.addresses = DisniAddresses.system();
 		this.events = new ScheduledThreadPoolExecutor(1, (task) -> newThread("events", task));
 		this.events.setRemoveOnCancelPolicy(true);
 		// On an iWARP adapter destroying the queue pair of a failed connection attempt blocks for
@@ -170,6 +193,9 @@ final class DisniProvider implements RdmaProvider {
 			throw ex;
 		}
 		this.anchor = id;
+		this.windows = DisniWindows.detect(this.deviceName, WindowNatives::version, this::allocateOneWindow);
+		this.capabilities = this.windows.apply(this.cmExtensions
+			.apply(RdmaInterfaces.system().isIwarp(this.deviceName) ? IWARP_CAPABILITIES : CAPABILITIES));
 		this.busyPoller = (settings.completionMode() == CompletionMode.BUSY_POLL) ? newThread("busy-poll", this::busyPoll)
 				: null;
 		this.connectionManager.start();
@@ -230,7 +256,8 @@ final class DisniProvider implements RdmaProvider {
 			}
 			if (!(address instanceof Inet4Address)) {
 				throw new ProviderUnavailableException("Provider setting '" + DisniSettings.LOCAL_ADDRESS + "' is "
-						+ address.getHostAddress() + ", but DiSNI 2.1 supports IPv4 only; give an IPv4 address");
+						+ address.getHostAddress() + ", but the provider selects its device by an IPv4 address of its interface; "
+						+ "give one (listeners and connections may still use IPv6 addresses of the device's interfaces)");
 			}
 			return new RdmaInterfaces.Selection(interfaces.deviceOf(address).orElse("unknown"), "configured", address);
 		}
@@ -247,7 +274,8 @@ final class DisniProvider implements RdmaProvider {
 	 * @return the counts since the provider opened
 	 */
 	DisniRegistrationStats registrationStats() {
-		return new DisniRegistrationStats(this.registrations.sum(), this.deregistrations.sum());
+		return new DisniRegistrationStats(this.registrations.sum(), this.deregistrations.sum(),
+				this.windowsAllocated.sum());
 	}
 
 	void registrationMade() {
@@ -256,6 +284,32 @@ final class DisniProvider implements RdmaProvider {
 
 	void deregistrationMade() {
 		this.deregistrations.increment();
+	}
+
+	void windowAllocated() {
+		this.windowsAllocated.increment();
+	}
+
+	DisniWindows windows() {
+		return this.windows;
+	}
+
+	/** The probe of {@link DisniWindows}: one window in a scratch protection domain. */
+	private void allocateOneWindow() throws IOException {
+		IbvPd scratch = this.context.allocPd();
+		try {
+			ByteBuffer rkey = ByteBuffer.allocateDirect(4);
+			long window = WindowNatives.allocate(((NatIbvPd) scratch).getObjId(), MemoryUtils.getAddress(rkey));
+			WindowNatives.deallocate(window);
+		}
+		finally {
+			try {
+				scratch.deallocPd();
+			}
+			catch (Exception ex) {
+				logger.log(Level.DEBUG, "ibv_dealloc_pd of the memory-window probe failed", ex);
+			}
+		}
 	}
 
 	// ---- SPI --------------------------------------------------------------------------
@@ -351,10 +405,15 @@ final class DisniProvider implements RdmaProvider {
 		Objects.requireNonNull(address, "address");
 		Objects.requireNonNull(handler, "handler");
 		InetSocketAddress resolved = resolve(address);
-		if (resolved == null || !(resolved.getAddress() instanceof Inet4Address)) {
-			throw new RdmaException("Cannot listen on " + address + ": DiSNI 2.1 needs an IPv4 address that resolves; "
-					+ "give an address of this provider's interface (" + this.bindAddress.getAddress().getHostAddress()
-					+ ")");
+		if (resolved == null) {
+			throw new RdmaException("Cannot listen on " + address + ": the name does not resolve; give an address of "
+					+ "this provider's interface (" + this.bindAddress.getAddress().getHostAddress() + ")");
+		}
+		try {
+			this.addresses.check(resolved, "listen on");
+		}
+		catch (IllegalArgumentException ex) {
+			throw new RdmaException(ex.getMessage(), ex);
 		}
 		DisniListener listener = new DisniListener(this, handler);
 		listener.bind(resolved);
@@ -368,9 +427,15 @@ final class DisniProvider implements RdmaProvider {
 		Objects.requireNonNull(parameters, "parameters");
 		DisniQueuePair qp = ConnectChecks.ownQueuePair(this, queuePair, DisniQueuePair.class, DisniQueuePair::provider);
 		InetSocketAddress remote = resolve(parameters.remoteAddress());
-		if (remote == null || !(remote.getAddress() instanceof Inet4Address)) {
+		if (remote == null) {
 			return CompletableFuture.failedFuture(new ConnectionRefusedException("Cannot connect to "
-					+ parameters.remoteAddress() + ": DiSNI 2.1 needs an IPv4 address that resolves"));
+					+ parameters.remoteAddress() + ": the name does not resolve"));
+		}
+		try {
+			this.addresses.check(remote, "connect to");
+		}
+		catch (IllegalArgumentException ex) {
+			return CompletableFuture.failedFuture(new ConnectionRefusedException(ex.getMessage()));
 		}
 		RdmaCmId id;
 		try {
@@ -385,7 +450,7 @@ final class DisniProvider implements RdmaProvider {
 			throw ConnectChecks.alreadyConnecting(qp);
 		}
 		this.connectionManager.register(id, connection);
-		this.objects.connectionOpened(connection);
+		connectionOpened(connection);
 		connection.startConnect(parameters.privateData(), parameters.timeout());
 		return connection.establishedFuture();
 	}
@@ -469,6 +534,14 @@ final class DisniProvider implements RdmaProvider {
 		return this.sharedQueues;
 	}
 
+	DisniCmExtensions cmExtensions() {
+		return this.cmExtensions;
+	}
+
+	DisniAddresses addresses() {
+		return this.addresses;
+	}
+
 	DisniConnectionManager connectionManager() {
 		return this.connectionManager;
 	}
@@ -524,11 +597,64 @@ final class DisniProvider implements RdmaProvider {
 	}
 
 	void connectionOpened(DisniConnection connection) {
+		this.connections.add(connection);
 		this.objects.connectionOpened(connection);
 	}
 
 	void connectionClosed(DisniConnection connection) {
+		this.connections.remove(connection);
 		this.objects.connectionClosed(connection);
+	}
+
+	/**
+	 * rdma_cm delivered {@code RDMA_CM_EVENT_DEVICE_REMOVAL} on one of this provider's cm ids:
+	 * the device is going away, and the kernel's removal waits until every cm id, queue pair,
+	 * completion queue, memory region and protection domain of it is destroyed. The provider
+	 * owns one device, so it fails every connection (their users see the removal named),
+	 * then closes itself on a thread of its own, which stops its listeners and releases all
+	 * it made on the device. Runs once; later calls do nothing.
+	 */
+	void deviceRemoved() {
+		if (!this.deviceRemoved.compareAndSet(false, true) || isClosed()) {
+			return;
+		}
+		String detail = DeviceRemoval.detail(this.deviceName);
+		logger.log(Level.ERROR, DeviceRemoval.logLine(this.deviceName, this.connections.size()));
+		for (DisniConnection connection : this.connections.toArray(DisniConnection[]::new)) {
+			connection.deviceRemoved(detail);
+		}
+		newThread("device-removal", () -> {
+			awaitEvents();
+			close();
+			this.addresses.forgetRemovedDevices();
+			logger.log(Level.INFO, "RDMA provider ''disni'' released device {0}", this.deviceName);
+		}).start();
+	}
+
+	/**
+	 * Waits (at most a second) until the event thread has run what is queued, the connections'
+	 * failure events among them, so that their users give their buffers back before the
+	 * provider deregisters the memory.
+	 */
+	private void awaitEvents() {
+		try {
+			this.events.submit(() -> {
+			}).get(1, TimeUnit.SECONDS);
+		}
+		catch (ExecutionException | TimeoutException | RejectedExecutionException ex) {
+			logger.log(Level.DEBUG, "The event thread did not drain before the provider closed", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * Whether this provider's device was removed, after which it is closed.
+	 * @return {@code true} once {@code RDMA_CM_EVENT_DEVICE_REMOVAL} arrived
+	 */
+	boolean isDeviceRemoved() {
+		return this.deviceRemoved.get();
 	}
 
 	/**

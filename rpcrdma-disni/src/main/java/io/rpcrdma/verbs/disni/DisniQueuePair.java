@@ -15,6 +15,7 @@ import com.ibm.disni.verbs.IbvWC;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.SVCPostRecv;
 import com.ibm.disni.verbs.SVCPostSend;
+import com.ibm.disni.verbs.impl.NatIbvQP;
 
 import io.rpcrdma.verbs.CompletionOpcode;
 import io.rpcrdma.verbs.InvalidWorkRequestException;
@@ -51,6 +52,17 @@ final class DisniQueuePair implements QueuePair, CompletionDispatcher.Route, Sha
 	/** The most SGEs libdisni 2.1 creates queue pairs with ({@code MAX_SGE} in its sources). */
 	static final int MAX_SGES = 4;
 
+	/**
+	 * Memory-window work requests (binds and local invalidations) a queue pair may have in
+	 * flight per receive it holds: a call in flight holds a receive of its requester's for the
+	 * reply and advertises at most a few chunks, each bound before and invalidated after it.
+	 */
+	static final int WINDOW_WORK_PER_RECEIVE = 2;
+
+	/** Told the outcome of a completion the provider handled itself (window work). */
+	private static final CompletionDispatcher.Sink HANDLED = () -> {
+	};
+
 	private final DisniProvider provider;
 
 	private final QueuePairAttributes attributes;
@@ -72,6 +84,16 @@ final class DisniQueuePair implements QueuePair, CompletionDispatcher.Route, Sha
 	private final int reservedEntries;
 
 	private final int maxInlineData;
+
+	/** The send-queue entries kept for memory-window work, 0 without windows. */
+	private final int windowDepth;
+
+	/**
+	 * The regions whose windows are bound to this queue pair (guarded by the send lock): their
+	 * windows are killed before the adapter's queue pair is destroyed, which would otherwise
+	 * wait for the bound windows' hold on it (Soft-RoCE warns and stalls).
+	 */
+	private final Map<DisniMemoryRegion, Boolean> boundWindows = new IdentityHashMap<>(4);
 
 	private final Object stateLock = new Object();
 
@@ -130,13 +152,15 @@ final class DisniQueuePair implements QueuePair, CompletionDispatcher.Route, Sha
 		this.sendCq = (DisniCompletionQueue) attributes.sendCompletionQueue();
 		this.recvCq = (DisniCompletionQueue) attributes.receiveCompletionQueue();
 		this.maxInlineData = provider.settings().maxInlineData();
-		this.sends = new SendQueueRecords(attributes.maxSendWorkRequests());
+		this.windowDepth = provider.windows().available()
+				? WINDOW_WORK_PER_RECEIVE * attributes.maxReceiveWorkRequests() : 0;
+		this.sends = new SendQueueRecords(attributes.maxSendWorkRequests(), this.windowDepth);
 		this.receives = new ReceiveQueueRecords(attributes.maxReceiveWorkRequests());
 		this.receiveCallLimit = 4 * attributes.maxReceiveWorkRequests();
 		this.checks = new PostingChecks(index, attributes, " (at most " + MAX_SGES + " on this provider)",
 				" (a signaled completion also retires the unsignaled work requests before it)");
 		// Last: the reservation is given back by close(), and refused when no shared queue has room.
-		this.reservedEntries = attributes.maxSendWorkRequests() + attributes.maxReceiveWorkRequests();
+		this.reservedEntries = attributes.maxSendWorkRequests() + this.windowDepth + attributes.maxReceiveWorkRequests();
 		this.share = provider.sharedQueues().reserve(this.reservedEntries, this);
 	}
 
@@ -256,6 +280,86 @@ final class DisniQueuePair implements QueuePair, CompletionDispatcher.Route, Sha
 		call.execute();
 	}
 
+	/**
+	 * Posts the bind of a type 2 memory window to this queue pair (the provider's own work
+	 * request, signaled and completed here): once the adapter executes it, the window reaches
+	 * the region's bytes under {@code rkey}, through this queue pair only. Work posted after it
+	 * (the Send that advertises the rkey) executes after it.
+	 * @param window the window's handle
+	 * @param rkey the rkey to bind it under
+	 * @param mr the region's handle
+	 * @param address the region's first byte
+	 * @param length the region's length
+	 * @param access the remote access bits
+	 * @throws RdmaException if the queue pair is not connected or refuses the work request
+	 */
+	void bindWindow(DisniMemoryRegion region, long window, int rkey, long mr, long address, int length, int access) {
+		synchronized (this.sendLock) {
+			IbvQP qp = this.adapterQp;
+			if (this.closing || this.state != QueuePairState.RTS || qp == null) {
+				throw new RdmaException("Cannot offer memory to queue pair " + this.index + ": it is not connected ("
+						+ this.state + "); advertise chunks only on a connected queue pair");
+			}
+			if (this.sends.isWindowWorkFull()) {
+				throw new RdmaException("Queue pair " + this.index + " has " + this.windowDepth + " memory-window work "
+						+ "requests in flight, all it may: their completions are not coming (is a completion handler "
+						+ "blocking the provider's completion thread?)");
+			}
+			int slot = this.sends.addWindowWork(WindowWork.NONE);
+			try {
+				WindowNatives.bind(handle(qp), WorkRequestIds.send(this.index, slot), window, rkey, mr, address, length,
+						access);
+				this.boundWindows.put(region, Boolean.TRUE);
+			}
+			catch (IOException ex) {
+				this.sends.removeNewest();
+				throw new RdmaException("ibv_post_send refused the bind of a memory window on queue pair " + this.index
+						+ " (" + DisniProtectionDomain.describe(ex) + ")", ex);
+			}
+		}
+	}
+
+	/**
+	 * Posts the local invalidation of a window bound to this queue pair; {@code done} is told
+	 * on the completion thread once no peer reaches the window any more.
+	 * @param rkey the window's rkey
+	 * @param done told the outcome
+	 * @return {@code false} if the queue pair takes no more work (not connected, in error,
+	 * closing, or its window share used up): {@code done} is not told, and the caller must
+	 * kill the window otherwise
+	 */
+	boolean invalidateWindow(int rkey, WindowWork done) {
+		synchronized (this.sendLock) {
+			IbvQP qp = this.adapterQp;
+			if (this.closing || this.state != QueuePairState.RTS || qp == null || this.sends.isWindowWorkFull()) {
+				return false;
+			}
+			int slot = this.sends.addWindowWork(done);
+			try {
+				WindowNatives.invalidate(handle(qp), WorkRequestIds.send(this.index, slot), rkey);
+				return true;
+			}
+			catch (IOException ex) {
+				this.sends.removeNewest();
+				return false;
+			}
+		}
+	}
+
+	/**
+	 * A region's window is no longer bound here (invalidated, or deallocated).
+	 * @param region the region
+	 */
+	void windowUnbound(DisniMemoryRegion region) {
+		synchronized (this.sendLock) {
+			this.boundWindows.remove(region);
+		}
+	}
+
+	private static long handle(IbvQP qp) {
+		return ((NatIbvQP) qp).getObjId();
+	}
+
 	@Override
 	public void postRecv(ReceiveWorkRequest workRequest) {
 		this.checks.checkReceiveSges(workRequest);
@@ -348,6 +452,10 @@ final class DisniQueuePair implements QueuePair, CompletionDispatcher.Route, Sha
 
 	@Override
 	public CompletionDispatcher.Sink deliver(IbvWC wc) {
+		long wrId = wc.getWr_id();
+		if (!WorkRequestIds.isReceive(wrId) && completeWindowWork(wc, WorkRequestIds.slot(wrId))) {
+			return HANDLED;
+		}
 		DisniCompletionQueue cq = WorkRequestIds.isReceive(wc.getWr_id()) ? this.recvCq : this.sendCq;
 		return cq.deliver(wc, this) ? cq : null;
 	}
@@ -372,7 +480,48 @@ final class DisniQueuePair implements QueuePair, CompletionDispatcher.Route, Sha
 		this.provider.events().execute(() -> failConnection(detail));
 	}
 
+	/**
+	 * Handles the completion of the provider's own window work request.
+	 * @return {@code false} if the slot holds the caller's work request
+	 */
+	private boolean completeWindowWork(IbvWC wc, int slot) {
+		WindowWork work;
+		boolean orphaned;
+		synchronized (this.sendLock) {
+			if (!this.sends.isOutstanding(slot) || (work = this.sends.windowWork(slot)) == null) {
+				return false;
+			}
+			this.sends.retireThrough(slot);
+			orphaned = this.sends.hasOrphans();
+		}
+		if (orphaned) {
+			tellOrphans();
+		}
+		int status = wc.getStatus();
+		work.windowWorkDone(status == DisniCompletions.IBV_WC_SUCCESS);
+		if (DisniCompletions.isFatal(status)) {
+			String detail = "a memory-window work request failed: " + DisniCompletions.detail(status);
+			this.provider.events().execute(() -> failConnection(detail));
+		}
+		else if (status == DisniCompletions.IBV_WC_WR_FLUSH_ERR && this.state == QueuePairState.RTS) {
+			enterError("the adapter flushed the queue pair");
+		}
+		return true;
+	}
+
+	/** Tells window work that a later completion retired before its own came that it was lost. */
+	private void tellOrphans() {
+		List<WindowWork> orphans = new ArrayList<>(1);
+		synchronized (this.sendLock) {
+			this.sends.drainOrphans(orphans);
+		}
+		for (WindowWork work : orphans) {
+			work.windowWorkDone(false);
+		}
+	}
+
 	private boolean completeSend(IbvWC wc, int slot, WorkCompletion into) {
+		boolean orphaned;
 		long wrId;
 		SendOpcode opcode;
 		int length;
@@ -384,6 +533,10 @@ final class DisniQueuePair implements QueuePair, CompletionDispatcher.Route, Sha
 			opcode = this.sends.opcode(slot);
 			length = this.sends.length(slot);
 			this.sends.retireThrough(slot);
+			orphaned = this.sends.hasOrphans();
+		}
+		if (orphaned) {
+			tellOrphans();
 		}
 		DisniCompletions.fillSend(into, wc, wrId, opcode, length, this.index);
 		afterCompletion(wc.getStatus(), into);
@@ -450,7 +603,7 @@ final class DisniQueuePair implements QueuePair, CompletionDispatcher.Route, Sha
 	 */
 	void attachAdapter(RdmaCmId id) throws IOException {
 		IbvQPInitAttr init = new IbvQPInitAttr();
-		init.cap().setMax_send_wr(this.attributes.maxSendWorkRequests());
+		init.cap().setMax_send_wr(this.attributes.maxSendWorkRequests() + this.windowDepth);
 		init.cap().setMax_recv_wr(this.attributes.maxReceiveWorkRequests());
 		init.cap().setMax_send_sge(this.attributes.maxSendSges());
 		init.cap().setMax_recv_sge(this.attributes.maxReceiveSges());
@@ -538,10 +691,16 @@ final class DisniQueuePair implements QueuePair, CompletionDispatcher.Route, Sha
 				}
 			}
 		}
+		List<DisniMemoryRegion> bound;
 		synchronized (this.sendLock) {
 			synchronized (this.recvLock) {
 				this.adapterQp = null;
 			}
+			bound = new ArrayList<>(this.boundWindows.keySet());
+			this.boundWindows.clear();
+		}
+		for (DisniMemoryRegion region : bound) {
+			region.queuePairGone(this);
 		}
 		// Serialized with rdma_disconnect on the same id (DisniConnection#disconnectQuietly).
 		synchronized (id) {
@@ -582,13 +741,24 @@ final class DisniQueuePair implements QueuePair, CompletionDispatcher.Route, Sha
 	 */
 	private void flushRecords(String detail) {
 		List<WorkCompletion> sendFlushes = new ArrayList<>();
+		List<WindowWork> windowFlushes = new ArrayList<>(0);
 		synchronized (this.sendLock) {
 			int slot;
 			while ((slot = this.sends.oldest()) >= 0) {
-				sendFlushes.add(DisniCompletionQueue.flushed(this.sends.wrId(slot),
-						CompletionOpcode.of(this.sends.opcode(slot)), this.index, detail));
+				WindowWork work = this.sends.windowWork(slot);
+				if (work != null) {
+					windowFlushes.add(work);
+				}
+				else {
+					sendFlushes.add(DisniCompletionQueue.flushed(this.sends.wrId(slot),
+							CompletionOpcode.of(this.sends.opcode(slot)), this.index, detail));
+				}
 				this.sends.retireThrough(slot);
 			}
+			this.sends.drainOrphans(windowFlushes);
+		}
+		for (WindowWork work : windowFlushes) {
+			work.windowWorkDone(false);
 		}
 		List<WorkCompletion> receiveFlushes = new ArrayList<>();
 		synchronized (this.recvLock) {

@@ -136,6 +136,9 @@ final class DisniWorkRequests {
 			wr.getRdma().setRkey(remote.stag());
 		}
 		if (workRequest.opcode() == SendOpcode.SEND_WITH_INVALIDATE) {
+			// invalidate_rkey. Linux's soft-iWARP user library (rdma-core's libsiw) reads the STag
+			// from wr.rdma.rkey instead, so there it goes out as 0; the transport never sends Send
+			// With Invalidate on this provider (ProviderCapabilities#remoteInvalidation).
 			wr.setImm_data(workRequest.invalidateStag());
 		}
 		return wr;

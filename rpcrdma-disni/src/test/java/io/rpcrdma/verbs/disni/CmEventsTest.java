@@ -52,7 +52,12 @@ class CmEventsTest {
 		assertThat(((ConnectionRejectedException) failure).privateData()).isEqualTo(PrivateData.EMPTY);
 		assertThat(failure).hasMessageContaining("192.0.2.7:20049")
 			.hasMessageContaining("nothing listens on that port")
-			.hasMessageContaining("no reason and no private data");
+			.hasMessageContaining("it came without private data");
+		// With rpcrdma's connection-manager natives the reject's private data is read: it is kept.
+		PrivateData data = PrivateData.of(new byte[] { (byte) 0xf6, (byte) 0xab, 0x0e, 0x18, 1, 0, 3, 3 });
+		ConnectionFailedException withData = CmEvents.connectFailure(CmEvents.REJECTED, this.peer, data);
+		assertThat(((ConnectionRejectedException) withData).privateData()).isEqualTo(data);
+		assertThat(withData).hasMessageContaining("this one with 8 bytes of private data");
 	}
 
 	@Test

@@ -16,11 +16,11 @@ class DisniSettingsTest {
 		DisniSettings settings = DisniSettings.defaults();
 		assertThat(settings.localAddress()).isNull();
 		assertThat(settings.completionMode()).isEqualTo(CompletionMode.EVENT);
-		assertThat(settings.retryCount()).isEqualTo(7);
+		assertThat(settings.retryCount()).isEqualTo(6);
+		assertThat(settings.requesterRnrRetryCount()).isZero();
 		assertThat(settings.pollBatch()).isEqualTo(16);
 		assertThat(settings.maxInlineData()).isZero();
-		assertThat(settings.completionQueues())
-			.isEqualTo(Math.min(4, Runtime.getRuntime().availableProcessors()));
+		assertThat(settings.completionQueues()).isEqualTo(4);
 		assertThat(settings.completionQueueEntries()).isEqualTo(32768);
 	}
 
@@ -37,13 +37,15 @@ class DisniSettingsTest {
 
 	@Test
 	void everySettingIsReadFromTheProviderConfiguration() {
-		DisniSettings settings = DisniSettings.from(new RdmaProviderConfig(Map.of(DisniSettings.LOCAL_ADDRESS,
-				" 10.0.0.5 ", DisniSettings.COMPLETION_MODE, "Busy-Poll", DisniSettings.RETRY_COUNT, "3",
-				DisniSettings.POLL_BATCH, "64", DisniSettings.MAX_INLINE_DATA, "128", DisniSettings.CM_POLL_MILLIS, "5",
-				DisniSettings.CQ_WAIT_MILLIS, "50", DisniSettings.FLUSH_GRACE_MILLIS, "0",
-				DisniSettings.COMPLETION_QUEUES, "3", DisniSettings.COMPLETION_QUEUE_ENTRIES, "4096")));
+		DisniSettings settings = DisniSettings.from(new RdmaProviderConfig(Map.ofEntries(
+				Map.entry(DisniSettings.LOCAL_ADDRESS, " 10.0.0.5 "), Map.entry(DisniSettings.COMPLETION_MODE, "Busy-Poll"),
+				Map.entry(DisniSettings.RETRY_COUNT, "3"), Map.entry(DisniSettings.REQUESTER_RNR_RETRY_COUNT, "7"),
+				Map.entry(DisniSettings.POLL_BATCH, "64"), Map.entry(DisniSettings.MAX_INLINE_DATA, "128"),
+				Map.entry(DisniSettings.CM_POLL_MILLIS, "5"), Map.entry(DisniSettings.CQ_WAIT_MILLIS, "50"),
+				Map.entry(DisniSettings.FLUSH_GRACE_MILLIS, "0"), Map.entry(DisniSettings.COMPLETION_QUEUES, "3"),
+				Map.entry(DisniSettings.COMPLETION_QUEUE_ENTRIES, "4096"))));
 		assertThat(settings)
-			.isEqualTo(new DisniSettings("10.0.0.5", CompletionMode.BUSY_POLL, 3, 64, 128, 5, 50, 0, 3, 4096));
+			.isEqualTo(new DisniSettings("10.0.0.5", CompletionMode.BUSY_POLL, 3, 7, 64, 128, 5, 50, 0, 3, 4096));
 	}
 
 	@Test
@@ -58,6 +60,10 @@ class DisniSettingsTest {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> DisniSettings.from(RdmaProviderConfig.defaults().with(DisniSettings.RETRY_COUNT, "8")))
 			.withMessage("Provider setting 'disni.retry-count' must be 0 to 7 but is 8");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DisniSettings
+				.from(RdmaProviderConfig.defaults().with(DisniSettings.REQUESTER_RNR_RETRY_COUNT, "-1")))
+			.withMessage("Provider setting 'disni.requester-rnr-retry-count' must be 0 to 7 but is -1");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> DisniSettings.from(RdmaProviderConfig.defaults().with(DisniSettings.POLL_BATCH, "0")))
 			.withMessageContaining("disni.poll-batch");

@@ -116,4 +116,44 @@ class QueueRecordsTest {
 		}
 	}
 
+	@Test
+	void memoryWindowWorkHasAShareOfItsOwnAndNeitherCrowdsOutTheOther() {
+		SendQueueRecords records = new SendQueueRecords(2, 2);
+		int bind = records.addWindowWork(WindowWork.NONE);
+		int send = records.add(10, SendOpcode.SEND, 30, true);
+		int invalidate = records.addWindowWork((completed) -> {
+		});
+		assertThat(records.isWindowWorkFull()).isTrue();
+		assertThat(records.isFull()).as("the caller still has one of its two").isFalse();
+		records.add(11, SendOpcode.SEND, 30, true);
+		assertThat(records.isFull()).isTrue();
+		assertThat(records.capacity()).isEqualTo(2);
+		assertThat(records.windowWork(bind)).isSameAs(WindowWork.NONE);
+		assertThat(records.windowWork(send)).isNull();
+		assertThat(records.windowWork(invalidate)).isNotNull();
+		assertThat(records.retireThrough(bind)).isEqualTo(1);
+		assertThat(records.isWindowWorkFull()).isFalse();
+		assertThat(records.hasOrphans()).as("retired by its own completion").isFalse();
+	}
+
+	@Test
+	void windowWorkRetiredByALaterCompletionIsHandedOverAsLost() {
+		SendQueueRecords records = new SendQueueRecords(4, 4);
+		List<Boolean> outcomes = new ArrayList<>();
+		WindowWork invalidation = outcomes::add;
+		records.addWindowWork(invalidation);
+		int send = records.add(10, SendOpcode.SEND, 30, true);
+		assertThat(records.retireThrough(send)).isEqualTo(2);
+		assertThat(records.hasOrphans()).isTrue();
+		List<WindowWork> orphans = new ArrayList<>();
+		records.drainOrphans(orphans);
+		assertThat(orphans).containsExactly(invalidation);
+		assertThat(records.hasOrphans()).isFalse();
+		assertThat(records.isWindowWorkFull()).isFalse();
+		int again = records.addWindowWork(invalidation);
+		records.removeNewest();
+		assertThat(records.isOutstanding(again)).isFalse();
+		assertThat(records.size()).isZero();
+	}
+
 }

@@ -171,6 +171,8 @@ class SiwCallerReceiveTest {
 		assertThat(call.led.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).isFalse();
 		assertThat(call.interruptedAfter).as("the interrupt stays for the caller to see").isTrue();
 		// The server answers the abandoned Send now; the next round trip gets its own reply.
+		// Not before the server took that Send silently: echoing it too would be a third reply.
+		call.awaitServerReceived();
 		this.echo.set(true);
 		int before = this.client.replies.get();
 		this.server.qp.postSend(SendWorkRequest.send(9, ScatterGatherEntry.of(this.server.outbox, 0, 8)));
@@ -207,6 +209,9 @@ class SiwCallerReceiveTest {
 
 		private volatile WaitingCaller waiting;
 
+		// The server's receive count once it has taken the silent Send.
+		private volatile int receivedWhenTaken = Integer.MAX_VALUE;
+
 		SilentCall(BooleanSupplier done) {
 			this.thread = new Thread(() -> {
 				try {
@@ -228,6 +233,7 @@ class SiwCallerReceiveTest {
 				test.echo.set(false);
 				WaitingCaller caller = WaitingCaller.expect();
 				int received = test.server.received.get() + 1;
+				this.receivedWhenTaken = received;
 				try {
 					test.client.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(test.client.outbox, 0, 8)));
 					this.waiting = caller;
@@ -250,6 +256,16 @@ class SiwCallerReceiveTest {
 				}
 			}
 			throw new AssertionError("The silent call never got to lead in 100 attempts");
+		}
+
+		/** Waits until the server has taken the silent Send (without answering it). */
+		void awaitServerReceived() {
+			SiwCallerReceiveTest test = SiwCallerReceiveTest.this;
+			long deadline = System.nanoTime() + DEADLINE.toNanos();
+			while (test.server.received.get() < this.receivedWhenTaken) {
+				assertThat(System.nanoTime() - deadline).as("the server receives the silent Send").isNegative();
+				Thread.onSpinWait();
+			}
 		}
 
 		/** @return the caller, once it leads the receive path waiting for its silent reply */

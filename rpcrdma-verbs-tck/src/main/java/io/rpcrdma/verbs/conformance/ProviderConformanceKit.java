@@ -619,6 +619,115 @@ public abstract class ProviderConformanceKit {
 		assertPattern(sink2.buffer(), 0, 64, 1);
 	}
 
+	/**
+	 * A region offered to one connection ({@link MemoryRegion#offerTo}, what the transport does
+	 * for every chunk it advertises) is reached through that connection only, even by a peer
+	 * of another connection of the same protection domain that knows its STag (RFC 5042 §5.1),
+	 * where the provider says so; where it does not (no memory windows), the weaker rule of
+	 * plain registration is what it shows.
+	 * @throws Exception if a connection fails
+	 */
+	@Test
+	void anOfferedRegionIsReachedOnlyThroughTheConnectionItWasOfferedToWhereTheProviderSaysSo() throws Exception {
+		Link first = pair();
+		first.client.postReceives(0, first.client.register(64, 0, LOCAL_WRITE), 8, 1);
+		connect(first);
+		Endpoint server2 = new Endpoint(this.serverProvider, first.server.pd, deadline(), UnaryOperator.identity());
+		Endpoint client2 = endpoint(this.clientProvider);
+		connect(client2, server2);
+		MemoryRegion source = first.server.registerPattern(4096, 1, REMOTE_READ);
+		RemoteAddress offered = advertise(first.server, first.client, source);
+		MemoryRegion otherSink = client2.register(64, 0, LOCAL_WRITE);
+		SendWorkRequest fromTheOther = SendWorkRequest.rdmaRead(1, offered, ScatterGatherEntry.of(otherSink));
+		if (this.serverProvider.capabilities().connectionScopedRegions()) {
+			assertRemoteAccessFails(client2, server2, fromTheOther);
+			assertFilled(otherSink.buffer(), 0, 64, 0);
+		}
+		else {
+			succeeds(client2, fromTheOther);
+		}
+		MemoryRegion ownSink = first.client.register(64, 0, LOCAL_WRITE);
+		succeeds(first.client, SendWorkRequest.rdmaRead(2, offered, ScatterGatherEntry.of(ownSink)));
+		assertPattern(ownSink.buffer(), 0, 64, 1);
+	}
+
+	/**
+	 * What a requester does with a chunk once its call completed: it retires the STag it
+	 * advertised (RFC 8166 §8.1), and once {@link MemoryRegion#retire}'s callback ran, a peer's
+	 * RDMA Read with it is a remote access error; the region is then offered again, on another
+	 * connection of the same domain, under a different STag that works. On a provider with
+	 * memory windows the retirement is a local invalidation completing on the completion thread.
+	 * @throws Exception if a connection fails
+	 */
+	@Test
+	void aRetiredOfferIsARemoteAccessErrorAndTheRegionIsOfferedAgainUnderAFreshStag() throws Exception {
+		Link link = pair();
+		link.client.postReceives(0, link.client.register(64, 0, LOCAL_WRITE), 8, 1);
+		connect(link);
+		MemoryRegion source = link.server.registerPattern(4096, 1, REMOTE_READ);
+		RemoteAddress offered = advertise(link.server, link.client, source);
+		MemoryRegion sink = link.client.register(64, 0, LOCAL_WRITE);
+		succeeds(link.client, SendWorkRequest.rdmaRead(1, offered, ScatterGatherEntry.of(sink)));
+		assertPattern(sink.buffer(), 0, 64, 1);
+		CountDownLatch retired = new CountDownLatch(1);
+		source.retire(retired::countDown);
+		assertThat(retired.await(deadline().toMillis(), TimeUnit.MILLISECONDS)).as("retirement done").isTrue();
+		MemoryRegion staleSink = link.client.register(64, 0, LOCAL_WRITE);
+		assertRemoteAccessFails(link.client, link.server,
+				SendWorkRequest.rdmaRead(2, offered, ScatterGatherEntry.of(staleSink)));
+		assertFilled(staleSink.buffer(), 0, 64, 0);
+
+		Endpoint server2 = new Endpoint(this.serverProvider, link.server.pd, deadline(), UnaryOperator.identity());
+		Endpoint client2 = endpoint(this.clientProvider);
+		client2.postReceives(0, client2.register(64, 0, LOCAL_WRITE), 8, 1);
+		connect(client2, server2);
+		RemoteAddress again = advertise(server2, client2, source);
+		assertThat(again.stag()).isNotEqualTo(offered.stag());
+		MemoryRegion sink2 = client2.register(64, 0, LOCAL_WRITE);
+		succeeds(client2, SendWorkRequest.rdmaRead(3, again, ScatterGatherEntry.of(sink2)));
+		assertPattern(sink2.buffer(), 0, 64, 1);
+	}
+
+	/**
+	 * The same for a Write chunk: once a retirement completed, a peer's RDMA Write with the
+	 * STag it was offered is a remote access error and changes nothing in the memory.
+	 * @throws Exception if a connection fails
+	 */
+	@Test
+	void aRetiredOfferRefusesAPeersRdmaWriteAndKeepsTheMemory() throws Exception {
+		Link link = pair();
+		link.client.postReceives(0, link.client.register(64, 0, LOCAL_WRITE), 8, 1);
+		connect(link);
+		MemoryRegion sink = link.server.register(4096, 0, LOCAL_WRITE, REMOTE_WRITE);
+		RemoteAddress offered = advertise(link.server, link.client, sink);
+		MemoryRegion data = link.client.registerPattern(64, 3);
+		succeeds(link.client, SendWorkRequest.rdmaWrite(1, offered, ScatterGatherEntry.of(data)));
+		assertPattern(sink.buffer(), 0, 64, 3);
+		CountDownLatch retired = new CountDownLatch(1);
+		sink.retire(retired::countDown);
+		assertThat(retired.await(deadline().toMillis(), TimeUnit.MILLISECONDS)).as("retirement done").isTrue();
+		MemoryRegion other = link.client.registerPattern(64, 9);
+		assertRemoteAccessFails(link.client, link.server,
+				SendWorkRequest.rdmaWrite(2, offered, ScatterGatherEntry.of(other)));
+		assertPattern(sink.buffer(), 0, 64, 3);
+	}
+
+	/**
+	 * Offers a region to the owner's connection and tells the peer its STag in a Send, as the
+	 * transport does: work the owner posted before the Send (a memory window's bind) has
+	 * executed when the peer receives it. The peer must have a receive posted.
+	 */
+	private RemoteAddress advertise(Endpoint owner, Endpoint peer, MemoryRegion region) {
+		region.offerTo(owner.qp);
+		RemoteAddress address = region.remoteAddress(0);
+		MemoryRegion note = owner.register(8, 0);
+		note.buffer().putInt(0, address.stag());
+		owner.qp.postSend(SendWorkRequest.send(77, ScatterGatherEntry.of(note)));
+		assertThat(owner.sends.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+		assertThat(peer.receives.next().status()).isEqualTo(CompletionStatus.SUCCESS);
+		return address;
+	}
+
 	@Test
 	void aStagAdvertisedOnAnotherConnectionIsARemoteAccessError() throws Exception {
 		Link first = connected();
@@ -918,10 +1027,10 @@ public abstract class ProviderConformanceKit {
 	 */
 	@Test
 	void privateDataTravelsAsFarAsTheProvidersCarryIt() throws Exception {
-		// A provider that cannot deliver private data still sends it; 56 bytes is what any
-		// transport carries (an InfiniBand or RoCE connection request).
-		byte[] requestData = new byte[this.serverProvider.capabilities().requestPrivateDataVisible()
-				? PrivateData.MAX_LENGTH : 56];
+		// 56 bytes is what any transport carries in a connection request (an InfiniBand or RoCE
+		// REQ through rdma_cm; rdma_connect fails with EINVAL beyond it), and a provider that
+		// cannot deliver private data still sends it.
+		byte[] requestData = new byte[56];
 		ThreadLocalRandom.current().nextBytes(requestData);
 		PrivateData acceptData = PrivateData.of((byte) 9, (byte) 8, (byte) 7);
 		PrivateData listenerSees = this.serverProvider.capabilities().requestPrivateDataVisible()
@@ -941,16 +1050,36 @@ public abstract class ProviderConformanceKit {
 					.withListener(link.client.events)
 					.withTimeout(deadline())));
 		RdmaConnection serverSide = await(accepted);
-		assertThat(seenByServer.get()).isEqualTo(listenerSees);
-		assertThat(serverSide.remotePrivateData()).isEqualTo(listenerSees);
-		assertThat(connection.remotePrivateData()).isEqualTo(requesterSees);
-		assertThat(link.client.events.await(ConnectionEventType.ESTABLISHED).privateData()).isEqualTo(requesterSees);
+		assertCarried(seenByServer.get(), listenerSees);
+		assertCarried(serverSide.remotePrivateData(), listenerSees);
+		assertCarried(connection.remotePrivateData(), requesterSees);
+		assertCarried(link.client.events.await(ConnectionEventType.ESTABLISHED).privateData(), requesterSees);
 		link.server.events.await(ConnectionEventType.ESTABLISHED);
 		assertThat(connection.isConnected()).isTrue();
 		assertThat(serverSide.isConnected()).isTrue();
 		assertThat(connection.queuePair()).isSameAs(link.client.qp);
 		assertThat(link.client.qp.state()).isEqualTo(QueuePairState.RTS);
 		assertThat(link.server.qp.state()).isEqualTo(QueuePairState.RTS);
+	}
+
+	/**
+	 * Private data arrived as sent: nothing where nothing is expected, else the bytes sent
+	 * followed by nothing but zeros. A connection manager may pad what it delivers, and
+	 * InfiniBand's and RoCE's do: their REQ, REP and REJ carry fixed-size private data fields
+	 * (56, 196 and 148 bytes) that rdma_cm hands over whole, zero-filled beyond what was sent
+	 * (librdmacm's rdma_accept(3): the private data received may be larger than sent). The
+	 * software providers and iWARP's MPA (RFC 5044 §7.1) deliver the exact bytes.
+	 */
+	private static void assertCarried(PrivateData seen, PrivateData sent) {
+		if (sent.isEmpty()) {
+			assertThat(seen).isEqualTo(PrivateData.EMPTY);
+			return;
+		}
+		byte[] bytes = seen.bytes();
+		assertThat(bytes.length).as("private data length").isGreaterThanOrEqualTo(sent.length());
+		assertThat(Arrays.copyOf(bytes, sent.length())).as("private data sent").isEqualTo(sent.bytes());
+		assertThat(Arrays.copyOfRange(bytes, sent.length(), bytes.length)).as("padding after the private data sent")
+			.isEqualTo(new byte[bytes.length - sent.length()]);
 	}
 
 	@Test
@@ -987,9 +1116,9 @@ public abstract class ProviderConformanceKit {
 		RdmaListener listener = this.serverProvider.listen(listenAddress(), (request) -> request.reject(reason));
 		Throwable failure = awaitFailure(connecting(client, listener));
 		assertThat(failure).isInstanceOf(ConnectionRejectedException.class);
-		assertThat(((ConnectionRejectedException) failure).privateData()).isEqualTo(requesterSees);
+		assertCarried(((ConnectionRejectedException) failure).privateData(), requesterSees);
 		ConnectionEvent rejected = client.events.await(ConnectionEventType.REJECTED);
-		assertThat(rejected.privateData()).isEqualTo(requesterSees);
+		assertCarried(rejected.privateData(), requesterSees);
 		assertThat(client.qp.state()).isEqualTo(QueuePairState.ERROR);
 	}
 

@@ -9,6 +9,7 @@ import java.util.Map;
 import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.client.balance.BalancerKind;
 import io.rpcrdma.server.RpcServer;
+import io.rpcrdma.transport.ConnectionLimits;
 import io.rpcrdma.transport.PeerLimits;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -186,6 +187,16 @@ public class RpcRdmaProperties implements Validator {
 		 */
 		private DataSize bulkShare = DataSize.ofBytes(PeerLimits.DEFAULT_BULK_SHARE);
 
+		/**
+		 * The most connections one client IP address holds at once (every host behind one
+		 * NAT address counts as one); more are refused before anything is made for them.
+		 * 1 to max-connections.
+		 */
+		private int maxConnectionsPerPeer = ConnectionLimits.DEFAULT_PER_PEER;
+
+		/** The most connections the server holds at once, 1 to 1,000,000. */
+		private int maxConnections = ConnectionLimits.DEFAULT_TOTAL;
+
 		private final DuplicateRequestCache duplicateRequestCache = new DuplicateRequestCache();
 
 		private final ServerSecurity security = new ServerSecurity();
@@ -207,6 +218,22 @@ public class RpcRdmaProperties implements Validator {
 
 		public void setOperationTimeout(Duration operationTimeout) {
 			this.operationTimeout = operationTimeout;
+		}
+
+		public int getMaxConnectionsPerPeer() {
+			return this.maxConnectionsPerPeer;
+		}
+
+		public void setMaxConnectionsPerPeer(int maxConnectionsPerPeer) {
+			this.maxConnectionsPerPeer = maxConnectionsPerPeer;
+		}
+
+		public int getMaxConnections() {
+			return this.maxConnections;
+		}
+
+		public void setMaxConnections(int maxConnections) {
+			this.maxConnections = maxConnections;
 		}
 
 		public DataSize getBulkShare() {

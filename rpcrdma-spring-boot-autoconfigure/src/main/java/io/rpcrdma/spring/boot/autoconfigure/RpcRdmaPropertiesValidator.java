@@ -85,6 +85,9 @@ final class RpcRdmaPropertiesValidator {
 		checkDuration("rpcrdma.server.operation-timeout", server.getOperationTimeout(), Duration.ofMillis(1),
 				Duration.ofHours(1));
 		checkSize("rpcrdma.server.bulk-share", server.getBulkShare(), 4 * KB, 1024 * GB);
+		checkInt("rpcrdma.server.max-connections", server.getMaxConnections(), 1, 1_000_000);
+		checkInt("rpcrdma.server.max-connections-per-peer", server.getMaxConnectionsPerPeer(), 1,
+				Math.max(1, server.getMaxConnections()));
 		RpcRdmaProperties.DuplicateRequestCache drc = server.getDuplicateRequestCache();
 		checkInt("rpcrdma.server.duplicate-request-cache.entries-per-client", drc.getEntriesPerClient(), 1, 1_000_000);
 		checkInt("rpcrdma.server.duplicate-request-cache.entries", drc.getEntries(),

@@ -154,6 +154,9 @@ class RpcRdmaPropertiesTest {
 			rpcrdma.server.inline-threshold-v1                | 512B       | rpcrdma.server.inline-threshold-v1 must be between 1KB and 1MB, got 512B
 			rpcrdma.server.credits                            | 0          | rpcrdma.server.credits must be between 1 and 65535, got 0
 			rpcrdma.server.credit-budget                      | 16         | rpcrdma.server.credit-budget must be between 32 and 16777216, got 16
+			rpcrdma.server.max-connections                    | 0          | rpcrdma.server.max-connections must be between 1 and 1000000, got 0
+			rpcrdma.server.max-connections-per-peer           | 0          | rpcrdma.server.max-connections-per-peer must be between 1 and 16384, got 0
+			rpcrdma.server.max-connections-per-peer           | 20000      | rpcrdma.server.max-connections-per-peer must be between 1 and 16384, got 20000
 			rpcrdma.server.executor.threads                   | 0          | rpcrdma.server.executor.threads must be between 1 and 10000, got 0
 			rpcrdma.server.executor.queue-capacity            | -5         | rpcrdma.server.executor.queue-capacity must be between 0 and 1000000
 			rpcrdma.server.executor.per-connection            | -1         | rpcrdma.server.executor.per-connection must be between 0 and 1000000

@@ -74,8 +74,13 @@ public final class RpcRdmaManagementEndpoint {
 		CreditsDescriptor credits = running.map(RpcServer::creditBudget)
 			.map((budget) -> new CreditsDescriptor(budget.total(), budget.maxPerConnection(), budget.granted()))
 			.orElse(null);
+		ConnectionCapsDescriptor caps = running.map(RpcServer::transport)
+			.map((transport) -> new ConnectionCapsDescriptor(transport.connectionLimits().perPeer(),
+					transport.connectionLimits().total(), transport.heldConnections(),
+					transport.refusedAtConnectionCaps(), transport.refusedConnections()))
+			.orElse(null);
 		return new ServerDescriptor(this.runtime.serverEnabled(), running.isPresent(), this.runtime.serverPort(),
-				programs, credits, connections);
+				programs, credits, caps, connections);
 	}
 
 	private static ProgramDescriptor program(ExportedService exported) {
@@ -197,10 +202,25 @@ public final class RpcRdmaManagementEndpoint {
 	 * @param port the bound port, -1 when not listening
 	 * @param programs the exported program versions
 	 * @param credits the credit budget all connections share, {@code null} when not listening
+	 * @param connectionCaps the caps on connections and what they refused, {@code null} when not
+	 * listening
 	 * @param connections the requesters connected now
 	 */
 	public record ServerDescriptor(boolean enabled, boolean listening, int port, List<ProgramDescriptor> programs,
-			CreditsDescriptor credits, List<ServerConnectionDescriptor> connections) {
+			CreditsDescriptor credits, ConnectionCapsDescriptor connectionCaps,
+			List<ServerConnectionDescriptor> connections) {
+	}
+
+	/**
+	 * The caps on the connections the server holds at once (a peer is an IP address), and what
+	 * it refused since it started.
+	 * @param maxPerPeer {@code rpcrdma.server.max-connections-per-peer}
+	 * @param max {@code rpcrdma.server.max-connections}
+	 * @param held the connections holding a slot now
+	 * @param refusedAtCaps connection requests refused because their peer or the server held its cap
+	 * @param refused connection requests refused for any reason (caps, or want of resources)
+	 */
+	public record ConnectionCapsDescriptor(int maxPerPeer, int max, int held, long refusedAtCaps, long refused) {
 	}
 
 	/**

@@ -39,7 +39,10 @@ public final class RpcRdmaServerMetrics implements MeterBinder {
 				"Requesters connected now");
 		counter(registry, "rpcrdma.server.connections.refused", Tags.empty(),
 				(server) -> server.transport().refusedConnections(),
-				"Connections refused for want of resources: the provider's queue pairs (siw.max-queue-pairs) or the memory pool's receive buffers");
+				"Connections refused for want of resources (the provider's queue pairs, siw.max-queue-pairs, or the memory pool's receive buffers) or at a connection cap");
+		counter(registry, "rpcrdma.server.connections.capped", Tags.empty(),
+				(server) -> server.transport().refusedAtConnectionCaps(),
+				"Connections refused because their peer address held rpcrdma.server.max-connections-per-peer connections or the server rpcrdma.server.max-connections");
 		gauge(registry, "rpcrdma.server.calls.in-flight", (server) -> server.dispatcher().inFlight().inFlight(),
 				"Calls running now");
 		gauge(registry, "rpcrdma.server.credits.granted", (server) -> server.creditBudget().granted(),

@@ -10,6 +10,7 @@ import io.rpcrdma.server.RpcServer;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaAddress;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaProperties;
 import io.rpcrdma.spring.boot.autoconfigure.RpcRdmaTransportConfigs;
+import io.rpcrdma.transport.ConnectionLimits;
 import io.rpcrdma.transport.PeerLimits;
 import io.rpcrdma.transport.TransportConfig;
 import io.rpcrdma.verbs.RdmaProvider;
@@ -69,7 +70,8 @@ final class RpcServerConfigs {
 			.withDuplicateRequestCache(drc.isEnabled(), drc.getEntriesPerClient(), drc.getEntries(), drc.getTtl())
 			.withGracePeriod(server.getShutdownGracePeriod())
 			.withCreditBudget(server.getCreditBudget())
-			.withBackwardCredits(server.getBackchannel().getCredits());
+			.withBackwardCredits(server.getBackchannel().getCredits())
+			.withConnectionLimits(new ConnectionLimits(server.getMaxConnectionsPerPeer(), server.getMaxConnections()));
 	}
 
 	/**

@@ -14,6 +14,7 @@ import io.rpcrdma.service.ServiceCallObserver;
 import io.rpcrdma.spring.boot.autoconfigure.endpoint.RpcRdmaManagementEndpoint.BalancingDescriptor;
 import io.rpcrdma.spring.boot.autoconfigure.endpoint.RpcRdmaManagementEndpoint.ClientConnectionDescriptor;
 import io.rpcrdma.spring.boot.autoconfigure.endpoint.RpcRdmaManagementEndpoint.ClientDescriptor;
+import io.rpcrdma.spring.boot.autoconfigure.endpoint.RpcRdmaManagementEndpoint.ConnectionCapsDescriptor;
 import io.rpcrdma.spring.boot.autoconfigure.endpoint.RpcRdmaManagementEndpoint.ProgramDescriptor;
 import io.rpcrdma.spring.boot.autoconfigure.endpoint.RpcRdmaManagementEndpoint.RpcRdmaDescriptor;
 import io.rpcrdma.spring.boot.autoconfigure.endpoint.RpcRdmaManagementEndpoint.ServerConnectionDescriptor;
@@ -60,6 +61,8 @@ class RpcRdmaManagementEndpointTest {
 		RpcRdmaDescriptor described = new RpcRdmaManagementEndpoint(this.rpc).rpcrdma();
 
 		assertThat(described.server().credits().granted()).isEqualTo(32);
+		assertThat(described.server().connectionCaps()).as("the defaults, one connection held, nothing refused")
+			.isEqualTo(new ConnectionCapsDescriptor(256, 16_384, 1, 0, 0));
 		ServerConnectionDescriptor accepted = described.server().connections().get(0);
 		assertThat(accepted.version()).as("the version the requester prefers").isEqualTo(2);
 		assertThat(accepted.creditsGranted()).isEqualTo(32);
@@ -94,6 +97,7 @@ class RpcRdmaManagementEndpointTest {
 		assertThat(described.server().listening()).isFalse();
 		assertThat(described.server().port()).isEqualTo(-1);
 		assertThat(described.server().credits()).isNull();
+		assertThat(described.server().connectionCaps()).isNull();
 		assertThat(described.server().programs()).extracting(ProgramDescriptor::name).containsExactly("Greeter");
 	}
 

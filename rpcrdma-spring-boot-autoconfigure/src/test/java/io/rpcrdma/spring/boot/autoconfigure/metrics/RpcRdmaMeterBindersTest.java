@@ -60,6 +60,7 @@ class RpcRdmaMeterBindersTest {
 		assertThat(this.meters.get("rpcrdma.server.connections.refused").functionCounter().count())
 			.as("the greeter's connection was accepted")
 			.isZero();
+		assertThat(this.meters.get("rpcrdma.server.connections.capped").functionCounter().count()).isZero();
 		assertThat(gauge("rpcrdma.server.credits.granted")).as("the default grant").isEqualTo(32);
 		assertThat(gauge("rpcrdma.server.credits.in-use")).isZero();
 		assertThat(gauge("rpcrdma.server.calls.in-flight")).isZero();

@@ -18,6 +18,7 @@ import io.rpcrdma.spring.boot.RpcServiceExportFailedException;
 import io.rpcrdma.spring.boot.sample.Greeter;
 import io.rpcrdma.spring.boot.sample.GreeterService;
 import io.rpcrdma.spring.boot.sample.SecondGreeterService;
+import io.rpcrdma.transport.ConnectionLimits;
 import io.rpcrdma.verbs.RdmaProvider;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -131,7 +132,8 @@ class RpcRdmaServerAutoConfigurationTest {
 			.withPropertyValues("rpcrdma.server.credits=8", "rpcrdma.server.versions=1",
 					"rpcrdma.server.executor.threads=2", "rpcrdma.server.executor.per-connection=1",
 					"rpcrdma.server.shutdown-grace-period=7s",
-					"rpcrdma.server.credit-budget=64")
+					"rpcrdma.server.credit-budget=64", "rpcrdma.server.max-connections=500",
+					"rpcrdma.server.max-connections-per-peer=20")
 			.run((context) -> {
 				RpcServer.Config config = context.getBean(GraceCustomizer.class).seen;
 				assertThat(config.transport().creditsGranted()).isEqualTo(8);
@@ -140,6 +142,7 @@ class RpcRdmaServerAutoConfigurationTest {
 				assertThat(config.executor().perConnection()).isEqualTo(1);
 				assertThat(config.gracePeriod()).isEqualTo(Duration.ofSeconds(7));
 				assertThat(config.effectiveCreditBudget()).isEqualTo(64);
+				assertThat(config.connectionLimits()).isEqualTo(new ConnectionLimits(20, 500));
 				assertThat(config.bindAddress().getHostString()).isEqualTo("server-auto-configuration");
 			});
 	}
