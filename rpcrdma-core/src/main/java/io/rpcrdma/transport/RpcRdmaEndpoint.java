@@ -117,9 +117,8 @@ abstract class RpcRdmaEndpoint {
 					+ "; build the pool with MemoryPoolConfig.defaults(" + receiveSize + ")");
 		}
 		int count = config.receiveCount();
-		int sendDepth = sendQueueDepth(config);
-		// Every completion is that of a work request posted to one of the two queues, so a
-		// queue as deep as both together never overruns.
+		int sendDepth = SendQueueBudget.depth(config);
+		// Every completion is one work request's, posted to one of the two queues.
 		this.cq = provider.createCompletionQueue(sendDepth + count, this::onCompletion);
 		try {
 			this.qp = provider.createQueuePair(
@@ -148,32 +147,6 @@ abstract class RpcRdmaEndpoint {
 			}
 			throw ex;
 		}
-	}
-
-	/**
-	 * The send queue depth of a connection: what it can have outstanding at once, as Linux's
-	 * svcrdma sizes {@code sc_sq_depth} from its request depth and its R/W contexts instead of
-	 * a fixed figure. Work beyond it waits in the {@link SendQueueBudget} rather than failing,
-	 * so the depth is what keeps the common case from waiting, not a limit a peer can reach:
-	 * <ul>
-	 * <li>Sends: one per message in flight either way, which {@link TransportConfig#receiveCount()}
-	 * already counts (the credits, RFC 8166 §3.3.1, the backward-direction credits, RFC 8167 §4.1,
-	 * and the slack for RDMA_DONE and RDMA_ERROR);</li>
-	 * <li>RDMA Reads: the ORD, {@link TransportConfig#maxOutstandingReads()}, which the
-	 * {@link ReadThrottle} never exceeds (RFC 5666 §6.2);</li>
-	 * <li>RDMA Writes: one per credit, a reply in flight whose result fills a one-segment Write
-	 * chunk or Reply chunk (RFC 8166 §3.4.6, §3.5.4); replies with more segments wait their
-	 * turn.</li>
-	 * </ul>
-	 * With the defaults (32 credits, 40 receives, an ORD of 16) that is 88, not the 512 every
-	 * connection had before; disni reserves the depth on a shared completion queue and siw
-	 * allocates arrays of it per connection.
-	 * @param config the connection's settings
-	 * @return the send queue depth
-	 */
-	static int sendQueueDepth(TransportConfig config) {
-		int writes = Math.max(config.creditsRequested(), config.creditsGranted());
-		return config.receiveCount() + config.maxOutstandingReads() + writes;
 	}
 
 	// ---- RFC 8797 --------------------------------------------------------------------------
@@ -262,10 +235,7 @@ abstract class RpcRdmaEndpoint {
 		}
 		Object operation = this.workRequests.remove(wrId);
 		this.watch.completed();
-		try {
-			if (operation == null) {
-				return;
-			}
+		if (operation != null) {
 			if (!wc.isSuccess() && !this.failed.get()) {
 				fail(new TransportClosedException("A " + wc.opcode() + " work request failed: " + wc.status()
 						+ ((wc.detail() != null) ? " (" + wc.detail() + ")" : "")));
@@ -277,20 +247,14 @@ abstract class RpcRdmaEndpoint {
 				fail(new TransportClosedException("Handling a completion failed: " + ex));
 			}
 		}
-		finally {
-			// Every signaled work request completes once, whatever its status: its send-queue
-			// slot is free, and work waiting for one is posted now.
-			this.workRequests.completed();
-		}
+		// Every signaled work request completes once, whatever its status: its send-queue slot
+		// is free, and work waiting for one is posted now.
+		this.workRequests.completed();
 	}
 
-	/**
-	 * A work request that waited for room on the send queue was refused when its turn came:
-	 * its operation was told a failed completion, and nobody else is there to hear of it.
-	 */
+	/** Waiting work the queue pair refused when its turn came: nobody else is there to be told. */
 	private void queuedPostRefused(TransportException cause) {
-		fail(new TransportClosedException("A work request that waited for the send queue could not be posted: "
-				+ cause.getMessage()));
+		fail(cause);
 		if (this.receives.posted() == 0 && this.workRequests.isEmpty()) {
 			this.released.complete(null);
 		}
@@ -678,8 +642,7 @@ abstract class RpcRdmaEndpoint {
 				current.disconnect();
 			}
 			// Destroying the queue pair flushes every posted receive and work request; their
-			// completions release the buffers. Work still waiting for the send queue was never
-			// posted: it is flushed here, alike.
+			// completions release the buffers; work waiting for the send queue is flushed alike.
 			this.qp.close();
 			this.workRequests.flushWaiting();
 			if (this.receives.posted() == 0 && this.workRequests.isEmpty()) {
@@ -715,11 +678,6 @@ abstract class RpcRdmaEndpoint {
 	 */
 	public TransportStats stats() {
 		return this.counters.snapshot();
-	}
-
-	/** @return the send queue's room and the work waiting for it */
-	SendQueueBudget sendQueue() {
-		return this.workRequests.budget();
 	}
 
 	/** @return the number of receives currently posted */

@@ -60,6 +60,32 @@ final class SendQueueBudget {
 	}
 
 	/**
+	 * The send queue depth of a connection: what it can have outstanding at once, as Linux's
+	 * svcrdma sizes {@code sc_sq_depth} from its request depth and its R/W contexts instead of
+	 * a fixed figure. Work beyond it waits here rather than failing,
+	 * so the depth is what keeps the common case from waiting, not a limit a peer can reach:
+	 * <ul>
+	 * <li>Sends: one per message in flight either way, which {@link TransportConfig#receiveCount()}
+	 * already counts (the credits, RFC 8166 §3.3.1, the backward-direction credits, RFC 8167 §4.1,
+	 * and the slack for RDMA_DONE and RDMA_ERROR);</li>
+	 * <li>RDMA Reads: the ORD, {@link TransportConfig#maxOutstandingReads()}, which the
+	 * {@link ReadThrottle} never exceeds (RFC 5666 §6.2);</li>
+	 * <li>RDMA Writes: one per credit, a reply in flight whose result fills a one-segment Write
+	 * chunk or Reply chunk (RFC 8166 §3.4.6, §3.5.4); replies with more segments wait their
+	 * turn.</li>
+	 * </ul>
+	 * With the defaults (32 credits, 40 receives, an ORD of 16) that is 88, not the 512 every
+	 * connection had before; disni reserves the depth on a shared completion queue and siw
+	 * allocates arrays of it per connection.
+	 * @param config the connection's settings
+	 * @return the send queue depth
+	 */
+	static int depth(TransportConfig config) {
+		int writes = Math.max(config.creditsRequested(), config.creditsGranted());
+		return config.receiveCount() + config.maxOutstandingReads() + writes;
+	}
+
+	/**
 	 * Takes a slot for a work request about to be posted, or queues it.
 	 * @param request the work request
 	 * @return {@code true} if the caller posts it now (a slot is taken), {@code false} if it

@@ -54,7 +54,7 @@ final class WorkRequests {
 	 * @param qp the queue pair, created with a send queue of {@code depth}
 	 * @param trace the connection's trace
 	 * @param refused told when a work request that waited for room is refused by the queue
-	 * pair (its operation was told a failed completion): the connection is to fail
+	 * pair (its operation was told a failed completion): the connection is to fail with it
 	 */
 	WorkRequests(QueuePair qp, ConnectionTrace trace, Consumer<TransportException> refused) {
 		this.qp = qp;
@@ -157,7 +157,9 @@ final class WorkRequests {
 			}
 			catch (RuntimeException ex) {
 				this.budget.refused();
-				this.refused.accept(refuse(request, ex));
+				this.refused.accept(new TransportClosedException(
+						"A work request that waited for the send queue could not be posted: "
+								+ refuse(request, ex).getMessage()));
 			}
 		}
 	}

@@ -37,15 +37,15 @@ abstract class SendQueueTests extends RpcRdmaTransportKit {
 
 	@Test
 	void theSendQueueIsSizedFromCreditsReceivesAndTheOrdNotAFixedFigure() {
-		assertThat(RpcRdmaEndpoint.sendQueueDepth(shallow())).isEqualTo(6);
-		assertThat(RpcRdmaEndpoint.sendQueueDepth(TransportConfig.defaults())).isEqualTo(40 + 16 + 32);
+		assertThat(SendQueueBudget.depth(shallow())).isEqualTo(6);
+		assertThat(SendQueueBudget.depth(TransportConfig.defaults())).isEqualTo(40 + 16 + 32);
 	}
 
 	@Test
 	void repliesNeedingMoreWorkRequestsThanTheSendQueueHoldsAllArriveWithTheirData() throws Exception {
 		RpcRdmaServer server = server(shallow(), SendQueueTests::manyResults);
 		RpcRdmaClientConnection client = client(server, config());
-		assertThat(onlyConnection(server).sendQueue().depth()).isEqualTo(6);
+		assertThat(onlyConnection(server).qp.attributes().maxSendWorkRequests()).isEqualTo(6);
 
 		List<CompletableFuture<InboundReply>> replies = new ArrayList<>();
 		for (int i = 0; i < 6; i++) {
@@ -64,8 +64,7 @@ abstract class SendQueueTests extends RpcRdmaTransportKit {
 		}
 		RpcRdmaServerConnection connection = onlyConnection(server);
 		assertThat(connection.stats().writeChunksFilled()).isEqualTo(6L * CHUNKS);
-		eventually("every send-queue slot given back",
-				() -> connection.sendQueue().held() == 0 && connection.sendQueue().waiting() == 0);
+		eventually("no work request outstanding or waiting", () -> !connection.hasOperations());
 	}
 
 	@Test
@@ -90,7 +89,7 @@ abstract class SendQueueTests extends RpcRdmaTransportKit {
 			}
 		}
 		await(connection.releasedFuture());
-		assertThat(connection.sendQueue().waiting()).isZero();
+		assertThat(connection.hasOperations()).isFalse();
 		eventually("the server returned every buffer", () -> this.serverPool.stats().leasedBytes() == 0);
 		eventually("the client returned every buffer", () -> this.clientPool.stats().leasedBytes() == 0);
 	}

@@ -111,7 +111,9 @@ class WorkRequestsTest {
 		completeOldest();
 
 		assertThat(this.told).containsExactly("w0:SUCCESS", "w3:GENERAL_ERR");
-		assertThat(this.refusals).singleElement().isInstanceOf(TransportResourceException.class);
+		assertThat(this.refusals).hasSize(1);
+		assertThat(this.refusals.get(0)).isInstanceOf(TransportClosedException.class).hasMessage("A work request that waited for the send queue could not be posted: Posting a RDMA_WRITE "
+					+ "failed: refused for the test");
 		assertThat(this.qp.posted).extracting(SendWorkRequest::wrId).containsExactly(1L, 2L, 3L, 5L);
 	}
 

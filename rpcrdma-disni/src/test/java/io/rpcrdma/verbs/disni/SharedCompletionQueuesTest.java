@@ -123,7 +123,7 @@ class SharedCompletionQueuesTest {
 	@Test
 	void theDefaultQueuesHoldAThousandTransportConnectionsNowThatTheirSendQueuesFollowTheirCredits() {
 		this.capacity = 32768;
-		// The transport's default depths (RpcRdmaEndpoint#sendQueueDepth): 40 receives, an ORD of
+		// The transport's default depths (SendQueueBudget#depth): 40 receives, an ORD of
 		// 16 and one RDMA Write per each of 32 credits make 88 sends; and 40 receives.
 		assertThat(DisniQueuePair.reservedEntries(88, 40, false)).isEqualTo(128);
 		assertThat(DisniQueuePair.reservedEntries(88, 40, true)).as("with memory windows").isEqualTo(208);
