@@ -20,9 +20,10 @@ import io.rpcrdma.verbs.SendWorkRequest;
  * their replies, and backward calls within the backward credits, RFC 8167 §4.1), their RDMA
  * Writes within the segments of the Write list and Reply chunk the header offered (RFC 8166
  * §3.4.6, §4.1.2), which the header limits bound ({@code maxChunks} chunks of
- * {@code maxSegmentsPerChunk} segments), and
- * RDMA Reads are held back by the {@link ReadThrottle} before they come here (the ORD). So the
- * queue never holds more than credits × (1 + the segments a reply may carry) work requests.
+ * {@code maxSegmentsPerChunk} segments), and RDMA Reads are held back by the
+ * {@link ReadThrottle} before they come here (the ORD). So what waits stays within the
+ * messages the credits allow (RDMA_DONE and backward replies among them) and one Write for
+ * each segment their replies may fill.
  * <p>
  * Taking room on the fast path allocates nothing; the waiting queue is made the first time
  * anything waits.
@@ -62,8 +63,8 @@ final class SendQueueBudget {
 	/**
 	 * The send queue depth of a connection: what it can have outstanding at once, as Linux's
 	 * svcrdma sizes {@code sc_sq_depth} from its request depth and its R/W contexts instead of
-	 * a fixed figure. Work beyond it waits here rather than failing,
-	 * so the depth is what keeps the common case from waiting, not a limit a peer can reach:
+	 * a fixed figure. Work beyond it waits here rather than failing, so the depth is what keeps
+	 * the common case from waiting, not a limit a peer can reach:
 	 * <ul>
 	 * <li>Sends: one per message in flight either way, which {@link TransportConfig#receiveCount()}
 	 * already counts (the credits, RFC 8166 §3.3.1, the backward-direction credits, RFC 8167 §4.1,
