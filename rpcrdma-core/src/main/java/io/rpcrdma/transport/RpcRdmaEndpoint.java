@@ -39,8 +39,6 @@ import io.rpcrdma.xdr.XdrEncoder;
  */
 abstract class RpcRdmaEndpoint {
 
-	private static final int SEND_QUEUE_DEPTH = 512;
-
 	/**
 	 * rdma_xid, rdma_vers, rdma_credit, rdma_proc and three empty chunk lists: the header of
 	 * every inline message without chunks (RFC 8166 §4.1.2, draft §4.2).
@@ -119,17 +117,19 @@ abstract class RpcRdmaEndpoint {
 					+ "; build the pool with MemoryPoolConfig.defaults(" + receiveSize + ")");
 		}
 		int count = config.receiveCount();
-		this.cq = provider.createCompletionQueue(SEND_QUEUE_DEPTH + count + 16, this::onCompletion);
+		int sendDepth = SendQueueBudget.depth(config);
+		// Every completion is one work request's, posted to one of the two queues.
+		this.cq = provider.createCompletionQueue(sendDepth + count, this::onCompletion);
 		try {
 			this.qp = provider.createQueuePair(
-					QueuePairAttributes.of(pool.protectionDomain(), this.cq).withQueueDepths(SEND_QUEUE_DEPTH, count));
+					QueuePairAttributes.of(pool.protectionDomain(), this.cq).withQueueDepths(sendDepth, count));
 		}
 		catch (RuntimeException ex) {
 			// The provider's queue pair limit, say: the queue made for it has no use.
 			this.cq.close();
 			throw ex;
 		}
-		this.workRequests = new WorkRequests(this.qp, this.trace);
+		this.workRequests = new WorkRequests(this.qp, this.trace, this::queuedPostRefused);
 		this.transfers = new ChunkTransfers(pool, config, this.counters, this.readThrottle, this.workRequests);
 		ReceiveQueue queue = null;
 		try {
@@ -235,18 +235,28 @@ abstract class RpcRdmaEndpoint {
 		}
 		Object operation = this.workRequests.remove(wrId);
 		this.watch.completed();
-		if (operation == null) {
-			return;
+		if (operation != null) {
+			if (!wc.isSuccess() && !this.failed.get()) {
+				fail(new TransportClosedException("A " + wc.opcode() + " work request failed: " + wc.status()
+						+ ((wc.detail() != null) ? " (" + wc.detail() + ")" : "")));
+			}
+			try {
+				WorkRequests.complete(operation, wc);
+			}
+			catch (RuntimeException ex) {
+				fail(new TransportClosedException("Handling a completion failed: " + ex));
+			}
 		}
-		if (!wc.isSuccess() && !this.failed.get()) {
-			fail(new TransportClosedException("A " + wc.opcode() + " work request failed: " + wc.status()
-					+ ((wc.detail() != null) ? " (" + wc.detail() + ")" : "")));
-		}
-		try {
-			WorkRequests.complete(operation, wc);
-		}
-		catch (RuntimeException ex) {
-			fail(new TransportClosedException("Handling a completion failed: " + ex));
+		// Every signaled work request completes once, whatever its status: its send-queue slot
+		// is free, and work waiting for one is posted now.
+		this.workRequests.completed();
+	}
+
+	/** Waiting work the queue pair refused when its turn came: nobody else is there to be told. */
+	private void queuedPostRefused(TransportException cause) {
+		fail(cause);
+		if (this.receives.posted() == 0 && this.workRequests.isEmpty()) {
+			this.released.complete(null);
 		}
 	}
 
@@ -632,8 +642,9 @@ abstract class RpcRdmaEndpoint {
 				current.disconnect();
 			}
 			// Destroying the queue pair flushes every posted receive and work request; their
-			// completions release the buffers.
+			// completions release the buffers; work waiting for the send queue is flushed alike.
 			this.qp.close();
+			this.workRequests.flushWaiting();
 			if (this.receives.posted() == 0 && this.workRequests.isEmpty()) {
 				// Nothing left to flush: no completion will come to say so.
 				this.released.complete(null);

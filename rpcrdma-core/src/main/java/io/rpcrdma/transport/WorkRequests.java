@@ -17,13 +17,20 @@ import io.rpcrdma.verbs.WorkCompletion;
  * The send-queue work requests of one connection outstanding by wr_id (Sends, RDMA Reads and
  * RDMA Writes), and who is told when each completes. Posting, completion and the flush of a
  * failed connection all go through here, so every buffer a work request holds comes back
- * exactly once.
+ * exactly once. Posting stays within the send queue's depth ({@link SendQueueBudget}): work
+ * that finds the queue full waits and is posted as completions free room.
  */
 final class WorkRequests {
 
 	private final QueuePair qp;
 
 	private final ConnectionTrace trace;
+
+	/** The send queue's room, and the work waiting for it. */
+	private final SendQueueBudget budget;
+
+	/** Told when waiting work could not be posted: nobody else is there to be told. */
+	private final Consumer<TransportException> refused;
 
 	/**
 	 * Outstanding work requests by wr_id, guarded by itself: a {@code Consumer<WorkCompletion>}
@@ -43,9 +50,17 @@ final class WorkRequests {
 
 	private final AtomicLong nextWrId = new AtomicLong(1);
 
-	WorkRequests(QueuePair qp, ConnectionTrace trace) {
+	/**
+	 * @param qp the queue pair, created with a send queue of {@code depth}
+	 * @param trace the connection's trace
+	 * @param refused told when a work request that waited for room is refused by the queue
+	 * pair (its operation was told a failed completion): the connection is to fail with it
+	 */
+	WorkRequests(QueuePair qp, ConnectionTrace trace, Consumer<TransportException> refused) {
 		this.qp = qp;
 		this.trace = trace;
+		this.budget = new SendQueueBudget(qp.attributes().maxSendWorkRequests());
+		this.refused = refused;
 	}
 
 	/**
@@ -98,29 +113,99 @@ final class WorkRequests {
 	}
 
 	/**
-	 * Posts a work request registered here; if posting fails, its operation is told a failed
-	 * completion at once.
+	 * Posts a work request registered here, or, if the send queue is full or work waits
+	 * already, queues it to be posted in order as completions free room; if posting fails,
+	 * its operation is told a failed completion at once.
 	 * @param request the request
 	 * @throws TransportResourceException if the queue pair refused it
 	 */
 	void post(SendWorkRequest request) {
+		if (!this.budget.take(request)) {
+			return;
+		}
 		try {
 			this.qp.postSend(request);
 			this.trace.posted(request);
 		}
 		catch (RuntimeException ex) {
+			TransportException failure = refuse(request, ex);
+			if (this.budget.give()) {
+				drain();
+			}
+			throw failure;
+		}
+	}
+
+	/**
+	 * A work request completed (success, error or flush): its slot on the send queue is free,
+	 * and waiting work is posted into it. Called on the completion thread after the operation
+	 * was told; never blocks.
+	 */
+	void completed() {
+		if (this.budget.give()) {
+			drain();
+		}
+	}
+
+	/** Posts waiting work while there is room; this thread is the budget's drainer. */
+	private void drain() {
+		SendWorkRequest request;
+		while ((request = this.budget.next()) != null) {
+			try {
+				this.qp.postSend(request);
+				this.trace.posted(request);
+			}
+			catch (RuntimeException ex) {
+				this.budget.refused();
+				this.refused.accept(new TransportClosedException(
+						"A work request that waited for the send queue could not be posted: "
+								+ refuse(request, ex).getMessage()));
+			}
+		}
+	}
+
+	/** Tells a refused work request's operation a failed completion; returns the failure to report. */
+	private TransportException refuse(SendWorkRequest request, RuntimeException ex) {
+		Object operation;
+		synchronized (this.operations) {
+			operation = this.operations.remove(request.wrId());
+		}
+		TransportException failure = new TransportResourceException(
+				"Posting a " + request.opcode() + " failed: " + ex.getMessage(), ex);
+		if (operation != null) {
+			complete(operation, new WorkCompletion().set(request.wrId(), null, CompletionStatus.GENERAL_ERR, 0, 0,
+					false, 0, ex.getMessage()));
+		}
+		return failure;
+	}
+
+	/**
+	 * The connection failed: the work still waiting for room is never posted, and its
+	 * operations are told a flush, as the queue pair tells the work it had (every buffer back
+	 * exactly once).
+	 */
+	void flushWaiting() {
+		for (SendWorkRequest request : this.budget.close()) {
 			Object operation;
 			synchronized (this.operations) {
 				operation = this.operations.remove(request.wrId());
 			}
-			TransportException failure = new TransportResourceException(
-					"Posting a " + request.opcode() + " failed: " + ex.getMessage(), ex);
-			if (operation != null) {
-				complete(operation, new WorkCompletion().set(request.wrId(), null,
-						CompletionStatus.GENERAL_ERR, 0, 0, false, 0, ex.getMessage()));
+			if (operation == null) {
+				continue;
 			}
-			throw failure;
+			try {
+				complete(operation, new WorkCompletion().set(request.wrId(), null, CompletionStatus.WR_FLUSH_ERR, 0, 0,
+						false, 0, "the connection failed before the send queue had room"));
+			}
+			catch (RuntimeException ex) {
+				// The connection has failed already; the rest must still get their buffers back.
+			}
 		}
+	}
+
+	/** @return the send queue's room and the work waiting for it */
+	SendQueueBudget budget() {
+		return this.budget;
 	}
 
 	/** The Send of {@code length} bytes from {@code buffer}, reused if it sent as many last time. */

@@ -51,7 +51,9 @@ abstract class TraceEventsTests extends RpcRdmaTransportKit {
 			RpcRdmaServerConnection serverSide = onlyConnection(server);
 			responder = serverSide.trace.number();
 			client.close();
-			eventually("the responder saw the disconnect", () -> !serverSide.isUsable());
+			// closeFuture, not isUsable(): the connection is unusable from the first line of
+			// fail(), before its Disconnect event is written; closeFuture completes after.
+			await(serverSide.closeFuture);
 			events = recorded(recording);
 		}
 

@@ -152,16 +152,38 @@ final class DisniQueuePair implements QueuePair, CompletionDispatcher.Route, Sha
 		this.sendCq = (DisniCompletionQueue) attributes.sendCompletionQueue();
 		this.recvCq = (DisniCompletionQueue) attributes.receiveCompletionQueue();
 		this.maxInlineData = provider.settings().maxInlineData();
-		this.windowDepth = provider.windows().available()
-				? WINDOW_WORK_PER_RECEIVE * attributes.maxReceiveWorkRequests() : 0;
+		this.windowDepth = windowDepth(attributes.maxReceiveWorkRequests(), provider.windows().available());
 		this.sends = new SendQueueRecords(attributes.maxSendWorkRequests(), this.windowDepth);
 		this.receives = new ReceiveQueueRecords(attributes.maxReceiveWorkRequests());
 		this.receiveCallLimit = 4 * attributes.maxReceiveWorkRequests();
 		this.checks = new PostingChecks(index, attributes, " (at most " + MAX_SGES + " on this provider)",
 				" (a signaled completion also retires the unsignaled work requests before it)");
 		// Last: the reservation is given back by close(), and refused when no shared queue has room.
-		this.reservedEntries = attributes.maxSendWorkRequests() + this.windowDepth + attributes.maxReceiveWorkRequests();
+		this.reservedEntries = reservedEntries(attributes.maxSendWorkRequests(), attributes.maxReceiveWorkRequests(),
+				provider.windows().available());
 		this.share = provider.sharedQueues().reserve(this.reservedEntries, this);
+	}
+
+	/**
+	 * The send-queue entries kept for the provider's own memory-window work.
+	 * @param receiveDepth the receive queue depth
+	 * @param windows whether advertised regions are offered through memory windows
+	 * @return the entries, 0 without windows
+	 */
+	static int windowDepth(int receiveDepth, boolean windows) {
+		return windows ? WINDOW_WORK_PER_RECEIVE * receiveDepth : 0;
+	}
+
+	/**
+	 * The entries a queue pair reserves on a shared completion queue: everything it can have
+	 * outstanding, the caller's sends, the provider's window work and the receives.
+	 * @param sendDepth the send queue depth asked for
+	 * @param receiveDepth the receive queue depth asked for
+	 * @param windows whether advertised regions are offered through memory windows
+	 * @return the entries
+	 */
+	static int reservedEntries(int sendDepth, int receiveDepth, boolean windows) {
+		return sendDepth + windowDepth(receiveDepth, windows) + receiveDepth;
 	}
 
 	int index() {

@@ -82,9 +82,11 @@ public record DisniSettings(String localAddress, CompletionMode completionMode, 
 
 	/**
 	 * The default of {@link #COMPLETION_QUEUES}, whatever the processors: a queue pair of the
-	 * transport reserves 552 entries of a 32,768-entry queue, so one queue holds 59 connections
-	 * and four hold 236 (a server on a one-processor host stopped at 59, issue #34). Queues, and
-	 * their threads in event mode, are made only as queue pairs need them.
+	 * transport with its default depths (88 sends, 40 receives) reserves 128 entries of a
+	 * 32,768-entry queue, 208 with memory windows, so one queue holds 256 connections (157) and
+	 * four hold 1,024 (628); with the fixed 512 sends of before, one held 59 and a server on a
+	 * one-processor host stopped there (issue #34). Queues, and their threads in event mode,
+	 * are made only as queue pairs need them.
 	 */
 	static final int DEFAULT_COMPLETION_QUEUES = 4;
 

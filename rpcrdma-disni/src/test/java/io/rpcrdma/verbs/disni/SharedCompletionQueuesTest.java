@@ -120,4 +120,33 @@ class SharedCompletionQueuesTest {
 		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> queues.reserve(10, this.member));
 	}
 
+	@Test
+	void theDefaultQueuesHoldAThousandTransportConnectionsNowThatTheirSendQueuesFollowTheirCredits() {
+		this.capacity = 32768;
+		// The transport's default depths (SendQueueBudget#depth): 40 receives, an ORD of
+		// 16 and one RDMA Write per each of 32 credits make 88 sends; and 40 receives.
+		assertThat(DisniQueuePair.reservedEntries(88, 40, false)).isEqualTo(128);
+		assertThat(DisniQueuePair.reservedEntries(88, 40, true)).as("with memory windows").isEqualTo(208);
+		assertThat(connectionsHeld(DisniQueuePair.reservedEntries(88, 40, false))).isEqualTo(1024);
+		assertThat(connectionsHeld(DisniQueuePair.reservedEntries(88, 40, true))).isEqualTo(628);
+		// Before: a fixed 512 sends.
+		assertThat(connectionsHeld(DisniQueuePair.reservedEntries(512, 40, false))).isEqualTo(236);
+		assertThat(connectionsHeld(DisniQueuePair.reservedEntries(512, 40, true))).isEqualTo(204);
+	}
+
+	/** How many queue pairs reserving {@code entries} the default number of queues holds. */
+	private int connectionsHeld(int entries) {
+		SharedCompletionQueues queues = queues(DisniSettings.DEFAULT_COMPLETION_QUEUES);
+		int held = 0;
+		while (true) {
+			try {
+				queues.reserve(entries, this.member);
+				held++;
+			}
+			catch (QueuePairLimitException ex) {
+				return held;
+			}
+		}
+	}
+
 }
