@@ -697,11 +697,16 @@ public abstract class ProviderConformanceKit {
 	void aRetiredOfferRefusesAPeersRdmaWriteAndKeepsTheMemory() throws Exception {
 		Link link = pair();
 		link.client.postReceives(0, link.client.register(64, 0, LOCAL_WRITE), 8, 1);
+		link.server.postReceives(7, link.server.register(8, 0, LOCAL_WRITE), 8, 1);
 		connect(link);
 		MemoryRegion sink = link.server.register(4096, 0, LOCAL_WRITE, REMOTE_WRITE);
 		RemoteAddress offered = advertise(link.server, link.client, sink);
 		MemoryRegion data = link.client.registerPattern(64, 3);
 		succeeds(link.client, SendWorkRequest.rdmaWrite(1, offered, ScatterGatherEntry.of(data)));
+		// On iWARP a Write completes when the transport took it; a later Send's delivery proves
+		// it placed (RFC 5040 §5.5: a Send is delivered after the Writes before it).
+		succeeds(link.client, SendWorkRequest.send(3, ScatterGatherEntry.of(data, 0, 1)));
+		assertThat(link.server.receives.next().wrId()).isEqualTo(7);
 		assertPattern(sink.buffer(), 0, 64, 3);
 		CountDownLatch retired = new CountDownLatch(1);
 		sink.retire(retired::countDown);
