@@ -515,7 +515,9 @@ public final class RpcRdmaServerConnection extends RpcRdmaEndpoint {
 
 	/**
 	 * Sets a reply's rdma_credit to the grant as it is posted, and counts it in the horizon
-	 * first, so that the requester can never send a request the horizon does not allow.
+	 * first, so that the requester can never send a request the horizon does not allow. A Send
+	 * that waits for room on the send queue counts as posted: its place among the replies, the
+	 * order the requester processes them in, is fixed when it joins the {@link SendQueueBudget}.
 	 */
 	@Override
 	void postCarryingGrant(RegisteredBuffer buffer, SendWorkRequest request, TransportHeader header) {
