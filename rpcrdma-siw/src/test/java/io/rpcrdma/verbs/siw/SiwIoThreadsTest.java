@@ -229,10 +229,24 @@ class SiwIoThreadsTest {
 		client.awaitSendCompletions(1, DEADLINE);
 		server.qp.postSend(SendWorkRequest.send(1, ScatterGatherEntry.of(server.outbox, 0, 8)));
 		server.awaitSendCompletions(1, DEADLINE);
+		// A receive path starts on its I/O thread once the connection is established, which the
+		// accepting side may report first; and since a Send completes once the socket took it,
+		// both Sends may have completed before then.
+		long end = System.nanoTime() + DEADLINE.toNanos();
 		RdmapReceiver clientPath = ((SiwConnection) client.connection).receivePath();
 		RdmapReceiver serverPath = ((SiwConnection) server.connection).receivePath();
+		while ((clientPath == null || serverPath == null) && System.nanoTime() - end < 0) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+			clientPath = ((SiwConnection) client.connection).receivePath();
+			serverPath = ((SiwConnection) server.connection).receivePath();
+		}
+		assertThat(clientPath).as("the client's receive path").isNotNull();
+		assertThat(serverPath).as("the server's receive path").isNotNull();
+		while (server.received.get() == 0 && System.nanoTime() - end < 0) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+		}
+		assertThat(server.received.get()).as("the client's first Send, received").isOne();
 		// The I/O thread looks every 100 ms; two looks without a receive turn release the buffer.
-		long end = System.nanoTime() + DEADLINE.toNanos();
 		while ((clientPath.holdsReceiveBuffer() || serverPath.holdsReceiveBuffer()) && System.nanoTime() - end < 0) {
 			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
 		}
