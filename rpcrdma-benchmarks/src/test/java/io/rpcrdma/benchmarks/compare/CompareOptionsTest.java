@@ -41,16 +41,16 @@ class CompareOptionsTest {
 			.withMessageContaining("No contender named thrift")
 			.withMessageContaining("grpc-java")
 			.withMessageContaining(Contenders.SIW_RECEIVE_THREAD)
-			.withMessageContaining(Contenders.SIW_NO_POLL);
+			.withMessageContaining(Contenders.SIW_FENCE_AT_ONCE);
 	}
 
 	@Test
 	void aContenderRunOnlyWhenNamedIsAcceptedButNotInTheDefaults() {
 		assertThat(CompareOptions
-			.parse("--contenders", "rpcrdma-siw," + Contenders.SIW_RECEIVE_THREAD + "," + Contenders.SIW_NO_POLL)
-			.contenders()).containsExactly("rpcrdma-siw", Contenders.SIW_RECEIVE_THREAD, Contenders.SIW_NO_POLL);
+			.parse("--contenders", "rpcrdma-siw," + Contenders.SIW_RECEIVE_THREAD + "," + Contenders.SIW_FENCE_AT_ONCE)
+			.contenders()).containsExactly("rpcrdma-siw", Contenders.SIW_RECEIVE_THREAD, Contenders.SIW_FENCE_AT_ONCE);
 		assertThat(Contenders.ALL).doesNotContain(Contenders.LOOPBACK, Contenders.SIW_RECEIVE_THREAD,
-				Contenders.SIW_NO_POLL);
+				Contenders.SIW_FENCE_AT_ONCE);
 	}
 
 	@Test

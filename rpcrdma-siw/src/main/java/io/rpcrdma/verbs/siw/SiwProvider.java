@@ -9,7 +9,6 @@ import io.rpcrdma.verbs.CompletionHandler;
 import io.rpcrdma.verbs.CompletionQueue;
 import io.rpcrdma.verbs.ConnectParameters;
 import io.rpcrdma.verbs.ConnectionRequestHandler;
-import io.rpcrdma.verbs.ProviderCapabilities;
 import io.rpcrdma.verbs.ProtectionDomain;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.QueuePairAttributes;
@@ -32,15 +31,6 @@ import io.rpcrdma.verbs.support.ProviderObjects;
 public final class SiwProvider implements RdmaProvider {
 
 	private static final System.Logger logger = System.getLogger(SiwProvider.class.getName());
-
-	/**
-	 * Everything but what iWARP's lack of acknowledgement takes away, as on Linux's siw: a
-	 * Send or RDMA Write completes once the socket has taken it, so neither a refusal by the
-	 * peer nor a Send finding no receive shows in its completion; the peer's Terminate fails
-	 * the connection instead (RFC 5040 §7, RFC 5041 §7).
-	 */
-	static final ProviderCapabilities CAPABILITIES = new ProviderCapabilities(true, true, true, true, false, false,
-			true);
 
 	private final SiwSettings settings;
 
@@ -92,11 +82,6 @@ public final class SiwProvider implements RdmaProvider {
 	@Override
 	public String name() {
 		return SiwProviderFactory.NAME;
-	}
-
-	@Override
-	public ProviderCapabilities capabilities() {
-		return CAPABILITIES;
 	}
 
 	@Override
