@@ -430,7 +430,7 @@ class DisniLabTest {
 	 * no or {@code tenths} tenths of a second have passed.
 	 */
 	private static boolean listening(LabGuest guest, int tenths) {
-		String listeners = "awk '$2 ~ /:1D2F$/ && $4 == \"0A\"' /proc/net/tcp | wc -l";
+		String listeners = "awk '$2 ~ /:" + PEER_PORT_HEX + "$/ && $4 == \"0A\"' /proc/net/tcp | wc -l";
 		return Integer.parseInt(guest.exec("i=0; while [ $(" + listeners + ") -gt 0 ] && [ $i -lt " + tenths
 				+ " ]; do sleep 0.1; i=$((i+1)); done; " + listeners, Duration.ofSeconds(tenths / 10 + 30))
 			.orThrow()
@@ -438,9 +438,12 @@ class DisniLabTest {
 			.strip()) > 0;
 	}
 
-	/** Established TCP connections on the guest's peer port (7471, 0x1D2F). */
+	/** The peer port as /proc/net/tcp writes it: four hexadecimal digits. */
+	private static final String PEER_PORT_HEX = String.format("%04X", LabGuest.PEER_PORT);
+
+	/** Established TCP connections on the guest's peer port. */
 	private static int established(LabGuest guest) {
-		return Integer.parseInt(guest.run("awk '$2 ~ /:1D2F$/ && $4 == \"01\"' /proc/net/tcp | wc -l").strip());
+		return Integer.parseInt(guest.run("awk '$2 ~ /:" + PEER_PORT_HEX + "$/ && $4 == \"01\"' /proc/net/tcp | wc -l").strip());
 	}
 
 	/** The guest has no pgrep: the server JVM is the process naming the peer with the most threads. */
@@ -456,7 +459,7 @@ class DisniLabTest {
 		return guest.run("p=" + SERVER_PID + "; echo \"pid $p ($(cat /proc/$p/comm)), threads $(ls /proc/$p/task | wc -l), "
 				+ "fds $(ls /proc/$p/fd | wc -l), "
 				+ "$(grep VmRSS /proc/$p/status | tr -s ' \t' ' '), $(grep MemAvailable /proc/meminfo | tr -s ' ' ' '), "
-				+ "tcp on the peer port $(grep -c ':1D2F ' /proc/net/tcp)\"").strip();
+				+ "tcp on the peer port $(grep -c ':" + PEER_PORT_HEX + " ' /proc/net/tcp)\"").strip();
 	}
 
 	/**
