@@ -130,8 +130,11 @@ class KernelSiwRpingInteropTest {
 			assertThat(error.detail()).as("%s; %s", pings, client.output())
 				.contains("the peer terminated the connection")
 				.contains("DDP_TAGGED_INVALID_STAG");
-			assertThat(pings.failure()).isNotNull();
-			assertThat(pings.failure().status()).isEqualTo(CompletionStatus.REM_ACCESS_ERR);
+			// Our Write completed once the socket took it (as on Linux's siw); the Terminate then
+			// flushed what was outstanding, if anything was.
+			if (pings.failure() != null) {
+				assertThat(pings.failure().status()).isIn(CompletionStatus.REM_ACCESS_ERR, CompletionStatus.WR_FLUSH_ERR);
+			}
 			assertThat(client.output()).doesNotContain("ping data:");
 		}
 	}

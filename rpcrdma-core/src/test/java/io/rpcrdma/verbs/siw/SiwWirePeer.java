@@ -73,8 +73,6 @@ public final class SiwWirePeer implements AutoCloseable {
 
 	private boolean answerExposedReads = true;
 
-	private boolean answerFences = true;
-
 	private record Exposed(long address, byte[] data) {
 	}
 
@@ -155,14 +153,6 @@ public final class SiwWirePeer implements AutoCloseable {
 		}
 		peer.out.write(bytes(codec.encode(reply)));
 		return peer;
-	}
-
-	/**
-	 * Stops answering zero-length Read Requests too: the provider's Sends and Writes that wait
-	 * for them to complete (siw's fences) then never do.
-	 */
-	public void ignoreFences() {
-		this.answerFences = false;
 	}
 
 	/**
@@ -363,9 +353,7 @@ public final class SiwWirePeer implements AutoCloseable {
 		}
 		Exposed memory = this.exposed.get(request.sourceStag());
 		if (request.size() == 0) {
-			if (this.answerFences) {
-				answer(request);
-			}
+			answer(request);
 		}
 		else if (memory != null && this.answerExposedReads) {
 			answer(request);

@@ -839,18 +839,6 @@ final class RdmapReceiver {
 					"Read Response names sink STag 0x%08x but the outstanding Read Request named 0x%08x", f.stag(),
 					this.orq.headSinkStag()), false);
 		}
-		if (this.orq.headSeq() == OutboundReadQueue.FENCE) {
-			// Our zero-length fence Read has no sink: its Response only says that everything
-			// before it was processed (RFC 5040 §5.5). Linux's siw (seen with Debian's 6.1.0
-			// kernel, docs/interop.md) answers a zero-length Read Request that arrives while it
-			// is still transmitting with a Response as long as the message it sent before, the
-			// length being left over in its work queue element. Its bytes are dropped, never
-			// placed; the ordering it proves still holds.
-			if (f.last()) {
-				completeResponse();
-			}
-			return true;
-		}
 		if (f.taggedOffset() != this.orq.headSinkOffset() + placed || placed + length > this.orq.headLength()) {
 			return terminate(TerminateError.DDP_TAGGED_BASE_OR_BOUNDS_VIOLATION,
 					"Read Response segment at TO 0x" + Long.toHexString(f.taggedOffset()) + " with " + length
@@ -1123,16 +1111,10 @@ final class RdmapReceiver {
 
 	private void completeResponse() {
 		long seq = this.orq.headSeq();
-		long boundary = this.orq.headBoundary();
 		this.orq.removeHead();
 		this.responding = false;
 		this.responseCursor.clear();
-		if (seq == OutboundReadQueue.FENCE) {
-			this.qp.acknowledge(boundary);
-		}
-		else {
-			this.qp.readCompleted(seq);
-		}
+		this.qp.readCompleted(seq);
 		this.transmitter.kick();
 	}
 

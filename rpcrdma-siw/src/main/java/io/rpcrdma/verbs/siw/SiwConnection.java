@@ -628,8 +628,7 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath {
 		}
 		RdmapTransmitter tx = new RdmapTransmitter(this, this.qp, this.channel, this.mpa.crc(), Mpa.mulpdu(mss),
 				new OutboundReadQueue(Math.max(1, Math.min(this.settings.ord(), this.peerIrd))),
-				new InboundReadQueue(this.settings.ird()), this.settings.fenceDelay().toNanos(),
-				this.io, this.provider.streamBuffers());
+				new InboundReadQueue(this.settings.ird()), this.io, this.provider.streamBuffers());
 		this.transmitter = tx;
 		tx.start();
 	}

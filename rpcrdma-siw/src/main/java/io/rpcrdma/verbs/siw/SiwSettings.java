@@ -37,12 +37,6 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * reply read it from the socket itself, instead of being woken by the I/O thread that reads
  * the connection ({@link io.rpcrdma.verbs.WaitingCaller}); {@code false} keeps every read on
  * the I/O threads.</li>
- * <li>{@code siw.fence-delay-micros}: how long a signaled Send or RDMA Write may wait for the
- * zero-length Read Request ("fence") whose Response completes it (default
- * {@value #DEFAULT_FENCE_DELAY_MICROS}, at most {@value #MAX_FENCE_DELAY_MICROS}). One fence
- * then completes up to 16 of them, and rides in the same
- * write as a later message, so the peer answers once per batch instead of once per message;
- * a real RDMA Read fences at once. 0 fences every signaled message at once.</li>
  * <li>{@code siw.caller-spin-micros}: how long a caller that reads its own reply
  * ({@code siw.caller-receives}) polls the socket before it sleeps in {@code epoll} (default
  * {@value #DEFAULT_CALLER_SPIN_MICROS}, at most {@value #MAX_CALLER_SPIN_MICROS}; 0 never
@@ -60,8 +54,8 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * meant for.</li>
  * <li>{@code siw.io-threads}: how many I/O threads the provider's connections share (default:
  * the available processors; at most {@value #MAX_IO_THREADS}). They finish what a posting
- * thread could not transmit at once (the socket full, a message beyond 256 KiB), send delayed
- * fences, wait for passive connections' MPA Requests and close streams; a connection has no
+ * thread could not transmit at once (the socket full, a message beyond 256 KiB), wait for
+ * passive connections' MPA Requests and close streams; a connection has no
  * transmit thread of its own. Threads start as
  * connections need them.</li>
  * </ul>
@@ -75,14 +69,13 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * @param keepAlive whether to set SO_KEEPALIVE
  * @param maxQueuePairs the most queue pairs open at once
  * @param callerReceives whether a waiting caller may run the receive path
- * @param fenceDelay how long signaled work may wait for its fence, zero for not at all
  * @param callerSpin how long a caller reading its own reply polls before it sleeps, zero for
  * not at all
  * @param fpduTimeout how long the rest of an FPDU, or of a DDP message, may take
  * @param ioThreads how many I/O threads the connections share
  */
 public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Duration rnrGrace, Duration mpaTimeout,
-		boolean keepAlive, int maxQueuePairs, boolean callerReceives, Duration fenceDelay, Duration callerSpin,
+		boolean keepAlive, int maxQueuePairs, boolean callerReceives, Duration callerSpin,
 		Duration fpduTimeout, int ioThreads) {
 
 	/** Setting key for the CRC policy. */
@@ -112,9 +105,6 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	/** Setting key for whether waiting callers may read their replies themselves. */
 	public static final String CALLER_RECEIVES = "siw.caller-receives";
 
-	/** Setting key for how long signaled work may wait for the fence that completes it. */
-	public static final String FENCE_DELAY_MICROS = "siw.fence-delay-micros";
-
 	/** Setting key for how long a caller reading its own reply polls before it sleeps. */
 	public static final String CALLER_SPIN_MICROS = "siw.caller-spin-micros";
 
@@ -141,17 +131,6 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	public static final int MAX_CALLER_SPIN_MICROS = 1000;
 
 	/**
-	 * The default of {@link #FENCE_DELAY_MICROS}: long enough for a batch of small calls on
-	 * a busy connection to share one fence, short enough that a send completion (which
-	 * releases a SEND buffer, and lets a graceful shutdown see a reply sent) is not held back
-	 * noticeably on an idle one.
-	 */
-	public static final int DEFAULT_FENCE_DELAY_MICROS = 1000;
-
-	/** The largest {@link #FENCE_DELAY_MICROS}: a second. */
-	public static final int MAX_FENCE_DELAY_MICROS = 1_000_000;
-
-	/**
 	 * The default of {@link #MAX_QUEUE_PAIRS}: room for ten thousand connections to one server
 	 * (issue #34). The provider's sockets, at most two per queue pair, also count against the
 	 * process's file descriptor limit (the JVM raises its soft limit to the hard one), which
@@ -176,8 +155,7 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	 * @param keepAlive whether to set SO_KEEPALIVE
 	 * @param maxQueuePairs the most queue pairs open at once
 	 * @param callerReceives whether a waiting caller may run the receive path
-	 * @param fenceDelay how long signaled work may wait for its fence, zero for not at all
-	 * @param callerSpin how long a caller reading its own reply polls before it sleeps, zero
+		 * @param callerSpin how long a caller reading its own reply polls before it sleeps, zero
 	 * for not at all
 	 * @param fpduTimeout how long the rest of an FPDU, or of a DDP message, may take
 	 * @param ioThreads how many I/O threads the connections share
@@ -197,10 +175,6 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 		if (maxQueuePairs < 1) {
 			throw new IllegalArgumentException(MAX_QUEUE_PAIRS + " must be at least 1, got " + maxQueuePairs);
 		}
-		if (fenceDelay.isNegative() || fenceDelay.compareTo(Duration.ofNanos(MAX_FENCE_DELAY_MICROS * 1000L)) > 0) {
-			throw new IllegalArgumentException(FENCE_DELAY_MICROS + " must be 0 to " + MAX_FENCE_DELAY_MICROS
-					+ " (a second), got " + fenceDelay.toNanos() / 1000 + " µs");
-		}
 		if (callerSpin.isNegative() || callerSpin.compareTo(Duration.ofNanos(MAX_CALLER_SPIN_MICROS * 1000L)) > 0) {
 			throw new IllegalArgumentException(CALLER_SPIN_MICROS + " must be 0 to " + MAX_CALLER_SPIN_MICROS
 					+ " (a millisecond), got " + callerSpin.toNanos() / 1000 + " µs");
@@ -217,7 +191,7 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	/**
 	 * The defaults: CRC when asked, IRD and ORD 32, automatic MSS, 250 ms RNR grace, 10 s MPA
 	 * timeout, keepalive on, {@value #DEFAULT_MAX_QUEUE_PAIRS} queue pairs, callers receiving,
-	 * fences delayed by up to {@value #DEFAULT_FENCE_DELAY_MICROS} µs, callers polling for
+	 * callers polling for
 	 * {@value #DEFAULT_CALLER_SPIN_MICROS} µs (not at all on one processor), 10 s for the rest of
 	 * an FPDU, as many I/O threads as processors.
 	 * @return the defaults
@@ -250,7 +224,6 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 				Duration.ofMillis(config.getInt(RNR_GRACE_MILLIS, 250)),
 				Duration.ofMillis(config.getInt(MPA_TIMEOUT_MILLIS, 10_000)), Boolean.parseBoolean(keepAlive),
 				config.getInt(MAX_QUEUE_PAIRS, DEFAULT_MAX_QUEUE_PAIRS), Boolean.parseBoolean(callerReceives),
-				Duration.ofNanos(config.getInt(FENCE_DELAY_MICROS, DEFAULT_FENCE_DELAY_MICROS) * 1000L),
 				Duration.ofNanos(config.getInt(CALLER_SPIN_MICROS, defaultCallerSpinMicros()) * 1000L),
 				Duration.ofMillis(config.getInt(FPDU_TIMEOUT_MILLIS, DEFAULT_FPDU_TIMEOUT_MILLIS)),
 				config.getInt(IO_THREADS, Math.min(MAX_IO_THREADS, Runtime.getRuntime().availableProcessors())));
