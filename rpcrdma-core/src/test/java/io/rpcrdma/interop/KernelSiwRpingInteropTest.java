@@ -60,6 +60,18 @@ class KernelSiwRpingInteropTest {
 		}
 	}
 
+	@org.junit.jupiter.api.RepeatedTest(24)
+	void xxxRepeated(LabGuest guest) throws Exception {
+		stopRping(guest);
+		guest.startJob("rping-server", rpingServer());
+		try (RdmaProvider provider = RdmaProviders.open("siw", RdmaProviderConfig.defaults());
+				RpingPeer client = RpingPeer.create(provider, SIZE, Duration.ofSeconds(8))) {
+			List<String> echoes = client.runClient(connectablePeer(guest), COUNT, UnaryOperator.identity());
+			assertThat(echoes).hasSize(COUNT);
+			guest.awaitExit("rping-server", DEADLINE);
+		}
+	}
+
 	@ParameterizedTest(name = "siw.crc={0}")
 	@ValueSource(strings = { "off", "require" })
 	void aLinuxRpingClientPingsRpcrdma(String crc, LabGuest guest) throws Exception {

@@ -8,7 +8,7 @@ import io.rpcrdma.verbs.ScatterGatherEntry;
  * The RDMA Read Requests this end has sent and whose Read Responses have not all arrived
  * (the ORD side of RFC 5040 §5.1): at most the peer's IRD at once. Responses come back in
  * request order (RFC 5040 §5.5), so only the head receives data. An entry is a Read work
- * request. Fixed arrays, no allocation (but for a sink list longer than any before in its
+ * request, or a zero-length {@linkplain #NUDGE nudge} Read. Fixed arrays, no allocation (but for a sink list longer than any before in its
  * slot); the transmitter adds, the receiver removes.
  * <p>
  * Each entry keeps the local keys its sink's regions had when the Read Request went out, as
@@ -16,6 +16,12 @@ import io.rpcrdma.verbs.ScatterGatherEntry;
  * while each region still has that key, valid (RFC 5041 §7, checked for every segment).
  */
 final class OutboundReadQueue {
+
+	/**
+	 * The sequence number of a zero-length Read Request that only nudged a silent peer
+	 * (RdmapTransmitter#nudgeTimerFired): no work request waits for its Response.
+	 */
+	static final long NUDGE = -1;
 
 	private final long[] seq;
 

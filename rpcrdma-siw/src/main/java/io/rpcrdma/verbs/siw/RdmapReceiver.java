@@ -669,6 +669,7 @@ final class RdmapReceiver {
 
 	/** @return {@code false} when the stream ended */
 	private boolean dispatch() {
+		this.transmitter.heardFromPeer();
 		return switch (this.fpdu.opcode()) {
 			case SEND, SEND_WITH_INVALIDATE, SEND_WITH_SE, SEND_WITH_SE_AND_INVALIDATE -> placeSend();
 			case RDMA_WRITE -> placeWrite();
@@ -838,6 +839,16 @@ final class RdmapReceiver {
 			return terminate(TerminateError.DDP_TAGGED_INVALID_STAG, String.format(
 					"Read Response names sink STag 0x%08x but the outstanding Read Request named 0x%08x", f.stag(),
 					this.orq.headSinkStag()), false);
+		}
+		if (this.orq.headSeq() == OutboundReadQueue.NUDGE) {
+			// Our zero-length nudge Read has no sink: its bytes are dropped, never placed.
+			// Linux's siw (Debian's 6.1.0 kernel, docs/interop.md) answers a zero-length Read
+			// Request that arrives while it is still transmitting with a Response as long as
+			// the message it sent before, the length being left over in its work queue element.
+			if (f.last()) {
+				completeResponse();
+			}
+			return true;
 		}
 		if (f.taggedOffset() != this.orq.headSinkOffset() + placed || placed + length > this.orq.headLength()) {
 			return terminate(TerminateError.DDP_TAGGED_BASE_OR_BOUNDS_VIOLATION,
@@ -1114,7 +1125,9 @@ final class RdmapReceiver {
 		this.orq.removeHead();
 		this.responding = false;
 		this.responseCursor.clear();
-		this.qp.readCompleted(seq);
+		if (seq != OutboundReadQueue.NUDGE) {
+			this.qp.readCompleted(seq);
+		}
 		this.transmitter.kick();
 	}
 

@@ -61,6 +61,18 @@ final class RdmapTransmitter {
 	static final long CLOSE_LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
 
 	/**
+	 * How long this end waits, after its first message, for the peer to send anything before it
+	 * nudges the peer with a zero-length RDMA Read Request ({@link #nudgeTimerFired}); doubled
+	 * for each further nudge.
+	 */
+	static final long FIRST_NUDGE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+	/** The most nudges a connection sends: one suffices once the peer's receive path is installed. */
+	static final int MAX_NUDGES = 3;
+
+	private static final ReadRequest NUDGE_REQUEST = new ReadRequest(0, 0, 0, 0, 0);
+
+	/**
 	 * How many times a posting thread transmits what others posted while it held the lock,
 	 * before it leaves the rest to the I/O thread and returns to its caller.
 	 */
@@ -134,6 +146,22 @@ final class RdmapTransmitter {
 	private final Runnable turn = this::ioTurn;
 
 	private volatile Thread receiveThread;
+
+	// Whether any FPDU arrived from the peer: its receive path runs, and no nudge is needed.
+	private volatile boolean heard;
+
+	// Under txLock: whether the nudge timer was started, and nudges sent so far.
+	private boolean nudgeArmed;
+
+	private volatile int nudgesSent;
+
+	// Set by the I/O thread's nudge timer, taken by pump() under txLock.
+	private volatile boolean nudgeDue;
+
+	private long nudgeDelayNanos = FIRST_NUDGE_NANOS;
+
+	private final SiwIoThread.Timer nudgeTimer = new SiwIoThread.Timer(this::nudgeTimerFired);
+
 
 	private boolean deferred;
 
@@ -588,9 +616,74 @@ final class RdmapTransmitter {
 				}
 				continue;
 			}
+			if (this.nudgeDue && !this.orq.isFull()) {
+				if (!room(Mpa.fpduLength(ReadRequest.ULPDU_LENGTH), ioThread)) {
+					return false;
+				}
+				this.nudgeDue = false;
+				this.orq.add(OutboundReadQueue.NUDGE, 0, 0, 0, List.of());
+				this.writer.writeReadRequest(this.out, this.readMsn++, NUDGE_REQUEST);
+				this.nudgesSent++;
+				continue;
+			}
 			return flush(ioThread);
 		}
 		return flush(ioThread) && !this.closing;
+	}
+
+	/**
+	 * The receive path read an FPDU from the peer: the peer's own receive path runs, so what
+	 * this end sent is being processed and no nudge is needed.
+	 */
+	void heardFromPeer() {
+		if (!this.heard) {
+			this.heard = true;
+		}
+	}
+
+	/**
+	 * Under txLock, once this end's first message is framed: if the peer has said nothing yet,
+	 * the I/O thread nudges it should it stay silent ({@link #nudgeTimerFired}).
+	 */
+	private void armNudge() {
+		this.nudgeArmed = true;
+		if (this.io.inThisThread()) {
+			startNudgeTimer();
+		}
+		else {
+			this.io.execute(this::startNudgeTimer);
+		}
+	}
+
+	/** On the I/O thread: the first nudge falls due {@link #FIRST_NUDGE_NANOS} from now. */
+	private void startNudgeTimer() {
+		this.io.schedule(this.nudgeTimer, System.nanoTime() + FIRST_NUDGE_NANOS);
+	}
+
+	/**
+	 * On the I/O thread: the peer has sent nothing since this end's first message. Linux's siw
+	 * (Debian's 6.1 kernel, docs/interop.md) installs its socket's receive upcall only after it
+	 * has sent the MPA Reply (siw_accept), so an FPDU that arrives in between stays unread in
+	 * the socket until another segment arrives: a Linux server then never sees an initiator's
+	 * first message (Linux's rping, waiting for the client's first Send, hangs). A zero-length
+	 * RDMA Read Request is such a segment, harmless to any peer: RFC 5040 §4.4 allows a
+	 * zero-length Read, the responder answers it with an empty Read Response, and RFC 5040
+	 * §5.5 has that Response follow everything sent before it. At most {@link #MAX_NUDGES}, the
+	 * delay doubling; none once anything arrived.
+	 */
+	private void nudgeTimerFired() {
+		if (this.heard || this.closing || this.nudgesSent >= MAX_NUDGES || Boolean.getBoolean("XXX.nonudge")) {
+			return;
+		}
+		this.nudgeDue = true;
+		wake();
+		this.nudgeDelayNanos *= 2;
+		this.io.schedule(this.nudgeTimer, System.nanoTime() + this.nudgeDelayNanos);
+	}
+
+	/** @return how many zero-length Read Requests nudged a silent peer on this connection */
+	int nudgesSent() {
+		return this.nudgesSent;
 	}
 
 	/**
@@ -840,6 +933,9 @@ final class RdmapTransmitter {
 		if (this.fromSendQueue) {
 			this.gatherCursor.clear();
 			this.framedBelow = this.qp.transmitted() + 1;
+			if (!this.nudgeArmed && !this.heard) {
+				armNudge();
+			}
 		}
 	}
 
