@@ -164,19 +164,20 @@ final class ChunkTransfers {
 
 	/** Posts one RDMA Read admitted by the {@link ReadThrottle}; its completion frees the slot. */
 	private void startRead(RemoteAddress source, ScatterGatherEntry sink, AtomicBoolean broken, Runnable finish) {
-		long wrId = this.workRequests.register((wc) -> {
-			this.readThrottle.release();
-			if (!wc.isSuccess()) {
-				broken.set(true);
-			}
-			finish.run();
-		});
 		try {
+			long wrId = this.workRequests.register((wc) -> {
+				this.readThrottle.release();
+				if (!wc.isSuccess()) {
+					broken.set(true);
+				}
+				finish.run();
+			});
 			this.workRequests.post(SendWorkRequest.rdmaRead(wrId, source, sink));
 			this.counters.bytesRead.add(sink.length());
 		}
 		catch (TransportException ex) {
-			// post() already completed the operation as failed: the slot is free, the fetch broken.
+			// register() or post() already completed the operation as failed: the slot is free,
+			// the fetch broken.
 		}
 	}
 

@@ -410,15 +410,18 @@ public final class RpcRdmaClientConnection extends RpcRdmaEndpoint implements Rp
 			int vers = this.versions.sending();
 			pc.version = vers;
 			this.marshaller.marshalAndSend(pc, vers, confirmed);
-			if (pc.hasBuffers() && !this.pending.isPending(pc)) {
-				// The connection failed while the call was being marshalled: whatever was
-				// leased after finish() released the call's buffers is released here.
-				pc.releaseBuffers();
-			}
 		}
 		catch (RuntimeException ex) {
 			finish(pc, null, (ex instanceof TransportException te) ? te
 					: new TransportException("Sending XID 0x" + Integer.toHexString(pc.xid) + " failed: " + ex, ex));
+		}
+		finally {
+			if (pc.hasBuffers() && !this.pending.isPending(pc)) {
+				// The connection failed while the call was being marshalled, and finish() ran
+				// before the marshaller leased the rest of the call's chunk buffers (or its
+				// post failed after that): they are released here, whichever way it ended.
+				pc.releaseBuffers();
+			}
 		}
 	}
 

@@ -129,7 +129,7 @@ abstract class RpcRdmaEndpoint {
 			this.cq.close();
 			throw ex;
 		}
-		this.workRequests = new WorkRequests(this.qp, this.trace, this::queuedPostRefused);
+		this.workRequests = new WorkRequests(this.qp, this.trace, this::queuedPostRefused, this::releaseIfSettled);
 		this.transfers = new ChunkTransfers(pool, config, this.counters, this.readThrottle, this.workRequests);
 		ReceiveQueue queue = null;
 		try {
@@ -218,7 +218,7 @@ abstract class RpcRdmaEndpoint {
 			dispatchOne(wc);
 		}
 		finally {
-			if (this.failed.get() && this.receives.posted() == 0 && this.workRequests.isEmpty()) {
+			if (this.receives.posted() == 0 && this.workRequests.isSettled()) {
 				// Everything was flushed and its buffers released: the queue has no more use.
 				this.cq.close();
 				this.released.complete(null);
@@ -255,7 +255,12 @@ abstract class RpcRdmaEndpoint {
 	/** Waiting work the queue pair refused when its turn came: nobody else is there to be told. */
 	private void queuedPostRefused(TransportException cause) {
 		fail(cause);
-		if (this.receives.posted() == 0 && this.workRequests.isEmpty()) {
+		releaseIfSettled();
+	}
+
+	/** After fail(), a refusal gave back the last operation: no flush completion will say so. */
+	private void releaseIfSettled() {
+		if (this.receives.posted() == 0 && this.workRequests.isSettled()) {
 			this.released.complete(null);
 		}
 	}
@@ -644,11 +649,9 @@ abstract class RpcRdmaEndpoint {
 			// Destroying the queue pair flushes every posted receive and work request; their
 			// completions release the buffers; work waiting for the send queue is flushed alike.
 			this.qp.close();
-			this.workRequests.flushWaiting();
-			if (this.receives.posted() == 0 && this.workRequests.isEmpty()) {
-				// Nothing left to flush: no completion will come to say so.
-				this.released.complete(null);
-			}
+			this.workRequests.close();
+			// Nothing left to flush: no completion will come to say so.
+			releaseIfSettled();
 			this.closeFuture.complete(null);
 		}
 	}

@@ -33,6 +33,18 @@ final class WorkRequests {
 	private final Consumer<TransportException> refused;
 
 	/**
+	 * Told when, after {@link #close()}, a refusal took the last outstanding operation: no
+	 * completion will come to say that everything was given back.
+	 */
+	private final Runnable settled;
+
+	/**
+	 * Whether the connection failed, guarded by {@link #operations}: nothing is registered any
+	 * more, so once the table is empty it stays empty and every buffer is back for good.
+	 */
+	private boolean closed;
+
+	/**
 	 * Outstanding work requests by wr_id, guarded by itself: a {@code Consumer<WorkCompletion>}
 	 * to tell, or a SEND buffer that its completion only releases, success, failure or flush
 	 * alike (no lambda per Send).
@@ -55,12 +67,15 @@ final class WorkRequests {
 	 * @param trace the connection's trace
 	 * @param refused told when a work request that waited for room is refused by the queue
 	 * pair (its operation was told a failed completion): the connection is to fail with it
+	 * @param settled told when, after {@link #close()}, a refused post took the last outstanding
+	 * operation
 	 */
-	WorkRequests(QueuePair qp, ConnectionTrace trace, Consumer<TransportException> refused) {
+	WorkRequests(QueuePair qp, ConnectionTrace trace, Consumer<TransportException> refused, Runnable settled) {
 		this.qp = qp;
 		this.trace = trace;
 		this.budget = new SendQueueBudget(qp.attributes().maxSendWorkRequests());
 		this.refused = refused;
+		this.settled = settled;
 	}
 
 	/**
@@ -76,6 +91,7 @@ final class WorkRequests {
 	/**
 	 * @param operation told the completion, success, failure or flush alike
 	 * @return the wr_id to post the work request with
+	 * @throws TransportClosedException if the connection failed: the operation was told a flush
 	 */
 	long register(Consumer<WorkCompletion> operation) {
 		return track(operation);
@@ -85,13 +101,28 @@ final class WorkRequests {
 	 * Tracks an operation whose completion is only to release a SEND buffer, allocating nothing.
 	 * @param operation a {@code Consumer<WorkCompletion>}, or a {@link RegisteredBuffer} to release
 	 * @return its wr_id
+	 * @throws TransportClosedException if the connection failed: the operation was told a flush
 	 */
 	long track(Object operation) {
 		long wrId = this.nextWrId.getAndIncrement();
 		synchronized (this.operations) {
-			this.operations.putIfAbsent(wrId, operation);
+			if (!this.closed) {
+				this.operations.putIfAbsent(wrId, operation);
+				return wrId;
+			}
 		}
-		return wrId;
+		throw tooLate(wrId, operation);
+	}
+
+	/**
+	 * A work request registered after the connection failed: the queue pair is gone and its
+	 * flush is over, so the operation is told a flush here, at once, and nothing is left
+	 * registered once the connection has said its buffers are back.
+	 */
+	private static TransportClosedException tooLate(long wrId, Object operation) {
+		String why = "the connection failed before the work request was posted";
+		complete(operation, new WorkCompletion().set(wrId, null, CompletionStatus.WR_FLUSH_ERR, 0, 0, false, 0, why));
+		return new TransportClosedException("A work request was not posted: " + why);
 	}
 
 	@SuppressWarnings("unchecked")
@@ -102,6 +133,16 @@ final class WorkRequests {
 		}
 		else {
 			((Consumer<WorkCompletion>) operation).accept(wc);
+		}
+	}
+
+	/**
+	 * @return whether the connection failed ({@link #close()}) and no work request is
+	 * outstanding: none will be again, so every buffer a work request held is back for good
+	 */
+	boolean isSettled() {
+		synchronized (this.operations) {
+			return this.closed && this.operations.isEmpty();
 		}
 	}
 
@@ -167,24 +208,36 @@ final class WorkRequests {
 	/** Tells a refused work request's operation a failed completion; returns the failure to report. */
 	private TransportException refuse(SendWorkRequest request, RuntimeException ex) {
 		Object operation;
+		boolean settledNow;
 		synchronized (this.operations) {
 			operation = this.operations.remove(request.wrId());
+			settledNow = operation != null && this.closed && this.operations.isEmpty();
 		}
 		TransportException failure = new TransportResourceException(
 				"Posting a " + request.opcode() + " failed: " + ex.getMessage(), ex);
 		if (operation != null) {
-			complete(operation, new WorkCompletion().set(request.wrId(), null, CompletionStatus.GENERAL_ERR, 0, 0,
-					false, 0, ex.getMessage()));
+			try {
+				complete(operation, new WorkCompletion().set(request.wrId(), null, CompletionStatus.GENERAL_ERR, 0, 0,
+						false, 0, ex.getMessage()));
+			}
+			finally {
+				if (settledNow) {
+					this.settled.run();
+				}
+			}
 		}
 		return failure;
 	}
 
 	/**
-	 * The connection failed: the work still waiting for room is never posted, and its
-	 * operations are told a flush, as the queue pair tells the work it had (every buffer back
-	 * exactly once).
+	 * The connection failed: nothing more is registered (a late registration is told a flush
+	 * at once), the work still waiting for room is never posted, and its operations are told a
+	 * flush, as the queue pair tells the work it had (every buffer back exactly once).
 	 */
-	void flushWaiting() {
+	void close() {
+		synchronized (this.operations) {
+			this.closed = true;
+		}
 		for (SendWorkRequest request : this.budget.close()) {
 			Object operation;
 			synchronized (this.operations) {
@@ -208,10 +261,15 @@ final class WorkRequests {
 		return this.budget;
 	}
 
-	/** The Send of {@code length} bytes from {@code buffer}, reused if it sent as many last time. */
+	/**
+	 * The Send of {@code length} bytes from {@code buffer}, reused if it sent as many last time,
+	 * with its operation registered.
+	 * @throws TransportClosedException if the connection failed: the operation was told a flush
+	 */
 	SendWorkRequest chunklessSend(RegisteredBuffer buffer, int length, Object operation) {
+		SendWorkRequest request;
 		synchronized (this.operations) {
-			SendWorkRequest request = this.chunklessSends.get(buffer.address());
+			request = this.chunklessSends.get(buffer.address());
 			if (request == null || request.sgList().get(0).length() != length
 					|| request.sgList().get(0).region() != buffer.region()
 					|| request.sgList().get(0).offset() != buffer.offset()
@@ -222,9 +280,12 @@ final class WorkRequests {
 				this.chunklessSends.remove(buffer.address());
 				this.chunklessSends.putIfAbsent(buffer.address(), request);
 			}
-			this.operations.putIfAbsent(request.wrId(), operation);
-			return request;
+			if (!this.closed) {
+				this.operations.putIfAbsent(request.wrId(), operation);
+				return request;
+			}
 		}
+		throw tooLate(request.wrId(), operation);
 	}
 
 }

@@ -9,6 +9,10 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.rpcrdma.memory.BufferRole;
+import io.rpcrdma.memory.MemoryPoolConfig;
+import io.rpcrdma.memory.RegisteredBuffer;
+import io.rpcrdma.memory.RegisteredMemoryPool;
 import io.rpcrdma.transport.trace.ConnectionTrace;
 import io.rpcrdma.verbs.CompletionQueue;
 import io.rpcrdma.verbs.CompletionStatus;
@@ -37,7 +41,11 @@ class WorkRequestsTest {
 
 	private final List<TransportException> refusals = new ArrayList<>();
 
-	private final WorkRequests work = new WorkRequests(this.qp, new ConnectionTrace(), this.refusals::add);
+	/** How often a refusal after close() took the last outstanding operation. */
+	private int settled;
+
+	private final WorkRequests work = new WorkRequests(this.qp, new ConnectionTrace(), this.refusals::add,
+			() -> this.settled++);
 
 	/** What each operation was told, by wr_id order of registration. */
 	private final List<String> told = new ArrayList<>();
@@ -89,8 +97,8 @@ class WorkRequestsTest {
 			postWrite("w" + i);
 		}
 
-		this.work.flushWaiting();
-		this.work.flushWaiting();
+		this.work.close();
+		this.work.close();
 
 		assertThat(this.told).containsExactly("w3:WR_FLUSH_ERR", "w4:WR_FLUSH_ERR", "w5:WR_FLUSH_ERR");
 		assertThat(this.qp.posted).hasSize(3);
@@ -123,6 +131,47 @@ class WorkRequestsTest {
 		assertThatExceptionOfType(TransportResourceException.class).isThrownBy(() -> postWrite("w0"));
 		assertThat(this.told).containsExactly("w0:GENERAL_ERR");
 		assertThat(this.work.budget().held()).isZero();
+	}
+
+	@Test
+	void workRegisteredAfterTheConnectionFailedIsToldAFlushAtOnceAndNeverRegistered() throws Exception {
+		this.work.close();
+
+		assertThatExceptionOfType(TransportClosedException.class).isThrownBy(() -> postWrite("late"))
+			.withMessageContaining("the connection failed before the work request was posted");
+		RegisteredMemoryPool pool = new RegisteredMemoryPool(this.qp.attributes().protectionDomain(),
+				MemoryPoolConfig.defaults(1024));
+		RegisteredBuffer send = pool.lease(BufferRole.SEND, 64);
+		assertThatExceptionOfType(TransportClosedException.class)
+			.isThrownBy(() -> this.work.chunklessSend(send, 64, send));
+
+		assertThat(this.told).containsExactly("late:WR_FLUSH_ERR");
+		assertThat(send.isLeased()).as("the Send's buffer was given back").isFalse();
+		assertThat(this.work.isEmpty()).as("nothing registered once the connection failed").isTrue();
+		assertThat(this.qp.posted).isEmpty();
+		pool.close();
+	}
+
+	@Test
+	void aRefusedPostThatTakesTheLastOperationAfterTheFailureSaysSoOnce() {
+		long wrId = this.work.register((wc) -> this.told.add("racing:" + wc.status()));
+		this.work.close();
+		assertThat(this.settled).as("an operation is still registered").isZero();
+		this.qp.refuseNext = true;
+
+		assertThatExceptionOfType(TransportResourceException.class)
+			.isThrownBy(() -> this.work.post(SendWorkRequest.rdmaWrite(wrId, new RemoteAddress(0, 1))));
+
+		assertThat(this.told).containsExactly("racing:GENERAL_ERR");
+		assertThat(this.work.isEmpty()).isTrue();
+		assertThat(this.settled).isEqualTo(1);
+	}
+
+	@Test
+	void aRefusedPostBeforeAnyFailureSaysNothingOfSettling() {
+		this.qp.refuseNext = true;
+		assertThatExceptionOfType(TransportResourceException.class).isThrownBy(() -> postWrite("w0"));
+		assertThat(this.settled).isZero();
 	}
 
 	/** A queue pair that keeps what is posted until the test completes it. */
