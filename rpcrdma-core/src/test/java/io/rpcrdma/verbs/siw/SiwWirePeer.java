@@ -73,6 +73,8 @@ public final class SiwWirePeer implements AutoCloseable {
 
 	private boolean answerExposedReads = true;
 
+	private int zeroLengthReadRequests;
+
 	private record Exposed(long address, byte[] data) {
 	}
 
@@ -234,6 +236,31 @@ public final class SiwWirePeer implements AutoCloseable {
 	}
 
 	/**
+	 * Reads what the provider has sent so far and leaves it unparsed until more arrives, as
+	 * Linux's siw (Debian's 6.1 kernel) does with FPDUs that reach its socket before its
+	 * receive upcall is installed: they wait for the next segment's upcall.
+	 * @throws IOException if nothing arrives within the deadline
+	 */
+	public void holdFirstArrival() throws IOException {
+		int n;
+		try {
+			n = this.in.read(this.received.array(), this.received.position(), this.received.remaining());
+		}
+		catch (SocketTimeoutException ex) {
+			throw new IOException("Nothing arrived from the provider within the deadline", ex);
+		}
+		if (n < 0) {
+			throw new IOException("The provider closed the connection");
+		}
+		this.received.position(this.received.position() + n);
+	}
+
+	/** @return the zero-length Read Requests the provider sent so far (all answered at once) */
+	public int zeroLengthReadRequests() {
+		return this.zeroLengthReadRequests;
+	}
+
+	/**
 	 * The next Read Request of non-zero size the provider sent and this peer did not answer.
 	 * @return the request; its sink STag is the provider's local memory
 	 * @throws IOException if the connection ended or nothing came within the deadline
@@ -353,6 +380,7 @@ public final class SiwWirePeer implements AutoCloseable {
 		}
 		Exposed memory = this.exposed.get(request.sourceStag());
 		if (request.size() == 0) {
+			this.zeroLengthReadRequests++;
 			answer(request);
 		}
 		else if (memory != null && this.answerExposedReads) {

@@ -60,13 +60,6 @@ final class RdmapTransmitter {
 
 	static final long CLOSE_LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
 
-	/**
-	 * How long this end waits, after its first message, for the peer to send anything before it
-	 * nudges the peer with a zero-length RDMA Read Request ({@link #nudgeTimerFired}); doubled
-	 * for each further nudge.
-	 */
-	static final long FIRST_NUDGE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-
 	/** The most nudges a connection sends: one suffices once the peer's receive path is installed. */
 	static final int MAX_NUDGES = 3;
 
@@ -158,7 +151,11 @@ final class RdmapTransmitter {
 	// Set by the I/O thread's nudge timer, taken by pump() under txLock.
 	private volatile boolean nudgeDue;
 
-	private long nudgeDelayNanos = FIRST_NUDGE_NANOS;
+	// How long the peer may stay silent after this end's first message before the first nudge
+	// (siw.first-message-nudge-millis), and before the next: doubled each time.
+	private final long firstNudgeNanos;
+
+	private long nudgeDelayNanos;
 
 	private final SiwIoThread.Timer nudgeTimer = new SiwIoThread.Timer(this::nudgeTimerFired);
 
@@ -230,7 +227,7 @@ final class RdmapTransmitter {
 
 	RdmapTransmitter(SiwConnection connection, SiwQueuePair qp, SocketChannel channel, boolean crc, int mulpdu,
 			OutboundReadQueue orq, InboundReadQueue irq, SiwIoThread io,
-			StreamBuffers buffers) {
+			StreamBuffers buffers, long firstNudgeNanos) {
 		this.connection = connection;
 		this.io = io;
 		this.buffers = buffers;
@@ -244,6 +241,10 @@ final class RdmapTransmitter {
 		this.mulpdu = mulpdu;
 		this.orq = orq;
 		this.irq = irq;
+		this.firstNudgeNanos = firstNudgeNanos;
+		this.nudgeDelayNanos = firstNudgeNanos;
+		// Zero: never nudge (a passive connection, or siw.first-message-nudge-millis=0).
+		this.nudgeArmed = firstNudgeNanos == 0;
 	}
 
 	OutboundReadQueue outboundReads() {
@@ -655,9 +656,9 @@ final class RdmapTransmitter {
 		}
 	}
 
-	/** On the I/O thread: the first nudge falls due {@link #FIRST_NUDGE_NANOS} from now. */
+	/** On the I/O thread: the first nudge falls due {@code siw.first-message-nudge-millis} from now. */
 	private void startNudgeTimer() {
-		this.io.schedule(this.nudgeTimer, System.nanoTime() + FIRST_NUDGE_NANOS);
+		this.io.schedule(this.nudgeTimer, System.nanoTime() + this.firstNudgeNanos);
 	}
 
 	/**
@@ -672,7 +673,7 @@ final class RdmapTransmitter {
 	 * delay doubling; none once anything arrived.
 	 */
 	private void nudgeTimerFired() {
-		if (this.heard || this.closing || this.nudgesSent >= MAX_NUDGES || Boolean.getBoolean("XXX.nonudge")) {
+		if (this.heard || this.closing || this.nudgesSent >= MAX_NUDGES) {
 			return;
 		}
 		this.nudgeDue = true;

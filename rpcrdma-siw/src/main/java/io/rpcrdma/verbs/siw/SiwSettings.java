@@ -52,6 +52,13 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * or the receive a Send took) for ever. Each FPDU that completes restarts the clock; between
  * messages there is none. A segment of 64 KiB takes microseconds on any link this provider is
  * meant for.</li>
+ * <li>{@code siw.first-message-nudge-millis}: how long the peer of a connection this
+ * provider initiated may stay silent after the first message before a zero-length RDMA Read
+ * Request nudges it (default {@value #DEFAULT_FIRST_MESSAGE_NUDGE_MILLIS}, at most
+ * {@value #MAX_FIRST_MESSAGE_NUDGE_MILLIS}; 0 never nudges). Linux's siw leaves an FPDU that
+ * reaches a passive connection before its receive upcall is installed unread until the next
+ * segment arrives; the nudge is that segment. Up to three, the delay doubling, none once the
+ * peer sent anything.</li>
  * <li>{@code siw.io-threads}: how many I/O threads the provider's connections share (default:
  * the available processors; at most {@value #MAX_IO_THREADS}). They finish what a posting
  * thread could not transmit at once (the socket full, a message beyond 256 KiB), wait for
@@ -76,7 +83,7 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  */
 public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Duration rnrGrace, Duration mpaTimeout,
 		boolean keepAlive, int maxQueuePairs, boolean callerReceives, Duration callerSpin,
-		Duration fpduTimeout, int ioThreads) {
+		Duration fpduTimeout, int ioThreads, Duration firstMessageNudge) {
 
 	/** Setting key for the CRC policy. */
 	public static final String CRC = "siw.crc";
@@ -113,6 +120,19 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 
 	/** Setting key for how many I/O threads the provider's connections share. */
 	public static final String IO_THREADS = "siw.io-threads";
+
+	/** Setting key for how long an initiator's peer may stay silent before it is nudged. */
+	public static final String FIRST_MESSAGE_NUDGE_MILLIS = "siw.first-message-nudge-millis";
+
+	/**
+	 * The default of {@link #FIRST_MESSAGE_NUDGE_MILLIS}: longer than a first reply takes on a
+	 * host that is not overloaded, so that a nudge is seldom sent for nothing, and short next to
+	 * the deadlines of a first call.
+	 */
+	public static final int DEFAULT_FIRST_MESSAGE_NUDGE_MILLIS = 20;
+
+	/** The largest {@link #FIRST_MESSAGE_NUDGE_MILLIS}: ten seconds. */
+	public static final int MAX_FIRST_MESSAGE_NUDGE_MILLIS = 10_000;
 
 	/** The largest {@link #IO_THREADS}: more would only add selectors that wait. */
 	public static final int MAX_IO_THREADS = 256;
@@ -159,6 +179,8 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	 * for not at all
 	 * @param fpduTimeout how long the rest of an FPDU, or of a DDP message, may take
 	 * @param ioThreads how many I/O threads the connections share
+	 * @param firstMessageNudge how long an initiator's peer may stay silent after the first
+	 * message before a zero-length Read Request nudges it, zero for never
 	 */
 	public SiwSettings {
 		if (ird < 1 || ird > MpaIrdOrd.MAX_VALUE || ord < 1 || ord > MpaIrdOrd.MAX_VALUE) {
@@ -186,6 +208,11 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 		if (ioThreads < 1 || ioThreads > MAX_IO_THREADS) {
 			throw new IllegalArgumentException(IO_THREADS + " must be 1 to " + MAX_IO_THREADS + ", got " + ioThreads);
 		}
+		if (firstMessageNudge.isNegative()
+				|| firstMessageNudge.compareTo(Duration.ofMillis(MAX_FIRST_MESSAGE_NUDGE_MILLIS)) > 0) {
+			throw new IllegalArgumentException(FIRST_MESSAGE_NUDGE_MILLIS + " must be 0 (never) to "
+					+ MAX_FIRST_MESSAGE_NUDGE_MILLIS + ", got " + firstMessageNudge.toMillis() + " ms");
+		}
 	}
 
 	/**
@@ -193,7 +220,8 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	 * timeout, keepalive on, {@value #DEFAULT_MAX_QUEUE_PAIRS} queue pairs, callers receiving,
 	 * callers polling for
 	 * {@value #DEFAULT_CALLER_SPIN_MICROS} µs (not at all on one processor), 10 s for the rest of
-	 * an FPDU, as many I/O threads as processors.
+	 * an FPDU, as many I/O threads as processors, a silent peer nudged after
+	 * {@value #DEFAULT_FIRST_MESSAGE_NUDGE_MILLIS} ms.
 	 * @return the defaults
 	 */
 	public static SiwSettings defaults() {
@@ -226,7 +254,8 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 				config.getInt(MAX_QUEUE_PAIRS, DEFAULT_MAX_QUEUE_PAIRS), Boolean.parseBoolean(callerReceives),
 				Duration.ofNanos(config.getInt(CALLER_SPIN_MICROS, defaultCallerSpinMicros()) * 1000L),
 				Duration.ofMillis(config.getInt(FPDU_TIMEOUT_MILLIS, DEFAULT_FPDU_TIMEOUT_MILLIS)),
-				config.getInt(IO_THREADS, Math.min(MAX_IO_THREADS, Runtime.getRuntime().availableProcessors())));
+				config.getInt(IO_THREADS, Math.min(MAX_IO_THREADS, Runtime.getRuntime().availableProcessors())),
+				Duration.ofMillis(config.getInt(FIRST_MESSAGE_NUDGE_MILLIS, DEFAULT_FIRST_MESSAGE_NUDGE_MILLIS)));
 	}
 
 	/**

@@ -301,6 +301,11 @@ class SiwProviderTest {
 		assertThat(SiwSettings.defaults().fpduTimeout())
 			.isEqualTo(java.time.Duration.ofMillis(SiwSettings.DEFAULT_FPDU_TIMEOUT_MILLIS));
 		assertRefused(SiwSettings.FPDU_TIMEOUT_MILLIS, "0", "-5");
+		assertThat(SiwSettings.defaults().firstMessageNudge())
+			.isEqualTo(java.time.Duration.ofMillis(SiwSettings.DEFAULT_FIRST_MESSAGE_NUDGE_MILLIS));
+		assertThat(SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.FIRST_MESSAGE_NUDGE_MILLIS, "0"))
+			.firstMessageNudge()).isZero();
+		assertRefused(SiwSettings.FIRST_MESSAGE_NUDGE_MILLIS, "-1", "10001");
 		assertThat(SiwSettings.MAX_MPA_PRIVATE_DATA).isLessThanOrEqualTo(io.rpcrdma.verbs.siw.wire.MpaCodec.SIW_MAX_PRIVATE_DATA_LENGTH);
 	}
 
