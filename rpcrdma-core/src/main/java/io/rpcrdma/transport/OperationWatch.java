@@ -66,8 +66,7 @@ final class OperationWatch {
 	 * send-queue completion for {@link PeerLimits#operationTimeout()} (or
 	 * {@link PeerLimits#operationTimeoutUnderPressure()}) has a peer that leaves its
 	 * oldest work request unanswered (work requests of a queue pair complete in order), such as
-	 * an RDMA Read of a chunk it advertised (RFC 8166 §3.4.5) or the zero-length Read a
-	 * software iWARP provider fences Sends with. Failing the connection flushes everything it
+	 * an RDMA Read of a chunk it advertised (RFC 8166 §3.4.5). Failing the connection flushes everything it
 	 * posted, which gives its buffers back. Work posted after an idle look counts from the next
 	 * look, so nothing is failed before it has waited the whole timeout.
 	 */

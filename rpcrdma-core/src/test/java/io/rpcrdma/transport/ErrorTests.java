@@ -286,7 +286,16 @@ abstract class ErrorTests extends RpcRdmaTransportKit {
 			server.endpoint.qp.postSend(io.rpcrdma.verbs.SendWorkRequest.rdmaWrite(5,
 					new io.rpcrdma.verbs.RemoteAddress(chunk.offset(), chunk.handle()),
 					io.rpcrdma.verbs.ScatterGatherEntry.of(source)));
-			assertThat(server.endpoint.sends.next().status()).isNotEqualTo(io.rpcrdma.verbs.CompletionStatus.SUCCESS);
+			io.rpcrdma.verbs.CompletionStatus written = server.endpoint.sends.next().status();
+			if (server.endpoint.provider.capabilities().remoteErrorsAtInitiator()) {
+				assertThat(written).isNotEqualTo(io.rpcrdma.verbs.CompletionStatus.SUCCESS);
+			}
+			else {
+				// iWARP (siw, as Linux's siw): the Write completes once the socket took it; the
+				// client refuses it with a Terminate, which fails the connection (RFC 5040 §7).
+				server.endpoint.events.await(io.rpcrdma.verbs.ConnectionEventType.DISCONNECTED);
+				assertThat(server.endpoint.qp.state()).isEqualTo(io.rpcrdma.verbs.QueuePairState.ERROR);
+			}
 		}
 		finally {
 			client.close();

@@ -39,13 +39,6 @@ final class Contenders implements AutoCloseable {
 	static final String SIW_RECEIVE_THREAD = "rpcrdma-siw-receive-thread";
 
 	/**
-	 * rpcrdma over software iWARP with every signaled Send fenced at once on both ends
-	 * ({@code siw.fence-delay-micros=0}): the A/B counterpart of {@link #SIW}, not run by
-	 * default.
-	 */
-	static final String SIW_FENCE_AT_ONCE = "rpcrdma-siw-fence-at-once";
-
-	/**
 	 * rpcrdma over software iWARP with callers that go straight to {@code epoll} for their
 	 * replies ({@code siw.caller-spin-micros=0}): the A/B counterpart of {@link #SIW}, not run
 	 * by default.
@@ -56,7 +49,7 @@ final class Contenders implements AutoCloseable {
 	static final List<String> ALL = List.of(SOCKET, GRPC, SIW, SIW_PROCESS);
 
 	/** Contenders a run has only when named. */
-	static final List<String> NAMED_ONLY = List.of(LOOPBACK, SIW_RECEIVE_THREAD, SIW_FENCE_AT_ONCE, SIW_NO_POLL);
+	static final List<String> NAMED_ONLY = List.of(LOOPBACK, SIW_RECEIVE_THREAD, SIW_NO_POLL);
 
 	private final List<Contender> open = new ArrayList<>();
 
@@ -91,10 +84,6 @@ final class Contenders implements AutoCloseable {
 			case SIW_PROCESS -> new RpcRdmaContender(SIW_PROCESS, "siw", local, true);
 			case SIW_RECEIVE_THREAD -> new RpcRdmaContender(SIW_RECEIVE_THREAD, "siw", local,
 					RdmaProviderConfig.defaults().with(SiwSettings.CALLER_RECEIVES, "false"));
-			case SIW_FENCE_AT_ONCE -> {
-				RdmaProviderConfig atOnce = RdmaProviderConfig.defaults().with(SiwSettings.FENCE_DELAY_MICROS, "0");
-				yield new RpcRdmaContender(SIW_FENCE_AT_ONCE, "siw", local, atOnce, atOnce);
-			}
 			case SIW_NO_POLL -> new RpcRdmaContender(SIW_NO_POLL, "siw", local,
 					RdmaProviderConfig.defaults().with(SiwSettings.CALLER_SPIN_MICROS, "0"));
 			case LOOPBACK -> new RpcRdmaContender(LOOPBACK, "loopback",

@@ -41,16 +41,16 @@ class CompareOptionsTest {
 			.withMessageContaining("No contender named thrift")
 			.withMessageContaining("grpc-java")
 			.withMessageContaining(Contenders.SIW_RECEIVE_THREAD)
-			.withMessageContaining(Contenders.SIW_FENCE_AT_ONCE);
+			.withMessageContaining(Contenders.SIW_NO_POLL);
 	}
 
 	@Test
 	void aContenderRunOnlyWhenNamedIsAcceptedButNotInTheDefaults() {
 		assertThat(CompareOptions
-			.parse("--contenders", "rpcrdma-siw," + Contenders.SIW_RECEIVE_THREAD + "," + Contenders.SIW_FENCE_AT_ONCE)
-			.contenders()).containsExactly("rpcrdma-siw", Contenders.SIW_RECEIVE_THREAD, Contenders.SIW_FENCE_AT_ONCE);
+			.parse("--contenders", "rpcrdma-siw," + Contenders.SIW_RECEIVE_THREAD + "," + Contenders.SIW_NO_POLL)
+			.contenders()).containsExactly("rpcrdma-siw", Contenders.SIW_RECEIVE_THREAD, Contenders.SIW_NO_POLL);
 		assertThat(Contenders.ALL).doesNotContain(Contenders.LOOPBACK, Contenders.SIW_RECEIVE_THREAD,
-				Contenders.SIW_FENCE_AT_ONCE);
+				Contenders.SIW_NO_POLL);
 	}
 
 	@Test

@@ -73,7 +73,7 @@ public final class SiwWirePeer implements AutoCloseable {
 
 	private boolean answerExposedReads = true;
 
-	private boolean answerFences = true;
+	private int zeroLengthReadRequests;
 
 	private record Exposed(long address, byte[] data) {
 	}
@@ -158,14 +158,6 @@ public final class SiwWirePeer implements AutoCloseable {
 	}
 
 	/**
-	 * Stops answering zero-length Read Requests too: the provider's Sends and Writes that wait
-	 * for them to complete (siw's fences) then never do.
-	 */
-	public void ignoreFences() {
-		this.answerFences = false;
-	}
-
-	/**
 	 * Sends one untagged Send message (queue 0, the next MSN, RFC 5041 §5).
 	 * @param payload the message, between position and limit
 	 */
@@ -241,6 +233,31 @@ public final class SiwWirePeer implements AutoCloseable {
 	 */
 	public void stopAnsweringReads() {
 		this.answerExposedReads = false;
+	}
+
+	/**
+	 * Reads what the provider has sent so far and leaves it unparsed until more arrives, as
+	 * Linux's siw (Debian's 6.1 kernel) does with FPDUs that reach its socket before its
+	 * receive upcall is installed: they wait for the next segment's upcall.
+	 * @throws IOException if nothing arrives within the deadline
+	 */
+	public void holdFirstArrival() throws IOException {
+		int n;
+		try {
+			n = this.in.read(this.received.array(), this.received.position(), this.received.remaining());
+		}
+		catch (SocketTimeoutException ex) {
+			throw new IOException("Nothing arrived from the provider within the deadline", ex);
+		}
+		if (n < 0) {
+			throw new IOException("The provider closed the connection");
+		}
+		this.received.position(this.received.position() + n);
+	}
+
+	/** @return the zero-length Read Requests the provider sent so far (all answered at once) */
+	public int zeroLengthReadRequests() {
+		return this.zeroLengthReadRequests;
 	}
 
 	/**
@@ -363,9 +380,8 @@ public final class SiwWirePeer implements AutoCloseable {
 		}
 		Exposed memory = this.exposed.get(request.sourceStag());
 		if (request.size() == 0) {
-			if (this.answerFences) {
-				answer(request);
-			}
+			this.zeroLengthReadRequests++;
+			answer(request);
 		}
 		else if (memory != null && this.answerExposedReads) {
 			answer(request);

@@ -8,8 +8,7 @@ import io.rpcrdma.verbs.ScatterGatherEntry;
  * The RDMA Read Requests this end has sent and whose Read Responses have not all arrived
  * (the ORD side of RFC 5040 §5.1): at most the peer's IRD at once. Responses come back in
  * request order (RFC 5040 §5.5), so only the head receives data. An entry is a Read work
- * request, or a zero-length "fence" Read that proves the peer processed everything sent
- * before it. Fixed arrays, no allocation (but for a sink list longer than any before in its
+ * request, or a zero-length {@linkplain #NUDGE nudge} Read. Fixed arrays, no allocation (but for a sink list longer than any before in its
  * slot); the transmitter adds, the receiver removes.
  * <p>
  * Each entry keeps the local keys its sink's regions had when the Read Request went out, as
@@ -18,11 +17,13 @@ import io.rpcrdma.verbs.ScatterGatherEntry;
  */
 final class OutboundReadQueue {
 
-	static final long FENCE = -1;
+	/**
+	 * The sequence number of a zero-length Read Request that only nudged a silent peer
+	 * (RdmapTransmitter#nudgeTimerFired): no work request waits for its Response.
+	 */
+	static final long NUDGE = -1;
 
 	private final long[] seq;
-
-	private final long[] boundary;
 
 	private final int[] sinkStag;
 
@@ -40,7 +41,6 @@ final class OutboundReadQueue {
 
 	OutboundReadQueue(int capacity) {
 		this.seq = new long[capacity];
-		this.boundary = new long[capacity];
 		this.sinkStag = new int[capacity];
 		this.sinkOffset = new long[capacity];
 		this.length = new int[capacity];
@@ -56,11 +56,10 @@ final class OutboundReadQueue {
 		return this.count == 0;
 	}
 
-	synchronized void add(long workSeq, long ackBoundary, int stag, long taggedOffset, int bytes,
+	synchronized void add(long workSeq, int stag, long taggedOffset, int bytes,
 			List<ScatterGatherEntry> sink) {
 		int slot = (this.head + this.count) % this.seq.length;
 		this.seq[slot] = workSeq;
-		this.boundary[slot] = ackBoundary;
 		this.sinkStag[slot] = stag;
 		this.sinkOffset[slot] = taggedOffset;
 		this.length[slot] = bytes;
@@ -78,10 +77,6 @@ final class OutboundReadQueue {
 
 	synchronized long headSeq() {
 		return this.seq[this.head];
-	}
-
-	synchronized long headBoundary() {
-		return this.boundary[this.head];
 	}
 
 	synchronized int headSinkStag() {

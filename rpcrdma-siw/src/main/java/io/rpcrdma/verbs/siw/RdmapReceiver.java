@@ -669,6 +669,7 @@ final class RdmapReceiver {
 
 	/** @return {@code false} when the stream ended */
 	private boolean dispatch() {
+		this.transmitter.heardFromPeer();
 		return switch (this.fpdu.opcode()) {
 			case SEND, SEND_WITH_INVALIDATE, SEND_WITH_SE, SEND_WITH_SE_AND_INVALIDATE -> placeSend();
 			case RDMA_WRITE -> placeWrite();
@@ -839,13 +840,11 @@ final class RdmapReceiver {
 					"Read Response names sink STag 0x%08x but the outstanding Read Request named 0x%08x", f.stag(),
 					this.orq.headSinkStag()), false);
 		}
-		if (this.orq.headSeq() == OutboundReadQueue.FENCE) {
-			// Our zero-length fence Read has no sink: its Response only says that everything
-			// before it was processed (RFC 5040 §5.5). Linux's siw (seen with Debian's 6.1.0
-			// kernel, docs/interop.md) answers a zero-length Read Request that arrives while it
-			// is still transmitting with a Response as long as the message it sent before, the
-			// length being left over in its work queue element. Its bytes are dropped, never
-			// placed; the ordering it proves still holds.
+		if (this.orq.headSeq() == OutboundReadQueue.NUDGE) {
+			// Our zero-length nudge Read has no sink: its bytes are dropped, never placed.
+			// Linux's siw (Debian's 6.1.0 kernel, docs/interop.md) answers a zero-length Read
+			// Request that arrives while it is still transmitting with a Response as long as
+			// the message it sent before, the length being left over in its work queue element.
 			if (f.last()) {
 				completeResponse();
 			}
@@ -1123,14 +1122,10 @@ final class RdmapReceiver {
 
 	private void completeResponse() {
 		long seq = this.orq.headSeq();
-		long boundary = this.orq.headBoundary();
 		this.orq.removeHead();
 		this.responding = false;
 		this.responseCursor.clear();
-		if (seq == OutboundReadQueue.FENCE) {
-			this.qp.acknowledge(boundary);
-		}
-		else {
+		if (seq != OutboundReadQueue.NUDGE) {
 			this.qp.readCompleted(seq);
 		}
 		this.transmitter.kick();

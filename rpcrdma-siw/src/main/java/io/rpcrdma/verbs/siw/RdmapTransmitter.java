@@ -35,7 +35,7 @@ import io.rpcrdma.verbs.siw.wire.UntaggedHeader;
  * receive path likewise sends the Read Responses that the Read Requests it read ask for. The
  * socket never blocks these threads: what the kernel does not take is left to the provider's
  * shared I/O thread that serves this connection ({@link SiwIoThread}), which also sends larger
- * messages, delayed fences and the closing Terminate, and which waits for {@code OP_WRITE}
+ * messages and the closing Terminate, and which waits for {@code OP_WRITE}
  * rather than for the socket: a connection has no transmit thread of its own. The receive
  * path therefore never waits for a send, however much both directions carry. Work posted
  * while the receive path executes what it read is the exception: it leaves with that path's
@@ -58,15 +58,12 @@ final class RdmapTransmitter {
 	 */
 	static final int GATHER_MINIMUM = 16 * 1024;
 
-	/**
-	 * The most signaled Sends and RDMA Writes one delayed fence completes (fewer if a quarter
-	 * of the send queue is less): then the fence goes at once.
-	 */
-	static final int FENCE_BATCH = 16;
-
-	private static final ReadRequest FENCE_REQUEST = new ReadRequest(0, 0, 0, 0, 0);
-
 	static final long CLOSE_LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+	/** The most nudges a connection sends: one suffices once the peer's receive path is installed. */
+	static final int MAX_NUDGES = 3;
+
+	private static final ReadRequest NUDGE_REQUEST = new ReadRequest(0, 0, 0, 0, 0);
 
 	/**
 	 * How many times a posting thread transmits what others posted while it held the lock,
@@ -141,13 +138,27 @@ final class RdmapTransmitter {
 
 	private final Runnable turn = this::ioTurn;
 
-	// The I/O thread's timer for a delayed fence, set again as fences fall due: one that fires
-	// before the current due time (set for an earlier fence) waits on for it.
-	private final SiwIoThread.Timer fenceTimer = new SiwIoThread.Timer(this::fenceTimerFired);
-
-	private final Runnable scheduleFence = this::scheduleFence;
-
 	private volatile Thread receiveThread;
+
+	// Whether any FPDU arrived from the peer: its receive path runs, and no nudge is needed.
+	private volatile boolean heard;
+
+	// Under txLock: whether the nudge timer was started, and nudges sent so far.
+	private boolean nudgeArmed;
+
+	private volatile int nudgesSent;
+
+	// Set by the I/O thread's nudge timer, taken by pump() under txLock.
+	private volatile boolean nudgeDue;
+
+	// How long the peer may stay silent after this end's first message before the first nudge
+	// (siw.first-message-nudge-millis), and before the next: doubled each time.
+	private final long firstNudgeNanos;
+
+	private long nudgeDelayNanos;
+
+	private final SiwIoThread.Timer nudgeTimer = new SiwIoThread.Timer(this::nudgeTimerFired);
+
 
 	private boolean deferred;
 
@@ -202,31 +213,11 @@ final class RdmapTransmitter {
 
 	private int terminateMsn = 1;
 
-	private long fencedBelow;
+	// Under txLock: one past the last Send or RDMA Write whose last segment is framed, and one
+	// past the last the socket has taken all of (so completed).
+	private long framedBelow;
 
-	private long lastNonReadSeq = -1;
-
-	private long lastSignaledSeq = -1;
-
-	private boolean signaled;
-
-	// Delayed fences (siw.fence-delay-micros): signaled work transmitted since the last fence,
-	// when the oldest of it was, and when the I/O thread must fence it (0: nothing waits).
-	private final long fenceDelayNanos;
-
-	private final int fenceBatch;
-
-	// Half the send queue: unfenced work beyond it is fenced at once, its slots being needed.
-	private final long halfSendQueue;
-
-	private int signaledSinceFence;
-
-	private long oldestUnfencedAt;
-
-	private volatile long fenceDueAt;
-
-	// Written under txLock only.
-	private volatile long fencesSent;
+	private long writtenBelow;
 
 	// Work a posting thread left to the I/O thread: the slow path, so an atomic suffices.
 	private final AtomicLong handOffs = new AtomicLong();
@@ -235,8 +226,8 @@ final class RdmapTransmitter {
 	private volatile long transmitThreadBytes;
 
 	RdmapTransmitter(SiwConnection connection, SiwQueuePair qp, SocketChannel channel, boolean crc, int mulpdu,
-			OutboundReadQueue orq, InboundReadQueue irq, long fenceDelayNanos, SiwIoThread io,
-			StreamBuffers buffers) {
+			OutboundReadQueue orq, InboundReadQueue irq, SiwIoThread io,
+			StreamBuffers buffers, long firstNudgeNanos) {
 		this.connection = connection;
 		this.io = io;
 		this.buffers = buffers;
@@ -250,9 +241,10 @@ final class RdmapTransmitter {
 		this.mulpdu = mulpdu;
 		this.orq = orq;
 		this.irq = irq;
-		this.fenceDelayNanos = fenceDelayNanos;
-		this.fenceBatch = Math.max(1, Math.min(FENCE_BATCH, qp.attributes().maxSendWorkRequests() / 4));
-		this.halfSendQueue = Math.max(1, qp.attributes().maxSendWorkRequests() / 2);
+		this.firstNudgeNanos = firstNudgeNanos;
+		this.nudgeDelayNanos = firstNudgeNanos;
+		// Zero: never nudge (a passive connection, or siw.first-message-nudge-millis=0).
+		this.nudgeArmed = firstNudgeNanos == 0;
 	}
 
 	OutboundReadQueue outboundReads() {
@@ -283,7 +275,7 @@ final class RdmapTransmitter {
 		Thread current = Thread.currentThread();
 		if (current == this.receiveThread) {
 			// The receive path transmits once it has executed what it read, so that
-			// replies, fences and Read Responses triggered by one read share one write.
+			// replies and Read Responses triggered by one read share one write.
 			this.deferred = true;
 			return;
 		}
@@ -383,24 +375,6 @@ final class RdmapTransmitter {
 			// Posted while this thread transmitted, by threads that left it to this one.
 		}
 		this.handOffs.incrementAndGet();
-		wake();
-	}
-
-	/** On the I/O thread: the delayed fence's timer, for a fence a posting thread delayed. */
-	private void scheduleFence() {
-		long due = this.fenceDueAt;
-		if (due != 0) {
-			this.io.schedule(this.fenceTimer, due);
-		}
-	}
-
-	/** On the I/O thread: a delayed fence may be due. */
-	private void fenceTimerFired() {
-		long due = this.fenceDueAt;
-		if (due != 0 && System.nanoTime() - due < 0) {
-			this.io.schedule(this.fenceTimer, due);
-			return;
-		}
 		wake();
 	}
 
@@ -643,18 +617,14 @@ final class RdmapTransmitter {
 				}
 				continue;
 			}
-			if (needsFence() && !this.orq.isFull()) {
+			if (this.nudgeDue && !this.orq.isFull()) {
 				if (!room(Mpa.fpduLength(ReadRequest.ULPDU_LENGTH), ioThread)) {
 					return false;
 				}
-				// A zero-length Read after Sends and Writes: its Response proves they were
-				// processed (RFC 5040 §5.5), which completes them.
-				long boundary = this.lastNonReadSeq + 1;
-				this.orq.add(OutboundReadQueue.FENCE, boundary, 0, 0, 0, List.of());
-				this.writer.writeReadRequest(this.out, this.readMsn++, FENCE_REQUEST);
-				this.fencedBelow = boundary;
-				this.fencesSent++;
-				fenced();
+				this.nudgeDue = false;
+				this.orq.add(OutboundReadQueue.NUDGE, 0, 0, 0, List.of());
+				this.writer.writeReadRequest(this.out, this.readMsn++, NUDGE_REQUEST);
+				this.nudgesSent++;
 				continue;
 			}
 			return flush(ioThread);
@@ -663,53 +633,58 @@ final class RdmapTransmitter {
 	}
 
 	/**
-	 * Whether Sends or Writes wait for a fence: signaled ones want their completion, or
-	 * unsignaled ones fill half the send queue and their slots are needed. Unsignaled work
-	 * alone is not fenced at once, which spares a round trip per message; its errors still
-	 * arrive as a Terminate.
-	 * <p>
-	 * Signaled work is fenced once a batch of it is transmitted, or once the oldest of it has
-	 * waited the fence delay; until then the fence is left for a later write, so that the
-	 * peer's Read Response, which it must send on its own when it has nothing else to send,
-	 * answers a batch of messages rather than each one. Nothing is lost by waiting: a message
-	 * the peer cannot take still fails by Terminate, and only the completion comes later.
+	 * The receive path read an FPDU from the peer: the peer's own receive path runs, so what
+	 * this end sent is being processed and no nudge is needed.
 	 */
-	private boolean needsFence() {
-		if (this.lastNonReadSeq < this.fencedBelow) {
-			return false;
+	void heardFromPeer() {
+		if (!this.heard) {
+			this.heard = true;
 		}
-		if (this.lastSignaledSeq >= this.fencedBelow) {
-			// Counted from this transmitter's own sequence numbers, without the queue pair's
-			// lock that every poster takes: the work transmitted since the last fence.
-			if (this.fenceDelayNanos == 0 || this.signaledSinceFence >= this.fenceBatch
-					|| this.lastNonReadSeq + 1 - this.fencedBelow >= this.halfSendQueue) {
-				return true;
-			}
-			// Past half the delay the fence rides with whatever this write carries, so that
-			// while messages flow the I/O thread seldom has to send one on its own.
-			long due = this.oldestUnfencedAt + this.fenceDelayNanos;
-			if (System.nanoTime() - (due - this.fenceDelayNanos / 2) >= 0) {
-				return true;
-			}
-			if (this.fenceDueAt == 0) {
-				this.fenceDueAt = due;
-				// The I/O thread sends the fence when it falls due if no message takes it first.
-				if (this.io.inThisThread()) {
-					this.io.schedule(this.fenceTimer, due);
-				}
-				else {
-					this.io.execute(this.scheduleFence);
-				}
-			}
-			return false;
-		}
-		// One fence at a time suffices to recycle slots: its Response frees them all.
-		return this.orq.isEmpty() && this.qp.outstanding() >= this.halfSendQueue;
 	}
 
-	/** @return how many zero-length fence Read Requests this connection has sent */
-	long fencesSent() {
-		return this.fencesSent;
+	/**
+	 * Under txLock, once this end's first message is framed: if the peer has said nothing yet,
+	 * the I/O thread nudges it should it stay silent ({@link #nudgeTimerFired}).
+	 */
+	private void armNudge() {
+		this.nudgeArmed = true;
+		if (this.io.inThisThread()) {
+			startNudgeTimer();
+		}
+		else {
+			this.io.execute(this::startNudgeTimer);
+		}
+	}
+
+	/** On the I/O thread: the first nudge falls due {@code siw.first-message-nudge-millis} from now. */
+	private void startNudgeTimer() {
+		this.io.schedule(this.nudgeTimer, System.nanoTime() + this.firstNudgeNanos);
+	}
+
+	/**
+	 * On the I/O thread: the peer has sent nothing since this end's first message. Linux's siw
+	 * (Debian's 6.1 kernel, docs/interop.md) installs its socket's receive upcall only after it
+	 * has sent the MPA Reply (siw_accept), so an FPDU that arrives in between stays unread in
+	 * the socket until another segment arrives: a Linux server then never sees an initiator's
+	 * first message (Linux's rping, waiting for the client's first Send, hangs). A zero-length
+	 * RDMA Read Request is such a segment, harmless to any peer: RFC 5040 §4.4 allows a
+	 * zero-length Read, the responder answers it with an empty Read Response, and RFC 5040
+	 * §5.5 has that Response follow everything sent before it. At most {@link #MAX_NUDGES}, the
+	 * delay doubling; none once anything arrived.
+	 */
+	private void nudgeTimerFired() {
+		if (this.heard || this.closing || this.nudgesSent >= MAX_NUDGES) {
+			return;
+		}
+		this.nudgeDue = true;
+		wake();
+		this.nudgeDelayNanos *= 2;
+		this.io.schedule(this.nudgeTimer, System.nanoTime() + this.nudgeDelayNanos);
+	}
+
+	/** @return how many zero-length Read Requests nudged a silent peer on this connection */
+	int nudgesSent() {
+		return this.nudgesSent;
 	}
 
 	/**
@@ -737,12 +712,6 @@ final class RdmapTransmitter {
 		return this.transmitThreadBytes;
 	}
 
-	/** Everything transmitted so far is fenced: no delayed fence is due. */
-	private void fenced() {
-		this.signaledSinceFence = 0;
-		this.fenceDueAt = 0;
-	}
-
 	private boolean startWorkRequest(SendWorkRequest wr, boolean ioThread) throws IOException {
 		SendOpcode op = wr.opcode();
 		List<ScatterGatherEntry> sgList = wr.sgList();
@@ -752,7 +721,6 @@ final class RdmapTransmitter {
 			this.connection.failLocally(TerminateError.RDMAP_LOCAL_CATASTROPHIC, "local protection error: " + problem);
 			return true;
 		}
-		this.signaled = wr.signaled();
 		long total = wr.totalLength();
 		if (total > Integer.MAX_VALUE) {
 			String detail = "work request of " + total + " bytes exceeds the maximum message size of 2^31-1";
@@ -776,13 +744,9 @@ final class RdmapTransmitter {
 					sinkOffset = first.address() + sgList.get(0).offset();
 				}
 				long seq = this.qp.transmitted();
-				this.orq.add(seq, seq, sinkStag, sinkOffset, length, sgList);
+				this.orq.add(seq, sinkStag, sinkOffset, length, sgList);
 				this.writer.writeReadRequest(this.out, this.readMsn++, new ReadRequest(sinkStag, sinkOffset, length,
 						wr.remoteAddress().stag(), wr.remoteAddress().address()));
-				this.fencedBelow = Math.max(this.fencedBelow, seq);
-				if (this.lastSignaledSeq < this.fencedBelow) {
-					fenced();
-				}
 			}
 			case RDMA_WRITE -> {
 				begin(true, RdmapOpcode.RDMA_WRITE, length);
@@ -969,12 +933,9 @@ final class RdmapTransmitter {
 		this.responseRegion = null;
 		if (this.fromSendQueue) {
 			this.gatherCursor.clear();
-			this.lastNonReadSeq = this.qp.transmitted();
-			if (this.signaled) {
-				this.lastSignaledSeq = this.lastNonReadSeq;
-				if (this.signaledSinceFence++ == 0) {
-					this.oldestUnfencedAt = System.nanoTime();
-				}
+			this.framedBelow = this.qp.transmitted() + 1;
+			if (!this.nudgeArmed && !this.heard) {
+				armNudge();
 			}
 		}
 	}
@@ -1066,7 +1027,25 @@ final class RdmapTransmitter {
 				return false;
 			}
 		}
+		completeWritten();
 		return true;
+	}
+
+	/**
+	 * Under txLock, with the transmit buffer empty: the socket has taken every framed Send and
+	 * RDMA Write, which therefore complete, as Linux's siw completes them once pushed to the
+	 * socket (siw_qp_sq_proc). iWARP has no acknowledgement (RFC 5040 §5.5 orders only Read
+	 * Responses after earlier messages): a message the peer cannot take fails by the peer's
+	 * Terminate, which moves the queue pair to error and flushes what is still outstanding.
+	 * The memory of a message is read only while it is framed (copied into the transmit
+	 * buffer, or written by a gathering write whose rest is copied there), so the completion
+	 * may hand it back at once.
+	 */
+	private void completeWritten() {
+		if (this.framedBelow > this.writtenBelow) {
+			this.writtenBelow = this.framedBelow;
+			this.qp.acknowledge(this.framedBelow);
+		}
 	}
 
 	/** @return how many bytes were written */

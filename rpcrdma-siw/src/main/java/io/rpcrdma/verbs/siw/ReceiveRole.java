@@ -34,7 +34,7 @@ final class ReceiveRole {
 
 	/**
 	 * How long after a caller led the path the I/O thread leaves it to callers (unless
-	 * callers follow): bytes that come meanwhile (the peer's fence, the next reply) are read
+	 * callers follow): bytes that come meanwhile (the next reply) are read
 	 * by the next caller, which leads next, rather than by a turn that caller would have to
 	 * follow. As the receive thread once stepped down for callers and took the path back
 	 * after as long without a leader.

@@ -628,8 +628,8 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath {
 		}
 		RdmapTransmitter tx = new RdmapTransmitter(this, this.qp, this.channel, this.mpa.crc(), Mpa.mulpdu(mss),
 				new OutboundReadQueue(Math.max(1, Math.min(this.settings.ord(), this.peerIrd))),
-				new InboundReadQueue(this.settings.ird()), this.settings.fenceDelay().toNanos(),
-				this.io, this.provider.streamBuffers());
+				new InboundReadQueue(this.settings.ird()), this.io, this.provider.streamBuffers(),
+				this.active ? this.settings.firstMessageNudge().toNanos() : 0);
 		this.transmitter = tx;
 		tx.start();
 	}

@@ -16,8 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * One of a provider's shared I/O threads ({@link SiwIoThreads}): one {@link Selector} serving
  * many connections, which finishes what their posting threads could not write (the socket
- * full, a message too large to send inline, Read Responses owed), sends delayed fences when
- * they fall due and closes streams after their last bytes and Terminate. Nothing it runs
+ * full, a message too large to send inline, Read Responses owed) and closes streams after their last bytes and Terminate. Nothing it runs
  * blocks: a connection whose socket is full waits for {@code OP_WRITE}, not on this thread.
  * <p>
  * Others hand it work with {@link #execute}; timers and {@code OP_WRITE} interest belong to
@@ -56,8 +55,7 @@ final class SiwIoThread implements Runnable {
 
 	/**
 	 * An action this thread runs at a time: made once and set again and again
-	 * ({@link #schedule}), so that a connection's recurring timers (delayed fences, the FPDU
-	 * deadline) allocate nothing. At most one pending time per timer.
+	 * ({@link #schedule}), so that a connection's recurring timers (the FPDU deadline, closing) allocate nothing. At most one pending time per timer.
 	 */
 	static final class Timer implements Comparable<Timer> {
 

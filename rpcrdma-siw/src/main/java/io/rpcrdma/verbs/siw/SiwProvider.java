@@ -9,6 +9,7 @@ import io.rpcrdma.verbs.CompletionHandler;
 import io.rpcrdma.verbs.CompletionQueue;
 import io.rpcrdma.verbs.ConnectParameters;
 import io.rpcrdma.verbs.ConnectionRequestHandler;
+import io.rpcrdma.verbs.ProviderCapabilities;
 import io.rpcrdma.verbs.ProtectionDomain;
 import io.rpcrdma.verbs.QueuePair;
 import io.rpcrdma.verbs.QueuePairAttributes;
@@ -31,6 +32,15 @@ import io.rpcrdma.verbs.support.ProviderObjects;
 public final class SiwProvider implements RdmaProvider {
 
 	private static final System.Logger logger = System.getLogger(SiwProvider.class.getName());
+
+	/**
+	 * Everything but what iWARP's lack of acknowledgement takes away, as on Linux's siw: a
+	 * Send or RDMA Write completes once the socket has taken it, so neither a refusal by the
+	 * peer nor a Send finding no receive shows in its completion; the peer's Terminate fails
+	 * the connection instead (RFC 5040 §7, RFC 5041 §7).
+	 */
+	static final ProviderCapabilities CAPABILITIES = new ProviderCapabilities(true, true, true, true, false, false,
+			true);
 
 	private final SiwSettings settings;
 
@@ -82,6 +92,11 @@ public final class SiwProvider implements RdmaProvider {
 	@Override
 	public String name() {
 		return SiwProviderFactory.NAME;
+	}
+
+	@Override
+	public ProviderCapabilities capabilities() {
+		return CAPABILITIES;
 	}
 
 	@Override

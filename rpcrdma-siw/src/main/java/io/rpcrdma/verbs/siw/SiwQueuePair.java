@@ -25,12 +25,10 @@ import io.rpcrdma.verbs.support.PostingChecks;
  * {@link RdmapReceiver}.
  * <p>
  * Work requests on the send queue complete in order. iWARP has no acknowledgement of its
- * own, so a Send or RDMA Write completes once a later RDMA Read Response proves the peer
- * processed it: RFC 5040 §5.5 has the peer place and deliver earlier messages before it
- * answers a later Read Request. The transmitter follows Sends and Writes with a
- * zero-length Read Request (a "fence") when no real Read follows them. A Terminate from the
- * peer (RFC 5040 §4.8) fails the oldest outstanding work request with the status its error
- * means, and everything else is flushed.
+ * own, so, as on Linux's siw, a Send or RDMA Write completes once the socket has taken it
+ * (the transmitter says so), and an RDMA Read once its Response has placed all its data. A
+ * Terminate from the peer (RFC 5040 §4.8) fails the oldest outstanding work request with the
+ * status its error means, and everything else is flushed.
  * <p>
  * Rings of the caller's immutable work requests, so posting allocates nothing. One lock
  * guards the rings and orders completions; completion handlers run after it is released, on
@@ -286,8 +284,7 @@ final class SiwQueuePair implements QueuePair {
 	}
 
 	/**
-	 * A fence or Read Response proved the peer processed every non-Read request below the
-	 * sequence number (RFC 5040 §5.5 ordering).
+	 * The socket has taken every non-Read request below the sequence number: they complete.
 	 */
 	void acknowledge(long below) {
 		this.lock.lock();

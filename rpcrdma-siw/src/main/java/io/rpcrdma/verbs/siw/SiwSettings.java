@@ -37,12 +37,6 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * reply read it from the socket itself, instead of being woken by the I/O thread that reads
  * the connection ({@link io.rpcrdma.verbs.WaitingCaller}); {@code false} keeps every read on
  * the I/O threads.</li>
- * <li>{@code siw.fence-delay-micros}: how long a signaled Send or RDMA Write may wait for the
- * zero-length Read Request ("fence") whose Response completes it (default
- * {@value #DEFAULT_FENCE_DELAY_MICROS}, at most {@value #MAX_FENCE_DELAY_MICROS}). One fence
- * then completes up to 16 of them, and rides in the same
- * write as a later message, so the peer answers once per batch instead of once per message;
- * a real RDMA Read fences at once. 0 fences every signaled message at once.</li>
  * <li>{@code siw.caller-spin-micros}: how long a caller that reads its own reply
  * ({@code siw.caller-receives}) polls the socket before it sleeps in {@code epoll} (default
  * {@value #DEFAULT_CALLER_SPIN_MICROS}, at most {@value #MAX_CALLER_SPIN_MICROS}; 0 never
@@ -58,10 +52,17 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * or the receive a Send took) for ever. Each FPDU that completes restarts the clock; between
  * messages there is none. A segment of 64 KiB takes microseconds on any link this provider is
  * meant for.</li>
+ * <li>{@code siw.first-message-nudge-millis}: how long the peer of a connection this
+ * provider initiated may stay silent after the first message before a zero-length RDMA Read
+ * Request nudges it (default {@value #DEFAULT_FIRST_MESSAGE_NUDGE_MILLIS}, at most
+ * {@value #MAX_FIRST_MESSAGE_NUDGE_MILLIS}; 0 never nudges). Linux's siw leaves an FPDU that
+ * reaches a passive connection before its receive upcall is installed unread until the next
+ * segment arrives; the nudge is that segment. Up to three, the delay doubling, none once the
+ * peer sent anything.</li>
  * <li>{@code siw.io-threads}: how many I/O threads the provider's connections share (default:
  * the available processors; at most {@value #MAX_IO_THREADS}). They finish what a posting
- * thread could not transmit at once (the socket full, a message beyond 256 KiB), send delayed
- * fences, wait for passive connections' MPA Requests and close streams; a connection has no
+ * thread could not transmit at once (the socket full, a message beyond 256 KiB), wait for
+ * passive connections' MPA Requests and close streams; a connection has no
  * transmit thread of its own. Threads start as
  * connections need them.</li>
  * </ul>
@@ -75,15 +76,14 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * @param keepAlive whether to set SO_KEEPALIVE
  * @param maxQueuePairs the most queue pairs open at once
  * @param callerReceives whether a waiting caller may run the receive path
- * @param fenceDelay how long signaled work may wait for its fence, zero for not at all
  * @param callerSpin how long a caller reading its own reply polls before it sleeps, zero for
  * not at all
  * @param fpduTimeout how long the rest of an FPDU, or of a DDP message, may take
  * @param ioThreads how many I/O threads the connections share
  */
 public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Duration rnrGrace, Duration mpaTimeout,
-		boolean keepAlive, int maxQueuePairs, boolean callerReceives, Duration fenceDelay, Duration callerSpin,
-		Duration fpduTimeout, int ioThreads) {
+		boolean keepAlive, int maxQueuePairs, boolean callerReceives, Duration callerSpin,
+		Duration fpduTimeout, int ioThreads, Duration firstMessageNudge) {
 
 	/** Setting key for the CRC policy. */
 	public static final String CRC = "siw.crc";
@@ -112,9 +112,6 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	/** Setting key for whether waiting callers may read their replies themselves. */
 	public static final String CALLER_RECEIVES = "siw.caller-receives";
 
-	/** Setting key for how long signaled work may wait for the fence that completes it. */
-	public static final String FENCE_DELAY_MICROS = "siw.fence-delay-micros";
-
 	/** Setting key for how long a caller reading its own reply polls before it sleeps. */
 	public static final String CALLER_SPIN_MICROS = "siw.caller-spin-micros";
 
@@ -123,6 +120,19 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 
 	/** Setting key for how many I/O threads the provider's connections share. */
 	public static final String IO_THREADS = "siw.io-threads";
+
+	/** Setting key for how long an initiator's peer may stay silent before it is nudged. */
+	public static final String FIRST_MESSAGE_NUDGE_MILLIS = "siw.first-message-nudge-millis";
+
+	/**
+	 * The default of {@link #FIRST_MESSAGE_NUDGE_MILLIS}: longer than a first reply takes on a
+	 * host that is not overloaded, so that a nudge is seldom sent for nothing, and short next to
+	 * the deadlines of a first call.
+	 */
+	public static final int DEFAULT_FIRST_MESSAGE_NUDGE_MILLIS = 20;
+
+	/** The largest {@link #FIRST_MESSAGE_NUDGE_MILLIS}: ten seconds. */
+	public static final int MAX_FIRST_MESSAGE_NUDGE_MILLIS = 10_000;
 
 	/** The largest {@link #IO_THREADS}: more would only add selectors that wait. */
 	public static final int MAX_IO_THREADS = 256;
@@ -139,17 +149,6 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 
 	/** The largest {@link #CALLER_SPIN_MICROS}: a millisecond. */
 	public static final int MAX_CALLER_SPIN_MICROS = 1000;
-
-	/**
-	 * The default of {@link #FENCE_DELAY_MICROS}: long enough for a batch of small calls on
-	 * a busy connection to share one fence, short enough that a send completion (which
-	 * releases a SEND buffer, and lets a graceful shutdown see a reply sent) is not held back
-	 * noticeably on an idle one.
-	 */
-	public static final int DEFAULT_FENCE_DELAY_MICROS = 1000;
-
-	/** The largest {@link #FENCE_DELAY_MICROS}: a second. */
-	public static final int MAX_FENCE_DELAY_MICROS = 1_000_000;
 
 	/**
 	 * The default of {@link #MAX_QUEUE_PAIRS}: room for ten thousand connections to one server
@@ -176,11 +175,12 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	 * @param keepAlive whether to set SO_KEEPALIVE
 	 * @param maxQueuePairs the most queue pairs open at once
 	 * @param callerReceives whether a waiting caller may run the receive path
-	 * @param fenceDelay how long signaled work may wait for its fence, zero for not at all
-	 * @param callerSpin how long a caller reading its own reply polls before it sleeps, zero
+		 * @param callerSpin how long a caller reading its own reply polls before it sleeps, zero
 	 * for not at all
 	 * @param fpduTimeout how long the rest of an FPDU, or of a DDP message, may take
 	 * @param ioThreads how many I/O threads the connections share
+	 * @param firstMessageNudge how long an initiator's peer may stay silent after the first
+	 * message before a zero-length Read Request nudges it, zero for never
 	 */
 	public SiwSettings {
 		if (ird < 1 || ird > MpaIrdOrd.MAX_VALUE || ord < 1 || ord > MpaIrdOrd.MAX_VALUE) {
@@ -197,10 +197,6 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 		if (maxQueuePairs < 1) {
 			throw new IllegalArgumentException(MAX_QUEUE_PAIRS + " must be at least 1, got " + maxQueuePairs);
 		}
-		if (fenceDelay.isNegative() || fenceDelay.compareTo(Duration.ofNanos(MAX_FENCE_DELAY_MICROS * 1000L)) > 0) {
-			throw new IllegalArgumentException(FENCE_DELAY_MICROS + " must be 0 to " + MAX_FENCE_DELAY_MICROS
-					+ " (a second), got " + fenceDelay.toNanos() / 1000 + " µs");
-		}
 		if (callerSpin.isNegative() || callerSpin.compareTo(Duration.ofNanos(MAX_CALLER_SPIN_MICROS * 1000L)) > 0) {
 			throw new IllegalArgumentException(CALLER_SPIN_MICROS + " must be 0 to " + MAX_CALLER_SPIN_MICROS
 					+ " (a millisecond), got " + callerSpin.toNanos() / 1000 + " µs");
@@ -212,14 +208,20 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 		if (ioThreads < 1 || ioThreads > MAX_IO_THREADS) {
 			throw new IllegalArgumentException(IO_THREADS + " must be 1 to " + MAX_IO_THREADS + ", got " + ioThreads);
 		}
+		if (firstMessageNudge.isNegative()
+				|| firstMessageNudge.compareTo(Duration.ofMillis(MAX_FIRST_MESSAGE_NUDGE_MILLIS)) > 0) {
+			throw new IllegalArgumentException(FIRST_MESSAGE_NUDGE_MILLIS + " must be 0 (never) to "
+					+ MAX_FIRST_MESSAGE_NUDGE_MILLIS + ", got " + firstMessageNudge.toMillis() + " ms");
+		}
 	}
 
 	/**
 	 * The defaults: CRC when asked, IRD and ORD 32, automatic MSS, 250 ms RNR grace, 10 s MPA
 	 * timeout, keepalive on, {@value #DEFAULT_MAX_QUEUE_PAIRS} queue pairs, callers receiving,
-	 * fences delayed by up to {@value #DEFAULT_FENCE_DELAY_MICROS} µs, callers polling for
+	 * callers polling for
 	 * {@value #DEFAULT_CALLER_SPIN_MICROS} µs (not at all on one processor), 10 s for the rest of
-	 * an FPDU, as many I/O threads as processors.
+	 * an FPDU, as many I/O threads as processors, a silent peer nudged after
+	 * {@value #DEFAULT_FIRST_MESSAGE_NUDGE_MILLIS} ms.
 	 * @return the defaults
 	 */
 	public static SiwSettings defaults() {
@@ -250,10 +252,10 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 				Duration.ofMillis(config.getInt(RNR_GRACE_MILLIS, 250)),
 				Duration.ofMillis(config.getInt(MPA_TIMEOUT_MILLIS, 10_000)), Boolean.parseBoolean(keepAlive),
 				config.getInt(MAX_QUEUE_PAIRS, DEFAULT_MAX_QUEUE_PAIRS), Boolean.parseBoolean(callerReceives),
-				Duration.ofNanos(config.getInt(FENCE_DELAY_MICROS, DEFAULT_FENCE_DELAY_MICROS) * 1000L),
 				Duration.ofNanos(config.getInt(CALLER_SPIN_MICROS, defaultCallerSpinMicros()) * 1000L),
 				Duration.ofMillis(config.getInt(FPDU_TIMEOUT_MILLIS, DEFAULT_FPDU_TIMEOUT_MILLIS)),
-				config.getInt(IO_THREADS, Math.min(MAX_IO_THREADS, Runtime.getRuntime().availableProcessors())));
+				config.getInt(IO_THREADS, Math.min(MAX_IO_THREADS, Runtime.getRuntime().availableProcessors())),
+				Duration.ofMillis(config.getInt(FIRST_MESSAGE_NUDGE_MILLIS, DEFAULT_FIRST_MESSAGE_NUDGE_MILLIS)));
 	}
 
 	/**

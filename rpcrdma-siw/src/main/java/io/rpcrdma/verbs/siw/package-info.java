@@ -26,18 +26,18 @@
  *
  * <h2>Choices where iWARP and the SPI differ</h2>
  * <ul>
- * <li><b>Completing Sends and Writes.</b> iWARP has no acknowledgement, but the SPI reports a
- * Send the peer could not take as failed. A Send or RDMA Write therefore completes once a
- * later RDMA Read Response shows the peer processed it (RFC 5040 §5.5 orders a Read Response
- * after the messages before its Request). When no real Read follows, the transmitter adds a
- * zero-length Read Request with STag 0 (a "fence"); its empty Read Response completes
- * everything sent before it. A Terminate instead fails the oldest outstanding work request
- * with the status its error means.</li>
+ * <li><b>Completing Sends and Writes.</b> iWARP has no acknowledgement. As Linux's siw
+ * does (siw_qp_sq_proc), a Send or RDMA Write completes once the socket has taken all of it;
+ * an RDMA Read completes when its Response has placed all its data. A message the peer
+ * cannot take fails by the peer's Terminate, which moves the queue pair to error and flushes
+ * what is outstanding, not by its own completion ({@code ProviderCapabilities}:
+ * {@code remoteErrorsAtInitiator} and {@code receiverNotReadyRetry} are false). A Write's
+ * placement is proven only by a later Send's delivery or Read's Response (RFC 5040 §5.5).</li>
  * <li><b>Receiver not ready.</b> iWARP has no RNR retry: a Send that finds no receive is a
  * DDP "no buffer available" error (RFC 5041 §7, untagged error 0x02). The receiver waits for
  * a receive to be posted, for its queue pair's RNR policy window but at least
  * {@code siw.rnr-grace-millis}, pausing that connection's receive stream; then it
- * terminates, and the sender's Send completes with {@code RNR_RETRY_EXC_ERR}.</li>
+ * terminates, and the sender's queue pair goes to error, flushing what is outstanding.</li>
  * <li><b>Terminate codes.</b> Refused RDMA Writes and Read Responses are DDP tagged buffer
  * errors; refused Read Requests are RDMAP remote protection errors quoting the Read Request;
  * a receive too small is DDP "message too long" ({@code REM_INV_REQ_ERR} at the sender,

@@ -59,16 +59,23 @@ class SiwPosterTransmitTest {
 				EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
 		MemoryRegion local = this.client.pd.registerMemory(ByteBuffer.allocateDirect(SIZE),
 				EnumSet.of(AccessFlag.LOCAL_WRITE));
+		MemoryRegion proof = this.client.pd.registerMemory(ByteBuffer.allocateDirect(1),
+				EnumSet.of(AccessFlag.LOCAL_WRITE));
 		for (int round = 0; round < ROUNDS; round++) {
 			fill(source.buffer(), round);
-			this.client.qp.postSend(SendWorkRequest.rdmaRead(2L * round, new RemoteAddress(source.address(), source.rkey()),
+			this.client.qp.postSend(SendWorkRequest.rdmaRead(3L * round, new RemoteAddress(source.address(), source.rkey()),
 					ScatterGatherEntry.of(local, 0, SIZE)));
-			this.client.awaitSendCompletions(2 * round + 1, DEADLINE);
+			this.client.awaitSendCompletions(3 * round + 1, DEADLINE);
 			assertThat(local.buffer().duplicate().clear()).as("round %d read", round).isEqualTo(source.buffer().duplicate().clear());
 			fill(local.buffer(), round + ROUNDS);
-			this.client.qp.postSend(SendWorkRequest.rdmaWrite(2L * round + 1, new RemoteAddress(sink.address(), sink.rkey()),
+			this.client.qp.postSend(SendWorkRequest.rdmaWrite(3L * round + 1, new RemoteAddress(sink.address(), sink.rkey()),
 					ScatterGatherEntry.of(local, 0, SIZE)));
-			this.client.awaitSendCompletions(2 * round + 2, DEADLINE);
+			this.client.awaitSendCompletions(3 * round + 2, DEADLINE);
+			// The Write completed when the socket took it (as on Linux's siw); a Read behind it
+			// proves it placed (RFC 5040 §5.5).
+			this.client.qp.postSend(SendWorkRequest.rdmaRead(3L * round + 2, new RemoteAddress(source.address(), source.rkey()),
+					ScatterGatherEntry.of(proof, 0, 1)));
+			this.client.awaitSendCompletions(3 * round + 3, DEADLINE);
 			assertThat(sink.buffer().duplicate().clear()).as("round %d write", round).isEqualTo(local.buffer().duplicate().clear());
 		}
 		assertThat(this.client.failedSends.get()).isZero();
