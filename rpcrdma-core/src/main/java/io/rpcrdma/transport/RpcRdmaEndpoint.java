@@ -680,7 +680,8 @@ abstract class RpcRdmaEndpoint {
 	 * @return a snapshot of the counters
 	 */
 	public TransportStats stats() {
-		return this.counters.snapshot();
+		SendQueueBudget budget = this.workRequests.budget();
+		return this.counters.snapshot(budget.queued(), budget.waitingHighWater());
 	}
 
 	/** @return the number of receives currently posted */

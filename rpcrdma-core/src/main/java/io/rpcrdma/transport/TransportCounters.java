@@ -74,13 +74,23 @@ final class TransportCounters {
 	}
 
 	TransportStats snapshot() {
+		return snapshot(0, 0);
+	}
+
+	/**
+	 * @param sendQueueWaits work requests that waited for send-queue room ({@link SendQueueBudget#queued()})
+	 * @param sendQueueWaitingHighWater the most that ever waited at once
+	 * @return the counters with the connection's send-queue figures
+	 */
+	TransportStats snapshot(long sendQueueWaits, int sendQueueWaitingHighWater) {
 		return new TransportStats(this.inlineMessages.sum(), this.readChunksSent.sum(),
 				this.positionZeroChunksSent.sum(), this.readChunksPulled.sum(), this.writeChunksFilled.sum(),
 				this.replyChunksFilled.sum(), this.rdmaErrorsSent.sum(), this.rdmaErrorsReceived.sum(),
 				this.doneSent.sum(), this.doneReceived.sum(), this.invalidatedByPeer.sum(),
 				this.readsQueued.sum(), this.readsInFlightHighWater.get(), this.bytesSent.sum(), this.bytesRead.sum(),
 				this.bytesWritten.sum(), RdmaErrorCounts.sum(this.errorsSentByCode),
-				RdmaErrorCounts.sum(this.errorsReceivedByCode), this.operationTimeouts.sum(), this.bulkShareWaits.sum());
+				RdmaErrorCounts.sum(this.errorsReceivedByCode), this.operationTimeouts.sum(), this.bulkShareWaits.sum(),
+				sendQueueWaits, sendQueueWaitingHighWater);
 	}
 
 

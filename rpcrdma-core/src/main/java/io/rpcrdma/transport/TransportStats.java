@@ -31,13 +31,19 @@ import java.util.Objects;
  * Read above all) unanswered for {@link PeerLimits#operationTimeout()}
  * @param bulkShareWaits calls whose Read chunks waited because their connection held its
  * {@link PeerLimits#bulkShare()} of bulk memory
+ * @param sendQueueWaits work requests (Sends, RDMA Reads, RDMA Writes) that waited for room on
+ * their connection's send queue instead of being posted at once ({@link SendQueueBudget}): a
+ * reply with more Write chunk segments than the queue had room for, or bursts beyond the
+ * credits
+ * @param sendQueueWaitingHighWater the most work requests ever waiting for send-queue room at
+ * once on the connection
  */
 public record TransportStats(long inlineMessages, long readChunksSent, long positionZeroChunksSent,
 		long readChunksPulled, long writeChunksFilled, long replyChunksFilled, long rdmaErrorsSent,
 		long rdmaErrorsReceived, long doneSent, long doneReceived, long invalidatedByPeer, long readsQueued,
 		int readsInFlightHighWater, long bytesSent, long bytesRead, long bytesWritten,
 		RdmaErrorCounts rdmaErrorsSentByCode, RdmaErrorCounts rdmaErrorsReceivedByCode, long operationTimeouts,
-		long bulkShareWaits) {
+		long bulkShareWaits, long sendQueueWaits, int sendQueueWaitingHighWater) {
 
 	/** Requires the per-code counts. */
 	public TransportStats {
@@ -47,10 +53,10 @@ public record TransportStats(long inlineMessages, long readChunksSent, long posi
 
 	/** Nothing conveyed. */
 	public static final TransportStats ZERO = new TransportStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-			RdmaErrorCounts.ZERO, RdmaErrorCounts.ZERO, 0, 0);
+			RdmaErrorCounts.ZERO, RdmaErrorCounts.ZERO, 0, 0, 0, 0);
 
 	/**
-	 * Adds two snapshots, to total connections; the high-water mark is the larger of the two.
+	 * Adds two snapshots, to total connections; the high-water marks are the larger of the two.
 	 * @param other another snapshot
 	 * @return the sum, counter by counter
 	 */
@@ -66,7 +72,9 @@ public record TransportStats(long inlineMessages, long readChunksSent, long posi
 				this.bytesRead + other.bytesRead, this.bytesWritten + other.bytesWritten,
 				this.rdmaErrorsSentByCode.plus(other.rdmaErrorsSentByCode),
 				this.rdmaErrorsReceivedByCode.plus(other.rdmaErrorsReceivedByCode),
-				this.operationTimeouts + other.operationTimeouts, this.bulkShareWaits + other.bulkShareWaits);
+				this.operationTimeouts + other.operationTimeouts, this.bulkShareWaits + other.bulkShareWaits,
+				this.sendQueueWaits + other.sendQueueWaits,
+				Math.max(this.sendQueueWaitingHighWater, other.sendQueueWaitingHighWater));
 	}
 
 }

@@ -64,6 +64,14 @@ abstract class SendQueueTests extends RpcRdmaTransportKit {
 		}
 		RpcRdmaServerConnection connection = onlyConnection(server);
 		assertThat(connection.stats().writeChunksFilled()).isEqualTo(6L * CHUNKS);
+		// Each reply needs 12 Writes and a Send on a queue of 6: what waited is counted (on siw
+		// a Write completes once the socket took it, so a reply may not have to wait at all),
+		// and the server's totals are its connection's.
+		TransportStats stats = connection.stats();
+		assertThat(stats.sendQueueWaitingHighWater()).isBetween(0, (int) Math.min(stats.sendQueueWaits(), 6L * CHUNKS));
+		assertThat(server.stats().sendQueueWaits()).isEqualTo(stats.sendQueueWaits());
+		assertThat(server.stats().sendQueueWaitingHighWater()).isEqualTo(stats.sendQueueWaitingHighWater());
+		assertThat(client.stats().sendQueueWaits()).as("the client's calls fit its queue").isZero();
 		eventually("no work request outstanding or waiting", () -> !connection.hasOperations());
 	}
 

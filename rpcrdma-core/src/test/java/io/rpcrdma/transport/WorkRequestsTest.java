@@ -77,6 +77,8 @@ class WorkRequestsTest {
 		}
 		assertThat(this.qp.posted).hasSize(3);
 		assertThat(this.work.budget().waiting()).isEqualTo(5);
+		assertThat(this.work.budget().queued()).as("work that had to wait").isEqualTo(5);
+		assertThat(this.work.budget().waitingHighWater()).isEqualTo(5);
 
 		for (int i = 0; i < 8; i++) {
 			completeOldest();

@@ -273,9 +273,12 @@ final class RdmapTransmitter {
 			return;
 		}
 		Thread current = Thread.currentThread();
-		if (current == this.receiveThread) {
+		if (current == this.receiveThread && !this.txLock.isHeldByCurrentThread()) {
 			// The receive path transmits once it has executed what it read, so that
-			// replies and Read Responses triggered by one read share one write.
+			// replies and Read Responses triggered by one read share one write. Not while it
+			// transmits already: work posted by a completion handler that its own write
+			// produced (a Send completes once the socket took it) comes after its
+			// receiverIdle, so it is picked up by the running pump (transmitNow).
 			this.deferred = true;
 			return;
 		}

@@ -64,6 +64,11 @@ final class TransportMeters {
 				"Connections failed because the peer left this side's RDMA Reads (or other work) unanswered");
 		counter(registry, limits, tags.and("limit", "bulk-share-wait"), source, totals, TransportStats::bulkShareWaits,
 				null, "Calls whose Read chunks waited because their connection held its share of bulk memory");
+		String waits = prefix + ".waits";
+		counter(registry, waits, tags.and("for", "ord"), source, totals, TransportStats::readsQueued, null,
+				"RDMA Reads that waited because their connection had its ORD of Reads outstanding (RFC 5666 §6.2)");
+		counter(registry, waits, tags.and("for", "send-queue"), source, totals, TransportStats::sendQueueWaits, null,
+				"Work requests that waited for room on their connection's send queue");
 		String errors = prefix + ".rdma-errors";
 		errors(registry, errors, tags.and("direction", "sent"), source, totals, TransportStats::rdmaErrorsSentByCode);
 		errors(registry, errors, tags.and("direction", "received"), source, totals,

@@ -67,6 +67,8 @@ class RpcRdmaMeterBindersTest {
 		assertThat(counter("rpcrdma.server.transport.messages", "type", "inline")).as("two replies").isEqualTo(2);
 		assertThat(counter("rpcrdma.server.transport.bytes", "operation", "send")).isPositive();
 		assertThat(counter("rpcrdma.server.transport.bytes", "operation", "rdma-read")).isZero();
+		assertThat(counter("rpcrdma.server.transport.waits", "for", "ord")).as("no Reads waited").isZero();
+		assertThat(counter("rpcrdma.server.transport.waits", "for", "send-queue")).as("two small replies fit").isZero();
 		assertThat(this.meters.get("rpcrdma.server.transport.rdma-errors").functionCounters()).as("4 codes, 2 directions")
 			.hasSize(8)
 			.allSatisfy((errors) -> assertThat(errors.count()).isZero());
