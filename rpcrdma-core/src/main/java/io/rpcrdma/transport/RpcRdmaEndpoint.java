@@ -680,8 +680,7 @@ abstract class RpcRdmaEndpoint {
 	 * @return a snapshot of the counters
 	 */
 	public TransportStats stats() {
-		SendQueueBudget budget = this.workRequests.budget();
-		return this.counters.snapshot(budget.queued(), budget.waitingHighWater());
+		return this.counters.snapshot(this.workRequests.budget());
 	}
 
 	/** @return the number of receives currently posted */

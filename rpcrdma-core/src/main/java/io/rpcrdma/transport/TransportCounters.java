@@ -78,11 +78,19 @@ final class TransportCounters {
 	}
 
 	/**
+	 * @param sendQueue the connection's send-queue room, whose waits are counted there
+	 * @return the counters with the connection's send-queue figures
+	 */
+	TransportStats snapshot(SendQueueBudget sendQueue) {
+		return snapshot(sendQueue.queued(), sendQueue.waitingHighWater());
+	}
+
+	/**
 	 * @param sendQueueWaits work requests that waited for send-queue room ({@link SendQueueBudget#queued()})
 	 * @param sendQueueWaitingHighWater the most that ever waited at once
 	 * @return the counters with the connection's send-queue figures
 	 */
-	TransportStats snapshot(long sendQueueWaits, int sendQueueWaitingHighWater) {
+	private TransportStats snapshot(long sendQueueWaits, int sendQueueWaitingHighWater) {
 		return new TransportStats(this.inlineMessages.sum(), this.readChunksSent.sum(),
 				this.positionZeroChunksSent.sum(), this.readChunksPulled.sum(), this.writeChunksFilled.sum(),
 				this.replyChunksFilled.sum(), this.rdmaErrorsSent.sum(), this.rdmaErrorsReceived.sum(),
