@@ -159,8 +159,18 @@ public final class SoftwareCompletionQueue implements CompletionQueue {
 		return this.closed;
 	}
 
+	/** The most {@link #close()} waits for a handler running on another thread to return. */
+	static final long CLOSE_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
+
 	@Override
 	public void close() {
+		if (this.closed) {
+			return;
+		}
+		// A handler running elsewhere drains once more after it re-arms: what was added while
+		// it ran (a flush, when the queue pair was closed just before) reaches it, not the bin.
+		// Bounded: a handler that blocks, against the rule, costs the close a second.
+		this.notifier.awaitDispatchEnd(CLOSE_WAIT_NANOS);
 		synchronized (this) {
 			if (this.closed) {
 				return;

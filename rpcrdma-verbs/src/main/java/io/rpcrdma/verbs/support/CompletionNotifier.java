@@ -3,6 +3,7 @@ package io.rpcrdma.verbs.support;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import io.rpcrdma.verbs.CompletionHandler;
 import io.rpcrdma.verbs.CompletionQueue;
@@ -27,6 +28,9 @@ public final class CompletionNotifier {
 	private final AtomicBoolean armed = new AtomicBoolean();
 
 	private final AtomicInteger dispatching = new AtomicInteger();
+
+	// The thread running the handler now, or null: the one a closing queue waits for.
+	private volatile Thread dispatcher;
 
 	/**
 	 * Creates a notifier.
@@ -72,15 +76,45 @@ public final class CompletionNotifier {
 		if (this.dispatching.getAndIncrement() != 0) {
 			return;
 		}
-		do {
-			try {
-				this.handler.onCompletion(this.queue);
+		this.dispatcher = Thread.currentThread();
+		try {
+			do {
+				try {
+					this.handler.onCompletion(this.queue);
+				}
+				catch (Throwable ex) {
+					logger.log(Level.ERROR, "Completion handler threw; handlers must handle their errors", ex);
+				}
 			}
-			catch (Throwable ex) {
-				logger.log(Level.ERROR, "Completion handler threw; handlers must handle their errors", ex);
-			}
+			while (this.dispatching.decrementAndGet() != 0);
 		}
-		while (this.dispatching.decrementAndGet() != 0);
+		finally {
+			this.dispatcher = null;
+		}
+	}
+
+	/**
+	 * Waits, for at most {@code timeoutNanos}, until a handler call running on another thread
+	 * has returned: a queue about to discard its completions lets a handler that is between its
+	 * drain and its re-arm drain once more first (the drain / re-arm / drain idiom), so that a
+	 * completion added meanwhile, which found the queue disarmed, is not lost to the close
+	 * (the flush of a queue pair closed just before its queue). Returns at once on the handler's
+	 * own thread, or when no handler runs.
+	 * @param timeoutNanos the most to wait
+	 * @return whether no handler call runs on another thread now
+	 */
+	public boolean awaitDispatchEnd(long timeoutNanos) {
+		long deadline = System.nanoTime() + timeoutNanos;
+		while (true) {
+			Thread running = this.dispatcher;
+			if (running == null || running == Thread.currentThread()) {
+				return true;
+			}
+			if (System.nanoTime() - deadline >= 0) {
+				return false;
+			}
+			LockSupport.parkNanos(20_000);
+		}
 	}
 
 }
