@@ -207,6 +207,19 @@ final class RdmapReceiver {
 
 	private final Runnable armTask = this::armNow;
 
+	private final AtomicBoolean lookQueued = new AtomicBoolean();
+
+	// The I/O thread's looks during one caller's lead (lookAfterLeader): which lead, and how
+	// long until the next look.
+	private long timedLead = -1;
+
+	private long leaderLookDelay = ReceiveRole.CALLER_NANOS;
+
+	/** The longest delay between the I/O thread's looks during one caller's lead: 2, 4, 8 ms. */
+	static final long MAX_LEADER_LOOK_DELAY = 4 * ReceiveRole.CALLER_NANOS;
+
+	private final Runnable lookTask = this::lookNow;
+
 	// Used by leading callers only.
 	private final CallerSpin callerSpin;
 
@@ -254,6 +267,33 @@ final class RdmapReceiver {
 		}
 	}
 
+	/**
+	 * A leaving caller found that the I/O thread wanted a turn while it led: the I/O thread
+	 * looks at the socket once the caller window has passed without a caller leading
+	 * ({@link ReceiveRole#leaveToCaller}), by its timer, not by read interest: interest would
+	 * have the next reply wake the I/O thread as well as the caller that leads by then, and
+	 * that caller wake the I/O thread once more when it leaves, twice per call for callers
+	 * that wait longer than the window (many connections, a slow server). From any thread,
+	 * never blocks.
+	 */
+	void lookLater() {
+		if (this.lookQueued.compareAndSet(false, true)) {
+			this.io.execute(this.lookTask);
+		}
+	}
+
+	private void lookNow() {
+		this.lookQueued.set(false);
+		long now = System.nanoTime();
+		long leave = this.connection.isEstablished() ? this.role.leaveToCaller(now) : 0;
+		if (leave > 0) {
+			this.io.schedule(this.callerTimer, now + leave);
+		}
+		else {
+			ioTurn();
+		}
+	}
+
 	private void armNow() {
 		this.armQueued.set(false);
 		if (this.connection.isEstablished()) {
@@ -288,6 +328,9 @@ final class RdmapReceiver {
 			// timer. Meanwhile the I/O thread does not wait for the socket: callers leading in
 			// turn cost it a timer every 2 ms, not a wake-up per reply.
 			this.io.schedule(this.callerTimer, now + leave);
+			return;
+		}
+		if (this.role.ledByCaller(self) && this.connection.isEstablished() && lookAfterLeader(now)) {
 			return;
 		}
 		if (!this.role.takeForTurn(self)) {
@@ -339,6 +382,30 @@ final class RdmapReceiver {
 		}
 	}
 
+
+	/**
+	 * On the I/O thread, a caller leading the path: it reads all that comes until its reply, in
+	 * its own selector, and what comes after is read by the next caller, or by a turn of this
+	 * thread once callers have stopped leading. This thread looks again by its timer, 2, 4 and 8
+	 * ms on in one caller's lead, and leaves no mark meanwhile: a mark has the leader wake this
+	 * thread when it leaves, a hand-over between threads per call, which halved the calls per
+	 * second of 256 connections whose callers wait longer than the caller window (issue #34).
+	 * A longer lead (a slow server) gets the mark, so that its timers stop.
+	 * @return whether this thread looks again by its timer, else it marks itself wanted
+	 */
+	private boolean lookAfterLeader(long now) {
+		long lead = this.role.leads();
+		if (lead != this.timedLead) {
+			this.timedLead = lead;
+			this.leaderLookDelay = ReceiveRole.CALLER_NANOS;
+		}
+		if (this.leaderLookDelay > MAX_LEADER_LOOK_DELAY) {
+			return false;
+		}
+		this.io.schedule(this.callerTimer, now + this.leaderLookDelay);
+		this.leaderLookDelay *= 2;
+		return true;
+	}
 
 	/** A receive was posted: a Send waiting for one goes on. */
 	void receivePosted() {

@@ -30,7 +30,14 @@ final class ReceiveRole {
 
 	private final Runnable wakeReader;
 
+	private final Runnable lookLater;
+
 	private volatile boolean closed;
+
+	private volatile long leads;
+
+	// Written by leaving leaders only, one at a time.
+	private volatile long handOvers;
 
 	/**
 	 * How long after a caller led the path the I/O thread leaves it to callers (unless
@@ -60,9 +67,12 @@ final class ReceiveRole {
 	/**
 	 * @param wakeReader has the I/O thread wait for the socket again (a leader leaves it
 	 * drained, so bytes that come later wake the I/O thread); never blocks
+	 * @param lookLater has the I/O thread look at the socket once the caller window has passed
+	 * with no caller leading; never blocks
 	 */
-	ReceiveRole(Runnable wakeReader) {
+	ReceiveRole(Runnable wakeReader, Runnable lookLater) {
 		this.wakeReader = wakeReader;
+		this.lookLater = lookLater;
 	}
 
 	// ---- the I/O thread -----------------------------------------------------------------
@@ -80,6 +90,21 @@ final class ReceiveRole {
 		// No mark for the caller: while callers lead in turn the I/O thread leaves the socket
 		// to them, not even waiting for it, and looks again by its timer.
 		return left;
+	}
+
+	/**
+	 * @param io the I/O thread
+	 * @return whether a caller holds the role and no other caller follows it: the leader reads
+	 * for nobody but itself
+	 */
+	boolean ledByCaller(Thread io) {
+		Thread leader = this.holder.get();
+		return leader != null && leader != io && this.followers.get() == 0;
+	}
+
+	/** @return how many times a caller has taken the role: tells one caller's lead from the next */
+	long leads() {
+		return this.leads;
 	}
 
 	/**
@@ -141,6 +166,8 @@ final class ReceiveRole {
 			return Outcome.CLOSED;
 		}
 		if (this.followers.get() == 0 && this.holder.compareAndSet(null, caller)) {
+			// Only the holder writes it: the role's hand-overs order the writes.
+			this.leads++;
 			return Outcome.TAKEN;
 		}
 		this.followers.incrementAndGet();
@@ -157,8 +184,9 @@ final class ReceiveRole {
 	}
 
 	/**
-	 * A caller leaves the role. The I/O thread waits for the socket again if it found the
-	 * role taken meanwhile, or if the caller leaves followers behind. (A path that needs a
+	 * A caller leaves the role. The I/O thread waits for the socket again if the caller leaves
+	 * followers behind, or the path closed; if the I/O thread only found the role taken
+	 * meanwhile (a long lead), it looks at the socket once the caller window has passed. (A path that needs a
 	 * turn without new bytes, inside a frame or waiting for a receive, is the caller's to
 	 * hand on: {@link SiwConnection#receiveUntil}.)
 	 * @param leaver the holder
@@ -167,9 +195,22 @@ final class ReceiveRole {
 		this.callerLeftAt = System.nanoTime();
 		this.holder.set(null);
 		boolean wanted = this.readerWanted.getAndSet(false);
-		if (wanted || this.closed || this.followers.get() > 0) {
+		if (this.closed || this.followers.get() > 0) {
+			this.handOvers++;
 			this.wakeReader.run();
 		}
+		else if (wanted) {
+			this.handOvers++;
+			this.lookLater.run();
+		}
+	}
+
+	/**
+	 * @return how many leaders, leaving, asked the I/O thread for a turn or a look: a thread
+	 * hand-over each
+	 */
+	long handOvers() {
+		return this.handOvers;
 	}
 
 	/** @return whether callers wait for the holder to deliver their outcomes */

@@ -117,7 +117,7 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath {
 
 	private int peerIrd;
 
-	private final ReceiveRole receiveRole = new ReceiveRole(this::wakeReceivePath);
+	private final ReceiveRole receiveRole = new ReceiveRole(this::wakeReceivePath, this::lookAtReceivePathLater);
 
 	// Set once the established stream is read: callers may lead from then on.
 	private volatile RdmapReceiver receiver;
@@ -853,6 +853,13 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath {
 		RdmapReceiver p = this.path;
 		if (p != null) {
 			p.arm();
+		}
+	}
+
+	private void lookAtReceivePathLater() {
+		RdmapReceiver p = this.path;
+		if (p != null) {
+			p.lookLater();
 		}
 	}
 

@@ -6,7 +6,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -46,8 +48,14 @@ class SiwCallerReceiveTest {
 	/** Whether the server answers each Send with one of its own. */
 	private final AtomicBoolean echo = new AtomicBoolean(true);
 
+	/** How long after a Send the server answers it: 0 for at once, in its completion handler. */
+	private volatile long echoDelayMillis;
+
+	private final ScheduledExecutorService slowServer = Executors.newSingleThreadScheduledExecutor();
+
 	@AfterEach
 	void close() {
+		this.slowServer.shutdownNow();
 		SiwTestPeer.close(this.client, this.server);
 	}
 
@@ -134,6 +142,36 @@ class SiwCallerReceiveTest {
 			assertThat(exchange.led()).isFalse();
 			assertThat(exchange.completedOn().getName()).startsWith("siw-io-");
 		});
+	}
+
+	@Test
+	void callersWaitingLongerThanTheCallerWindowReadTheirRepliesWithoutHandingOverToTheIoThread() throws Exception {
+		connect(RdmaProviderConfig.defaults());
+		awaitCallersLeading();
+		// Each reply comes 5 ms after its call: past the caller window (2 ms), after which the
+		// I/O thread looks at the connection, and within the looks of one lead (14 ms).
+		this.echoDelayMillis = 5;
+		ReceiveRole role = ((SiwConnection) this.client.connection).receiveRole();
+		long handOversBefore = role.handOvers();
+		int led = 0;
+		int calls = 30;
+		for (int i = 0; i < calls; i++) {
+			if (roundTrip().led()) {
+				led++;
+			}
+		}
+		long handOvers = role.handOvers() - handOversBefore;
+		assertThat(led).as("round trips whose caller read its own reply").isGreaterThanOrEqualTo(calls / 2);
+		// Before: the I/O thread, finding the role taken, marked itself wanted, and every leaving
+		// caller handed over to it (about one per call). A stalled host may stretch a few leads
+		// past 14 ms, which then hand over once each.
+		assertThat(handOvers).as("leaders that handed over to the I/O thread, in %d calls", calls)
+			.isLessThanOrEqualTo(calls / 3);
+		this.echoDelayMillis = 0;
+		// What a leaving caller leaves unread is still read: a reply nobody waits for.
+		int before = this.client.replies.get();
+		this.client.qp.postSend(SendWorkRequest.send(7, ScatterGatherEntry.of(this.client.outbox, 0, 8)));
+		awaitReplies(before + 1);
 	}
 
 	@Test
@@ -382,7 +420,13 @@ class SiwCallerReceiveTest {
 					if (this.echoes) {
 						// Counted after the echo decision, so a caller that saw the count knows it.
 						boolean answer = SiwCallerReceiveTest.this.echo.get();
-						if (answer) {
+						long delay = SiwCallerReceiveTest.this.echoDelayMillis;
+						if (answer && delay > 0) {
+							SiwCallerReceiveTest.this.slowServer.schedule(() -> this.qp
+								.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(this.outbox, 0, 8))), delay,
+									TimeUnit.MILLISECONDS);
+						}
+						else if (answer) {
 							this.qp.postSend(SendWorkRequest.send(2, ScatterGatherEntry.of(this.outbox, 0, 8)));
 						}
 						this.received.incrementAndGet();
