@@ -159,7 +159,6 @@ final class RdmapTransmitter {
 
 	private final SiwIoThread.Timer nudgeTimer = new SiwIoThread.Timer(this::nudgeTimerFired);
 
-
 	private boolean deferred;
 
 	private volatile boolean closing;

@@ -56,7 +56,7 @@ class SiwChainedSendTest {
 		for (int i = 0; i < MESSAGES; i++) {
 			this.client.send(1);
 			// The server's reply, then the follow-ups that each completion before posted.
-			this.client.awaitReceived(CHAIN * (i + 1), DEADLINE);
+			this.client.awaitCount(this.client.received, CHAIN * (i + 1), DEADLINE, "messages");
 		}
 		assertThat(this.server.followUps.get()).isEqualTo((CHAIN - 1) * MESSAGES);
 		assertThat(this.server.failedSends.get()).isZero();
@@ -117,17 +117,6 @@ class SiwChainedSendTest {
 						this.followUps.incrementAndGet();
 						send(this.polled[i].wrId() + 1);
 					}
-				}
-			}
-		}
-
-		void awaitReceived(int count, Duration deadline) throws InterruptedException {
-			long end = System.nanoTime() + deadline.toNanos();
-			synchronized (this) {
-				while (this.received.get() < count) {
-					long left = end - System.nanoTime();
-					assertThat(left).as("%d messages arrive in time (%d did)", count, this.received.get()).isPositive();
-					TimeUnit.NANOSECONDS.timedWait(this, left);
 				}
 			}
 		}

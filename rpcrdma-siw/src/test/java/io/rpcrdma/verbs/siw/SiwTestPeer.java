@@ -104,12 +104,23 @@ abstract class SiwTestPeer {
 	 * @param deadline how long they may take
 	 */
 	final void awaitSendCompletions(int count, Duration deadline) {
+		awaitCount(this.sendCompletions, count, deadline, "send completions");
+	}
+
+	/**
+	 * Waits until {@code counter}, which the handlers raise and then {@code notifyAll()} on this
+	 * peer, reaches {@code count}.
+	 * @param counter what is counted
+	 * @param count how many
+	 * @param deadline how long they may take
+	 * @param what what is counted, for the failure message
+	 */
+	final void awaitCount(AtomicInteger counter, int count, Duration deadline, String what) {
 		long end = System.nanoTime() + deadline.toNanos();
 		synchronized (this) {
-			while (this.sendCompletions.get() < count) {
+			while (counter.get() < count) {
 				long left = end - System.nanoTime();
-				assertThat(left).as("%d send completions arrive in time (%d did)", count, this.sendCompletions.get())
-					.isPositive();
+				assertThat(left).as("%d %s arrive in time (%d did)", count, what, counter.get()).isPositive();
 				try {
 					TimeUnit.NANOSECONDS.timedWait(this, left);
 				}

@@ -3,6 +3,7 @@ package io.rpcrdma.verbs.support;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 import io.rpcrdma.verbs.CompletionHandler;
@@ -29,8 +30,10 @@ public final class CompletionNotifier {
 
 	private final AtomicInteger dispatching = new AtomicInteger();
 
-	// The thread running the handler now, or null: the one a closing queue waits for.
-	private volatile Thread dispatcher;
+	// The thread running the handler now, or null: the one a closing queue waits for. Cleared
+	// only by the thread that set it: a dispatcher that starts between another's last
+	// decrement and its clearing keeps its mark.
+	private final AtomicReference<Thread> dispatcher = new AtomicReference<>();
 
 	/**
 	 * Creates a notifier.
@@ -76,7 +79,8 @@ public final class CompletionNotifier {
 		if (this.dispatching.getAndIncrement() != 0) {
 			return;
 		}
-		this.dispatcher = Thread.currentThread();
+		Thread current = Thread.currentThread();
+		this.dispatcher.set(current);
 		try {
 			do {
 				try {
@@ -89,7 +93,7 @@ public final class CompletionNotifier {
 			while (this.dispatching.decrementAndGet() != 0);
 		}
 		finally {
-			this.dispatcher = null;
+			this.dispatcher.compareAndSet(current, null);
 		}
 	}
 
@@ -106,7 +110,7 @@ public final class CompletionNotifier {
 	public boolean awaitDispatchEnd(long timeoutNanos) {
 		long deadline = System.nanoTime() + timeoutNanos;
 		while (true) {
-			Thread running = this.dispatcher;
+			Thread running = this.dispatcher.get();
 			if (running == null || running == Thread.currentThread()) {
 				return true;
 			}
