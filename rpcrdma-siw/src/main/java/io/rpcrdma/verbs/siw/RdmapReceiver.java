@@ -207,8 +207,6 @@ final class RdmapReceiver {
 
 	private final Runnable armTask = this::armNow;
 
-	private final AtomicBoolean lookQueued = new AtomicBoolean();
-
 	// The I/O thread's looks during one caller's lead (lookAfterLeader): which lead, and how
 	// long until the next look.
 	private long timedLead = -1;
@@ -217,8 +215,6 @@ final class RdmapReceiver {
 
 	/** The longest delay between the I/O thread's looks during one caller's lead: 2, 4, 8 ms. */
 	static final long MAX_LEADER_LOOK_DELAY = 4 * ReceiveRole.CALLER_NANOS;
-
-	private final Runnable lookTask = this::lookNow;
 
 	// Used by leading callers only.
 	private final CallerSpin callerSpin;
@@ -267,33 +263,6 @@ final class RdmapReceiver {
 		}
 	}
 
-	/**
-	 * A leaving caller found that the I/O thread wanted a turn while it led: the I/O thread
-	 * looks at the socket once the caller window has passed without a caller leading
-	 * ({@link ReceiveRole#leaveToCaller}), by its timer, not by read interest: interest would
-	 * have the next reply wake the I/O thread as well as the caller that leads by then, and
-	 * that caller wake the I/O thread once more when it leaves, twice per call for callers
-	 * that wait longer than the window (many connections, a slow server). From any thread,
-	 * never blocks.
-	 */
-	void lookLater() {
-		if (this.lookQueued.compareAndSet(false, true)) {
-			this.io.execute(this.lookTask);
-		}
-	}
-
-	private void lookNow() {
-		this.lookQueued.set(false);
-		long now = System.nanoTime();
-		long leave = this.connection.isEstablished() ? this.role.leaveToCaller(now) : 0;
-		if (leave > 0) {
-			this.io.schedule(this.callerTimer, now + leave);
-		}
-		else {
-			ioTurn();
-		}
-	}
-
 	private void armNow() {
 		this.armQueued.set(false);
 		if (this.connection.isEstablished()) {
@@ -315,8 +284,9 @@ final class RdmapReceiver {
 	 * A receive turn of the I/O thread: reads and executes what the socket holds, without
 	 * ever waiting for it, for at most {@link #TURN_BUDGET} bytes; then waits for the socket
 	 * in the I/O thread's selector (with a timer for the FPDU deadline when inside a frame),
-	 * for a posted receive, or behind the other connections' turns. A caller holding the role
-	 * leaves it to the caller, which asks for the turn again when it leaves.
+	 * for a posted receive, or behind the other connections' turns. Within the caller window
+	 * ({@link ReceiveRole#leaveToCaller}), or while a caller leads, it looks again by its timer
+	 * ({@link #lookAfterLeader}) instead; a long lead has the leaving caller ask for the turn.
 	 */
 	private void ioTurn() {
 		this.turnQueued.set(false);
@@ -382,15 +352,15 @@ final class RdmapReceiver {
 		}
 	}
 
-
 	/**
 	 * On the I/O thread, a caller leading the path: it reads all that comes until its reply, in
 	 * its own selector, and what comes after is read by the next caller, or by a turn of this
 	 * thread once callers have stopped leading. This thread looks again by its timer, 2, 4 and 8
 	 * ms on in one caller's lead, and leaves no mark meanwhile: a mark has the leader wake this
-	 * thread when it leaves, a hand-over between threads per call, which halved the calls per
-	 * second of 256 connections whose callers wait longer than the caller window (issue #34).
-	 * A longer lead (a slow server) gets the mark, so that its timers stop.
+	 * thread when it leaves, a hand-over between threads per call, which cost 256 connections
+	 * whose callers wait longer than the caller window a third of their calls per second
+	 * (issue #34). A longer lead (a slow server) gets the mark, so that its timers stop, and
+	 * its leaving caller asks for a turn ({@link #wake}), which waits out the caller window.
 	 * @return whether this thread looks again by its timer, else it marks itself wanted
 	 */
 	private boolean lookAfterLeader(long now) {

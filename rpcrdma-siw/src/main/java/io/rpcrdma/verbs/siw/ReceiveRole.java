@@ -186,9 +186,9 @@ final class ReceiveRole {
 	/**
 	 * A caller leaves the role. The I/O thread waits for the socket again if the caller leaves
 	 * followers behind, or the path closed; if the I/O thread only found the role taken
-	 * meanwhile (a long lead), it looks at the socket once the caller window has passed. (A path that needs a
-	 * turn without new bytes, inside a frame or waiting for a receive, is the caller's to
-	 * hand on: {@link SiwConnection#receiveUntil}.)
+	 * meanwhile (a long lead), it takes a turn once the caller window has passed. (A path
+	 * that needs a turn without new bytes, inside a frame or waiting for a receive, is the
+	 * caller's to hand on: {@link SiwConnection#receiveUntil}.)
 	 * @param leaver the holder
 	 */
 	void release(Thread leaver) {

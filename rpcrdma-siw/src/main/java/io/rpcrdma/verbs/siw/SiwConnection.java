@@ -117,7 +117,7 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath {
 
 	private int peerIrd;
 
-	private final ReceiveRole receiveRole = new ReceiveRole(this::wakeReceivePath, this::lookAtReceivePathLater);
+	private final ReceiveRole receiveRole = new ReceiveRole(this::wakeReceivePath, this::turnReceivePath);
 
 	// Set once the established stream is read: callers may lead from then on.
 	private volatile RdmapReceiver receiver;
@@ -856,10 +856,10 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath {
 		}
 	}
 
-	private void lookAtReceivePathLater() {
+	private void turnReceivePath() {
 		RdmapReceiver p = this.path;
 		if (p != null) {
-			p.lookLater();
+			p.wake();
 		}
 	}
 
