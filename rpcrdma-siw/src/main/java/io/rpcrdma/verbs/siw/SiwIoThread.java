@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongPredicate;
 
 /**
  * One of a provider's shared I/O threads ({@link SiwIoThreads}): one {@link Selector} serving
@@ -30,6 +31,12 @@ final class SiwIoThread implements Runnable {
 	private static final System.Logger logger = System.getLogger(SiwIoThread.class.getName());
 
 	private final Selector selector;
+
+	/**
+	 * What the thread also does at each tick, given the time; whether it wants ticks while it
+	 * serves no connection.
+	 */
+	private final LongPredicate tick;
 
 	private final Thread thread;
 
@@ -79,7 +86,8 @@ final class SiwIoThread implements Runnable {
 
 	}
 
-	SiwIoThread(String name) throws IOException {
+	SiwIoThread(String name, LongPredicate tick) throws IOException {
+		this.tick = tick;
 		this.selector = Selector.open();
 		this.thread = new Thread(this, name);
 		this.thread.setDaemon(true);
@@ -260,6 +268,7 @@ final class SiwIoThread implements Runnable {
 	@Override
 	public void run() {
 		long nextTick = System.nanoTime() + TICK_NANOS;
+		boolean ticksWanted = false;
 		try {
 			while (true) {
 				this.wakeupPending.set(false);
@@ -286,6 +295,7 @@ final class SiwIoThread implements Runnable {
 					for (RdmapTransmitter member : this.members) {
 						runSafely(member::look);
 					}
+					ticksWanted = this.tick.test(now);
 				}
 				if (this.shuttingDown && (this.members.isEmpty() || now - this.shutdownDeadline >= 0)) {
 					return;
@@ -294,7 +304,8 @@ final class SiwIoThread implements Runnable {
 					this.selector.selectNow(this.readyAction);
 					continue;
 				}
-				long wait = this.members.isEmpty() && !this.shuttingDown ? Long.MAX_VALUE : nextTick - now;
+				boolean untimed = this.members.isEmpty() && !this.shuttingDown && !ticksWanted;
+				long wait = untimed ? Long.MAX_VALUE : nextTick - now;
 				if (!this.timers.isEmpty()) {
 					wait = Math.min(wait, this.timers.peek().at - now);
 				}

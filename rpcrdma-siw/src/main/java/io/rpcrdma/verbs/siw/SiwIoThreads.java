@@ -2,6 +2,7 @@ package io.rpcrdma.verbs.siw;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.function.LongPredicate;
 
 /**
  * A provider's fixed set of I/O threads ({@code siw.io-threads}, {@link SiwSettings#ioThreads()}):
@@ -13,10 +14,18 @@ final class SiwIoThreads {
 
 	private final SiwIoThread[] threads;
 
+	private final LongPredicate tick;
+
 	private boolean shutDown;
 
-	SiwIoThreads(int count) {
+	/**
+	 * @param count the threads
+	 * @param tick what each thread also does at its periodic look, given the time; whether it wants
+	 * more ticks while the thread serves no connection
+	 */
+	SiwIoThreads(int count, LongPredicate tick) {
 		this.threads = new SiwIoThread[count];
+		this.tick = tick;
 	}
 
 	/**
@@ -29,7 +38,7 @@ final class SiwIoThreads {
 			SiwIoThread t = this.threads[i];
 			if (t == null) {
 				try {
-					t = new SiwIoThread("siw-io-" + i);
+					t = new SiwIoThread("siw-io-" + i, this.tick);
 				}
 				catch (IOException ex) {
 					throw new UncheckedIOException("Cannot open a selector for a siw I/O thread", ex);

@@ -65,10 +65,10 @@ public final class SiwProvider implements RdmaProvider {
 	public SiwProvider(SiwSettings settings) {
 		this.settings = Objects.requireNonNull(settings, "settings");
 		this.pending = new PendingPassiveConnections(settings.maxQueuePairs());
-		this.ioThreads = new SiwIoThreads(settings.ioThreads());
-		// A few free buffers per I/O thread spare busy connections an allocation each time
-		// they come back from idle.
-		this.streamBuffers = new StreamBuffers(4 * settings.ioThreads());
+		// A few free buffers per I/O thread however quiet the provider, and as many more as
+		// connections come back from idle for, trimmed by the I/O threads' ticks.
+		this.streamBuffers = new StreamBuffers(4 * settings.ioThreads(), System.nanoTime());
+		this.ioThreads = new SiwIoThreads(settings.ioThreads(), this.streamBuffers::trim);
 	}
 
 	/** @return the transmit buffers the provider's connections borrow while they transmit */

@@ -45,9 +45,10 @@ import io.rpcrdma.verbs.siw.wire.RdmapOpcode;
  * connecting (TCP connect and MPA exchange), receiving and what posting threads cannot
  * transmit at once. Opening hundreds of connections adds no thread, and the I/O threads stay
  * as many as set. Connections waiting for their MPA Request wait on the I/O threads too,
- * holding no thread. An idle connection holds neither a transmit nor a receive buffer. One
- * connection's flood of bytes, or a peer trickling them, does not hold an I/O thread from the
- * other connections it serves.
+ * holding no thread. An idle connection holds neither a transmit nor a receive buffer, and
+ * connections coming back from idle borrow those others gave back. One connection's flood
+ * of bytes, or a peer trickling them, does not hold an I/O thread from the other connections
+ * it serves.
  */
 class SiwIoThreadsTest {
 
@@ -263,6 +264,56 @@ class SiwIoThreadsTest {
 		}
 		assertThat(server.received.get()).as("Sends the server received").isEqualTo(received + 1);
 		assertThat(client.failedSends.get()).isZero();
+	}
+
+	@Test
+	void connectionsComingBackFromIdleBorrowTheBuffersOthersGaveBack() throws Exception {
+		// Three times the free buffers a provider keeps however quiet it is.
+		int connections = 12 * IO_THREADS;
+		List<Peer> clients = new ArrayList<>();
+		List<Peer> servers = new ArrayList<>();
+		for (int i = 0; i < connections; i++) {
+			Peer server = new Peer(this.serverSide);
+			Peer client = new Peer(this.clientSide);
+			SiwTestPeer.connect(server, client, DEADLINE);
+			servers.add(server);
+			clients.add(client);
+		}
+		StreamBuffers clientBuffers = ((SiwProvider) this.clientSide).streamBuffers();
+		StreamBuffers serverBuffers = ((SiwProvider) this.serverSide).streamBuffers();
+		sendOnEach(clients, servers, 1);
+		// The I/O threads look every 100 ms; two looks without traffic give a buffer back.
+		long end = System.nanoTime() + DEADLINE.toNanos();
+		while ((clientBuffers.lent() > 0 || serverBuffers.lent() > 0) && System.nanoTime() - end < 0) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+		}
+		assertThat(clientBuffers.lent()).as("client buffers still lent").isZero();
+		assertThat(serverBuffers.lent()).as("server buffers still lent").isZero();
+		long clientAllocated = clientBuffers.allocated();
+		long serverAllocated = serverBuffers.allocated();
+		assertThat(clientAllocated).as("transmit buffers the clients allocated").isGreaterThanOrEqualTo(connections);
+		assertThat(serverAllocated).as("receive buffers the servers allocated").isGreaterThanOrEqualTo(connections);
+		// Every connection calls again after giving its buffers back. Only a trim between the two
+		// rounds, after a whole window (ten looks) in which the buffers given back lay unused,
+		// could have let some go.
+		sendOnEach(clients, servers, 2);
+		assertThat(clientBuffers.allocated() - clientAllocated)
+			.as("transmit buffers allocated by %d connections coming back from idle", connections)
+			.isLessThanOrEqualTo(connections / 4);
+		assertThat(serverBuffers.allocated() - serverAllocated)
+			.as("receive buffers allocated by %d connections coming back from idle", connections)
+			.isLessThanOrEqualTo(connections / 4);
+		assertThat(clients).allMatch((c) -> c.failedSends.get() == 0);
+	}
+
+	private static void sendOnEach(List<Peer> clients, List<Peer> servers, int count) throws InterruptedException {
+		for (Peer client : clients) {
+			client.qp.postSend(SendWorkRequest.send(count, ScatterGatherEntry.of(client.outbox, 0, 8)));
+		}
+		for (int i = 0; i < clients.size(); i++) {
+			clients.get(i).awaitSendCompletions(count, DEADLINE);
+			assertThat(servers.get(i).awaitReceived(count, DEADLINE)).as("Sends received on connection %d", i).isTrue();
+		}
 	}
 
 	@Test
