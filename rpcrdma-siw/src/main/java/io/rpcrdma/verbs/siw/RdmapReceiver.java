@@ -281,6 +281,18 @@ final class RdmapReceiver {
 	}
 
 	/**
+	 * Has the I/O thread take a turn within the caller window, which a turn just after a
+	 * caller left waits out anyway ({@link ReceiveRole#leaveToCaller}): it is woken only if
+	 * its select would not end by then, so a caller leaving a long lead costs no wake-up
+	 * under load.
+	 */
+	void wakeSoon() {
+		if (this.turnQueued.compareAndSet(false, true)) {
+			this.io.executeSoon(this.turn, ReceiveRole.CALLER_NANOS);
+		}
+	}
+
+	/**
 	 * A receive turn of the I/O thread: reads and executes what the socket holds, without
 	 * ever waiting for it, for at most {@link #TURN_BUDGET} bytes; then waits for the socket
 	 * in the I/O thread's selector (with a timer for the FPDU deadline when inside a frame),
@@ -360,7 +372,7 @@ final class RdmapReceiver {
 	 * thread when it leaves, a hand-over between threads per call, which cost 256 connections
 	 * whose callers wait longer than the caller window a third of their calls per second
 	 * (issue #34). A longer lead (a slow server) gets the mark, so that its timers stop, and
-	 * its leaving caller asks for a turn ({@link #wake}), which waits out the caller window.
+	 * its leaving caller asks for a turn ({@link #wakeSoon}), which waits out the caller window.
 	 * @return whether this thread looks again by its timer, else it marks itself wanted
 	 */
 	private boolean lookAfterLeader(long now) {

@@ -859,7 +859,7 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath {
 	private void turnReceivePath() {
 		RdmapReceiver p = this.path;
 		if (p != null) {
-			p.wake();
+			p.wakeSoon();
 		}
 	}
 

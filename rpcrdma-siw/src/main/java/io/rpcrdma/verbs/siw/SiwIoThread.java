@@ -46,6 +46,15 @@ final class SiwIoThread implements Runnable {
 	// next select.
 	private final AtomicBoolean wakeupPending = new AtomicBoolean();
 
+	/** When the thread's select ends by itself, in {@link System#nanoTime()}'s terms. */
+	private volatile long selectEnds;
+
+	// Only by whoever won wakeupPending, so no two at once.
+	private volatile long wakeUps;
+
+	/** Beyond any wait: a select without a timeout. */
+	private static final long NEVER = Long.MAX_VALUE / 2;
+
 	// Tasks this thread gives itself (a turn that yields, a timer's wake-up): no queue node
 	// allocated for them.
 	private final java.util.ArrayDeque<Runnable> ownTasks = new java.util.ArrayDeque<>();
@@ -135,8 +144,37 @@ final class SiwIoThread implements Runnable {
 		}
 		this.tasks.add(task);
 		if (this.wakeupPending.compareAndSet(false, true)) {
-			this.selector.wakeup();
+			wakeUp();
 		}
+	}
+
+	/**
+	 * Runs {@code task} on this thread within about {@code withinNanos}; from any thread,
+	 * never blocks. The thread is woken only if its select would not end by then anyway (a
+	 * timer or its look due): under load it seldom would, which spares the wake-up's system
+	 * calls and context switch.
+	 * @param task the work, which must not block
+	 * @param withinNanos how late it may run
+	 */
+	void executeSoon(Runnable task, long withinNanos) {
+		if (inThisThread()) {
+			this.ownTasks.add(task);
+			return;
+		}
+		this.tasks.add(task);
+		if (this.selectEnds - System.nanoTime() > withinNanos && this.wakeupPending.compareAndSet(false, true)) {
+			wakeUp();
+		}
+	}
+
+	private void wakeUp() {
+		this.wakeUps++;
+		this.selector.wakeup();
+	}
+
+	/** @return how often a queued task woke the thread, roughly (not counted atomically); for tests */
+	long wakeUps() {
+		return this.wakeUps;
 	}
 
 	/**
@@ -300,16 +338,19 @@ final class SiwIoThread implements Runnable {
 				if (this.shuttingDown && (this.members.isEmpty() || now - this.shutdownDeadline >= 0)) {
 					return;
 				}
-				if (!this.tasks.isEmpty() || !this.ownTasks.isEmpty()) {
-					this.selector.selectNow(this.readyAction);
-					continue;
-				}
 				boolean untimed = this.members.isEmpty() && !this.shuttingDown && !ticksWanted;
 				long wait = untimed ? Long.MAX_VALUE : nextTick - now;
 				if (!this.timers.isEmpty()) {
 					wait = Math.min(wait, this.timers.peek().at - now);
 				}
 				long millis = (wait == Long.MAX_VALUE) ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait + 999_999));
+				// Told before the tasks are looked at: a task queued meanwhile is either seen
+				// below or sees when the select ends by itself (executeSoon).
+				this.selectEnds = now + ((millis == 0) ? NEVER : TimeUnit.MILLISECONDS.toNanos(millis));
+				if (!this.tasks.isEmpty() || !this.ownTasks.isEmpty()) {
+					this.selector.selectNow(this.readyAction);
+					continue;
+				}
 				this.selector.select(this.readyAction, millis);
 			}
 		}

@@ -1,0 +1,87 @@
+package io.rpcrdma.verbs.siw;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Work that may wait for the I/O thread's select to end by itself ({@link SiwIoThread#executeSoon})
+ * wakes the thread only when that end is further off than the work may wait: a busy thread,
+ * whose timers end its selects every millisecond, is not woken (a caller leaving a long lead
+ * used to wake it once per call); an idle one, waiting without a timeout, is.
+ */
+class SiwIoThreadWakeUpTest {
+
+	private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+	private static final int TASKS = 100;
+
+	private final SiwIoThread io = newThread();
+
+	@AfterEach
+	void shutdown() throws InterruptedException {
+		this.io.shutdown(0);
+		this.io.thread().join(DEADLINE.toMillis());
+	}
+
+	@Test
+	void aThreadWhoseSelectEndsWithinTheWaitIsNotWoken() throws Exception {
+		// A timer every millisecond, as a loaded thread has (the connections' caller-window looks).
+		this.io.execute(new Ticker());
+		CountDownLatch ticking = new CountDownLatch(1);
+		this.io.execute(ticking::countDown);
+		assertThat(ticking.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the thread runs tasks").isTrue();
+		long before = this.io.wakeUps();
+		runOneAfterAnother((task) -> this.io.executeSoon(task, ReceiveRole.CALLER_NANOS));
+		assertThat(this.io.wakeUps() - before).as("wake-ups for %d tasks that may wait 2 ms", TASKS)
+			.isLessThanOrEqualTo(TASKS / 10);
+	}
+
+	@Test
+	void aThreadWaitingWithoutATimeoutIsWokenForWorkThatMayWaitLittle() throws Exception {
+		long before = this.io.wakeUps();
+		// No connection, no timer: the thread's select has no timeout.
+		runOneAfterAnother((task) -> this.io.executeSoon(task, ReceiveRole.CALLER_NANOS));
+		assertThat(this.io.wakeUps() - before).as("wake-ups for %d tasks", TASKS).isPositive();
+	}
+
+	private static void runOneAfterAnother(Consumer<Runnable> queue) throws InterruptedException {
+		for (int i = 0; i < TASKS; i++) {
+			CountDownLatch ran = new CountDownLatch(1);
+			queue.accept(ran::countDown);
+			assertThat(ran.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("task %d ran", i).isTrue();
+		}
+	}
+
+	private static SiwIoThread newThread() {
+		try {
+			SiwIoThread thread = new SiwIoThread("siw-io-test", (now) -> false);
+			thread.start();
+			return thread;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/** Schedules itself every millisecond on the thread. */
+	private final class Ticker implements Runnable {
+
+		private final SiwIoThread.Timer timer = new SiwIoThread.Timer(this);
+
+		@Override
+		public void run() {
+			SiwIoThreadWakeUpTest.this.io.schedule(this.timer, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1));
+		}
+
+	}
+
+}
