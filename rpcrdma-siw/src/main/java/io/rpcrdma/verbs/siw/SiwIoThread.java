@@ -49,7 +49,7 @@ final class SiwIoThread implements Runnable {
 	/** When the thread's select ends by itself, in {@link System#nanoTime()}'s terms. */
 	private volatile long selectEnds;
 
-	// Only by whoever won wakeupPending, so no two at once.
+	// Counted by whoever won wakeupPending; two may overlap around a select, hence roughly.
 	private volatile long wakeUps;
 
 	/** Beyond any wait: a select without a timeout. */
