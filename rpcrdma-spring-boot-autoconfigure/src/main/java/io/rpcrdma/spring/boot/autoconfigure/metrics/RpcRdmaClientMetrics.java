@@ -97,13 +97,16 @@ public final class RpcRdmaClientMetrics implements MeterBinder, SmartInitializin
 		gauge(registry, "rpcrdma.client.credits.waiting", tags, name,
 				(pool) -> credits(pool).stream().mapToInt(CreditWindow::waiting).sum(),
 				"Calls waiting for a credit");
-		FunctionCounter.builder("rpcrdma.client.retries", this, (self) -> self.runtime.clientRetries(name))
+		// The meters hold this binder strongly (see RpcRdmaServerMetrics): a function counter
+		// through its function, a gauge through strongReference.
+		FunctionCounter.builder("rpcrdma.client.retries", this, (ignored) -> this.runtime.clientRetries(name))
 			.tags(tags)
 			.description("Attempts sent again after a failed one: to another server, or to the same after a backoff")
 			.register(registry);
 		TransportMeters.bind(registry, "rpcrdma.client.transport", tags, this, (self) -> self.totals(name));
 		for (InstanceState state : InstanceState.values()) {
 			Gauge.builder("rpcrdma.client.instances", this, (self) -> self.instances(name, state))
+				.strongReference(true)
 				.tags(tags.and("state", state.name().toLowerCase(Locale.ROOT)))
 				.description("The client's servers in this state")
 				.register(registry);
@@ -126,6 +129,7 @@ public final class RpcRdmaClientMetrics implements MeterBinder, SmartInitializin
 	private void gauge(MeterRegistry registry, String meter, Tags tags, String name, ToDoubleFunction<RpcClientPool> value,
 			String description) {
 		Gauge.builder(meter, this, (self) -> self.runtime.clientPools(name).stream().mapToDouble(value).sum())
+			.strongReference(true)
 			.tags(tags)
 			.description(description)
 			.register(registry);

@@ -80,15 +80,21 @@ public final class RpcRdmaServerMetrics implements MeterBinder {
 		return this.runtime.server().map(RpcServer::transportStats).orElse(TransportStats.ZERO);
 	}
 
+	// The meters hold this binder strongly: Micrometer keeps only a weak reference to a meter's
+	// object, and a binder bound as new RpcRdmaServerMetrics(runtime).bindTo(registry) is
+	// referenced by nothing else, so its meters would read NaN after the next collection.
+
 	private void gauge(MeterRegistry registry, String name, ToDoubleFunction<RpcServer> value, String description) {
 		Gauge.builder(name, this, (self) -> self.runtime.server().map(value::applyAsDouble).orElse(0.0))
+			.strongReference(true)
 			.description(description)
 			.register(registry);
 	}
 
 	private void counter(MeterRegistry registry, String name, Tags tags, ToLongFunction<RpcServer> value,
 			String description) {
-		FunctionCounter.builder(name, this, (self) -> self.runtime.server().map(value::applyAsLong).orElse(0L))
+		// A function counter has no strong reference of its own: its function holds the binder.
+		FunctionCounter.builder(name, this, (ignored) -> this.runtime.server().map(value::applyAsLong).orElse(0L))
 			.tags(tags)
 			.description(description)
 			.register(registry);

@@ -20,8 +20,9 @@ final class TransportMeters {
 	}
 
 	/**
-	 * @param <T> what the totals are read from (held weakly by the meters, so it must live as
-	 * long as they do)
+	 * @param <T> what the totals are read from (held strongly by the meters' functions:
+	 * Micrometer keeps only a weak reference to a meter's object, which a binder nothing else
+	 * references would lose at the next collection)
 	 * @param registry where the meters go
 	 * @param prefix the meter names' prefix
 	 * @param tags tags of every meter
@@ -91,7 +92,7 @@ final class TransportMeters {
 
 	private static <T> void counter(MeterRegistry registry, String name, Tags tags, T source,
 			Function<T, TransportStats> totals, ToLongFunction<TransportStats> value, String unit, String description) {
-		FunctionCounter.builder(name, source, (from) -> value.applyAsLong(totals.apply(from)))
+		FunctionCounter.builder(name, source, (ignored) -> value.applyAsLong(totals.apply(source)))
 			.tags(tags)
 			.baseUnit(unit)
 			.description(description)

@@ -3,6 +3,7 @@ package io.rpcrdma.spring.boot.autoconfigure.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.lang.ref.WeakReference;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 
@@ -86,6 +87,39 @@ class RpcRdmaMeterBindersTest {
 		this.rpc.stopServer();
 		assertThat(gauge("rpcrdma.server.connections")).as("no server, nothing to count").isZero();
 		assertThat(counter("rpcrdma.server.transport.messages", "type", "inline")).isZero();
+	}
+
+	/**
+	 * Micrometer holds a meter's object weakly: binders bound and dropped, as
+	 * {@code new RpcRdmaServerMetrics(runtime).bindTo(registry)} leaves them, must not leave
+	 * gauges reading NaN and counters frozen after a collection (the await above once timed
+	 * out in CI on a NaN credits gauge).
+	 */
+	@Test
+	void metersStillReadAfterTheirUnreferencedBindersMeetACollection() {
+		this.rpc = new LoopbackRpcRdma(ServiceCallObserver.NONE, true).startServer();
+		Greeter greeter = this.rpc.greeter("greeter");
+		new RpcRdmaServerMetrics(this.rpc).bindTo(this.meters);
+		new RpcRdmaClientMetrics(this.rpc).bindTo(this.meters);
+		collectGarbage();
+		assertThat(greeter.greet("x")).isEqualTo("Hello, x");
+
+		assertThat(gauge("rpcrdma.server.connections")).isEqualTo(1);
+		assertThat(counter("rpcrdma.server.transport.messages", "type", "inline")).as("one reply").isEqualTo(1);
+		assertThat(this.meters.get("rpcrdma.client.connections").tag("client", "greeter").gauge().value()).isEqualTo(1);
+		assertThat(this.meters.get("rpcrdma.client.transport.messages")
+			.tags("client", "greeter", "type", "inline")
+			.functionCounter()
+			.count()).as("one call").isEqualTo(1);
+	}
+
+	/** Runs the collector until a weakly held object is gone: weak references were cleared. */
+	private static void collectGarbage() {
+		WeakReference<Object> sentinel = new WeakReference<>(new Object());
+		for (int i = 0; i < 50 && sentinel.get() != null; i++) {
+			System.gc();
+		}
+		assertThat(sentinel.get()).as("a collection cleared weak references").isNull();
 	}
 
 	@Test
