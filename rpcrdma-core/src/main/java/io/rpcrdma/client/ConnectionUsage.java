@@ -10,6 +10,7 @@ import java.util.function.UnaryOperator;
 
 import io.rpcrdma.transport.CreditWindow;
 import io.rpcrdma.transport.RpcRdmaClientConnection;
+import io.rpcrdma.transport.TransportStats;
 
 /**
  * How much each open connection of an {@link RpcClientPool} is used: the calls given to it
@@ -22,6 +23,9 @@ import io.rpcrdma.transport.RpcRdmaClientConnection;
 final class ConnectionUsage {
 
 	private final Map<RpcClient, Usage> usage = new IdentityHashMap<>();
+
+	/** What connections no longer open conveyed, so the pool's totals never go backwards. */
+	private TransportStats retired = TransportStats.ZERO;
 
 	/** Makes what each connection's calls go through; {@code null} for nothing. Set once. */
 	private volatile UnaryOperator<RpcCaller> protection;
@@ -127,22 +131,88 @@ final class ConnectionUsage {
 	}
 
 	/**
-	 * @param open the open connections
-	 * @return the open one with the most free credits, the first of equals; {@code null} if
-	 * none is open. Allocates nothing: it runs for every call.
+	 * @param client an open connection
+	 * @param callsPerConnection calls at once that crowd a connection
+	 * @return whether {@code client} carries that many calls (given by the pool or outstanding
+	 * in its transport) or has no credit left
 	 */
-	RpcClient mostFreeCredits(List<RpcClient> open) {
+	boolean crowded(RpcClient client, int callsPerConnection) {
+		return carried(client) >= callsPerConnection || freeCredits(client) <= 0;
+	}
+
+	/**
+	 * @param open the open connections
+	 * @return the open one that carries the fewest calls among those with a credit free (the
+	 * most free credits of equals, then the first), else the one with the most free credits;
+	 * {@code null} if none is open. By calls carried rather than credits alone, so that a
+	 * connection just opened, granted one credit until its first reply (RFC 8166 §3.3.1), takes
+	 * the next call rather than one already carrying several. Allocates nothing: it runs for
+	 * every call.
+	 */
+	RpcClient leastCrowded(List<RpcClient> open) {
 		RpcClient best = null;
+		boolean bestHasCredit = false;
+		int bestCarried = Integer.MAX_VALUE;
 		long bestFree = Long.MIN_VALUE;
 		for (int i = 0; i < open.size(); i++) {
 			RpcClient client = open.get(i);
+			if (!client.isOpen()) {
+				continue;
+			}
 			long free = freeCredits(client);
-			if (client.isOpen() && free > bestFree) {
+			boolean hasCredit = free > 0;
+			int carried = carried(client);
+			if (best == null || (hasCredit != bestHasCredit ? hasCredit
+					: (hasCredit && carried != bestCarried) ? carried < bestCarried : free > bestFree)) {
 				best = client;
+				bestHasCredit = hasCredit;
+				bestCarried = carried;
 				bestFree = free;
 			}
 		}
 		return best;
+	}
+
+	/** @return the calls {@code client} carries: given by the pool or outstanding in its transport */
+	private int carried(RpcClient client) {
+		Usage used = this.usage.get(client);
+		return Math.max((used != null) ? used.calls : 0, client.pendingCalls());
+	}
+
+	/** {@code client} left the pool: what it conveyed stays in the totals. */
+	void retire(RpcClient client) {
+		this.retired = this.retired.plus(client.transport().stats());
+	}
+
+	/**
+	 * @param open the open connections
+	 * @return what every connection conveyed so far, those open and those retired
+	 */
+	TransportStats conveyed(List<RpcClient> open) {
+		TransportStats total = this.retired;
+		for (RpcClient client : open) {
+			total = total.plus(client.transport().stats());
+		}
+		return total;
+	}
+
+	/**
+	 * Takes the connections {@link #idleBeyond} finds out of {@code open} and forgets them.
+	 * @param open the open connections, from which the idle ones are removed
+	 * @param minimum how many stay open whatever their idleness
+	 * @param now the clock's time
+	 * @param idleNanos the idle timeout
+	 * @param fronts receives, for each connection taken out, what its calls went through
+	 * ({@code null} when nothing protected them), to close outside the pool's lock
+	 * @return the connections taken out, to close
+	 */
+	List<RpcClient> evictIdle(List<RpcClient> open, int minimum, long now, long idleNanos, List<RpcCaller> fronts) {
+		List<RpcClient> evicted = idleBeyond(open, minimum, now, idleNanos);
+		for (RpcClient client : evicted) {
+			open.remove(client);
+			fronts.add(remove(client));
+		}
+		return evicted;
 	}
 
 	/**

@@ -24,9 +24,11 @@ import io.rpcrdma.verbs.RdmaProvider;
  *
  * <ul>
  * <li>Keeps at least {@code minConnections} open and opens up to {@code maxConnections} when
- * every open one has used all its credits.</li>
- * <li>Each call goes to the open connection with the most free credits (its
- * {@link CreditWindow} limit less what is outstanding).</li>
+ * every open one carries {@code callsPerConnection} calls or has used all its credits
+ * ({@link ConnectionGrowth}).</li>
+ * <li>Each call goes to the open connection carrying the fewest calls among those with a
+ * credit free (its {@link CreditWindow} limit less what is outstanding), the most free credits
+ * of equals.</li>
  * <li>A lost connection is replaced after a {@link Backoff} delay (exponential with jitter),
  * which grows with consecutive failed attempts and resets on success.</li>
  * <li>When no connection is open, at most {@code maxWaiting} calls wait for one; more fail at
@@ -62,6 +64,8 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private final ConnectionAttempts attempts;
 
+	private final ConnectionGrowth growth;
+
 	private boolean closed;
 
 	/** Calls on each open connection and when it last finished one, under the lock. */
@@ -71,15 +75,10 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	private final IdleSweep sweep;
 
-	/** What lost connections conveyed, so the pool's totals never go backwards. */
-	private TransportStats retired = TransportStats.ZERO;
-
 	private final LongAdder retries = new LongAdder();
 
-	/** Guarded by this: calls ready for reuse. */
-	private final PoolCall[] free = new PoolCall[64];
-
-	private int freeCalls;
+	/** Calls ready for reuse. */
+	private final PoolCalls free = new PoolCalls(this);
 
 	/** Connection attempts under way and opened connections' buffers, that {@link #close()} waits for. */
 	private final ConnectionClosing closing = new ConnectionClosing();
@@ -117,15 +116,26 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 * @param unansweredTimeouts calls timing out in a row on a connection, with no reply in
 	 * between, after which the pool closes that connection and opens another (see
 	 * {@link RpcClient#closeWhenUnanswered}); 0 never
+	 * @param callsPerConnection calls at once on every open connection at which the pool opens
+	 * another (up to {@code maxConnections}); 1 gives each concurrent caller a connection
 	 */
 	public record Config(int minConnections, int maxConnections, int maxWaiting, Backoff reconnect, RetryPolicy retry,
-			Duration idleTimeout, boolean failWaitersOnConnectFailure, int unansweredTimeouts) {
+			Duration idleTimeout, boolean failWaitersOnConnectFailure, int unansweredTimeouts, int callsPerConnection) {
 
 		/** The default idle timeout. */
 		public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
 
 		/** The default {@link #unansweredTimeouts()}: 3, as the classic RPC clients' three tries. */
 		public static final int DEFAULT_UNANSWERED_TIMEOUTS = 3;
+
+		/** The default {@link #maxConnections()} of the Spring starter's clients and the benchmarks' pools. */
+		public static final int DEFAULT_MAX_CONNECTIONS = 4;
+
+		/**
+		 * The default {@link #callsPerConnection()}: a connection per concurrent caller, up to
+		 * the maximum (docs/performance.md, "Connections for concurrent callers").
+		 */
+		public static final int DEFAULT_CALLS_PER_CONNECTION = 1;
 
 		/** Validates. */
 		public Config {
@@ -143,6 +153,9 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			if (unansweredTimeouts < 0) {
 				throw new IllegalArgumentException("unansweredTimeouts must be 0 (never) or more, got " + unansweredTimeouts);
 			}
+			if (callsPerConnection < 1) {
+				throw new IllegalArgumentException("callsPerConnection must be 1 or more, got " + callsPerConnection);
+			}
 		}
 
 		/**
@@ -157,7 +170,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		public Config(int minConnections, int maxConnections, int maxWaiting, Backoff reconnect, RetryPolicy retry,
 				Duration idleTimeout) {
 			this(minConnections, maxConnections, maxWaiting, reconnect, retry, idleTimeout, false,
-					DEFAULT_UNANSWERED_TIMEOUTS);
+					DEFAULT_UNANSWERED_TIMEOUTS, DEFAULT_CALLS_PER_CONNECTION);
 		}
 
 		/**
@@ -178,7 +191,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		 */
 		public Config withIdleTimeout(Duration timeout) {
 			return new Config(this.minConnections, this.maxConnections, this.maxWaiting, this.reconnect, this.retry,
-					timeout, this.failWaitersOnConnectFailure, this.unansweredTimeouts);
+					timeout, this.failWaitersOnConnectFailure, this.unansweredTimeouts, this.callsPerConnection);
 		}
 
 		/**
@@ -187,7 +200,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		 */
 		public Config withFailWaitersOnConnectFailure(boolean value) {
 			return new Config(this.minConnections, this.maxConnections, this.maxWaiting, this.reconnect, this.retry,
-					this.idleTimeout, value, this.unansweredTimeouts);
+					this.idleTimeout, value, this.unansweredTimeouts, this.callsPerConnection);
 		}
 
 		/**
@@ -196,7 +209,16 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		 */
 		public Config withUnansweredTimeouts(int value) {
 			return new Config(this.minConnections, this.maxConnections, this.maxWaiting, this.reconnect, this.retry,
-					this.idleTimeout, this.failWaitersOnConnectFailure, value);
+					this.idleTimeout, this.failWaitersOnConnectFailure, value, this.callsPerConnection);
+		}
+
+		/**
+		 * @param value calls at once on every open connection at which another opens; at least 1
+		 * @return a copy with it
+		 */
+		public Config withCallsPerConnection(int value) {
+			return new Config(this.minConnections, this.maxConnections, this.maxWaiting, this.reconnect, this.retry,
+					this.idleTimeout, this.failWaitersOnConnectFailure, this.unansweredTimeouts, value);
 		}
 
 		/**
@@ -254,6 +276,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		this.sweep = new IdleSweep(timer, config.idleTimeout(), this::sweep);
 		this.attempts = new ConnectionAttempts(this, Objects.requireNonNull(connector, "connector"), config.reconnect(),
 				timer, this.closing, this::connected);
+		this.growth = new ConnectionGrowth(config, this.usage, this.attempts, this.open, () -> this.closed);
 		synchronized (this) {
 			fillToMinimum();
 			this.sweep.schedule();
@@ -342,21 +365,13 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 			callback.failed(new NullPointerException((arguments == null) ? "arguments" : (shape == null) ? "shape" : "timeout"));
 			return;
 		}
-		PoolCall call;
-		synchronized (this) {
-			call = (this.freeCalls > 0) ? this.free[--this.freeCalls] : null;
-		}
-		if (call == null) {
-			call = new PoolCall(this);
-		}
+		PoolCall call = this.free.take();
 		call.start(program, version, procedure, arguments, shape, idempotent, timeout, callback);
 	}
 
 	/** A call passed its outcome on: kept for the next. */
-	synchronized void recycle(PoolCall call) {
-		if (this.freeCalls < this.free.length) {
-			this.free[this.freeCalls++] = call;
-		}
+	void recycle(PoolCall call) {
+		this.free.give(call);
 	}
 
 	RetryPolicy retryPolicy() {
@@ -372,18 +387,17 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	}
 
 	/**
-	 * The open connection with the most free credits, marked busy, or {@code null} if none is
-	 * open (or the pool is closed); opens another when every open one has used its credits.
+	 * The open connection carrying the fewest calls (see {@link ConnectionUsage#leastCrowded}),
+	 * marked busy, or {@code null} if none is open (or the pool is closed); opens another when
+	 * even that one carries {@code callsPerConnection} calls or has used its credits.
 	 */
 	synchronized RpcClient acquireNow() {
 		if (this.closed) {
 			return null;
 		}
-		RpcClient best = this.usage.mostFreeCredits(this.open);
+		RpcClient best = this.usage.leastCrowded(this.open);
 		if (best != null) {
-			if (this.usage.freeCredits(best) <= 0 && this.open.size() + this.attempts.underWay() < this.config.maxConnections()) {
-				this.attempts.start();
-			}
+			this.growth.beforeCall(best);
 			this.usage.busy(best);
 		}
 		return best;
@@ -520,7 +534,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		synchronized (this) {
 			front = this.usage.remove(client);
 			if (this.open.remove(client)) {
-				this.retired = this.retired.plus(client.transport().stats());
+				this.usage.retire(client);
 				if (!this.closed && this.open.size() + this.attempts.underWay() < this.config.minConnections()) {
 					this.attempts.connectionLost();
 					this.attempts.later(this::fillToMinimum);
@@ -547,18 +561,14 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 	 * longest idle first, and only those with no call on them.
 	 */
 	private void sweep() {
-		List<RpcClient> evicted = new ArrayList<>();
 		List<RpcCaller> fronts = new ArrayList<>();
+		List<RpcClient> evicted;
 		synchronized (this) {
 			if (this.closed) {
 				return;
 			}
-			evicted.addAll(this.usage.idleBeyond(this.open, this.config.minConnections(), this.clock.getAsLong(),
-					this.config.idleTimeout().toNanos()));
-			for (RpcClient client : evicted) {
-				this.open.remove(client);
-				fronts.add(this.usage.remove(client));
-			}
+			evicted = this.usage.evictIdle(this.open, this.config.minConnections(), this.clock.getAsLong(),
+					this.config.idleTimeout().toNanos(), fronts);
 			this.sweep.schedule();
 		}
 		for (int i = 0; i < evicted.size(); i++) {
@@ -638,11 +648,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 
 	/** @return what every connection of the pool conveyed so far, lost ones included */
 	public synchronized TransportStats transportStats() {
-		TransportStats total = this.retired;
-		for (RpcClient client : this.open) {
-			total = total.plus(client.transport().stats());
-		}
-		return total;
+		return this.usage.conveyed(this.open);
 	}
 
 	/** @return the pool's settings */
@@ -687,9 +693,7 @@ public final class RpcClientPool implements RpcCaller, AutoCloseable {
 		// whole connect timeout or a provider that would never flush.
 		this.closing.awaitReleased(RELEASE_WAIT);
 		synchronized (this) {
-			for (RpcClient client : clients) {
-				this.retired = this.retired.plus(client.transport().stats());
-			}
+			clients.forEach(this.usage::retire);
 		}
 	}
 

@@ -96,7 +96,7 @@ abstract class RpcEndToEndTests {
 
 	final AtomicInteger digestChunkLeasesDuringCall = new AtomicInteger(-1);
 
-	final CountDownLatch release = new CountDownLatch(1);
+	volatile CountDownLatch release = new CountDownLatch(1);
 
 	/** @return a newly opened provider of the kind under test */
 	protected abstract RdmaProvider openProvider();
@@ -622,6 +622,104 @@ abstract class RpcEndToEndTests {
 		assertThat(remaining.isOpen()).isTrue();
 		assertThat(intResult(await(pool.call(PROGRAM, 1, ADD, ints(2, 2), true, DEADLINE)))).isEqualTo(4);
 		assertThat(pool.connections()).containsExactly(remaining);
+	}
+
+	/**
+	 * A pool whose connection attempts are counted, as they start; the first connection is open
+	 * and has its credit grant (one reply) before it returns.
+	 */
+	private RpcClientPool countingPool(RpcServer server, RpcClientPool.Config config, AtomicInteger connects,
+			int succeeding) throws Exception {
+		RpcClientPool pool = new RpcClientPool("growing", () -> {
+			if (connects.incrementAndGet() > succeeding) {
+				return CompletableFuture.failedFuture(new ConnectionRefusedException("no more from this host"));
+			}
+			return RpcClient.connect(this.clientProvider, this.clientPool, server.localAddress(), transportConfig(), 16)
+				.thenApply((client) -> {
+					this.closeables.add(client);
+					return client;
+				});
+		}, config, CallTimer.shared());
+		this.closeables.add(pool);
+		assertThat(intResult(await(pool.call(PROGRAM, 1, ADD, ints(1, 2), true, DEADLINE)))).isEqualTo(3);
+		return pool;
+	}
+
+	private List<CompletableFuture<ReceivedReply>> blockedCalls(RpcClientPool pool, int calls) throws Exception {
+		this.blockStarted = new CountDownLatch(calls);
+		List<CompletableFuture<ReceivedReply>> blocked = new ArrayList<>();
+		for (int i = 0; i < calls; i++) {
+			blocked.add(pool.call(PROGRAM, 1, BLOCK, ints(i), true, DEADLINE));
+		}
+		return blocked;
+	}
+
+	private void releaseAndAwait(List<CompletableFuture<ReceivedReply>> blocked) throws Exception {
+		this.release.countDown();
+		for (int i = 0; i < blocked.size(); i++) {
+			assertThat(intResult(await(blocked.get(i)))).isEqualTo(i);
+		}
+	}
+
+	@Test
+	void aPoolOpensAConnectionForEachConcurrentCallerUpToItsMaximumAndSpreadsCallsOverThem() throws Exception {
+		RpcServer server = server();
+		AtomicInteger connects = new AtomicInteger();
+		RpcClientPool pool = countingPool(server, RpcClientPool.Config.of(1, 3), connects, Integer.MAX_VALUE);
+		for (int i = 0; i < 20; i++) {
+			assertThat(intResult(await(pool.call(PROGRAM, 1, ADD, ints(i, 1), true, DEADLINE)))).isEqualTo(i + 1);
+		}
+		assertThat(connects).as("one caller at a time needs one connection").hasValue(1);
+
+		List<CompletableFuture<ReceivedReply>> first = blockedCalls(pool, 4);
+		assertThat(connects).as("the second and third caller at once each open one; the fourth finds the maximum")
+			.hasValue(3);
+		assertThat(this.blockStarted.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+		awaitPoolSize(pool, 3, "the connections for the concurrent callers opened");
+		releaseAndAwait(first);
+
+		this.release = new CountDownLatch(1);
+		List<CompletableFuture<ReceivedReply>> spread = blockedCalls(pool, 3);
+		assertThat(this.blockStarted.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+		assertThat(pool.connections()).as("three callers at once, one on each connection")
+			.allSatisfy((client) -> assertThat(client.pendingCalls()).isEqualTo(1));
+		releaseAndAwait(spread);
+		assertThat(connects).hasValue(3);
+	}
+
+	@Test
+	void aPoolOpensAnotherConnectionOnlyOnceEveryOneCarriesItsCallsPerConnection() throws Exception {
+		RpcServer server = server();
+		AtomicInteger connects = new AtomicInteger();
+		RpcClientPool pool = countingPool(server, RpcClientPool.Config.of(1, 4).withCallsPerConnection(2), connects,
+				Integer.MAX_VALUE);
+
+		List<CompletableFuture<ReceivedReply>> two = blockedCalls(pool, 2);
+		assertThat(connects).as("two calls fit on one connection").hasValue(1);
+		CompletableFuture<ReceivedReply> third = pool.call(PROGRAM, 1, ADD, ints(2, 2), true, DEADLINE);
+		assertThat(connects).as("the third finds it carrying two").hasValue(2);
+
+		assertThat(intResult(await(third))).isEqualTo(4);
+		releaseAndAwait(two);
+	}
+
+	@Test
+	void aPoolWhoseAttemptToOpenOneMoreFailsTriesAgainOnlyAfterItsReconnectDelay() throws Exception {
+		RpcServer server = server();
+		AtomicInteger connects = new AtomicInteger();
+		Backoff hour = Backoff.exponential(Duration.ofHours(1), Duration.ofHours(1));
+		RpcClientPool pool = countingPool(server, new RpcClientPool.Config(1, 4, 64, hour, RetryPolicy.none()), connects,
+				1);
+
+		// Four: the server's executor runs four blocked calls at once.
+		List<CompletableFuture<ReceivedReply>> crowded = blockedCalls(pool, 4);
+
+		assertThat(connects).as("one refused attempt, not one per crowded call").hasValue(2);
+		assertThat(pool.connections()).hasSize(1);
+		assertThat(this.blockStarted.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).as("all on the open one")
+			.isTrue();
+		releaseAndAwait(crowded);
+		assertThat(connects).hasValue(2);
 	}
 
 	/** Polls observable pool state until the deadline; no fixed sleep decides the outcome. */

@@ -80,7 +80,7 @@ public final class Compare {
 			}
 			for (int round = 1; round <= options.rounds(); round++) {
 				progress.printf(Locale.ROOT, "round %d of %d%n", round, options.rounds());
-				rounds.add(round(workload, contenders.list(), progress));
+				rounds.add(round(options, workload, contenders.list(), progress));
 			}
 		}
 		List<Measurement> results = Rounds.medians(rounds);
@@ -98,18 +98,22 @@ public final class Compare {
 	 * Every case once, each case through every contender in turn, so that a change in the
 	 * machine's load falls on all contenders of a case alike.
 	 */
-	private static List<Measurement> round(Workload workload, List<Contender> contenders, PrintStream progress)
-			throws Exception {
+	private static List<Measurement> round(CompareOptions options, Workload workload, List<Contender> contenders,
+			PrintStream progress) throws Exception {
 		List<Measurement> results = new ArrayList<>();
-		for (Contender c : contenders) {
-			results.addAll(report(progress, workload.latency(c)));
-		}
-		for (int threads : THREADS) {
+		if (options.measures("latency")) {
 			for (Contender c : contenders) {
-				results.addAll(report(progress, workload.throughput(c, threads)));
+				results.addAll(report(progress, workload.latency(c)));
 			}
 		}
-		if (ClientThreads.VIRTUAL.available()) {
+		if (options.measures("throughput")) {
+			for (int threads : THREADS) {
+				for (Contender c : contenders) {
+					results.addAll(report(progress, workload.throughput(c, threads)));
+				}
+			}
+		}
+		if (options.measures("blocking") && ClientThreads.VIRTUAL.available()) {
 			// Side by side, contender by contender: does a blocking caller on a virtual
 			// thread give up throughput?
 			for (Contender c : contenders) {
@@ -119,12 +123,17 @@ public final class Compare {
 						workload.throughput(c, BLOCKING_THREADS, ClientThreads.VIRTUAL, Measurement.BLOCKING_VIRTUAL)));
 			}
 		}
-		for (boolean argument : List.of(true, false)) {
-			for (int size : BULK_SIZES) {
-				for (Contender c : contenders) {
-					results.addAll(report(progress, workload.bulk(c, argument, size)));
+		if (options.measures("bulk")) {
+			for (boolean argument : List.of(true, false)) {
+				for (int size : BULK_SIZES) {
+					for (Contender c : contenders) {
+						results.addAll(report(progress, workload.bulk(c, argument, size)));
+					}
 				}
 			}
+		}
+		if (!options.measures("busy")) {
+			return results;
 		}
 		// Users run on busy machines: the same small calls with one spinning thread per core.
 		try (BusyMachine busy = BusyMachine.start(Runtime.getRuntime().availableProcessors())) {

@@ -11,11 +11,25 @@ import java.util.List;
  * @param output where results and plots go ({@code --out DIR}, default {@code docs/benchmarks})
  * @param contenders who is measured ({@code --contenders a,b}, default all)
  * @param rounds how many rounds ({@code --rounds N}, default the pace's)
+ * @param cases which of {@link #CASES} {@link Compare} measures ({@code --cases a,b}, default
+ * all): a part of a full run, to look into one case at a time
  */
-record CompareOptions(Pace pace, Path output, List<String> contenders, int rounds) {
+record CompareOptions(Pace pace, Path output, List<String> contenders, int rounds, List<String> cases) {
+
+	/** Compare's cases, as {@code --cases} names them. */
+	static final List<String> CASES = List.of("latency", "throughput", "blocking", "bulk", "busy");
 
 	static final String USAGE = "usage: Compare [--quick | --smoke] [--rounds N] [--out DIR] [--contenders "
-			+ String.join(",", Contenders.ALL) + "," + String.join(",", Contenders.NAMED_ONLY) + "]";
+			+ String.join(",", Contenders.ALL) + "," + String.join(",", Contenders.NAMED_ONLY) + "] [--cases "
+			+ String.join(",", CASES) + "]";
+
+	/**
+	 * @param name one of {@link #CASES}
+	 * @return whether this run measures it
+	 */
+	boolean measures(String name) {
+		return this.cases.contains(name);
+	}
 
 	/**
 	 * @param args the command line
@@ -27,6 +41,7 @@ record CompareOptions(Pace pace, Path output, List<String> contenders, int round
 		Path output = Path.of("docs", "benchmarks");
 		List<String> contenders = Contenders.ALL;
 		int rounds = 0;
+		List<String> cases = CASES;
 		for (int i = 0; i < args.length; i++) {
 			switch (args[i]) {
 				case "--quick" -> pace = Pace.QUICK;
@@ -53,10 +68,18 @@ record CompareOptions(Pace pace, Path output, List<String> contenders, int round
 						}
 					}
 				}
+				case "--cases" -> {
+					cases = Arrays.stream(value(args, ++i, "--cases").split(",")).map(String::trim).toList();
+					for (String name : cases) {
+						if (!CASES.contains(name)) {
+							throw new IllegalArgumentException("No case named " + name + "; " + USAGE);
+						}
+					}
+				}
 				default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; " + USAGE);
 			}
 		}
-		return new CompareOptions(pace, output, contenders, (rounds > 0) ? rounds : pace.rounds());
+		return new CompareOptions(pace, output, contenders, (rounds > 0) ? rounds : pace.rounds(), cases);
 	}
 
 	/**

@@ -77,7 +77,7 @@ public final class FlavorCost {
 		KerberosCredentials client = KerberosCredentials.initiatorFromKeytab(MitKdc.qualified("bench"),
 				kdc.principalWithKeytab("bench"));
 		Map<String, UnaryOperator<RpcCaller>> flavors = new LinkedHashMap<>();
-		flavors.put("none", UnaryOperator.identity());
+		flavors.put("none", RpcRdmaContender.UNPROTECTED);
 		flavors.put("krb5", protect(client, GssService.NONE));
 		flavors.put("krb5i", protect(client, GssService.INTEGRITY));
 		flavors.put("krb5p", protect(client, GssService.PRIVACY));
@@ -116,7 +116,7 @@ public final class FlavorCost {
 	}
 
 	private static UnaryOperator<RpcCaller> protect(KerberosCredentials client, GssService protection) {
-		return (pool) -> RpcSecGssClient.onFirstCall(pool, client, SERVICE, protection, java.time.Duration.ofSeconds(30));
+		return (connection) -> RpcSecGssClient.onFirstCall(connection, client, SERVICE, protection, java.time.Duration.ofSeconds(30));
 	}
 
 	private static Measurement p50(List<Measurement> latency) {

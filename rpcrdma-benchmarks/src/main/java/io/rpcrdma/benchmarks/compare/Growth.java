@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.function.UnaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -377,7 +376,7 @@ public final class Growth {
 		long start = System.nanoTime();
 		RpcRdmaContender.Running running = new RpcRdmaContender.Running(server.address(), () -> {
 		});
-		try (Contender probe = new RpcRdmaContender(contender, "siw", running, UnaryOperator.identity());
+		try (Contender probe = new RpcRdmaContender(contender, "siw", running, RpcRdmaContender.UNPROTECTED);
 				Contender.Session session = probe.openSession()) {
 			session.echo(Payloads.filled(Workload.SMALL));
 			outcome = String.format(Locale.ROOT, "a 64-byte call on a new connection succeeded (%.1f ms to connect and call)",

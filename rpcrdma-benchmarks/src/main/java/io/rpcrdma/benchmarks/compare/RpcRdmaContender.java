@@ -22,14 +22,18 @@ import io.rpcrdma.verbs.RdmaProviderConfig;
 import io.rpcrdma.verbs.RdmaProviders;
 
 /**
- * rpcrdma through its service layer: a {@link BenchService} proxy over one RPC-over-RDMA
- * connection that every client thread shares, as gRPC's channel is shared. Small calls travel
+ * rpcrdma through its service layer: a {@link BenchService} proxy over a pool of RPC-over-RDMA
+ * connections with the library's defaults (one kept, up to four, another for each concurrent
+ * caller) that every client thread shares, as gRPC's channel is shared. Small calls travel
  * inline; bulk arguments leave a registered buffer by Read chunk (zero copy, {@link BulkData})
  * and bulk results arrive by Write chunk.
  */
 final class RpcRdmaContender implements Contender {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+	/** Calls go through the pool's connections as they are. */
+	static final UnaryOperator<RpcCaller> UNPROTECTED = UnaryOperator.identity();
 
 	/** What every put sends, built once: sessions copy it into their registered source. */
 	private static final ByteBuffer FILLED = Payloads.directFilled(BenchService.MAX_BULK);
@@ -44,22 +48,18 @@ final class RpcRdmaContender implements Contender {
 
 	private final InetSocketAddress address;
 
-	/** The connection every session shares; {@code null} when each session has its own. */
+	/** The pool every session shares; {@code null} when each session has its own. */
 	private final Connected shared;
 
 	/**
-	 * A connection and what calls go through.
-	 * @param clients the pool of one connection
-	 * @param caller what the proxy calls through: the pool, or what protects it
+	 * A pool of connections and the proxy over it.
+	 * @param clients the pool, each of whose connections protects its calls when the contender's do
 	 * @param service the proxy
 	 */
-	private record Connected(RpcClientPool clients, RpcCaller caller, BenchService service) implements AutoCloseable {
+	private record Connected(RpcClientPool clients, BenchService service) implements AutoCloseable {
 
 		@Override
 		public void close() throws Exception {
-			if (this.caller instanceof AutoCloseable protection && this.caller != this.clients) {
-				protection.close();
-			}
 			this.clients.close();
 		}
 
@@ -94,7 +94,7 @@ final class RpcRdmaContender implements Contender {
 	 * @throws Exception if the server cannot start
 	 */
 	RpcRdmaContender(String name, String providerName, InetSocketAddress listen, boolean childProcess) throws Exception {
-		this(name, providerName, server(providerName, listen, childProcess), UnaryOperator.identity());
+		this(name, providerName, server(providerName, listen, childProcess), UNPROTECTED);
 	}
 
 	/**
@@ -120,7 +120,7 @@ final class RpcRdmaContender implements Contender {
 	 */
 	RpcRdmaContender(String name, String providerName, InetSocketAddress listen, RdmaProviderConfig clientSettings,
 			RdmaProviderConfig serverSettings) {
-		this(name, providerName, server(providerName, listen, serverSettings), UnaryOperator.identity(), false,
+		this(name, providerName, server(providerName, listen, serverSettings), UNPROTECTED, false,
 				clientSettings);
 	}
 
@@ -129,8 +129,8 @@ final class RpcRdmaContender implements Contender {
 	 * @param name the contender's name
 	 * @param providerName the provider the client uses
 	 * @param server the server, closed with the contender
-	 * @param protect what the proxy calls through instead of the connection pool (an
-	 * RPCSEC_GSS client, say), closed with the contender if it is {@link AutoCloseable}
+	 * @param protect what each of the pool's connections sends its calls through (an
+	 * RPCSEC_GSS client, say; {@link #UNPROTECTED} for nothing), closed with its connection
 	 */
 	RpcRdmaContender(String name, String providerName, Running server, UnaryOperator<RpcCaller> protect) {
 		this(name, providerName, server, protect, false);
@@ -147,7 +147,7 @@ final class RpcRdmaContender implements Contender {
 	 */
 	static RpcRdmaContender connectionPerSession(String name, String providerName, InetSocketAddress listen)
 			throws Exception {
-		return new RpcRdmaContender(name, providerName, server(providerName, listen, false), UnaryOperator.identity(),
+		return new RpcRdmaContender(name, providerName, server(providerName, listen, false), UNPROTECTED,
 				true);
 	}
 
@@ -167,22 +167,29 @@ final class RpcRdmaContender implements Contender {
 	}
 
 	/**
-	 * One connection (a pool of one) and the proxy over it, through what protects its calls.
+	 * A pool with the library's default connections and the proxy over it, through what
+	 * protects its calls.
 	 */
 	private Connected connect(UnaryOperator<RpcCaller> protect) {
-		RpcClientPool.Config config = RpcClientPool.Config.of(1, 1);
+		// The library's default pool: one connection kept, up to four, another opened for each
+		// concurrent caller (issue #36 measures concurrency with the defaults).
+		RpcClientPool.Config config = RpcClientPool.Config.of(1, RpcClientPool.Config.DEFAULT_MAX_CONNECTIONS);
 		// More room for pending and waiting calls than client threads: no call of the
 		// 256-thread blocking case is refused (beyond the credits they wait in the transport).
 		int room = 2 * Compare.BLOCKING_THREADS;
-		config = new RpcClientPool.Config(1, 1, room, config.reconnect(), RetryPolicy.none(), config.idleTimeout());
+		config = new RpcClientPool.Config(config.minConnections(), config.maxConnections(), room, config.reconnect(),
+				RetryPolicy.none(), config.idleTimeout());
 		RpcClientPool clients = RpcClientPool.connect(this.provider, this.pool, this.address, RpcRdmaSetup.transport(),
 				room, config);
-		RpcCaller caller = protect.apply(clients);
+		if (protect != UNPROTECTED) {
+			// A server binds an RPCSEC_GSS context to its connection: one per connection.
+			clients.protectConnections(protect);
+		}
 		// Echo results are unbounded byte[]: a reply size within the inline threshold keeps
 		// them inline, with no Reply chunk offered (RFC 8166 §3.5.4).
 		BenchService service = new ServiceClientFactory(new ServiceIntrospector(CodecRegistry.standard())).create(
-				BenchService.class, caller, ServiceClientOptions.DEFAULTS.withTimeout(TIMEOUT).withMaxReplySize(1024));
-		return new Connected(clients, caller, service);
+				BenchService.class, clients, ServiceClientOptions.DEFAULTS.withTimeout(TIMEOUT).withMaxReplySize(1024));
+		return new Connected(clients, service);
 	}
 
 	@Override
@@ -197,7 +204,7 @@ final class RpcRdmaContender implements Contender {
 
 	@Override
 	public Session openSession() {
-		return new RpcRdmaSession((this.shared != null) ? this.shared : connect(UnaryOperator.identity()));
+		return new RpcRdmaSession((this.shared != null) ? this.shared : connect(UNPROTECTED));
 	}
 
 	@Override

@@ -17,6 +17,24 @@ class CompareOptionsTest {
 		assertThat(options.pace()).isEqualTo(Pace.FULL);
 		assertThat(options.output()).isEqualTo(Path.of("docs", "benchmarks"));
 		assertThat(options.contenders()).isEqualTo(Contenders.ALL);
+		assertThat(CompareOptions.CASES).allMatch(options::measures);
+	}
+
+	@Test
+	void casesChosenAreTheOnlyOnesMeasured() {
+		CompareOptions options = CompareOptions.parse("--cases", "throughput, bulk");
+
+		assertThat(options.measures("throughput")).isTrue();
+		assertThat(options.measures("bulk")).isTrue();
+		assertThat(options.measures("latency")).isFalse();
+		assertThat(options.measures("busy")).isFalse();
+	}
+
+	@Test
+	void unknownCaseIsNamedWithTheChoices() {
+		assertThatIllegalArgumentException().isThrownBy(() -> CompareOptions.parse("--cases", "latency,echo"))
+			.withMessageContaining("No case named echo")
+			.withMessageContaining("throughput");
 	}
 
 	@Test

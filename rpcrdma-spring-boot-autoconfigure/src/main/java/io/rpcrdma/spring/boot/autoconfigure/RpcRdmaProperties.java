@@ -985,7 +985,13 @@ public class RpcRdmaProperties implements Validator {
 		private int minConnections = 1;
 
 		/** The most connections to each address, from min-connections to 1024. */
-		private int maxConnections = 4;
+		private int maxConnections = RpcClientPool.Config.DEFAULT_MAX_CONNECTIONS;
+
+		/**
+		 * Calls at once on every open connection to an address at which another opens (up to
+		 * max-connections), 1 to 65535; 1 gives each concurrent caller a connection of its own.
+		 */
+		private int callsPerConnection = RpcClientPool.Config.DEFAULT_CALLS_PER_CONNECTION;
 
 		/** Calls that may wait for a connection to open, 0 to 1000000. */
 		private int maxWaiting = 64;
@@ -1088,6 +1094,14 @@ public class RpcRdmaProperties implements Validator {
 
 		public void setMaxConnections(int maxConnections) {
 			this.maxConnections = maxConnections;
+		}
+
+		public int getCallsPerConnection() {
+			return this.callsPerConnection;
+		}
+
+		public void setCallsPerConnection(int callsPerConnection) {
+			this.callsPerConnection = callsPerConnection;
 		}
 
 		public int getMaxWaiting() {

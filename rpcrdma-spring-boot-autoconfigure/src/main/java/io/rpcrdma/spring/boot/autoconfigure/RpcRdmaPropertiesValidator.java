@@ -224,6 +224,7 @@ final class RpcRdmaPropertiesValidator {
 		}
 		checkInt(prefix + ".min-connections", client.getMinConnections(), 1, 1024);
 		checkInt(prefix + ".max-connections", client.getMaxConnections(), Math.max(1, client.getMinConnections()), 1024);
+		checkInt(prefix + ".calls-per-connection", client.getCallsPerConnection(), 1, 65535);
 		checkInt(prefix + ".max-waiting", client.getMaxWaiting(), 0, 1_000_000);
 		checkInt(prefix + ".credits", client.getCredits(), 1, 65535);
 		checkInt(prefix + ".max-pending", client.getMaxPending(), 1, 65535);

@@ -321,7 +321,7 @@ public class RpcClientFactory implements AutoCloseable {
 		boolean others = spec.discovered() || spec.addresses().size() + spec.rpcbinds().size() > 1;
 		RpcClientPool.Config withoutRetry = new RpcClientPool.Config(settings.minConnections(),
 				settings.maxConnections(), settings.maxWaiting(), settings.reconnect(), RetryPolicy.none(),
-				settings.idleTimeout(), others, settings.unansweredTimeouts());
+				settings.idleTimeout(), others, settings.unansweredTimeouts(), settings.callsPerConnection());
 		return (instance) -> {
 			if (this.closed) {
 				throw new IllegalStateException("rpcrdma client '" + spec.name() + "' is closed: the application "

@@ -81,7 +81,8 @@ final class RpcClientSpecs implements Function<String, RpcClientSpec> {
 		transport = transport.withPeerLimits(transport.peerLimits().withOperationTimeout(client.getOperationTimeout()));
 		RpcClientPool.Config pool = new RpcClientPool.Config(client.getMinConnections(), client.getMaxConnections(),
 				client.getMaxWaiting(), BACKOFF, new RetryPolicy(client.getRetries() + 1, BACKOFF))
-			.withUnansweredTimeouts(client.getUnansweredTimeouts());
+			.withUnansweredTimeouts(client.getUnansweredTimeouts())
+			.withCallsPerConnection(client.getCallsPerConnection());
 		ServiceClientOptions options = new ServiceClientOptions(client.getCallTimeout(),
 				(int) client.getMaxReplySize().toBytes(), (int) this.properties.getDdp().getChunkThreshold().toBytes(),
 				withCredential(client.getSecurity(), this.interceptors));

@@ -15,6 +15,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 import io.rpcrdma.client.PoolExhaustedException;
+import io.rpcrdma.client.RpcClientPool;
 import io.rpcrdma.client.balance.BalancedCaller;
 import io.rpcrdma.client.balance.BalancerKind;
 import io.rpcrdma.client.balance.InstanceState;
@@ -185,6 +186,26 @@ class RpcRdmaClientAutoConfigurationTest {
 				.getFailure()
 				.rootCause()
 				.hasMessageContaining("rpcrdma.client.orders.unanswered-timeouts"));
+	}
+
+	@Test
+	void callsPerConnectionReachThePoolAndAreValidated() {
+		this.runner
+			.withPropertyValues("rpcrdma.client.orders.address=orders-host:20049",
+					"rpcrdma.client.orders.calls-per-connection=8")
+			.run((context) -> {
+				RpcClientFactory factory = context.getBean(RpcClientFactory.class);
+				assertThat(factory.spec("orders").pool().callsPerConnection()).isEqualTo(8);
+				assertThat(factory.spec("other").pool().callsPerConnection())
+					.isEqualTo(RpcClientPool.Config.DEFAULT_CALLS_PER_CONNECTION);
+			});
+		this.runner
+			.withPropertyValues("rpcrdma.client.orders.address=orders-host:20049",
+					"rpcrdma.client.orders.calls-per-connection=0")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("rpcrdma.client.orders.calls-per-connection"));
 	}
 
 	@Test
