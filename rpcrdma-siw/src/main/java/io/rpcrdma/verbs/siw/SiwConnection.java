@@ -976,6 +976,16 @@ final class SiwConnection implements RdmaConnection, CallerReceivePath {
 				// closing anyway
 			}
 		}
+		ByteBuffer early;
+		synchronized (this) {
+			early = this.in;
+			this.in = null;
+		}
+		if (early != null) {
+			// Bytes that came with or after the MPA frame, kept for a receive path that will
+			// not start now (a rejected request, an attempt that failed): the buffer goes back.
+			this.provider.streamBuffers().give(early);
+		}
 		RdmapReceiver p = this.path;
 		if (p != null) {
 			this.receiveRole.close();
