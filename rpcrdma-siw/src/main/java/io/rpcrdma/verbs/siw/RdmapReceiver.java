@@ -666,6 +666,11 @@ final class RdmapReceiver {
 			this.deadline.stop();
 		}
 		if (!caller) {
+			if (inFrame || this.validator.inMessage() || !this.orq.isEmpty()) {
+				// The rest of a frame or message, or the Response to a Read Request, is on its
+				// way: the I/O thread polls a little before it sleeps.
+				this.io.bytesOwed();
+			}
 			return Pause.READABLE;
 		}
 		if (stop.getAsBoolean() || Thread.currentThread().isInterrupted()) {

@@ -114,22 +114,11 @@ final class RdmapTransmitter {
 
 	private final SgCursor gatherCursor = new SgCursor();
 
-	// Gathering writes of Read Responses and RDMA Writes: up to GATHER FPDUs per write.
-	private static final int GATHER = 4;
-
 	/** What a Read Response carries from memory whose STag was retired under it: zeros, read-only. */
 	private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 16).asReadOnlyBuffer();
 
-	private final ByteBuffer[] heads = new ByteBuffer[GATHER];
-
-	// Views of registered memory, made once per memory and kept while the memory is the same.
-	private final ByteBuffer[] payloads = new ByteBuffer[GATHER];
-
-	private final ByteBuffer[] payloadSources = new ByteBuffer[GATHER];
-
-	private final ByteBuffer[] trailers = new ByteBuffer[GATHER];
-
-	private final ByteBuffer[] gather = new ByteBuffer[3 * GATHER];
+	// The segments of gathering writes of Read Responses and RDMA Writes, made at the first.
+	private GatheredSegments segments;
 
 	private final SiwIoThread io;
 
@@ -224,6 +213,9 @@ final class RdmapTransmitter {
 	// Written by the I/O thread only, under txLock.
 	private volatile long transmitThreadBytes;
 
+	// Gathering writes the socket took only in part; under txLock.
+	private volatile long gathersCutShort;
+
 	RdmapTransmitter(SiwConnection connection, SiwQueuePair qp, SocketChannel channel, boolean crc, int mulpdu,
 			OutboundReadQueue orq, InboundReadQueue irq, SiwIoThread io,
 			StreamBuffers buffers, long firstNudgeNanos) {
@@ -233,10 +225,6 @@ final class RdmapTransmitter {
 		this.qp = qp;
 		this.channel = channel;
 		this.writer = new FpduWriter(crc);
-		for (int i = 0; i < GATHER; i++) {
-			this.heads[i] = ByteBuffer.allocateDirect(TaggedHeader.LENGTH + Mpa.LENGTH_FIELD);
-			this.trailers[i] = ByteBuffer.allocateDirect(8);
-		}
 		this.mulpdu = mulpdu;
 		this.orq = orq;
 		this.irq = irq;
@@ -714,6 +702,16 @@ final class RdmapTransmitter {
 		return this.transmitThreadBytes;
 	}
 
+	/** @return the I/O thread serving the connection; for tests */
+	SiwIoThread ioThread() {
+		return this.io;
+	}
+
+	/** @return gathering writes of tagged messages that the socket took only in part */
+	long gathersCutShort() {
+		return this.gathersCutShort;
+	}
+
 	private boolean startWorkRequest(SendWorkRequest wr, boolean ioThread) throws IOException {
 		SendOpcode op = wr.opcode();
 		List<ScatterGatherEntry> sgList = wr.sgList();
@@ -804,16 +802,23 @@ final class RdmapTransmitter {
 		if (!flush(ioThread)) {
 			return false;
 		}
-		int count = 0;
-		long total = 0;
+		GatheredSegments segments = this.segments;
+		if (segments == null) {
+			segments = new GatheredSegments();
+			this.segments = segments;
+		}
+		segments.clear();
 		SoftwareMemoryRegion guard = this.fromSendQueue ? null : this.responseRegion;
 		int guardStag = this.responseSourceStag;
-		while (count < GATHER && this.inMessage) {
+		boolean last = false;
+		while (!last && !segments.full()) {
 			int max = Math.min(this.mulpdu - TaggedHeader.LENGTH, this.remaining);
 			int n;
 			ByteBuffer source;
 			int sourceOffset;
+			long sourcePosition;
 			if (this.fromSendQueue) {
+				sourcePosition = this.gatherCursor.position();
 				n = this.gatherCursor.piece(max);
 				source = this.gatherCursor.pieceMemory();
 				sourceOffset = this.gatherCursor.pieceOffset();
@@ -822,18 +827,13 @@ final class RdmapTransmitter {
 				n = max;
 				source = this.responseMemory;
 				sourceOffset = this.responseOffset;
+				sourcePosition = sourceOffset;
 			}
-			boolean last = n == this.remaining;
-			ByteBuffer head = this.heads[count].clear();
+			last = n == this.remaining;
+			ByteBuffer head = segments.next(this.taggedOffset, this.remaining, sourcePosition);
 			this.writer.writeTaggedHeader(head, last, this.opcode, this.stag, this.taggedOffset, n);
 			head.flip();
-			ByteBuffer payload = payloadView(count, source);
-			payload.limit(sourceOffset + n).position(sourceOffset);
-			ByteBuffer trailer = this.trailers[count].clear().limit(FpduWriter.trailerLength(n));
-			this.gather[3 * count] = head;
-			this.gather[3 * count + 1] = payload;
-			this.gather[3 * count + 2] = trailer;
-			total += head.remaining() + n + trailer.remaining();
+			segments.add(source, sourceOffset, n, FpduWriter.trailerLength(n));
 			this.taggedOffset += n;
 			this.remaining -= n;
 			if (this.fromSendQueue) {
@@ -842,20 +842,15 @@ final class RdmapTransmitter {
 			else {
 				this.responseOffset += n;
 			}
-			count++;
-			if (last) {
-				endMessage();
-			}
 		}
+		ByteBuffer[] buffers = segments.buffers();
+		int count = 3 * segments.count();
+		long total = segments.bytes();
 		long written = 0;
 		while (written < total) {
 			long w;
 			if (guard == null) {
-				w = this.channel.write(this.gather, 0, 3 * count);
-				if (w == 0) {
-					keepUnwritten(count);
-					return false;
-				}
+				w = this.channel.write(buffers, 0, count);
 			}
 			else {
 				// The peer's Read of memory it was offered: its bytes leave only while its STag
@@ -864,68 +859,58 @@ final class RdmapTransmitter {
 				// scrubbed memory would be (RFC 8166 §8: nothing of another call reaches a peer).
 				synchronized (guard) {
 					if (!stillOffered(guard, guardStag)) {
-						zeroPayloads(count);
+						segments.zeroPayloads(ZEROS);
 						guard = null;
 					}
-					w = this.channel.write(this.gather, 0, 3 * count);
-					if (w == 0) {
-						keepUnwritten(count);
-						return false;
-					}
+					w = this.channel.write(buffers, 0, count);
 				}
+			}
+			if (w == 0) {
+				keepUnwritten(segments, written, last);
+				return false;
 			}
 			written += w;
 			if (ioThread) {
 				this.transmitThreadBytes += w;
 			}
 		}
-		if (!this.inMessage) {
+		if (last) {
+			endMessage();
 			// The memory may be deregistered and freed once the message is done: keep no view.
-			releaseViews();
+			segments.releaseViews();
 		}
 		return true;
 	}
 
 	/**
-	 * Copies what a gathering write left of its {@code count} segments into the empty transmit
-	 * buffer, for the I/O thread to write, and lets go of the views of registered memory
-	 * if the message is done.
+	 * The socket took {@code written} bytes of a gathering write and no more: the rest of a
+	 * segment it took in part goes to the empty transmit buffer (at most one FPDU, which its
+	 * room for four holds), for the I/O thread to write; the segments it took nothing of are
+	 * framed again when it takes bytes again, from where the message stood before them.
 	 */
-	private void keepUnwritten(int count) {
-		for (int i = 0; i < 3 * count; i++) {
-			this.out.put(this.gather[i]);
+	private void keepUnwritten(GatheredSegments segments, long written, boolean last) {
+		this.gathersCutShort++;
+		int next = segments.keepPartlyWritten(written, this.out);
+		if (next < segments.count()) {
+			this.taggedOffset = segments.taggedOffset(next);
+			this.remaining = segments.remaining(next);
+			if (this.fromSendQueue) {
+				this.gatherCursor.seek(segments.sourcePosition(next));
+			}
+			else {
+				this.responseOffset = (int) segments.sourcePosition(next);
+			}
+		}
+		else if (last) {
+			endMessage();
 		}
 		if (!this.inMessage) {
-			releaseViews();
+			segments.releaseViews();
 		}
 	}
 
 	private boolean stillOffered(SoftwareMemoryRegion region, int stag) {
 		return region.stillOffered(stag, this.qp.pd(), this.qp);
-	}
-
-	/** Replaces the unsent payloads of the {@code count} framed segments with as many zeros. */
-	private void zeroPayloads(int count) {
-		for (int i = 0; i < count; i++) {
-			ByteBuffer payload = this.gather[3 * i + 1];
-			this.gather[3 * i + 1] = ZEROS.duplicate().limit(payload.remaining());
-		}
-	}
-
-	private void releaseViews() {
-		for (int i = 0; i < GATHER; i++) {
-			this.payloads[i] = null;
-			this.payloadSources[i] = null;
-		}
-	}
-
-	/** A view of {@code source} for gather slot {@code slot}, made anew only when the memory changes. */
-	private ByteBuffer payloadView(int slot, ByteBuffer source) {
-		if (this.payloadSources[slot] != source) {
-			this.payloadSources[slot] = source;
-			this.payloads[slot] = source.duplicate();
-		}
-		return this.payloads[slot];
 	}
 
 	/** The current message's last segment is framed: its send-queue bookkeeping. */

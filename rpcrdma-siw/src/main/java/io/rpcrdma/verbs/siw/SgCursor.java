@@ -158,6 +158,24 @@ final class SgCursor {
 		this.position += length;
 	}
 
+	/**
+	 * Moves back (or on) to a position of a gathered list, as {@link #piece(int)} and
+	 * {@link #advance(int)} from its start would.
+	 * @param target the position, at most {@code capacity()}
+	 */
+	void seek(long target) {
+		this.index = 0;
+		this.used = 0;
+		this.position = 0;
+		while (this.position < target) {
+			int n = piece((int) Math.min(target - this.position, Integer.MAX_VALUE));
+			if (n == 0) {
+				return;
+			}
+			advance(n);
+		}
+	}
+
 	private static ByteBuffer memory(ScatterGatherEntry sge) {
 		return region(sge).memory();
 	}

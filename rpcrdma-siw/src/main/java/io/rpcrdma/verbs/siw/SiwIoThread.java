@@ -28,6 +28,15 @@ final class SiwIoThread implements Runnable {
 	/** How often the thread looks at its members for work left without a wake-up. */
 	static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
+	/**
+	 * How long the thread polls its sockets before it sleeps, when a connection it serves has
+	 * read part of an FPDU or of a message ({@link #bytesOwed()}): the rest is on its way, and
+	 * the peer's next write would otherwise have to wake the thread, which on an idle virtual
+	 * machine takes longer than the poll (docs/performance.md, "Gathering writes of bulk data").
+	 * As long as a caller's default poll for its reply ({@link CallerSpin}).
+	 */
+	static final long OWED_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(SiwSettings.DEFAULT_CALLER_SPIN_MICROS);
+
 	private static final System.Logger logger = System.getLogger(SiwIoThread.class.getName());
 
 	private final Selector selector;
@@ -54,6 +63,16 @@ final class SiwIoThread implements Runnable {
 
 	/** Beyond any wait: a select without a timeout. */
 	private static final long NEVER = Long.MAX_VALUE / 2;
+
+	private final long owedPollNanos;
+
+	// Set by a receive path of this thread that stopped inside an FPDU or a message; this thread only.
+	private boolean owed;
+
+	// Polls made for bytes owed, and those that found some; this thread only, read by tests.
+	private volatile long owedPolls;
+
+	private volatile long owedPollHits;
 
 	// Tasks this thread gives itself (a turn that yields, a timer's wake-up): no queue node
 	// allocated for them.
@@ -96,6 +115,16 @@ final class SiwIoThread implements Runnable {
 	}
 
 	SiwIoThread(String name, LongPredicate tick) throws IOException {
+		this(name, tick, OWED_POLL_NANOS);
+	}
+
+	/**
+	 * @param name the thread's name
+	 * @param tick what the thread also does at each tick
+	 * @param owedPollNanos how long it polls for bytes owed ({@link #bytesOwed()})
+	 */
+	SiwIoThread(String name, LongPredicate tick, long owedPollNanos) throws IOException {
+		this.owedPollNanos = owedPollNanos;
 		this.tick = tick;
 		this.selector = Selector.open();
 		this.thread = new Thread(this, name);
@@ -201,6 +230,21 @@ final class SiwIoThread implements Runnable {
 		timer.sequence = this.timerSequence++;
 		timer.pending = true;
 		this.timers.add(timer);
+	}
+
+	/**
+	 * On this thread, by a receive path that read part of an FPDU or of a message and found the
+	 * socket empty, or that waits for the Response to a Read Request it sent: before it sleeps,
+	 * the thread polls its sockets for up to {@link #OWED_POLL_NANOS}, since the bytes are on
+	 * their way.
+	 */
+	void bytesOwed() {
+		this.owed = true;
+	}
+
+	/** @return polls for bytes owed, and how many found a socket ready; for tests */
+	long[] owedPolls() {
+		return new long[] { this.owedPolls, this.owedPollHits };
 	}
 
 	/**
@@ -351,6 +395,9 @@ final class SiwIoThread implements Runnable {
 					this.selector.selectNow(this.readyAction);
 					continue;
 				}
+				if (this.owed && pollOwed(Math.min(wait, this.owedPollNanos))) {
+					continue;
+				}
 				this.selector.select(this.readyAction, millis);
 			}
 		}
@@ -365,6 +412,29 @@ final class SiwIoThread implements Runnable {
 				// closing anyway
 			}
 		}
+	}
+
+	/**
+	 * Polls the sockets without sleeping, yielding between polls (a thread waiting for this CPU,
+	 * the peer's writer perhaps, runs first), for up to {@code nanos}.
+	 * @return whether a socket was ready or a task came
+	 */
+	private boolean pollOwed(long nanos) throws IOException {
+		this.owed = false;
+		if (nanos <= 0) {
+			return false;
+		}
+		this.owedPolls++;
+		long deadline = System.nanoTime() + nanos;
+		do {
+			if (this.selector.selectNow(this.readyAction) > 0 || !this.tasks.isEmpty()) {
+				this.owedPollHits++;
+				return true;
+			}
+			Thread.yield();
+		}
+		while (System.nanoTime() - deadline < 0);
+		return false;
 	}
 
 	private void ready(SelectionKey key) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Pipe;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -51,6 +53,36 @@ class SiwIoThreadWakeUpTest {
 		// No connection, no timer: the thread's select has no timeout.
 		runOneAfterAnother((task) -> this.io.executeSoon(task, ReceiveRole.CALLER_NANOS));
 		assertThat(this.io.wakeUps() - before).as("wake-ups for %d tasks", TASKS).isPositive();
+	}
+
+	@Test
+	void bytesOwedArePolledForBeforeTheThreadSleeps() throws Exception {
+		// A poll longer than the test's deadline: the thread is sure to be polling when the byte comes.
+		SiwIoThread polling = new SiwIoThread("siw-io-owed", (now) -> false, DEADLINE.toNanos() * 2);
+		polling.start();
+		Pipe pipe = Pipe.open();
+		try {
+			pipe.source().configureBlocking(false);
+			CountDownLatch readable = new CountDownLatch(1);
+			polling.execute(() -> {
+				polling.whenReadable(pipe.source(), readable::countDown);
+				polling.bytesOwed();
+			});
+			long end = System.nanoTime() + DEADLINE.toNanos();
+			while (polling.owedPolls()[0] == 0) {
+				assertThat(end - System.nanoTime()).as("the thread polls for the bytes owed").isPositive();
+				Thread.onSpinWait();
+			}
+			pipe.sink().write(ByteBuffer.wrap(new byte[] { 1 }));
+			assertThat(readable.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the bytes are seen").isTrue();
+			assertThat(polling.owedPolls()).as("polls, and polls that found bytes").containsExactly(1, 1);
+		}
+		finally {
+			polling.shutdown(0);
+			pipe.sink().close();
+			pipe.source().close();
+			polling.thread().join(DEADLINE.toMillis());
+		}
 	}
 
 	private static void runOneAfterAnother(Consumer<Runnable> queue) throws InterruptedException {

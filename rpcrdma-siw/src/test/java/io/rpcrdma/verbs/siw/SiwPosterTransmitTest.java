@@ -86,6 +86,10 @@ class SiwPosterTransmitTest {
 			.isLessThan(ROUNDS / 4);
 		assertThat(this.client.transmitter().handOffs()).as("Read Requests and Writes left to the transmit thread")
 			.isLessThan(ROUNDS / 4);
+		// The client's receive path, on its I/O thread, awaited each Read's Response: the
+		// thread polled for it before sleeping.
+		assertThat(this.client.transmitter().ioThread().owedPolls()[0]).as("polls for Read Responses owed")
+			.isPositive();
 	}
 
 	@Test
@@ -123,6 +127,102 @@ class SiwPosterTransmitTest {
 		// buffers cannot all have been written by the test's thread.
 		assertThat(this.client.transmitter().transmitThreadBytes()).as("bytes the transmit thread wrote")
 			.isPositive();
+	}
+
+	@Test
+	void aReadResponseTheSocketTakesInPartArrivesWhole() throws Exception {
+		connect();
+		// Not a multiple of the MULPDU, and far beyond the small buffers below.
+		int size = 12 * 1024 * 1024 + 12_345;
+		MemoryRegion source = this.server.pd.registerMemory(ByteBuffer.allocateDirect(size),
+				EnumSet.of(AccessFlag.REMOTE_READ));
+		fill(source.buffer(), 5);
+		MemoryRegion sink = this.client.pd.registerMemory(ByteBuffer.allocateDirect(size),
+				EnumSet.of(AccessFlag.LOCAL_WRITE));
+		MemoryRegion first = this.client.pd.registerMemory(ByteBuffer.allocateDirect(1),
+				EnumSet.of(AccessFlag.LOCAL_WRITE));
+		shrinkBuffers(this.client, StandardSocketOptions.SO_RCVBUF);
+		shrinkBuffers(this.server, StandardSocketOptions.SO_SNDBUF);
+		// The server reads nothing until both Read Requests are on their way; then the
+		// client reads nothing more once the first, small, Read has completed: its completion
+		// handler waits while the large Response fills both sockets.
+		this.server.stall = new CountDownLatch(1);
+		this.client.qp.postSend(SendWorkRequest.send(-1, ScatterGatherEntry.of(this.client.outbox, 0, 8)));
+		assertThat(this.server.stalled.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the server stalls").isTrue();
+		this.client.awaitSendCompletions(1, DEADLINE);
+		CountDownLatch release = new CountDownLatch(1);
+		this.client.sendStall = release;
+		RemoteAddress from = new RemoteAddress(source.address(), source.rkey());
+		this.client.qp.postSend(SendWorkRequest.rdmaRead(1, from, ScatterGatherEntry.of(first, 0, 1)));
+		this.client.qp.postSend(SendWorkRequest.rdmaRead(2, from, oddEntries(sink, size)));
+		this.server.stall.countDown();
+		assertThat(this.client.sendStalled.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the client stalls").isTrue();
+		awaitCutShort(this.server);
+		release.countDown();
+		this.client.awaitSendCompletions(3, DEADLINE);
+		assertThat(this.client.failedSends.get()).isZero();
+		assertThat(sink.buffer().duplicate().clear()).isEqualTo(source.buffer().duplicate().clear());
+	}
+
+	@Test
+	void aWriteOfSeveralEntriesTheSocketTakesInPartArrivesWhole() throws Exception {
+		connect();
+		int size = 12 * 1024 * 1024 + 12_345;
+		MemoryRegion local = this.server.pd.registerMemory(ByteBuffer.allocateDirect(size),
+				EnumSet.of(AccessFlag.LOCAL_WRITE));
+		fill(local.buffer(), 9);
+		MemoryRegion sink = this.client.pd.registerMemory(ByteBuffer.allocateDirect(size),
+				EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ));
+		stallWhileTheOtherEndWrites(this.client, this.server, () -> this.server.qp.postSend(SendWorkRequest.rdmaWrite(1,
+				new RemoteAddress(sink.address(), sink.rkey()), oddEntries(local, size))));
+		// The Write completed when the socket took it; a Read behind it proves it placed
+		// (RFC 5040 §5.5).
+		MemoryRegion proof = this.server.pd.registerMemory(ByteBuffer.allocateDirect(1),
+				EnumSet.of(AccessFlag.LOCAL_WRITE));
+		this.server.qp.postSend(SendWorkRequest.rdmaRead(2, new RemoteAddress(sink.address(), sink.rkey()),
+				ScatterGatherEntry.of(proof, 0, 1)));
+		this.server.awaitSendCompletions(3, DEADLINE);
+		assertThat(this.server.failedSends.get()).isZero();
+		assertThat(sink.buffer().duplicate().clear()).isEqualTo(local.buffer().duplicate().clear());
+	}
+
+	/**
+	 * Stalls {@code reader}'s receive path (a Send from {@code writer} whose handler waits),
+	 * has {@code start} post the work that makes {@code writer} write a large tagged message,
+	 * and lets the reader go on once the writer's socket has taken a gathering write only in
+	 * part: the segments it did not take are framed again, the rest of the one it took in
+	 * part is written from the transmit buffer.
+	 */
+	private void stallWhileTheOtherEndWrites(Peer reader, Peer writer, Runnable start) throws Exception {
+		shrinkBuffers(reader, StandardSocketOptions.SO_RCVBUF);
+		shrinkBuffers(writer, StandardSocketOptions.SO_SNDBUF);
+		reader.stall = new CountDownLatch(1);
+		writer.qp.postSend(SendWorkRequest.send(-1, ScatterGatherEntry.of(writer.outbox, 0, 8)));
+		assertThat(reader.stalled.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the reader stalls").isTrue();
+		start.run();
+		awaitCutShort(writer);
+		reader.stall.countDown();
+	}
+
+	private static void awaitCutShort(Peer writer) {
+		long end = System.nanoTime() + DEADLINE.toNanos();
+		while (writer.transmitter().gathersCutShort() == 0) {
+			assertThat(end - System.nanoTime()).as("a gathering write is cut short in time").isPositive();
+			Thread.onSpinWait();
+		}
+	}
+
+	/** {@code size} bytes of {@code region} as four entries (the most a queue pair takes) of uneven lengths. */
+	private static ScatterGatherEntry[] oddEntries(MemoryRegion region, int size) {
+		int[] lengths = { 100_001, 3, 1_048_583 };
+		ScatterGatherEntry[] entries = new ScatterGatherEntry[lengths.length + 1];
+		int at = 0;
+		for (int i = 0; i < lengths.length; i++) {
+			entries[i] = ScatterGatherEntry.of(region, at, lengths[i]);
+			at += lengths[i];
+		}
+		entries[lengths.length] = ScatterGatherEntry.of(region, at, size - at);
+		return entries;
 	}
 
 	@Test
@@ -187,6 +287,11 @@ class SiwPosterTransmitTest {
 
 		volatile CountDownLatch stall;
 
+		final CountDownLatch sendStalled = new CountDownLatch(1);
+
+		/** Once set, the next send completion's handler waits for it, holding the receive path. */
+		volatile CountDownLatch sendStall;
+
 		/** Run by the receive handler after each message, on the receive thread. */
 		volatile Runnable onReceive;
 
@@ -194,6 +299,22 @@ class SiwPosterTransmitTest {
 
 		Peer() {
 			super(RdmaProviders.open("siw"));
+		}
+
+		@Override
+		void sendCompletions(CompletionQueue cq) {
+			super.sendCompletions(cq);
+			CountDownLatch s = this.sendStall;
+			if (s != null) {
+				this.sendStall = null;
+				this.sendStalled.countDown();
+				try {
+					s.await(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
 		}
 
 		@Override
