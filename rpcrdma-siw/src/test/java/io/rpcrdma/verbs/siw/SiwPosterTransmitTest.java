@@ -98,7 +98,7 @@ class SiwPosterTransmitTest {
 		int writes = 48;
 		int size = RdmapTransmitter.POSTER_LIMIT;
 		MemoryRegion sink = this.server.pd.registerMemory(ByteBuffer.allocateDirect(writes * size),
-				EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
+				EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ));
 		MemoryRegion local = this.client.pd.registerMemory(ByteBuffer.allocateDirect(writes * size),
 				EnumSet.of(AccessFlag.LOCAL_WRITE));
 		for (int i = 0; i < writes; i++) {
@@ -119,6 +119,13 @@ class SiwPosterTransmitTest {
 		}
 		this.server.stall.countDown();
 		this.client.awaitSendCompletions(writes + 1, DEADLINE);
+		// A Write completes when the socket took it; a Read behind the last proves them all
+		// placed (RFC 5040 §5.5).
+		MemoryRegion proof = this.client.pd.registerMemory(ByteBuffer.allocateDirect(1),
+				EnumSet.of(AccessFlag.LOCAL_WRITE));
+		this.client.qp.postSend(SendWorkRequest.rdmaRead(writes, new RemoteAddress(sink.address(), sink.rkey()),
+				ScatterGatherEntry.of(proof, 0, 1)));
+		this.client.awaitSendCompletions(writes + 2, DEADLINE);
 		assertThat(this.client.failedSends.get()).isZero();
 		assertThat(sink.buffer().duplicate().clear()).isEqualTo(local.buffer().duplicate().clear());
 		// A poster that finds the socket full leaves the rest to the transmit thread; a poster
