@@ -29,13 +29,10 @@ final class SiwIoThread implements Runnable {
 	static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
 	/**
-	 * How long the thread polls its sockets before it sleeps, when a connection it serves has
-	 * read part of an FPDU or of a message ({@link #bytesOwed()}): the rest is on its way, and
-	 * the peer's next write would otherwise have to wake the thread, which on an idle virtual
-	 * machine takes longer than the poll (docs/performance.md, "Gathering writes of bulk data").
-	 * As long as a caller's default poll for its reply ({@link CallerSpin}).
+	 * How long a thread made without settings (tests) polls its sockets before it sleeps: the
+	 * default of {@link SiwSettings#IO_POLL_MICROS}.
 	 */
-	static final long OWED_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(SiwSettings.DEFAULT_CALLER_SPIN_MICROS);
+	static final long DEFAULT_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(SiwSettings.DEFAULT_CALLER_SPIN_MICROS);
 
 	private static final System.Logger logger = System.getLogger(SiwIoThread.class.getName());
 
@@ -64,15 +61,28 @@ final class SiwIoThread implements Runnable {
 	/** Beyond any wait: a select without a timeout. */
 	private static final long NEVER = Long.MAX_VALUE / 2;
 
-	private final long owedPollNanos;
+	// How long the thread polls before it sleeps (siw.io-poll-micros), when it has served a
+	// ready socket or bytes are owed.
+	private final long pollNanos;
 
 	// Set by a receive path of this thread that stopped inside an FPDU or a message; this thread only.
 	private boolean owed;
 
-	// Polls made for bytes owed, and those that found some; this thread only, read by tests.
+	// Set when a socket was ready in this turn; this thread only.
+	private boolean served;
+
+	// Whether a poll after serving is made, backing off while such polls run out (this thread only).
+	private final CallerSpin afterServing;
+
+	// Polls made for bytes owed, and those that found some; then those made after serving; this
+	// thread only, read by tests.
 	private volatile long owedPolls;
 
 	private volatile long owedPollHits;
+
+	private volatile long servedPolls;
+
+	private volatile long servedPollHits;
 
 	// Tasks this thread gives itself (a turn that yields, a timer's wake-up): no queue node
 	// allocated for them.
@@ -115,16 +125,18 @@ final class SiwIoThread implements Runnable {
 	}
 
 	SiwIoThread(String name, LongPredicate tick) throws IOException {
-		this(name, tick, OWED_POLL_NANOS);
+		this(name, tick, DEFAULT_POLL_NANOS);
 	}
 
 	/**
 	 * @param name the thread's name
 	 * @param tick what the thread also does at each tick
-	 * @param owedPollNanos how long it polls for bytes owed ({@link #bytesOwed()})
+	 * @param pollNanos how long it polls its sockets before it sleeps, after serving a ready one
+	 * or while bytes are owed ({@link #bytesOwed()}); zero for never
 	 */
-	SiwIoThread(String name, LongPredicate tick, long owedPollNanos) throws IOException {
-		this.owedPollNanos = owedPollNanos;
+	SiwIoThread(String name, LongPredicate tick, long pollNanos) throws IOException {
+		this.pollNanos = pollNanos;
+		this.afterServing = new CallerSpin(java.time.Duration.ofNanos(pollNanos));
 		this.tick = tick;
 		this.selector = Selector.open();
 		this.thread = new Thread(this, name);
@@ -235,8 +247,8 @@ final class SiwIoThread implements Runnable {
 	/**
 	 * On this thread, by a receive path that read part of an FPDU or of a message and found the
 	 * socket empty, or that waits for the Response to a Read Request it sent: before it sleeps,
-	 * the thread polls its sockets for up to {@link #OWED_POLL_NANOS}, since the bytes are on
-	 * their way.
+	 * the thread polls its sockets for as long as {@code siw.io-poll-micros} says, since the
+	 * bytes are on their way (without the back-off of polls after serving).
 	 */
 	void bytesOwed() {
 		this.owed = true;
@@ -245,6 +257,11 @@ final class SiwIoThread implements Runnable {
 	/** @return polls for bytes owed, and how many found a socket ready; for tests */
 	long[] owedPolls() {
 		return new long[] { this.owedPolls, this.owedPollHits };
+	}
+
+	/** @return polls after serving a ready socket, and how many found another ready; for tests */
+	long[] servedPolls() {
+		return new long[] { this.servedPolls, this.servedPollHits };
 	}
 
 	/**
@@ -395,7 +412,7 @@ final class SiwIoThread implements Runnable {
 					this.selector.selectNow(this.readyAction);
 					continue;
 				}
-				if (this.owed && pollOwed(Math.min(wait, this.owedPollNanos))) {
+				if (pollBeforeSleeping(wait)) {
 					continue;
 				}
 				this.selector.select(this.readyAction, millis);
@@ -415,25 +432,49 @@ final class SiwIoThread implements Runnable {
 	}
 
 	/**
-	 * Polls the sockets without sleeping, yielding between polls (a thread waiting for this CPU,
-	 * the peer's writer perhaps, runs first), for up to {@code nanos}.
+	 * Before the thread sleeps: if bytes are owed, or a socket was ready in this turn (a busy
+	 * connection's next message is likely within microseconds), polls the sockets without
+	 * sleeping, yielding between polls (a thread waiting for this CPU, the peer's writer perhaps,
+	 * runs first), for up to {@link #pollNanos} but not beyond {@code wait}. A message that comes
+	 * meanwhile costs no wake-up, which on a virtual machine, its other CPU asleep, takes longer
+	 * than a small call's whole round trip (docs/performance.md, "An I/O thread that polls after
+	 * serving"). Polls after serving that run out back off ({@link CallerSpin}); polls for bytes
+	 * owed do not, the bytes being on their way.
 	 * @return whether a socket was ready or a task came
 	 */
-	private boolean pollOwed(long nanos) throws IOException {
+	private boolean pollBeforeSleeping(long wait) throws IOException {
+		boolean forOwed = this.owed;
+		long nanos = forOwed ? this.pollNanos : (this.served ? this.afterServing.pollNanos() : 0);
 		this.owed = false;
+		this.served = false;
+		nanos = Math.min(nanos, wait);
 		if (nanos <= 0) {
 			return false;
 		}
-		this.owedPolls++;
+		if (forOwed) {
+			this.owedPolls++;
+		}
+		else {
+			this.servedPolls++;
+		}
 		long deadline = System.nanoTime() + nanos;
 		do {
 			if (this.selector.selectNow(this.readyAction) > 0 || !this.tasks.isEmpty()) {
-				this.owedPollHits++;
+				if (forOwed) {
+					this.owedPollHits++;
+				}
+				else {
+					this.servedPollHits++;
+					this.afterServing.hit();
+				}
 				return true;
 			}
 			Thread.yield();
 		}
-		while (System.nanoTime() - deadline < 0);
+		while (System.nanoTime() - deadline < 0 && !this.shuttingDown);
+		if (!forOwed) {
+			this.afterServing.missed();
+		}
 		return false;
 	}
 
@@ -449,6 +490,7 @@ final class SiwIoThread implements Runnable {
 			// The channel closed since the select: whoever closed it has told its connection.
 			return;
 		}
+		this.served = true;
 		((Interest) key.attachment()).fire(ready, this.runner);
 	}
 

@@ -16,16 +16,21 @@ final class SiwIoThreads {
 
 	private final LongPredicate tick;
 
+	private final long pollNanos;
+
 	private boolean shutDown;
 
 	/**
 	 * @param count the threads
 	 * @param tick what each thread also does at its periodic look, given the time; whether it wants
 	 * more ticks while the thread serves no connection
+	 * @param pollNanos how long a thread polls its sockets before it sleeps
+	 * ({@link SiwSettings#ioPoll()})
 	 */
-	SiwIoThreads(int count, LongPredicate tick) {
+	SiwIoThreads(int count, LongPredicate tick, long pollNanos) {
 		this.threads = new SiwIoThread[count];
 		this.tick = tick;
+		this.pollNanos = pollNanos;
 	}
 
 	/**
@@ -38,7 +43,7 @@ final class SiwIoThreads {
 			SiwIoThread t = this.threads[i];
 			if (t == null) {
 				try {
-					t = new SiwIoThread("siw-io-" + i, this.tick);
+					t = new SiwIoThread("siw-io-" + i, this.tick, this.pollNanos);
 				}
 				catch (IOException ex) {
 					throw new UncheckedIOException("Cannot open a selector for a siw I/O thread", ex);

@@ -68,7 +68,7 @@ public final class SiwProvider implements RdmaProvider {
 		// A few free buffers per I/O thread however quiet the provider, and as many more as
 		// connections come back from idle for, trimmed by the I/O threads' ticks.
 		this.streamBuffers = new StreamBuffers(4 * settings.ioThreads(), System.nanoTime());
-		this.ioThreads = new SiwIoThreads(settings.ioThreads(), this.streamBuffers::trim);
+		this.ioThreads = new SiwIoThreads(settings.ioThreads(), this.streamBuffers::trim, settings.ioPoll().toNanos());
 	}
 
 	/** @return the transmit buffers the provider's connections borrow while they transmit */

@@ -43,6 +43,14 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * polls, and neither does a JVM with one processor, where the poll would hold the CPU the
  * peer needs). A reply that arrives while the caller polls costs no wake-up; a connection
  * whose replies keep missing the poll stops polling for a while ({@link CallerSpin}).</li>
+ * <li>{@code siw.io-poll-micros}: how long an I/O thread polls its sockets before it sleeps in
+ * {@code epoll}, after a turn in which one of them was ready, or while a connection it serves
+ * is owed the rest of an FPDU, a message or a Read Response (default
+ * {@value #DEFAULT_CALLER_SPIN_MICROS}, at most {@value #MAX_CALLER_SPIN_MICROS}; 0 never
+ * polls, and neither does a JVM with one processor). The next call of a busy connection then
+ * finds the thread awake: on a virtual machine waking a sleeping thread on an idle CPU costs
+ * more than the poll (docs/performance.md, "An I/O thread that polls after serving"). Polls
+ * after serving that keep running out back off as a caller's do ({@link CallerSpin}).</li>
  * <li>{@code siw.fpdu-timeout-millis}: how long the rest of an FPDU may take once the receive
  * path waits for it, and the next segment of a DDP message once one without L arrived
  * (default {@value #DEFAULT_FPDU_TIMEOUT_MILLIS}), however slowly the bytes come: a peer that
@@ -80,10 +88,14 @@ import io.rpcrdma.verbs.siw.wire.MpaIrdOrd;
  * not at all
  * @param fpduTimeout how long the rest of an FPDU, or of a DDP message, may take
  * @param ioThreads how many I/O threads the connections share
+ * @param firstMessageNudge how long an initiator's peer may stay silent after the first
+ * message before a zero-length Read Request nudges it, zero for never
+ * @param ioPoll how long an I/O thread polls its sockets before it sleeps, after serving one
+ * or while bytes are owed, zero for not at all
  */
 public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Duration rnrGrace, Duration mpaTimeout,
 		boolean keepAlive, int maxQueuePairs, boolean callerReceives, Duration callerSpin,
-		Duration fpduTimeout, int ioThreads, Duration firstMessageNudge) {
+		Duration fpduTimeout, int ioThreads, Duration firstMessageNudge, Duration ioPoll) {
 
 	/** Setting key for the CRC policy. */
 	public static final String CRC = "siw.crc";
@@ -117,6 +129,9 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 
 	/** Setting key for how long the rest of an FPDU, or of a DDP message, may take. */
 	public static final String FPDU_TIMEOUT_MILLIS = "siw.fpdu-timeout-millis";
+
+	/** Setting key for how long an I/O thread polls its sockets before it sleeps. */
+	public static final String IO_POLL_MICROS = "siw.io-poll-micros";
 
 	/** Setting key for how many I/O threads the provider's connections share. */
 	public static final String IO_THREADS = "siw.io-threads";
@@ -181,6 +196,7 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	 * @param ioThreads how many I/O threads the connections share
 	 * @param firstMessageNudge how long an initiator's peer may stay silent after the first
 	 * message before a zero-length Read Request nudges it, zero for never
+	 * @param ioPoll how long an I/O thread polls its sockets before it sleeps, zero for not at all
 	 */
 	public SiwSettings {
 		if (ird < 1 || ird > MpaIrdOrd.MAX_VALUE || ord < 1 || ord > MpaIrdOrd.MAX_VALUE) {
@@ -200,6 +216,10 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 		if (callerSpin.isNegative() || callerSpin.compareTo(Duration.ofNanos(MAX_CALLER_SPIN_MICROS * 1000L)) > 0) {
 			throw new IllegalArgumentException(CALLER_SPIN_MICROS + " must be 0 to " + MAX_CALLER_SPIN_MICROS
 					+ " (a millisecond), got " + callerSpin.toNanos() / 1000 + " µs");
+		}
+		if (ioPoll.isNegative() || ioPoll.compareTo(Duration.ofNanos(MAX_CALLER_SPIN_MICROS * 1000L)) > 0) {
+			throw new IllegalArgumentException(IO_POLL_MICROS + " must be 0 to " + MAX_CALLER_SPIN_MICROS
+					+ " (a millisecond), got " + ioPoll.toNanos() / 1000 + " µs");
 		}
 		if (fpduTimeout.isNegative() || fpduTimeout.isZero()) {
 			throw new IllegalArgumentException(FPDU_TIMEOUT_MILLIS + " must be positive, got " + fpduTimeout.toMillis()
@@ -221,7 +241,8 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 	 * callers polling for
 	 * {@value #DEFAULT_CALLER_SPIN_MICROS} µs (not at all on one processor), 10 s for the rest of
 	 * an FPDU, as many I/O threads as processors, a silent peer nudged after
-	 * {@value #DEFAULT_FIRST_MESSAGE_NUDGE_MILLIS} ms.
+	 * {@value #DEFAULT_FIRST_MESSAGE_NUDGE_MILLIS} ms, I/O threads polling for
+	 * {@value #DEFAULT_CALLER_SPIN_MICROS} µs before they sleep (not at all on one processor).
 	 * @return the defaults
 	 */
 	public static SiwSettings defaults() {
@@ -255,12 +276,13 @@ public record SiwSettings(CrcPolicy crcPolicy, int ird, int ord, int mss, Durati
 				Duration.ofNanos(config.getInt(CALLER_SPIN_MICROS, defaultCallerSpinMicros()) * 1000L),
 				Duration.ofMillis(config.getInt(FPDU_TIMEOUT_MILLIS, DEFAULT_FPDU_TIMEOUT_MILLIS)),
 				config.getInt(IO_THREADS, Math.min(MAX_IO_THREADS, Runtime.getRuntime().availableProcessors())),
-				Duration.ofMillis(config.getInt(FIRST_MESSAGE_NUDGE_MILLIS, DEFAULT_FIRST_MESSAGE_NUDGE_MILLIS)));
+				Duration.ofMillis(config.getInt(FIRST_MESSAGE_NUDGE_MILLIS, DEFAULT_FIRST_MESSAGE_NUDGE_MILLIS)),
+				Duration.ofNanos(config.getInt(IO_POLL_MICROS, defaultCallerSpinMicros()) * 1000L));
 	}
 
 	/**
-	 * The default poll: none on one processor, where the caller polling would keep the peer (or
-	 * this JVM's own server) from the CPU that produces the reply.
+	 * The default poll, a caller's and an I/O thread's: none on one processor, where the poll
+	 * would keep the peer (or this JVM's own server) from the CPU that produces the reply.
 	 */
 	private static int defaultCallerSpinMicros() {
 		return (Runtime.getRuntime().availableProcessors() > 1) ? DEFAULT_CALLER_SPIN_MICROS : 0;

@@ -90,6 +90,71 @@ class SiwIoThreadWakeUpTest {
 		}
 	}
 
+	@Test
+	void aThreadThatServedAReadySocketPollsBeforeItSleeps() throws Exception {
+		// A poll longer than the test's deadline: the thread is sure to be polling when the second byte comes.
+		long[] polls = serveTwoBytes(DEADLINE.toNanos() * 2, true);
+		assertThat(polls[1]).as("polls after serving that found the next byte").isPositive();
+		assertThat(polls[0]).as("polls after serving").isGreaterThanOrEqualTo(polls[1]);
+	}
+
+	@Test
+	void aThreadWithoutAPollSleepsRightAfterServing() throws Exception {
+		assertThat(serveTwoBytes(0, false)).as("polls after serving, and those that found a byte")
+			.containsExactly(0, 0);
+	}
+
+	/**
+	 * A thread with the given poll serves a pipe that becomes readable twice: the second byte is
+	 * written once the thread polls after the first, if {@code awaitPoll}, else at once.
+	 * @return the thread's polls after serving, and those that found a socket ready
+	 */
+	private static long[] serveTwoBytes(long pollNanos, boolean awaitPoll) throws Exception {
+		SiwIoThread polling = new SiwIoThread("siw-io-served", (now) -> false, pollNanos);
+		polling.start();
+		Pipe pipe = Pipe.open();
+		try {
+			pipe.source().configureBlocking(false);
+			CountDownLatch first = new CountDownLatch(1);
+			CountDownLatch second = new CountDownLatch(1);
+			polling.execute(() -> polling.whenReadable(pipe.source(), () -> {
+				drain(pipe);
+				first.countDown();
+				polling.whenReadable(pipe.source(), second::countDown);
+			}));
+			pipe.sink().write(ByteBuffer.wrap(new byte[] { 1 }));
+			assertThat(first.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the first byte is seen").isTrue();
+			long end = System.nanoTime() + DEADLINE.toNanos();
+			while (awaitPoll && polling.servedPolls()[0] == 0) {
+				assertThat(end - System.nanoTime()).as("the thread polls after serving").isPositive();
+				Thread.onSpinWait();
+			}
+			pipe.sink().write(ByteBuffer.wrap(new byte[] { 2 }));
+			assertThat(second.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the second byte is seen").isTrue();
+			// The readiness is acted on inside the poll, which counts its hit just after.
+			while (awaitPoll && polling.servedPolls()[1] == 0) {
+				assertThat(end - System.nanoTime()).as("the poll that saw the byte is counted").isPositive();
+				Thread.onSpinWait();
+			}
+			return polling.servedPolls();
+		}
+		finally {
+			polling.shutdown(0);
+			pipe.sink().close();
+			pipe.source().close();
+			polling.thread().join(DEADLINE.toMillis());
+		}
+	}
+
+	private static void drain(Pipe pipe) {
+		try {
+			pipe.source().read(ByteBuffer.allocate(16));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
 	private static void runOneAfterAnother(Consumer<Runnable> queue) throws InterruptedException {
 		for (int i = 0; i < TASKS; i++) {
 			CountDownLatch ran = new CountDownLatch(1);

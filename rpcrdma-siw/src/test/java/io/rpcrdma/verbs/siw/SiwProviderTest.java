@@ -300,6 +300,10 @@ class SiwProviderTest {
 		assertThat(SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.CALLER_SPIN_MICROS, "0")).callerSpin())
 			.isZero();
 		assertRefused(SiwSettings.CALLER_SPIN_MICROS, "-1", "1001");
+		assertThat(SiwSettings.defaults().ioPoll()).isEqualTo(SiwSettings.defaults().callerSpin());
+		assertThat(SiwSettings.from(RdmaProviderConfig.defaults().with(SiwSettings.IO_POLL_MICROS, "20")).ioPoll())
+			.isEqualTo(java.time.Duration.ofNanos(20_000));
+		assertRefused(SiwSettings.IO_POLL_MICROS, "-1", "1001");
 		assertThat(SiwSettings.defaults().fpduTimeout())
 			.isEqualTo(java.time.Duration.ofMillis(SiwSettings.DEFAULT_FPDU_TIMEOUT_MILLIS));
 		assertRefused(SiwSettings.FPDU_TIMEOUT_MILLIS, "0", "-5");
