@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,9 @@ class SiwIoThreadWakeUpTest {
 	private static final int TASKS = 100;
 
 	private final SiwIoThread io = newThread();
+
+	// Written by the I/O thread under test only.
+	private boolean secondWritten;
 
 	@AfterEach
 	void shutdown() throws InterruptedException {
@@ -59,6 +63,8 @@ class SiwIoThreadWakeUpTest {
 	void bytesOwedArePolledForBeforeTheThreadSleeps() throws Exception {
 		// A poll longer than the test's deadline: the thread is sure to be polling when the byte comes.
 		SiwIoThread polling = new SiwIoThread("siw-io-owed", (now) -> false, DEADLINE.toNanos() * 2);
+		// This test's own wait keeps a CPU busy: a yield may take long without ending the poll.
+		polling.betweenPolls(Thread::yield, Long.MAX_VALUE, 0);
 		polling.start();
 		Pipe pipe = Pipe.open();
 		try {
@@ -93,46 +99,84 @@ class SiwIoThreadWakeUpTest {
 	@Test
 	void aThreadThatServedAReadySocketPollsBeforeItSleeps() throws Exception {
 		// A poll longer than the test's deadline: the thread is sure to be polling when the second byte comes.
-		long[] polls = serveTwoBytes(DEADLINE.toNanos() * 2, true);
+		long[] polls = serveBytes(2, DEADLINE.toNanos() * 2, true, null);
 		assertThat(polls[1]).as("polls after serving that found the next byte").isPositive();
 		assertThat(polls[0]).as("polls after serving").isGreaterThanOrEqualTo(polls[1]);
 	}
 
 	@Test
 	void aThreadWithoutAPollSleepsRightAfterServing() throws Exception {
-		assertThat(serveTwoBytes(0, false)).as("polls after serving, and those that found a byte")
+		assertThat(serveBytes(2, 0, false, null)).as("polls after serving, and those that found a byte")
 			.containsExactly(0, 0);
 	}
 
+	@Test
+	void aPollWhoseYieldTakesLongEndsAndStopsPolls() throws Exception {
+		// Every CPU busy: the yield between two tries takes longer than CONTENDED_YIELD_NANOS, the
+		// second byte coming meanwhile. The poll (far from its end) stops rather than catching
+		// it, and the third and fourth bytes are served without a poll (the back-off alone
+		// would skip one).
+		long[] polls = serveBytes(4, DEADLINE.toNanos() * 2, true, (pipe) -> () -> {
+			try {
+				if (!this.secondWritten) {
+					this.secondWritten = true;
+					pipe.sink().write(ByteBuffer.wrap(new byte[] { 2 }));
+				}
+				Thread.sleep(2 * TimeUnit.NANOSECONDS.toMillis(SiwIoThread.CONTENDED_YIELD_NANOS));
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		assertThat(polls).as("polls after serving, and those that caught a byte after a long yield")
+			.containsExactly(1, 0);
+	}
+
 	/**
-	 * A thread with the given poll serves a pipe that becomes readable twice: the second byte is
-	 * written once the thread polls after the first, if {@code awaitPoll}, else at once.
+	 * A thread with the given poll serves a pipe that becomes readable {@code bytes} times, a
+	 * byte each: the test writes each once the one before is served, the second once the thread
+	 * polls after the first if {@code awaitPoll}, and not at all if {@code betweenPolls} does.
+	 * @param betweenPolls what the thread does between two tries of a poll, given the pipe, and
+	 * writes the second byte; {@code null} for a yield, the test writing it
 	 * @return the thread's polls after serving, and those that found a socket ready
 	 */
-	private static long[] serveTwoBytes(long pollNanos, boolean awaitPoll) throws Exception {
+	private static long[] serveBytes(int bytes, long pollNanos, boolean awaitPoll,
+			Function<Pipe, Runnable> betweenPolls) throws Exception {
 		SiwIoThread polling = new SiwIoThread("siw-io-served", (now) -> false, pollNanos);
-		polling.start();
 		Pipe pipe = Pipe.open();
+		if (betweenPolls != null) {
+			polling.betweenPolls(betweenPolls.apply(pipe), SiwIoThread.CONTENDED_YIELD_NANOS, DEADLINE.toNanos() * 2);
+		}
+		else {
+			// This test's own wait keeps a CPU busy: a yield may take long without ending the poll.
+			polling.betweenPolls(Thread::yield, Long.MAX_VALUE, 0);
+		}
+		polling.start();
 		try {
 			pipe.source().configureBlocking(false);
-			CountDownLatch first = new CountDownLatch(1);
-			CountDownLatch second = new CountDownLatch(1);
-			polling.execute(() -> polling.whenReadable(pipe.source(), () -> {
-				drain(pipe);
-				first.countDown();
-				polling.whenReadable(pipe.source(), second::countDown);
-			}));
-			pipe.sink().write(ByteBuffer.wrap(new byte[] { 1 }));
-			assertThat(first.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the first byte is seen").isTrue();
-			long end = System.nanoTime() + DEADLINE.toNanos();
-			while (awaitPoll && polling.servedPolls()[0] == 0) {
-				assertThat(end - System.nanoTime()).as("the thread polls after serving").isPositive();
-				Thread.onSpinWait();
+			CountDownLatch[] served = new CountDownLatch[bytes];
+			for (int i = 0; i < bytes; i++) {
+				served[i] = new CountDownLatch(1);
 			}
-			pipe.sink().write(ByteBuffer.wrap(new byte[] { 2 }));
-			assertThat(second.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the second byte is seen").isTrue();
+			polling.execute(() -> serveFrom(polling, pipe, served, 0));
+			long end = System.nanoTime() + DEADLINE.toNanos();
+			for (int i = 0; i < bytes; i++) {
+				if (i == 1) {
+					while (awaitPoll && polling.servedPolls()[0] == 0) {
+						assertThat(end - System.nanoTime()).as("the thread polls after serving").isPositive();
+						Thread.onSpinWait();
+					}
+				}
+				if (i != 1 || betweenPolls == null) {
+					pipe.sink().write(ByteBuffer.wrap(new byte[] { (byte) i }));
+				}
+				assertThat(served[i].await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("byte %d is seen", i).isTrue();
+			}
 			// The readiness is acted on inside the poll, which counts its hit just after.
-			while (awaitPoll && polling.servedPolls()[1] == 0) {
+			while (awaitPoll && betweenPolls == null && polling.servedPolls()[1] == 0) {
 				assertThat(end - System.nanoTime()).as("the poll that saw the byte is counted").isPositive();
 				Thread.onSpinWait();
 			}
@@ -144,6 +188,17 @@ class SiwIoThreadWakeUpTest {
 			pipe.source().close();
 			polling.thread().join(DEADLINE.toMillis());
 		}
+	}
+
+	/** On the thread: waits for byte {@code i}, and when it is served for the next. */
+	private static void serveFrom(SiwIoThread thread, Pipe pipe, CountDownLatch[] served, int i) {
+		thread.whenReadable(pipe.source(), () -> {
+			drain(pipe);
+			served[i].countDown();
+			if (i + 1 < served.length) {
+				serveFrom(thread, pipe, served, i + 1);
+			}
+		});
 	}
 
 	private static void drain(Pipe pipe) {

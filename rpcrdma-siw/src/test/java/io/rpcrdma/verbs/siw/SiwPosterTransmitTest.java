@@ -87,9 +87,12 @@ class SiwPosterTransmitTest {
 		assertThat(this.client.transmitter().handOffs()).as("Read Requests and Writes left to the transmit thread")
 			.isLessThan(ROUNDS / 4);
 		// The client's receive path, on its I/O thread, awaited each Read's Response: the
-		// thread polled for it before sleeping.
-		assertThat(this.client.transmitter().ioThread().owedPolls()[0]).as("polls for Read Responses owed")
-			.isPositive();
+		// thread polled for it before sleeping, unless a yield said every CPU was busy, which
+		// stops polls for a while.
+		SiwIoThread io = this.client.transmitter().ioThread();
+		if (io.contendedPolls() == 0) {
+			assertThat(io.owedPolls()[0]).as("polls for Read Responses owed").isPositive();
+		}
 	}
 
 	@Test
