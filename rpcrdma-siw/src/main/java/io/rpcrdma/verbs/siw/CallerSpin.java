@@ -16,7 +16,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@value #MAX_SKIP} waits. And only a few callers poll at once ({@link #MAX_POLLING}); the
  * others wait in {@code epoll} at once.
  * <p>
- * <p>
  * An I/O thread backs off its poll after serving a ready socket ({@link SiwIoThread}) by the
  * same rule, with an instance of its own; the places of {@link #startPolling()} are for
  * callers only, since the I/O threads are few and produce the replies callers wait for.

@@ -490,9 +490,10 @@ final class SiwIoThread implements Runnable {
 	 * owed do not, the bytes being on their way. A yield that takes longer than
 	 * {@link #CONTENDED_YIELD_NANOS} means every CPU is busy: a thread that yields stays
 	 * runnable and gets the CPU back only after the others' slices, while one asleep in
-	 * {@code epoll} is run first when its socket wakes it. So such a poll ends at once, counts as run out, and no poll is made
-	 * for {@link #CONTENDED_HOLD_OFF_NANOS} (found in {@code Compare}'s busy-machine case: a p99
-	 * of 2-4 ms in one round of three or four, against 41-157 µs without the poll).
+	 * {@code epoll} is run first when its socket wakes it. So such a poll ends at once, counts
+	 * as run out, and no poll is made for {@link #CONTENDED_HOLD_OFF_NANOS} (found in
+	 * {@code Compare}'s busy-machine case: a p99 of 2-4 ms in one round of three or four,
+	 * against 41-157 µs without the poll).
 	 * @return whether a socket was ready or a task came
 	 */
 	private boolean pollBeforeSleeping(long wait) throws IOException {
