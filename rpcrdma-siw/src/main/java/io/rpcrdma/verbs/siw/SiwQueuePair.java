@@ -249,6 +249,13 @@ final class SiwQueuePair implements QueuePair {
 	long transmitted() {
 		this.lock.lock();
 		try {
+			if (this.transmitNext == this.sendTail) {
+				// Flushed since nextToTransmit (enterError: the peer's Terminate, read by the I/O
+				// thread while this one framed the request): the request has completed with
+				// the rest and transmitNext is at the tail already. Moving it past the tail
+				// would have the next acknowledge complete an empty slot.
+				return this.transmitNext;
+			}
 			return this.transmitNext++;
 		}
 		finally {
